@@ -1,0 +1,158 @@
+// The command line: each command honours DATA_DIR and prints one JSON object as its last line.
+import { parseArgs } from 'node:util'
+import { loadConfig } from '../config'
+import { createLocation } from '../modules/locations/service'
+import {
+  createStaffUser,
+  findStaffIdBySubject,
+  findStaffUser,
+  presentStaffUser,
+} from '../modules/staff/service'
+import { systemActor } from '../platform/auth/actor'
+import { ApiError } from '../platform/http/problem'
+import { openPlatform, type Platform } from '../platform/platform'
+import { migrateAll } from '../platform/tenancy/databases'
+import { createTenant, findTenantBySlug, listTenants, type Tenant } from '../platform/tenancy/tenants'
+import { serve } from './serve'
+
+export class UsageError extends Error {}
+
+type Flags = Record<string, string | boolean | undefined>
+
+function required(flags: Flags, name: string): string {
+  const value = flags[name]
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`)
+  return value
+}
+
+function optional(flags: Flags, name: string): string | undefined {
+  const value = flags[name]
+  return typeof value === 'string' ? value : undefined
+}
+
+function tenantOf(platform: Platform, slug: string): Tenant {
+  const tenant = findTenantBySlug(platform.control.db, slug)
+  if (!tenant) throw new UsageError(`tenant "${slug}" not found`)
+  return tenant
+}
+
+const stringOption = { type: 'string' } as const
+const options = {
+  slug: stringOption,
+  name: stringOption,
+  timezone: stringOption,
+  tenant: stringOption,
+  email: stringOption,
+  'first-name': stringOption,
+  'last-name': stringOption,
+  subject: stringOption,
+  role: stringOption,
+  location: stringOption,
+  passcode: stringOption,
+  ttl: stringOption,
+} as const
+
+async function withPlatform<T>(work: (platform: Platform) => T | Promise<T>): Promise<T> {
+  const platform = await openPlatform(loadConfig())
+  try {
+    return await work(platform)
+  } finally {
+    platform.close()
+  }
+}
+
+/** Runs one command; returns the JSON object to print, or null for `serve` (it prints its own). */
+export async function runCommand(argv: string[]): Promise<unknown> {
+  const { positionals, values: flags } = parseArgs({
+    args: argv,
+    options,
+    allowPositionals: true,
+    strict: true,
+  })
+  const [command, sub] = positionals
+  switch (`${command} ${sub ?? ''}`.trim()) {
+    case 'serve':
+      await serve(loadConfig())
+      return null
+    case 'tenant create':
+      return withPlatform((p) =>
+        createTenant(p.control.db, {
+          slug: required(flags, 'slug'),
+          name: required(flags, 'name'),
+          timezone: optional(flags, 'timezone'),
+        }),
+      ).then(({ id, slug, name, timezone }) => ({ id, slug, name, timezone }))
+    case 'tenant list':
+      return withPlatform((p) => ({
+        tenants: listTenants(p.control.db).map(({ id, slug, name, timezone }) => ({
+          id,
+          slug,
+          name,
+          timezone,
+        })),
+      }))
+    case 'location create':
+      return withPlatform((p) => {
+        const tenant = tenantOf(p, required(flags, 'tenant'))
+        const location = createLocation(p.pool.get(tenant.id).db, systemActor(tenant.id, 'cli'), {
+          name: required(flags, 'name'),
+          timezone: optional(flags, 'timezone') ?? tenant.timezone,
+        })
+        return { id: location.id, name: location.name, timezone: location.timezone }
+      })
+    case 'staff create':
+      return withPlatform((p) => {
+        const tenant = tenantOf(p, required(flags, 'tenant'))
+        const staff = createStaffUser(p.pool.get(tenant.id).db, systemActor(tenant.id, 'cli'), {
+          email: required(flags, 'email'),
+          firstName: required(flags, 'first-name'),
+          lastName: required(flags, 'last-name'),
+          subject: optional(flags, 'subject'),
+          role: optional(flags, 'role'),
+          locationId: optional(flags, 'location'),
+          passcode: optional(flags, 'passcode'),
+        })
+        return {
+          ...presentStaffUser(staff),
+          subject: optional(flags, 'subject') ?? null,
+          role: optional(flags, 'role') ?? null,
+          locationId: optional(flags, 'location') ?? null,
+        }
+      })
+    case 'token':
+      return withPlatform(async (p) => {
+        if (!p.devIssuer)
+          throw new UsageError('AUTH_JWKS_URL is set: tokens come from that identity provider')
+        const tenant = tenantOf(p, required(flags, 'tenant'))
+        const subject = required(flags, 'subject')
+        const ttl = Number(optional(flags, 'ttl') ?? 3600)
+        if (!Number.isInteger(ttl) || ttl < 1 || ttl > 31 * 86400)
+          throw new UsageError('--ttl must be 1..2678400 seconds')
+        const { db } = p.pool.get(tenant.id)
+        const staffUserId = findStaffIdBySubject(db, subject)
+        if (!staffUserId || findStaffUser(db, staffUserId)?.status !== 'active') {
+          throw new UsageError(
+            `no active staff user of tenant "${tenant.slug}" is mapped to subject "${subject}"`,
+          )
+        }
+        return { token: await p.devIssuer.mint({ subject, ttlSeconds: ttl }), expiresIn: ttl, staffUserId }
+      })
+    case 'migrate': {
+      const config = loadConfig()
+      return migrateAll(config.dataDir, {
+        synchronous: config.sqliteSynchronous,
+        busyTimeoutMs: config.sqliteBusyTimeoutMs,
+      })
+    }
+    default:
+      throw new UsageError(`unknown command "${positionals.join(' ')}"`)
+  }
+}
+
+export function describeFailure(error: unknown): string {
+  if (error instanceof ApiError) {
+    const fields = error.options.errors?.map((e) => `${e.path}: ${e.message}`).join('; ')
+    return fields ? `${error.detail} (${fields})` : error.detail
+  }
+  return error instanceof Error ? error.message : String(error)
+}

@@ -1,0 +1,75 @@
+// Service description and health probes. Public: load balancers call them without credentials.
+import { Elysia, t } from 'elysia'
+import pkg from '../../../package.json'
+import type { Platform } from '../../platform/platform'
+import { findTenantBySlug, listTenants } from '../../platform/tenancy/tenants'
+
+const HealthStatus = t.Object({
+  status: t.Union([t.Literal('ok'), t.Literal('unavailable')]),
+  foundationEnabled: t.Boolean(),
+  checks: t.Record(t.String(), t.String(), { description: 'Each database touched and its result.' }),
+})
+
+/** Touches the control database and one tenant database (the default one when it exists). */
+function checkDatabases(platform: Platform) {
+  const checks: Record<string, string> = {}
+  let ok = true
+  try {
+    platform.control.sqlite.query('SELECT 1').get()
+    checks.control = 'ok'
+    const tenant =
+      findTenantBySlug(platform.control.db, platform.config.defaultTenantSlug) ??
+      listTenants(platform.control.db)[0]
+    if (tenant) {
+      platform.pool.get(tenant.id).sqlite.query('SELECT 1').get()
+      checks.tenant = 'ok'
+    }
+  } catch (error) {
+    ok = false
+    checks[checks.control ? 'tenant' : 'control'] = error instanceof Error ? error.message : String(error)
+  }
+  return { status: ok ? ('ok' as const) : ('unavailable' as const), foundationEnabled: true, checks }
+}
+
+export const healthRoutes = (platform: Platform) => {
+  const probe = ({ set }: { set: { status?: number | string } }) => {
+    const result = checkDatabases(platform)
+    if (result.status !== 'ok') set.status = 503
+    return result
+  }
+  const probeDoc = (summary: string) => ({
+    response: { 200: HealthStatus, 503: HealthStatus },
+    detail: {
+      summary,
+      description: '200 when every database answers, 503 with status `unavailable` otherwise.',
+    },
+  })
+  return new Elysia({ name: 'health', detail: { tags: ['Platform'] } })
+    .get(
+      '/',
+      () => ({
+        name: pkg.name,
+        version: pkg.version,
+        paymentGateway: platform.config.paymentGateway,
+        docsUrl: '/docs',
+        database: { configured: true, foundationEnabled: true },
+      }),
+      {
+        response: t.Object({
+          name: t.String(),
+          version: t.String(),
+          paymentGateway: t.String(),
+          docsUrl: t.String(),
+          database: t.Object({ configured: t.Boolean(), foundationEnabled: t.Boolean() }),
+        }),
+        detail: { summary: 'Describe the service' },
+      },
+    )
+    .get('/health/live', () => ({ status: 'ok' as const }), {
+      response: t.Object({ status: t.Literal('ok') }),
+      detail: { summary: 'Liveness: the process answers' },
+    })
+    .get('/health', probe, probeDoc('Health: control and tenant databases answer'))
+    .get('/health/ready', probe, probeDoc('Readiness: control and tenant databases answer'))
+    .get('/health/database', probe, probeDoc('Database health'))
+}

@@ -1,0 +1,47 @@
+import { asc, eq } from 'drizzle-orm'
+import { appendAudit } from '../../platform/audit/audit'
+import type { Actor } from '../../platform/auth/actor'
+import { invalid, notFound } from '../../platform/http/problem'
+import { newId, nowIso } from '../../platform/ids'
+import type { Db } from '../../platform/tenancy/databases'
+import { isTimeZone } from '../../platform/tenancy/tenants'
+import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { type LocationRow, locations } from './schema'
+
+export function createLocation(db: Db, actor: Actor, input: { name: string; timezone: string }): LocationRow {
+  if (!input.name.trim()) throw invalid('name', 'must not be empty')
+  if (!isTimeZone(input.timezone)) throw invalid('timezone', `unknown IANA time zone "${input.timezone}"`)
+  return inWriteTransaction(db, (tx) => {
+    const now = nowIso()
+    const row = tx
+      .insert(locations)
+      .values({
+        id: newId(),
+        name: input.name.trim(),
+        timezone: input.timezone,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get()
+    appendAudit(tx, actor, {
+      action: 'location.create',
+      entityType: 'location',
+      entityId: row.id,
+      metadata: row,
+    })
+    return row
+  })
+}
+
+export const findLocation = (db: Queryable, id: string): LocationRow | undefined =>
+  db.select().from(locations).where(eq(locations.id, id)).get()
+
+export function getLocation(db: Queryable, id: string): LocationRow {
+  const row = findLocation(db, id)
+  if (!row) throw notFound('location', id)
+  return row
+}
+
+export const listLocations = (db: Queryable): LocationRow[] =>
+  db.select().from(locations).orderBy(asc(locations.createdAt)).all()

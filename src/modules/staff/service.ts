@@ -1,0 +1,134 @@
+import { and, eq } from 'drizzle-orm'
+import { appendAudit } from '../../platform/audit/audit'
+import type { Actor } from '../../platform/auth/actor'
+import { isRoleName, type RoleGrant, roleNames } from '../../platform/auth/permissions'
+import { ApiError, invalid } from '../../platform/http/problem'
+import { newId, nowIso } from '../../platform/ids'
+import type { Db } from '../../platform/tenancy/databases'
+import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { findLocation } from '../locations/service'
+import { type StaffUserRow, staffIdentities, staffRoles, staffUsers } from './schema'
+
+/** The identity provider name of the staff auth identity mapping. */
+export const IDENTITY_PROVIDER = 'idp'
+
+export interface NewStaffUser {
+  email: string
+  firstName: string
+  lastName: string
+  subject?: string
+  role?: string
+  /** Makes the role location-scoped. */
+  locationId?: string
+  passcode?: string
+}
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+const passcodePattern = /^\d{4,8}$/
+
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase()
+
+export function hashPasscode(passcode: string): string {
+  if (!passcodePattern.test(passcode)) throw invalid('passcode', 'must be 4 to 8 digits')
+  return Bun.password.hashSync(passcode, { algorithm: 'argon2id' })
+}
+
+export function createStaffUser(db: Db, actor: Actor, input: NewStaffUser): StaffUserRow {
+  const email = normalizeEmail(input.email)
+  if (!emailPattern.test(email)) throw invalid('email', 'must be an email address')
+  if (!input.firstName.trim()) throw invalid('firstName', 'must not be empty')
+  if (!input.lastName.trim()) throw invalid('lastName', 'must not be empty')
+  if (input.role !== undefined && !isRoleName(input.role)) {
+    throw invalid('role', `unknown role "${input.role}"; one of ${roleNames.join(', ')}`)
+  }
+  if (input.locationId !== undefined && input.role === undefined) {
+    throw invalid('locationId', 'a location scopes a role; give the role too')
+  }
+  const passcodeHash = input.passcode === undefined ? null : hashPasscode(input.passcode)
+
+  return inWriteTransaction(db, (tx) => {
+    if (tx.select({ id: staffUsers.id }).from(staffUsers).where(eq(staffUsers.email, email)).get()) {
+      throw new ApiError('conflict', `a staff user with email ${email} already exists`)
+    }
+    if (input.locationId !== undefined && !findLocation(tx, input.locationId)) {
+      throw invalid('locationId', `location ${input.locationId} not found`)
+    }
+    if (input.subject !== undefined && findStaffIdBySubject(tx, input.subject)) {
+      throw new ApiError('conflict', `subject ${input.subject} is already mapped to a staff user`)
+    }
+    const now = nowIso()
+    const staff = tx
+      .insert(staffUsers)
+      .values({
+        id: newId(),
+        email,
+        firstName: input.firstName.trim(),
+        lastName: input.lastName.trim(),
+        status: 'active',
+        passcodeHash,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get()
+    if (input.subject !== undefined) {
+      tx.insert(staffIdentities)
+        .values({
+          id: newId(),
+          staffUserId: staff.id,
+          provider: IDENTITY_PROVIDER,
+          subject: input.subject,
+          createdAt: now,
+        })
+        .run()
+    }
+    if (input.role !== undefined) {
+      tx.insert(staffRoles)
+        .values({
+          id: newId(),
+          staffUserId: staff.id,
+          role: input.role,
+          locationId: input.locationId ?? null,
+          createdAt: now,
+        })
+        .run()
+    }
+    appendAudit(tx, actor, {
+      action: 'staff.create',
+      entityType: 'staff_user',
+      entityId: staff.id,
+      metadata: {
+        email,
+        subject: input.subject ?? null,
+        role: input.role ?? null,
+        locationId: input.locationId ?? null,
+        passcodeSet: passcodeHash !== null,
+      },
+    })
+    return staff
+  })
+}
+
+export function findStaffIdBySubject(db: Queryable, subject: string): string | undefined {
+  return db
+    .select({ staffUserId: staffIdentities.staffUserId })
+    .from(staffIdentities)
+    .where(and(eq(staffIdentities.provider, IDENTITY_PROVIDER), eq(staffIdentities.subject, subject)))
+    .get()?.staffUserId
+}
+
+export const findStaffUser = (db: Queryable, id: string): StaffUserRow | undefined =>
+  db.select().from(staffUsers).where(eq(staffUsers.id, id)).get()
+
+export const roleGrantsOf = (db: Queryable, staffUserId: string): RoleGrant[] =>
+  db
+    .select({ role: staffRoles.role, locationId: staffRoles.locationId })
+    .from(staffRoles)
+    .where(eq(staffRoles.staffUserId, staffUserId))
+    .all()
+
+/** Public shape of a staff user: never the passcode hash. */
+export function presentStaffUser(row: StaffUserRow) {
+  const { passcodeHash: _hidden, ...rest } = row
+  return rest
+}

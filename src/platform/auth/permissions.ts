@@ -1,0 +1,130 @@
+// The permission catalogue: every primitive a route can require, and what each built-in role
+// grants. docs/permissions.md is generated from this file, and a test walks the route table
+// against it, so the catalogue, the docs and the routes cannot drift apart.
+
+export const permissionCatalogue = {
+  'apps:read': 'Read apps, app data and app sync records',
+  'apps:write': 'Create, change and delete apps, app data and app sync records',
+  'analytics:read': 'Request and read ERA analytics reports',
+  'audit:read': 'Read the audit trail',
+  'cash:read': 'Read cash drawers, entries and closeout summaries',
+  'cash:manage': 'Open, assign, pause and close drawers, and record drawer entries',
+  'cash:approve': 'Approve a drawer closeout above the approval threshold',
+  'clubs:read': 'Read clubs and club memberships',
+  'clubs:write': 'Create and change clubs and club memberships',
+  'collections:read': 'Read collections',
+  'collections:write': 'Create, change and delete collections',
+  'coupons:read': 'Read coupons',
+  'coupons:write': 'Create, change and delete coupons',
+  'customers:read': 'Read customers and their addresses',
+  'customers:write': 'Create and change customers, addresses and payment methods',
+  'customers:merge': 'Merge customers into one',
+  'discounts:approve': 'Approve a discount that requires manager approval',
+  'gift-cards:read': 'Read gift cards and their settings',
+  'gift-cards:write': 'Issue, load, redeem and change gift cards',
+  'gift-cards:settings': 'Change gift card settings',
+  'gift-cards:reports': 'Read gift card liability, transaction and settlement reports',
+  'inventory:read': 'Read ingredients, stock, movements and recipes',
+  'inventory:write': 'Change ingredients, stock and recipes; record receivings, waste and counts',
+  'labor:read': 'Read employees, jobs, assignments and shifts',
+  'labor:write': 'Change jobs, assignments, profiles and other staff users’ shifts',
+  'labor:clock': 'Clock oneself in and out, and take breaks',
+  'locations:read': 'Read locations',
+  'locations:write': 'Create and change locations',
+  'media:read': 'Read media assets',
+  'media:write': 'Upload, attach, reuse, delete and restore media assets',
+  'notes:read': 'Read notes',
+  'notes:write': 'Create, change and delete notes',
+  'orders:read': 'Read orders and fulfillments',
+  'orders:write': 'Create, change, submit and fulfill orders',
+  'orders:void': 'Void order lines and orders',
+  'partners:read': 'Read the partner restaurant routes',
+  'payments:write': 'Take payments on orders',
+  'payments:refund': 'Refund payments',
+  'products:read': 'Read products and the wine reference lists',
+  'products:write': 'Create, change and delete products',
+  'reservations:read': 'Read reservations, experiences and reservation settings',
+  'reservations:write': 'Create, change and cancel reservations; manage experiences',
+  'shipping:read': 'Read shipping configurations and off-premise settings',
+  'shipping:write': 'Change shipping configurations, off-premise settings and channels',
+  'staff:read': 'Read staff users and their roles',
+  'staff:write': 'Create, change and deactivate staff users; assign roles and passcodes',
+  'tags:read': 'Read tags',
+  'tags:write': 'Create, change and delete tags; attach and detach them',
+  'taxes:read': 'Read taxes',
+  'taxes:write': 'Create, change and delete taxes',
+  'vendors:read': 'Read vendors',
+  'vendors:write': 'Create, change and delete vendors',
+  'webhooks:read': 'Read webhook subscriptions, delivery logs and dead letters',
+  'webhooks:manage': 'Create and delete webhook subscriptions; review and replay dead letters',
+} as const
+
+export type Permission = keyof typeof permissionCatalogue
+
+export const allPermissions = Object.keys(permissionCatalogue) as Permission[]
+
+const reads = allPermissions.filter((p) => p.endsWith(':read'))
+
+/** Owner-level only: changing integrations that receive the tenant's data. */
+const ownerOnly: Permission[] = ['webhooks:manage', 'apps:write']
+
+export const builtInRoles = {
+  owner: {
+    description: 'Everything, including integrations (webhooks, apps).',
+    grants: allPermissions,
+  },
+  manager: {
+    description: 'Everything a location needs day to day, including approvals, voids, refunds and staff.',
+    grants: allPermissions.filter((p) => !ownerOnly.includes(p)),
+  },
+  staff: {
+    description: 'Front-of-house and bar work: orders, payments, customers, reservations, cash entries.',
+    grants: [
+      ...reads.filter((p) => p !== 'audit:read' && p !== 'webhooks:read' && p !== 'analytics:read'),
+      'cash:manage',
+      'clubs:write',
+      'customers:write',
+      'gift-cards:write',
+      'inventory:write',
+      'labor:clock',
+      'media:write',
+      'notes:write',
+      'orders:write',
+      'payments:write',
+      'reservations:write',
+      'tags:write',
+    ] satisfies Permission[],
+  },
+  read_only: {
+    description: 'Every *:read primitive and nothing else.',
+    grants: reads,
+  },
+} as const satisfies Record<string, { description: string; grants: readonly Permission[] }>
+
+export type RoleName = keyof typeof builtInRoles
+
+export const roleNames = Object.keys(builtInRoles) as RoleName[]
+
+export const isRoleName = (value: string): value is RoleName => value in builtInRoles
+
+export const isPermission = (value: string): value is Permission => value in permissionCatalogue
+
+export interface RoleGrant {
+  role: string
+  /** null: tenant-wide; otherwise the role grants only at this location. */
+  locationId: string | null
+}
+
+/**
+ * The primitives a set of role grants gives at a location. A location-scoped role counts only
+ * when the request names that location; tenant-wide roles count everywhere.
+ */
+export function permissionsAt(grants: readonly RoleGrant[], locationId: string | null): Set<Permission> {
+  const result = new Set<Permission>()
+  for (const grant of grants) {
+    if (grant.locationId !== null && grant.locationId !== locationId) continue
+    if (!isRoleName(grant.role)) continue
+    for (const p of builtInRoles[grant.role].grants) result.add(p)
+  }
+  return result
+}

@@ -1,0 +1,33 @@
+// Appending events to the transactional outbox. The delivery worker (webhooks) reads them later;
+// writing them in the same transaction as the change means no committed change loses its event.
+import type { Actor } from '../auth/actor'
+import { newId, nowIso } from '../ids'
+import type { Queryable } from '../tenancy/transaction'
+import { type OutboxEventRow, outboxEvents } from './schema'
+
+export interface DomainEvent {
+  /** Lower-case object name, as Commerce7 sends it: `customer`, `order`, `vendor`... */
+  object: string
+  /** `create`, `update`, `delete`, or a domain verb such as `submit` or `merge`. */
+  action: string
+  aggregateId: string | null
+  payload: Record<string, unknown>
+}
+
+export function appendEvent(tx: Queryable, actor: Actor, event: DomainEvent): OutboxEventRow {
+  return tx
+    .insert(outboxEvents)
+    .values({
+      id: newId(),
+      object: event.object,
+      action: event.action,
+      aggregateId: event.aggregateId,
+      payload: event.payload,
+      user: actor.staffUserId ?? actor.subject,
+      locationId: actor.locationId,
+      requestId: actor.requestId,
+      createdAt: nowIso(),
+    })
+    .returning()
+    .get()
+}

@@ -1,0 +1,111 @@
+// The control database and the pool of tenant databases, each opened and migrated on first use.
+import type { Database } from 'bun:sqlite'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { type BunSQLiteDatabase, drizzle } from 'drizzle-orm/bun-sqlite'
+import { LRUCache } from 'lru-cache'
+import { controlMigrations, tenantMigrations } from '../../../migrations/embedded'
+import { migrate } from './migrator'
+import { openSqlite, type SqliteOptions } from './sqlite'
+
+export type Db = BunSQLiteDatabase & { $client: Database }
+export type TenantDb = Db
+export type ControlDb = Db
+
+export interface DatabaseHandle {
+  sqlite: Database
+  db: Db
+}
+
+export const controlDatabasePath = (dataDir: string) => join(dataDir, 'control.sqlite')
+export const tenantDatabasePath = (dataDir: string, tenantId: string) => join(dataDir, `${tenantId}.sqlite`)
+
+export function openControlDatabase(dataDir: string, options: SqliteOptions): DatabaseHandle {
+  mkdirSync(dataDir, { recursive: true })
+  const sqlite = openSqlite(controlDatabasePath(dataDir), options)
+  migrate(sqlite, controlMigrations)
+  return { sqlite, db: drizzle({ client: sqlite }) }
+}
+
+/** Closing is deferred so a request that already holds an evicted handle can finish with it. */
+const EVICTED_CLOSE_DELAY_MS = 5_000
+
+/** Open tenant databases, least recently used evicted beyond `size` (TENANT_POOL_SIZE). */
+export class TenantPool {
+  private readonly handles: LRUCache<string, DatabaseHandle>
+  private readonly migrated = new Set<string>()
+  private readonly pendingCloses = new Map<ReturnType<typeof setTimeout>, DatabaseHandle>()
+  private closing = false
+
+  constructor(
+    private readonly dataDir: string,
+    size: number,
+    private readonly options: SqliteOptions,
+  ) {
+    this.handles = new LRUCache({
+      max: size,
+      dispose: (handle) => {
+        if (this.closing) return handle.sqlite.close(false)
+        const timer = setTimeout(() => {
+          this.pendingCloses.delete(timer)
+          handle.sqlite.close(false)
+        }, EVICTED_CLOSE_DELAY_MS)
+        timer.unref()
+        this.pendingCloses.set(timer, handle)
+      },
+    })
+  }
+
+  /** The tenant's database, opened (and migrated once per process) if it is not open yet. */
+  get(tenantId: string): DatabaseHandle {
+    const open = this.handles.get(tenantId)
+    if (open) return open
+    mkdirSync(this.dataDir, { recursive: true })
+    const sqlite = openSqlite(tenantDatabasePath(this.dataDir, tenantId), this.options)
+    if (!this.migrated.has(tenantId)) {
+      migrate(sqlite, tenantMigrations)
+      this.migrated.add(tenantId)
+    }
+    const handle = { sqlite, db: drizzle({ client: sqlite }) }
+    this.handles.set(tenantId, handle)
+    return handle
+  }
+
+  get openCount(): number {
+    return this.handles.size
+  }
+
+  close(): void {
+    this.closing = true
+    for (const [timer, handle] of this.pendingCloses) {
+      clearTimeout(timer)
+      handle.sqlite.close(false)
+    }
+    this.pendingCloses.clear()
+    this.handles.clear()
+  }
+}
+
+/** Migrates the control database and every tenant database; reports what each applied. */
+export function migrateAll(dataDir: string, options: SqliteOptions) {
+  mkdirSync(dataDir, { recursive: true })
+  const control = openSqlite(controlDatabasePath(dataDir), options)
+  try {
+    const controlApplied = migrate(control, controlMigrations)
+    const rows = control
+      .query<{ id: string; slug: string }, []>('SELECT id, slug FROM tenants ORDER BY slug')
+      .all()
+    const tenants: Record<string, string[]> = {}
+    for (const { id, slug } of rows) {
+      const tenantDb = openSqlite(tenantDatabasePath(dataDir, id), options)
+      try {
+        tenants[slug] = migrate(tenantDb, tenantMigrations)
+      } finally {
+        tenantDb.close(false)
+      }
+    }
+    return { control: controlApplied, tenants }
+  } finally {
+    control.close(false)
+  }
+}

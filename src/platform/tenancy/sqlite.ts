@@ -1,0 +1,19 @@
+// Opening a SQLite file the way every database of the service is opened.
+import { Database } from 'bun:sqlite'
+import type { SqliteSynchronous } from '../../config'
+
+export interface SqliteOptions {
+  synchronous: SqliteSynchronous
+  busyTimeoutMs: number
+}
+
+export function openSqlite(path: string, options: SqliteOptions): Database {
+  const db = new Database(path, { create: true, strict: true })
+  // busy_timeout first: switching to WAL itself needs the lock another process may hold.
+  db.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs}`)
+  db.exec('PRAGMA journal_mode = WAL')
+  // Bun's bundled SQLite defaults WAL databases to FULL; set it explicitly.
+  db.exec(`PRAGMA synchronous = ${options.synchronous}`)
+  db.exec('PRAGMA foreign_keys = ON')
+  return db
+}

@@ -1,0 +1,16 @@
+import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core'
+import type { Db } from './databases'
+
+/** A tenant database or a transaction on it: what services query through. */
+export type Queryable = BaseSQLiteDatabase<'sync', void>
+
+/**
+ * Runs `work` in one BEGIN IMMEDIATE transaction. drizzle's bun-sqlite transactions are
+ * synchronous: an async callback would commit at its first await, so the type refuses one.
+ */
+export function inWriteTransaction<T>(
+  db: Db,
+  work: (tx: Queryable) => T extends Promise<unknown> ? never : T,
+): T {
+  return db.transaction((tx) => work(tx), { behavior: 'immediate' }) as T
+}

@@ -1,0 +1,205 @@
+// The shared test harness: each test app gets a fresh data directory, a tenant with a location
+// and staff users per built-in role, and tokens minted by the development issuer, so tests go
+// through the same authentication path as production requests.
+import { expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Config, configFor } from '../src/config'
+import { createLocation } from '../src/modules/locations/service'
+import { createStaffUser } from '../src/modules/staff/service'
+import { systemActor } from '../src/platform/auth/actor'
+import type { RoleName } from '../src/platform/auth/permissions'
+import type { Platform } from '../src/platform/platform'
+import type { Db } from '../src/platform/tenancy/databases'
+import { createTenant } from '../src/platform/tenancy/tenants'
+import { type App, createApp } from '../src/server'
+
+export interface StaffFixture {
+  id: string
+  subject: string
+  token: string
+}
+
+export interface TenantFixture {
+  id: string
+  slug: string
+  locationId: string
+  db: Db
+  /** A staff user per built-in role, tenant-wide. */
+  owner: StaffFixture
+  manager: StaffFixture
+  staff: StaffFixture
+  readOnly: StaffFixture
+}
+
+export interface RequestOptions {
+  /** A bearer token, or a staff fixture whose token to use; null sends no Authorization. */
+  as?: StaffFixture | string | null
+  /** The tenant to select with x-tenant-id (default: the first tenant). */
+  tenant?: TenantFixture | null
+  headers?: Record<string, string>
+  body?: unknown
+}
+
+export interface TestResponse<T = any> {
+  status: number
+  headers: Headers
+  body: T
+  text: string
+}
+
+export interface TestApp {
+  app: App
+  platform: Platform
+  dataDir: string
+  tenant: TenantFixture
+  addTenant(slug: string): Promise<TenantFixture>
+  addStaff(
+    tenant: TenantFixture,
+    input?: { role?: RoleName; locationId?: string; passcode?: string; email?: string },
+  ): Promise<StaffFixture>
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>
+  close(): void
+}
+
+let counter = 0
+
+export async function createTestApp(
+  options: { config?: Partial<Config>; trustStaffUserIdHeader?: boolean } = {},
+): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-test-'))
+  const { app, platform } = await createApp({
+    config: configFor({ dataDir, ...options.config }),
+    trustStaffUserIdHeader: options.trustStaffUserIdHeader,
+  })
+
+  const addStaff: TestApp['addStaff'] = async (tenant, input = {}) => {
+    const subject = `subject-${++counter}`
+    const staff = createStaffUser(tenant.db, systemActor(tenant.id, 'test'), {
+      email: input.email ?? `${subject}@example.test`,
+      firstName: 'Test',
+      lastName: input.role ?? 'nobody',
+      subject,
+      role: input.role,
+      locationId: input.locationId,
+      passcode: input.passcode,
+    })
+    return { id: staff.id, subject, token: await platform.devIssuer!.mint({ subject }) }
+  }
+
+  const addTenant = async (slug: string): Promise<TenantFixture> => {
+    const row = createTenant(platform.control.db, {
+      slug,
+      name: `Tenant ${slug}`,
+      timezone: 'America/Los_Angeles',
+    })
+    const { db } = platform.pool.get(row.id)
+    const location = createLocation(db, systemActor(row.id, 'test'), {
+      name: 'Main',
+      timezone: 'America/Los_Angeles',
+    })
+    const partial = { id: row.id, slug, locationId: location.id, db } as TenantFixture
+    partial.owner = await addStaff(partial, { role: 'owner' })
+    partial.manager = await addStaff(partial, { role: 'manager' })
+    partial.staff = await addStaff(partial, { role: 'staff' })
+    partial.readOnly = await addStaff(partial, { role: 'read_only' })
+    return partial
+  }
+
+  const tenant = await addTenant('acme')
+
+  const request: TestApp['request'] = async (method, path, opts = {}) => {
+    const headers = new Headers(opts.headers)
+    const as = opts.as === undefined ? tenant.owner : opts.as
+    if (as) headers.set('authorization', `Bearer ${typeof as === 'string' ? as : as.token}`)
+    const target = opts.tenant === undefined ? tenant : opts.tenant
+    if (target && !headers.has('x-tenant-id') && !headers.has('x-tenant-slug'))
+      headers.set('x-tenant-id', target.id)
+    let body: string | undefined
+    if (opts.body !== undefined) {
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body)
+      if (!headers.has('content-type')) headers.set('content-type', 'application/json')
+    }
+    const response = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }))
+    const text = await response.text()
+    let parsed: unknown = text
+    try {
+      parsed = text ? JSON.parse(text) : undefined
+    } catch {}
+    return { status: response.status, headers: response.headers, body: parsed as any, text }
+  }
+
+  return {
+    app,
+    platform,
+    dataDir,
+    tenant,
+    addTenant,
+    addStaff,
+    request,
+    close() {
+      platform.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** A table-driven API scenario, in the manner of PocketBase's ApiScenario. */
+export interface Scenario {
+  name: string
+  method: string
+  /** A path, or a function of the test app (for ids created in `setup`). */
+  url: string | ((ctx: ScenarioContext) => string)
+  as?: (ctx: ScenarioContext) => StaffFixture | string | null
+  tenant?: (ctx: ScenarioContext) => TenantFixture | null
+  headers?: Record<string, string>
+  body?: unknown | ((ctx: ScenarioContext) => unknown)
+  setup?: (ctx: ScenarioContext) => Promise<void> | void
+  status: number
+  /** Problem `code` expected for error responses. */
+  code?: string
+  /** Subset the response body must match. */
+  expectBody?: unknown
+  check?: (response: TestResponse, ctx: ScenarioContext) => void | Promise<void>
+}
+
+export interface ScenarioContext {
+  t: TestApp
+  vars: Record<string, any>
+}
+
+export function runScenarios(scenarios: Scenario[], options: Parameters<typeof createTestApp>[0] = {}) {
+  for (const scenario of scenarios) {
+    test(scenario.name, async () => {
+      const t = await createTestApp(options)
+      try {
+        const ctx: ScenarioContext = { t, vars: {} }
+        await scenario.setup?.(ctx)
+        const url = typeof scenario.url === 'function' ? scenario.url(ctx) : scenario.url
+        const body = typeof scenario.body === 'function' ? scenario.body(ctx) : scenario.body
+        const response = await t.request(scenario.method, url, {
+          as: scenario.as ? scenario.as(ctx) : undefined,
+          tenant: scenario.tenant ? scenario.tenant(ctx) : undefined,
+          headers: scenario.headers,
+          body,
+        })
+        expect({ status: response.status, body: response.body }).toMatchObject({ status: scenario.status })
+        if (scenario.code) {
+          expect(response.headers.get('content-type')).toContain('application/problem+json')
+          expect(response.body.code).toBe(scenario.code)
+        }
+        if (scenario.expectBody !== undefined)
+          expect(response.body).toMatchObject(scenario.expectBody as object)
+        await scenario.check?.(response, ctx)
+      } finally {
+        t.close()
+      }
+    })
+  }
+}
+
+/** Counts rows of a table in a tenant database: for "nothing was written" assertions. */
+export function countRows(db: Db, table: string): number {
+  return (db.$client.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n
+}

@@ -9,6 +9,10 @@ export const tenantMigrations: readonly Migration[] = [
   {
     "tag": "0001_audit_append_only",
     "sql": "-- The audit trail is append-only: the database itself refuses to change or remove an entry.\nCREATE TRIGGER `audit_entries_no_update` BEFORE UPDATE ON `audit_entries`\nBEGIN\n  SELECT RAISE(ABORT, 'audit entries are append-only');\nEND;\n--> statement-breakpoint\nCREATE TRIGGER `audit_entries_no_delete` BEFORE DELETE ON `audit_entries`\nBEGIN\n  SELECT RAISE(ABORT, 'audit entries are append-only');\nEND;\n"
+  },
+  {
+    "tag": "0002_idempotency_keys",
+    "sql": "CREATE TABLE `idempotency_keys` (\n\t`scope` text NOT NULL,\n\t`key` text NOT NULL,\n\t`request_hash` text NOT NULL,\n\t`state` text NOT NULL,\n\t`response_status` integer,\n\t`response_body` text,\n\t`created_at` text NOT NULL,\n\t`expires_at` text NOT NULL,\n\tPRIMARY KEY(`scope`, `key`)\n);\n"
   }
 ]
 

@@ -6,9 +6,12 @@ import { Elysia } from 'elysia'
 import { type AuthDeps, authenticate, type RequestAuth } from './authenticate'
 import type { Permission } from './permissions'
 
+let instances = 0
+
 export function authPlugin(deps: AuthDeps) {
   const resolved = new WeakMap<Request, RequestAuth>()
-  return new Elysia({ name: 'auth', seed: deps }).macro({
+  // One plugin per platform: the seed keeps Elysia from deduplicating two apps' plugins.
+  return new Elysia({ name: 'auth', seed: ++instances }).macro({
     permission: (permission: Permission) => ({
       detail: { 'x-permission': permission, security: [{ bearerAuth: [] }] },
       async transform({ request, route }) {

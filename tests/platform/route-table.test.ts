@@ -1,0 +1,69 @@
+// Walks the whole route table: every route declares a permission primitive from the catalogue,
+// unless it is one of the few public routes listed here. Also keeps generated files current.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { renderEmbedded } from '../../scripts/embed-migrations'
+import { renderPermissionsDoc } from '../../scripts/permissions-doc'
+import { isPermission } from '../../src/platform/auth/permissions'
+import { createTestApp, type TestApp } from '../harness'
+
+/** Routes anyone may call: service description, probes, docs, and the development JWKS. */
+export const publicRoutes = new Set([
+  'GET /',
+  'GET /health',
+  'GET /health/live',
+  'GET /health/ready',
+  'GET /health/database',
+  'GET /docs',
+  'GET /docs/scalar.js',
+  'GET /openapi.json',
+  'GET /.well-known/jwks.json',
+])
+
+const root = join(import.meta.dir, '..', '..')
+
+describe('route table', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await createTestApp()
+  })
+  afterAll(() => t.close())
+
+  test('every non-public route declares a catalogued permission primitive', () => {
+    const missing: string[] = []
+    for (const route of t.app.routes) {
+      const key = `${route.method} ${route.path}`
+      if (publicRoutes.has(key)) continue
+      const permission = (route.hooks as { detail?: Record<string, unknown> }).detail?.['x-permission']
+      if (typeof permission !== 'string' || !isPermission(permission)) missing.push(key)
+    }
+    expect(missing).toEqual([])
+  })
+
+  test('every public route listed still exists', () => {
+    const present = new Set(t.app.routes.map((r) => `${r.method} ${r.path}`))
+    expect([...publicRoutes].filter((r) => !present.has(r))).toEqual([])
+  })
+
+  test('every route has an OpenAPI summary and tag', async () => {
+    const spec = (await t.request('GET', '/openapi.json', { as: null })).body
+    const bare: string[] = []
+    for (const [path, operations] of Object.entries<Record<string, any>>(spec.paths)) {
+      for (const [method, operation] of Object.entries<any>(operations)) {
+        if (!operation.summary || !operation.tags?.length) bare.push(`${method.toUpperCase()} ${path}`)
+      }
+    }
+    expect(bare).toEqual([])
+  })
+})
+
+describe('generated files are current', () => {
+  test('docs/permissions.md matches the catalogue (bun scripts/permissions-doc.ts)', () => {
+    expect(readFileSync(join(root, 'docs', 'permissions.md'), 'utf8')).toBe(renderPermissionsDoc())
+  })
+
+  test('migrations/embedded.ts matches the SQL files (npm run db:generate)', () => {
+    expect(readFileSync(join(root, 'migrations', 'embedded.ts'), 'utf8')).toBe(renderEmbedded(root))
+  })
+})

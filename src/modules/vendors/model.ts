@@ -21,7 +21,7 @@ export const Vendor = t.Object(
     createdAt: t.String({ format: 'date-time' }),
     updatedAt: t.String({ format: 'date-time' }),
   },
-  { $id: '#/components/schemas/Vendor' },
+  { description: 'A supplier the business buys from (ingredients, wine, goods).' },
 )
 
 const vendorFields = {

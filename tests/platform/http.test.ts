@@ -1,0 +1,133 @@
+// HTTP conventions: problem documents for every failure, request ids, body limits, OpenAPI.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { createTestApp, type TestApp } from '../harness'
+
+describe('http conventions', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await createTestApp({ config: { maxBodyBytes: 2048 } })
+  })
+  afterAll(() => t.close())
+
+  test('an unknown route is a 404 problem document', async () => {
+    const res = await t.request('GET', '/no/such/route')
+    expect(res.status).toBe(404)
+    expect(res.headers.get('content-type')).toBe('application/problem+json')
+    expect(res.body).toMatchObject({ status: 404, code: 'not_found', title: 'Not found' })
+    expect(res.body.type).toStartWith('https://')
+  })
+
+  test('a sent x-request-id is echoed, on success and in problems; otherwise one is generated', async () => {
+    const ok = await t.request('GET', '/vendor', { headers: { 'x-request-id': 'abc-123' } })
+    expect(ok.headers.get('x-request-id')).toBe('abc-123')
+    const bad = await t.request('GET', '/vendor?limit=0', { headers: { 'x-request-id': 'abc-456' } })
+    expect(bad.body.requestId).toBe('abc-456')
+    const generated = await t.request('GET', '/vendor')
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
+    const unsafe = await t.request('GET', '/vendor', { headers: { 'x-request-id': 'bad id with spaces' } })
+    expect(unsafe.headers.get('x-request-id')).not.toBe('bad id with spaces')
+  })
+
+  test('bodies above MAX_BODY_BYTES are 413, by declared length or by actual size', async () => {
+    const big = JSON.stringify({ name: 'x'.repeat(4000) })
+    const res = await t.request('POST', '/vendor', { body: big })
+    expect(res.status).toBe(413)
+    expect(res.body.code).toBe('payload_too_large')
+  })
+
+  test('a validation problem lists every failing field', async () => {
+    const res = await t.request('POST', '/vendor', { body: { name: 7, email: 'nope', extra: 1 } })
+    expect(res.status).toBe(400)
+    const paths = res.body.errors.map((e: { path: string }) => e.path)
+    expect(paths).toEqual(expect.arrayContaining(['body/name', 'body/email', 'body/extra']))
+  })
+
+  test('invalid UTF-8 in a body is 400, not 500', async () => {
+    const res = await t.app.handle(
+      new Request('http://localhost/vendor', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${t.tenant.owner.token}`,
+          'x-tenant-id': t.tenant.id,
+          'content-type': 'application/json',
+        },
+        body: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+      }),
+    )
+    expect(res.status).toBe(400)
+  })
+
+  test('OpenAPI lists every route with schemas, the permission it needs, and the bearer scheme', async () => {
+    const res = await t.request('GET', '/openapi.json', { as: null })
+    expect(res.status).toBe(200)
+    expect(res.body.openapi).toStartWith('3.')
+    expect(res.body.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
+    const create = res.body.paths['/vendor'].post
+    expect(create['x-permission']).toBe('vendors:write')
+    expect(create.requestBody.content['application/json'].schema).toBeDefined()
+    expect(res.body.paths['/vendor/{id}'].get.responses['200']).toBeDefined()
+  })
+
+  test('/docs serves the reference page, with its script from this service (no CDN)', async () => {
+    const page = await t.request('GET', '/docs', { as: null })
+    expect(page.status).toBe(200)
+    expect(page.text).toContain('/docs/scalar.js')
+    expect(page.text).not.toMatch(/https?:\/\/(cdn|unpkg)/)
+    const script = await t.app.handle(new Request('http://localhost/docs/scalar.js'))
+    expect(script.status).toBe(200)
+    expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(100_000)
+  })
+})
+
+describe('service description and health', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await createTestApp()
+  })
+  afterAll(() => t.close())
+
+  test('GET / describes the service', async () => {
+    const res = await t.request('GET', '/', { as: null })
+    expect(res.body).toEqual({
+      name: 'restaurant-ops',
+      version: expect.any(String),
+      paymentGateway: 'sandbox',
+      docsUrl: '/docs',
+      database: { configured: true, foundationEnabled: true },
+    })
+  })
+
+  test('live, health, ready and database answer ok after touching the databases', async () => {
+    expect((await t.request('GET', '/health/live', { as: null })).body).toEqual({ status: 'ok' })
+    for (const path of ['/health', '/health/ready', '/health/database']) {
+      const res = await t.request('GET', path, { as: null })
+      expect(res.status).toBe(200)
+      expect(res.body).toEqual({
+        status: 'ok',
+        foundationEnabled: true,
+        checks: { control: 'ok', tenant: 'ok' },
+      })
+    }
+  })
+
+  test('the development JWKS is published', async () => {
+    const res = await t.request('GET', '/.well-known/jwks.json', { as: null })
+    expect(res.body.keys[0]).toMatchObject({ kty: 'EC', alg: 'ES256' })
+    expect(res.body.keys[0].d).toBeUndefined()
+  })
+})
+
+test('health answers 503 with a non-ok status when the databases cannot be read', async () => {
+  const t = await createTestApp()
+  try {
+    t.platform.control.sqlite.close()
+    for (const path of ['/health', '/health/ready', '/health/database']) {
+      const res = await t.request('GET', path, { as: null })
+      expect(res.status).toBe(503)
+      expect(res.body.status).toBe('unavailable')
+    }
+    expect((await t.request('GET', '/health/live', { as: null })).status).toBe(200)
+  } finally {
+    t.close()
+  }
+})

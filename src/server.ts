@@ -4,7 +4,7 @@ import { type Config, configFor } from './config'
 import { healthRoutes } from './modules/health/routes'
 import { vendorRoutes } from './modules/vendors/routes'
 import { httpConventions } from './platform/http/conventions'
-import { docsPlugin } from './platform/http/docs'
+import { mountDocs } from './platform/http/docs'
 import { openPlatform, type Platform, type PlatformOptions } from './platform/platform'
 
 export interface AppOptions extends PlatformOptions {
@@ -14,14 +14,13 @@ export interface AppOptions extends PlatformOptions {
 export function buildApp(platform: Platform) {
   const app = new Elysia({ normalize: false })
     .use(httpConventions({ maxBodyBytes: platform.config.maxBodyBytes, log: platform.log }))
-    .use(docsPlugin())
     .use(healthRoutes(platform))
     .use(vendorRoutes(platform.auth))
   if (platform.devIssuer) {
     const jwks = platform.devIssuer.jwks
     app.get('/.well-known/jwks.json', () => jwks, { detail: { hide: true } })
   }
-  return app
+  return mountDocs(app)
 }
 
 export type App = ReturnType<typeof buildApp>

@@ -146,7 +146,10 @@ describe('tenant and location selection', () => {
   })
 
   test('an unknown tenant is 404 tenant_not_found, by id or slug, even without a token', async () => {
-    for (const headers of [{ 'x-tenant-id': 'nope' }, { 'x-tenant-slug': 'nope' }]) {
+    for (const headers of [{ 'x-tenant-id': 'nope' }, { 'x-tenant-slug': 'nope' }] as Record<
+      string,
+      string
+    >[]) {
       const res = await t.request('GET', '/vendor', { tenant: null, headers, as: null })
       expect(res.status).toBe(404)
       expect(res.body.code).toBe('tenant_not_found')

@@ -18,6 +18,7 @@ export const publicRoutes = new Set([
   'GET /docs',
   'GET /docs/scalar.js',
   'GET /openapi.json',
+  'GET /openapi/generated.json',
   'GET /.well-known/jwks.json',
 ])
 

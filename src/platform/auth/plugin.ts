@@ -14,9 +14,6 @@ export function authPlugin(deps: AuthDeps) {
   return new Elysia({ name: 'auth', seed: ++instances }).macro({
     permission: (permission: Permission) => ({
       detail: { 'x-permission': permission, security: [{ bearerAuth: [] }] },
-      // Our global JSON parser (http/conventions.ts) does the parsing; naming 'json' here lets
-      // the OpenAPI generator document request bodies as application/json.
-      parse: 'json',
       async transform({ request, route }) {
         resolved.set(request, await authenticate(deps, request, route, permission))
       },

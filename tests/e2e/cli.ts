@@ -1,0 +1,121 @@
+// Helpers for end-to-end tests: run the command line (source or compiled binary) and the server.
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export const root = join(import.meta.dir, '..', '..')
+export const sourceCommand = [process.execPath, join(root, 'src', 'main.ts')]
+
+export const freshDataDir = () => mkdtempSync(join(tmpdir(), 'restaurant-ops-e2e-'))
+
+export interface CommandResult {
+  code: number
+  stdout: string
+  stderr: string
+  /** The JSON object on the last line of stdout (every command prints one). */
+  json: any
+}
+
+export async function runCli(
+  command: string[],
+  args: string[],
+  env: Record<string, string>,
+): Promise<CommandResult> {
+  const proc = Bun.spawn([...command, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'error', ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ])
+  const last = stdout.trim().split('\n').at(-1) ?? ''
+  let json: unknown
+  try {
+    json = JSON.parse(last)
+  } catch {}
+  return { code, stdout, stderr, json }
+}
+
+export interface RunningServer {
+  url: string
+  stop(): Promise<void>
+}
+
+/** Starts `serve` on a free port and resolves once it prints where it listens. */
+export const startServer = (command: string[], env: Record<string, string>) =>
+  startListening([...command, 'serve'], env)
+
+/** Starts a process that prints `{"listening": ..., "port": N}` once it accepts requests. */
+export async function startListening(command: string[], env: Record<string, string>): Promise<RunningServer> {
+  const proc = Bun.spawn(command, {
+    env: { ...process.env, LOG_LEVEL: 'error', PORT: '0', HOST: '127.0.0.1', ...env },
+    stdout: 'pipe',
+    stderr: 'inherit',
+  })
+  const reader = proc.stdout.getReader()
+  let buffered = ''
+  const deadline = Date.now() + 20_000
+  while (Date.now() < deadline) {
+    const { value, done } = await reader.read()
+    if (done) break
+    buffered += new TextDecoder().decode(value)
+    const line = buffered.split('\n').find((l) => l.includes('"listening"'))
+    if (line) {
+      reader.releaseLock()
+      const { port } = JSON.parse(line)
+      return {
+        url: `http://127.0.0.1:${port}`,
+        async stop() {
+          proc.kill('SIGTERM')
+          await proc.exited
+        },
+      }
+    }
+  }
+  proc.kill('SIGKILL')
+  throw new Error(`server did not start: ${buffered}`)
+}
+
+/** The command-line scenario both the source and the compiled binary must pass. */
+export async function exerciseCommandLine(command: string[]) {
+  const env = { DATA_DIR: freshDataDir() }
+  const cli = (...args: string[]) => runCli(command, args, env)
+  const tenant = await cli(
+    'tenant',
+    'create',
+    '--slug',
+    'napa',
+    '--name',
+    'Napa Cellars',
+    '--timezone',
+    'America/Los_Angeles',
+  )
+  const location = await cli('location', 'create', '--tenant', 'napa', '--name', 'Tasting Room')
+  const staff = await cli(
+    'staff',
+    'create',
+    '--tenant',
+    'napa',
+    '--email',
+    'ana@napa.test',
+    '--first-name',
+    'Ana',
+    '--last-name',
+    'Reyes',
+    '--subject',
+    'auth0|ana',
+    '--role',
+    'manager',
+    '--location',
+    location.json?.id ?? 'missing',
+    '--passcode',
+    '4821',
+  )
+  const token = await cli('token', '--tenant', 'napa', '--subject', 'auth0|ana', '--ttl', '600')
+  const list = await cli('tenant', 'list')
+  const migrate = await cli('migrate')
+  return { env, cli, tenant, location, staff, token, list, migrate }
+}

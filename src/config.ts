@@ -21,6 +21,14 @@ export interface Config {
   passcodeSessionTtlSeconds: number
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
   paymentGateway: string
+  /** `file:///path` or `s3://bucket/prefix`: turns on continuous replication with Litestream. */
+  litestreamReplicaUrl: string | undefined
+  litestreamBin: string | undefined
+  litestreamS3: { endpoint?: string; region?: string; forcePathStyle: boolean }
+  backupDir: string
+  /** Seconds between snapshots of every database; 0 turns the snapshot job off. */
+  backupIntervalSeconds: number
+  backupRetention: number
 }
 
 export class ConfigError extends Error {
@@ -74,6 +82,15 @@ function url(env: Env, name: string): string | undefined {
   }
 }
 
+function replicaUrl(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim()
+  if (!raw) return undefined
+  if (!/^(file:\/\/\/.+|s3:\/\/[^/]+.*)$/.test(raw)) {
+    throw new ConfigError(name, `expected file:///path or s3://bucket/prefix, got "${raw}"`)
+  }
+  return raw
+}
+
 function slug(env: Env, name: string, fallback: string): string {
   const value = text(env, name, fallback)
   if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(value)) throw new ConfigError(name, `expected a slug, got "${value}"`)
@@ -81,10 +98,11 @@ function slug(env: Env, name: string, fallback: string): string {
 }
 
 export function loadConfig(env: Env = process.env): Config {
+  const dataDir = resolve(text(env, 'DATA_DIR', './tenants'))
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: text(env, 'HOST', '0.0.0.0'),
-    dataDir: resolve(text(env, 'DATA_DIR', './tenants')),
+    dataDir,
     defaultTenantSlug: slug(env, 'DEFAULT_TENANT_SLUG', 'default'),
     tenantPoolSize: integer(env, 'TENANT_POOL_SIZE', 256, 1, 100_000),
     authJwksUrl: url(env, 'AUTH_JWKS_URL'),
@@ -97,6 +115,16 @@ export function loadConfig(env: Env = process.env): Config {
     passcodeSessionTtlSeconds: integer(env, 'PASSCODE_SESSION_TTL', 12 * 3600, 60, 30 * 86400),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'], 'info'),
     paymentGateway: oneOf(env, 'PAYMENT_PROVIDER', ['sandbox', 'stripe'], 'sandbox'),
+    litestreamReplicaUrl: replicaUrl(env, 'LITESTREAM_REPLICA_URL'),
+    litestreamBin: env.LITESTREAM_BIN?.trim() || undefined,
+    litestreamS3: {
+      endpoint: url(env, 'LITESTREAM_S3_ENDPOINT'),
+      region: env.LITESTREAM_S3_REGION?.trim() || undefined,
+      forcePathStyle: boolean(env, 'LITESTREAM_S3_FORCE_PATH_STYLE', false),
+    },
+    backupDir: resolve(text(env, 'BACKUP_DIR', `${dataDir}/backups`)),
+    backupIntervalSeconds: integer(env, 'BACKUP_INTERVAL', 3600, 0, 30 * 86400),
+    backupRetention: integer(env, 'BACKUP_RETENTION', 24, 1, 10_000),
   }
 }
 

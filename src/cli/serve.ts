@@ -1,14 +1,41 @@
-// `serve`: open the platform, create the embedded default on an empty data directory, listen,
-// and shut down gracefully on SIGTERM/SIGINT.
+// `serve`: open the platform, create the embedded default on an empty data directory, start
+// replication when configured, listen, and shut down gracefully on SIGTERM/SIGINT.
 import type { Config } from '../config'
-import { openPlatform } from '../platform/platform'
+import { backedUpDatabases } from '../platform/backup/databases'
+import { LitestreamSupervisor, resolveLitestreamBinary } from '../platform/backup/litestream'
+import { writeServeLock } from '../platform/backup/restore'
+import { openPlatform, type Platform } from '../platform/platform'
 import { buildApp } from '../server'
 import { ensureEmbeddedDefault } from './bootstrap'
+
+function startReplication(platform: Platform): LitestreamSupervisor | null {
+  const { config, log } = platform
+  if (!config.litestreamReplicaUrl) return null
+  const binary = resolveLitestreamBinary(config.litestreamBin)
+  if (!binary)
+    throw new Error('LITESTREAM_REPLICA_URL is set but no Litestream binary was found (set LITESTREAM_BIN)')
+  const supervisor = new LitestreamSupervisor({
+    binary,
+    configPath: `${config.dataDir}/litestream.yml`,
+    replicaUrl: config.litestreamReplicaUrl,
+    s3: config.litestreamS3,
+    log,
+    listDatabases: () => backedUpDatabases(config.dataDir, platform.control.db),
+  })
+  supervisor.start()
+  log.info('litestream replicating', { replica: config.litestreamReplicaUrl, binary })
+  return supervisor
+}
 
 export async function serve(config: Config): Promise<void> {
   const platform = await openPlatform(config)
   const { log } = platform
+  const releaseLock = writeServeLock(config.dataDir)
   ensureEmbeddedDefault(platform)
+  platform.replication = startReplication(platform)
+  // Tenants may be created by the CLI in another process: pick them up for replication.
+  const tenantWatch = setInterval(() => platform.replication?.syncDatabases(), 5000)
+  tenantWatch.unref()
   if (platform.devIssuer) {
     log.warn(
       'DEVELOPMENT ISSUER ON: AUTH_JWKS_URL is not set, so this server trusts tokens it mints itself ' +
@@ -36,8 +63,12 @@ export async function serve(config: Config): Promise<void> {
     if (stopping) return
     stopping = true
     log.info('shutting down', { signal })
+    clearInterval(tenantWatch)
+    // Stop accepting, let in-flight requests finish, then stop replication after its last sync.
     await app.stop()
+    await platform.replication?.stop()
     platform.close()
+    releaseLock()
     process.exit(0)
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))

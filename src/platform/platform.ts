@@ -5,6 +5,7 @@ import type { AuthDeps } from './auth/authenticate'
 import { type DevIssuer, openDevIssuer } from './auth/dev-issuer'
 import { createTokenVerifier } from './auth/jwt'
 import { type AuthPlugin, authPlugin } from './auth/plugin'
+import type { LitestreamSupervisor } from './backup/litestream'
 import { createLogger, type Logger } from './log'
 import { type DatabaseHandle, openControlDatabase, TenantPool } from './tenancy/databases'
 
@@ -16,6 +17,8 @@ export interface Platform {
   /** The built-in development issuer; null when AUTH_JWKS_URL names a real identity provider. */
   devIssuer: DevIssuer | null
   auth: AuthPlugin
+  /** Litestream supervision when LITESTREAM_REPLICA_URL is set and the server runs. */
+  replication: LitestreamSupervisor | null
   close(): void
 }
 
@@ -26,7 +29,11 @@ export interface PlatformOptions {
 
 export async function openPlatform(config: Config, options: PlatformOptions = {}): Promise<Platform> {
   const log = createLogger(config.logLevel)
-  const sqliteOptions = { synchronous: config.sqliteSynchronous, busyTimeoutMs: config.sqliteBusyTimeoutMs }
+  const sqliteOptions = {
+    synchronous: config.sqliteSynchronous,
+    busyTimeoutMs: config.sqliteBusyTimeoutMs,
+    walAutoCheckpoint: !config.litestreamReplicaUrl,
+  }
   const control = openControlDatabase(config.dataDir, sqliteOptions)
   const pool = new TenantPool(config.dataDir, config.tenantPoolSize, sqliteOptions)
   const devIssuer = config.authJwksUrl
@@ -51,6 +58,7 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     pool,
     devIssuer,
     auth: authPlugin(deps),
+    replication: null,
     close() {
       pool.close()
       control.sqlite.close(false)

@@ -28,6 +28,8 @@ function checkDatabases(platform: Platform) {
     ok = false
     checks[checks.control ? 'tenant' : 'control'] = error instanceof Error ? error.message : String(error)
   }
+  // Replication trouble is reported, not fatal: the API keeps serving while Litestream restarts.
+  if (platform.replication) checks.replication = platform.replication.status().state
   return { status: ok ? ('ok' as const) : ('unavailable' as const), foundationEnabled: true, checks }
 }
 

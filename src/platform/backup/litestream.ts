@@ -96,6 +96,7 @@ export class LitestreamSupervisor {
   private stopping = false
   private restarts = 0
   private consecutiveFailures = 0
+  private plannedRestart = false
   private lastExit: LitestreamStatus['lastExit'] = null
   private restartTimer: ReturnType<typeof setTimeout> | null = null
   private current = ''
@@ -157,11 +158,13 @@ export class LitestreamSupervisor {
   }
 
   private restartNow(): void {
-    const proc = this.process
-    if (!proc) return this.spawn()
+    if (!this.process) {
+      this.spawn()
+      return
+    }
     // onExit sees a planned restart and respawns at once, without backoff.
-    this.consecutiveFailures = -1
-    proc.kill('SIGTERM')
+    this.plannedRestart = true
+    this.process.kill('SIGTERM')
   }
 
   private onExit(proc: Subprocess, code: number | null, spawnedAt: number): void {
@@ -169,8 +172,8 @@ export class LitestreamSupervisor {
     this.process = null
     this.lastExit = { code, at: new Date().toISOString() }
     if (this.stopping) return
-    if (this.consecutiveFailures === -1) {
-      this.consecutiveFailures = 0
+    if (this.plannedRestart) {
+      this.plannedRestart = false
       this.spawn()
       return
     }

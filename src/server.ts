@@ -3,6 +3,8 @@ import { Elysia } from 'elysia'
 import { type Config, configFor } from './config'
 import { healthRoutes } from './modules/health/routes'
 import { vendorRoutes } from './modules/vendors/routes'
+import { webhookRoutes } from './modules/webhooks/routes'
+import { tablesWebhookRoutes } from './modules/webhooks/tables-routes'
 import { httpConventions } from './platform/http/conventions'
 import { docsPlugin } from './platform/http/docs'
 import { openPlatform, type Platform, type PlatformOptions } from './platform/platform'
@@ -17,6 +19,10 @@ export function buildApp(platform: Platform) {
     .use(docsPlugin())
     .use(healthRoutes(platform))
     .use(vendorRoutes(platform.auth))
+    .use(webhookRoutes(platform.auth, { allowPrivateTargets: platform.config.webhookAllowPrivateTargets }))
+    .use(
+      tablesWebhookRoutes(platform.auth, { allowPrivateTargets: platform.config.webhookAllowPrivateTargets }),
+    )
   if (platform.devIssuer) {
     const jwks = platform.devIssuer.jwks
     app.get('/.well-known/jwks.json', () => jwks, { detail: { hide: true } })

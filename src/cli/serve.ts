@@ -27,6 +27,7 @@ export async function serve(config: Config): Promise<void> {
     // Above MAX_BODY_BYTES so the app's own check answers with a problem document.
     maxRequestBodySize: config.maxBodyBytes + 1024,
   })
+  platform.jobs.start()
   const url = `http://${app.server?.hostname}:${app.server?.port}`
   log.info('listening', { url, dataDir: config.dataDir })
   console.log(JSON.stringify({ listening: url, port: app.server?.port, dataDir: config.dataDir }))
@@ -37,7 +38,8 @@ export async function serve(config: Config): Promise<void> {
     stopping = true
     log.info('shutting down', { signal })
     await app.stop()
-    platform.close()
+    // Lets webhook requests in flight finish and record their attempts before the databases close.
+    await platform.shutdown()
     process.exit(0)
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))

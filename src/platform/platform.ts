@@ -5,6 +5,10 @@ import type { AuthDeps } from './auth/authenticate'
 import { type DevIssuer, openDevIssuer } from './auth/dev-issuer'
 import { createTokenVerifier } from './auth/jwt'
 import { type AuthPlugin, authPlugin } from './auth/plugin'
+import { DeliveryWorker } from './events/worker'
+import { purgeExpiredIdempotencyKeys } from './http/idempotency'
+import { Scheduler } from './jobs/scheduler'
+import { forEachTenant } from './jobs/tenants'
 import { createLogger, type Logger } from './log'
 import { type DatabaseHandle, openControlDatabase, TenantPool } from './tenancy/databases'
 
@@ -16,6 +20,13 @@ export interface Platform {
   /** The built-in development issuer; null when AUTH_JWKS_URL names a real identity provider. */
   devIssuer: DevIssuer | null
   auth: AuthPlugin
+  /** The in-process scheduler; `serve` starts it, tests start it or run jobs themselves. */
+  jobs: Scheduler
+  /** The webhook delivery worker (job `webhooks.deliver`). */
+  webhooks: DeliveryWorker
+  /** Stops the jobs (waiting for running ones, e.g. webhook requests in flight), then closes. */
+  shutdown(): Promise<void>
+  /** Closes at once: jobs stop being scheduled, databases close. */
   close(): void
 }
 
@@ -44,6 +55,25 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     verifyToken,
     trustStaffUserIdHeader: options.trustStaffUserIdHeader ?? false,
   }
+  const jobs = new Scheduler(log)
+  const webhooks = new DeliveryWorker({ config, log, control, pool, jobs })
+  jobs.register({
+    name: 'idempotency.purge',
+    intervalMs: 3600 * 1000,
+    run: (signal) =>
+      forEachTenant({ control, pool }, signal, (_tenant, db) => {
+        purgeExpiredIdempotencyKeys(db)
+      }),
+  })
+  let closed = false
+  const close = () => {
+    if (closed) return
+    closed = true
+    void jobs.stop()
+    webhooks.close()
+    pool.close()
+    control.sqlite.close(false)
+  }
   return {
     config,
     log,
@@ -51,9 +81,12 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     pool,
     devIssuer,
     auth: authPlugin(deps),
-    close() {
-      pool.close()
-      control.sqlite.close(false)
+    jobs,
+    webhooks,
+    async shutdown() {
+      await jobs.stop()
+      close()
     },
+    close,
   }
 }

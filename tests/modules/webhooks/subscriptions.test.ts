@@ -1,5 +1,5 @@
 // Both subscription APIs: legacy `/web-hook` and the tables API's webhook subscriptions.
-import { describe, expect, test } from 'bun:test'
+import { describe, expect } from 'bun:test'
 import { countRows, runScenarios, type ScenarioContext } from '../../harness'
 
 const allow = { config: { webhookAllowPrivateTargets: true } }

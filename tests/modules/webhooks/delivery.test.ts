@@ -297,6 +297,54 @@ describe('webhook delivery', () => {
   })
 })
 
+describe('webhook delivery under concurrency', () => {
+  test('a claimed delivery cannot be claimed again, even from another connection, until its lease ends', async () => {
+    t = await createTestApp({ config: fast })
+    const r = receiver()
+    await subscribe(r.url)
+    await createVendor()
+    const { claimDue, fanOut } = await import('../../../src/platform/events/delivery')
+    fanOut(t.tenant.db)
+    const settings = {
+      tenantId: t.tenant.id,
+      retryScheduleMs: fast.webhookRetryScheduleMs,
+      timeoutMs: fast.webhookTimeoutMs,
+      allowPrivateTargets: true,
+      userAgent: 'test',
+      log: t.platform.log,
+    }
+    // A second process over the same data directory has its own connection.
+    const { platform: second } = await createApp({ config: configFor({ dataDir: t.dataDir, ...fast }) })
+    try {
+      const claims = await Promise.all([
+        Promise.resolve().then(() => claimDue(t.tenant.db, settings)),
+        Promise.resolve().then(() => claimDue(second.pool.get(t.tenant.id).db, settings)),
+      ])
+      expect(claims.map((c) => c.length).sort()).toEqual([0, 1])
+    } finally {
+      second.close()
+    }
+  })
+
+  test('concurrent replays of one dead letter start one cycle', async () => {
+    t = await createTestApp({ config: { ...fast, webhookRetryScheduleMs: [] } })
+    const r = receiver({ fallback: 500 })
+    await subscribe(r.url)
+    await createVendor()
+    await t.platform.jobs.runNow(DELIVERY_JOB)
+    const letter = (await t.request('GET', '/web-hook-dead-letters')).body.deadLetters[0]
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => t.request('POST', `/web-hook-dead-letters/${letter.id}/replay`)),
+    )
+    expect(results.map((res) => res.status).sort()).toEqual([200, 409, 409, 409, 409])
+    const detail = (await t.request('GET', `/web-hook-dead-letters/${letter.id}`)).body
+    expect(detail.deliveryCycle).toBe(2)
+    expect(
+      rows(t.tenant.db, "SELECT 1 FROM webhook_dead_letter_actions WHERE action = 'replay'"),
+    ).toHaveLength(1)
+  })
+})
+
 describe('webhook delivery across a restart', () => {
   test('a retry due after the server stopped is delivered by the next server', async () => {
     t = await createTestApp({ config: { ...fast, webhookRetryScheduleMs: [50] } })

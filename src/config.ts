@@ -29,6 +29,14 @@ export interface Config {
   /** Seconds between snapshots of every database; 0 turns the snapshot job off. */
   backupIntervalSeconds: number
   backupRetention: number
+  /** Delays before each retry of a failed webhook delivery; its length is the number of retries. */
+  webhookRetryScheduleMs: number[]
+  /** Allow webhook targets on private, loopback and link-local addresses (tests, closed networks). */
+  webhookAllowPrivateTargets: boolean
+  /** How long one webhook request may take before it counts as failed. */
+  webhookTimeoutMs: number
+  /** How often the delivery worker looks for due deliveries. */
+  webhookPollIntervalMs: number
 }
 
 export class ConfigError extends Error {
@@ -91,11 +99,33 @@ function replicaUrl(env: Env, name: string): string | undefined {
   return raw
 }
 
+const durationUnits: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+
+/** A comma-separated list of durations such as `5s,5m,30m,2h` (units ms, s, m, h). */
+function durations(env: Env, name: string, fallback: number[]): number[] {
+  const raw = env[name]?.trim()
+  if (!raw) return fallback
+  const parts = raw.split(',').map((part) => part.trim())
+  if (parts.length > 20) throw new ConfigError(name, `expected at most 20 durations, got ${parts.length}`)
+  return parts.map((part) => {
+    const match = /^(\d+)(ms|s|m|h)$/.exec(part)
+    if (!match) throw new ConfigError(name, `expected durations such as 5s,5m,2h, got "${part}"`)
+    const value = Number(match[1]) * durationUnits[match[2]!]!
+    if (value > 7 * 24 * 3_600_000) throw new ConfigError(name, `"${part}" is longer than 7 days`)
+    return value
+  })
+}
+
 function slug(env: Env, name: string, fallback: string): string {
   const value = text(env, name, fallback)
   if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(value)) throw new ConfigError(name, `expected a slug, got "${value}"`)
   return value
 }
+
+/** design.md: 5s, 5m, 30m, 2h, 5h, 10h. */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = [
+  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000,
+]
 
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolve(text(env, 'DATA_DIR', './tenants'))
@@ -125,6 +155,10 @@ export function loadConfig(env: Env = process.env): Config {
     backupDir: resolve(text(env, 'BACKUP_DIR', `${dataDir}/backups`)),
     backupIntervalSeconds: integer(env, 'BACKUP_INTERVAL', 3600, 0, 30 * 86400),
     backupRetention: integer(env, 'BACKUP_RETENTION', 24, 1, 10_000),
+    webhookRetryScheduleMs: durations(env, 'WEBHOOK_RETRY_SCHEDULE', DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS),
+    webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 1, 3_600_000),
   }
 }
 

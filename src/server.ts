@@ -1,8 +1,11 @@
 // createApp: the platform plugins and every module, composed into one Elysia app.
 import { Elysia } from 'elysia'
 import { type Config, configFor } from './config'
+import { appRoutes } from './modules/apps/routes'
 import { healthRoutes } from './modules/health/routes'
 import { vendorRoutes } from './modules/vendors/routes'
+import { webhookRoutes } from './modules/webhooks/routes'
+import { tablesWebhookRoutes } from './modules/webhooks/tables-routes'
 import { httpConventions } from './platform/http/conventions'
 import { mountDocs } from './platform/http/docs'
 import { openPlatform, type Platform, type PlatformOptions } from './platform/platform'
@@ -16,6 +19,11 @@ export function buildApp(platform: Platform) {
     .use(httpConventions({ maxBodyBytes: platform.config.maxBodyBytes, log: platform.log }))
     .use(healthRoutes(platform))
     .use(vendorRoutes(platform.auth))
+    .use(appRoutes(platform.auth))
+    .use(webhookRoutes(platform.auth, { allowPrivateTargets: platform.config.webhookAllowPrivateTargets }))
+    .use(
+      tablesWebhookRoutes(platform.auth, { allowPrivateTargets: platform.config.webhookAllowPrivateTargets }),
+    )
   if (platform.devIssuer) {
     const jwks = platform.devIssuer.jwks
     app.get('/.well-known/jwks.json', () => jwks, { detail: { hide: true } })

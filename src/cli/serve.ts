@@ -1,16 +1,35 @@
 // `serve`: open the platform, create the embedded default on an empty data directory, start
-// replication when configured, listen, and shut down gracefully on SIGTERM/SIGINT.
+// replication or scheduled snapshots, listen, and shut down gracefully on SIGTERM/SIGINT.
 import type { Config } from '../config'
 import { backedUpDatabases } from '../platform/backup/databases'
 import { LitestreamSupervisor, resolveLitestreamBinary } from '../platform/backup/litestream'
 import { writeServeLock } from '../platform/backup/restore'
 import { openPlatform, type Platform } from '../platform/platform'
 import { buildApp } from '../server'
+import { backupNow } from './backup'
 import { ensureEmbeddedDefault } from './bootstrap'
 
-function startReplication(platform: Platform): LitestreamSupervisor | null {
-  const { config, log } = platform
-  if (!config.litestreamReplicaUrl) return null
+/** Litestream when LITESTREAM_REPLICA_URL is set, else scheduled snapshots (BACKUP_INTERVAL). */
+function startBackups(platform: Platform): void {
+  const { config, log, jobs } = platform
+  if (!config.litestreamReplicaUrl) {
+    if (config.backupIntervalSeconds > 0) {
+      jobs.register({
+        name: 'backups.snapshot',
+        intervalMs: config.backupIntervalSeconds * 1000,
+        runAtStart: false,
+        run: () => {
+          const result = backupNow(platform)
+          log.info('snapshot written', {
+            dir: result.dir,
+            databases: result.databases,
+            pruned: result.pruned.length,
+          })
+        },
+      })
+    }
+    return
+  }
   const binary = resolveLitestreamBinary(config.litestreamBin)
   if (!binary)
     throw new Error('LITESTREAM_REPLICA_URL is set but no Litestream binary was found (set LITESTREAM_BIN)')
@@ -23,8 +42,10 @@ function startReplication(platform: Platform): LitestreamSupervisor | null {
     listDatabases: () => backedUpDatabases(config.dataDir, platform.control.db),
   })
   supervisor.start()
+  platform.replication = supervisor
+  // Tenants may be created by the CLI in another process: pick them up for replication.
+  jobs.register({ name: 'litestream.tenants', intervalMs: 5000, run: () => void supervisor.syncDatabases() })
   log.info('litestream replicating', { replica: config.litestreamReplicaUrl, binary })
-  return supervisor
 }
 
 export async function serve(config: Config): Promise<void> {
@@ -32,10 +53,7 @@ export async function serve(config: Config): Promise<void> {
   const { log } = platform
   const releaseLock = writeServeLock(config.dataDir)
   ensureEmbeddedDefault(platform)
-  platform.replication = startReplication(platform)
-  // Tenants may be created by the CLI in another process: pick them up for replication.
-  const tenantWatch = setInterval(() => platform.replication?.syncDatabases(), 5000)
-  tenantWatch.unref()
+  startBackups(platform)
   if (platform.devIssuer) {
     log.warn(
       'DEVELOPMENT ISSUER ON: AUTH_JWKS_URL is not set, so this server trusts tokens it mints itself ' +
@@ -54,6 +72,7 @@ export async function serve(config: Config): Promise<void> {
     // Above MAX_BODY_BYTES so the app's own check answers with a problem document.
     maxRequestBodySize: config.maxBodyBytes + 1024,
   })
+  platform.jobs.start()
   const url = `http://${app.server?.hostname}:${app.server?.port}`
   log.info('listening', { url, dataDir: config.dataDir })
   console.log(JSON.stringify({ listening: url, port: app.server?.port, dataDir: config.dataDir }))
@@ -63,11 +82,12 @@ export async function serve(config: Config): Promise<void> {
     if (stopping) return
     stopping = true
     log.info('shutting down', { signal })
-    clearInterval(tenantWatch)
-    // Stop accepting, let in-flight requests finish, then stop replication after its last sync.
+    // Stop accepting and finish requests in flight; let jobs finish (webhook requests record
+    // their attempts); then Litestream's last sync; then close every database.
     await app.stop()
+    await platform.jobs.stop()
     await platform.replication?.stop()
-    platform.close()
+    await platform.shutdown()
     releaseLock()
     process.exit(0)
   }

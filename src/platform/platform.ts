@@ -6,6 +6,10 @@ import { type DevIssuer, openDevIssuer } from './auth/dev-issuer'
 import { createTokenVerifier } from './auth/jwt'
 import { type AuthPlugin, authPlugin } from './auth/plugin'
 import type { LitestreamSupervisor } from './backup/litestream'
+import { DeliveryWorker } from './events/worker'
+import { purgeExpiredIdempotencyKeys } from './http/idempotency'
+import { Scheduler } from './jobs/scheduler'
+import { forEachTenant } from './jobs/tenants'
 import { createLogger, type Logger } from './log'
 import { type DatabaseHandle, openControlDatabase, TenantPool } from './tenancy/databases'
 
@@ -19,6 +23,13 @@ export interface Platform {
   auth: AuthPlugin
   /** Litestream supervision when LITESTREAM_REPLICA_URL is set and the server runs. */
   replication: LitestreamSupervisor | null
+  /** The in-process scheduler; `serve` starts it, tests start it or run jobs themselves. */
+  jobs: Scheduler
+  /** The webhook delivery worker (job `webhooks.deliver`). */
+  webhooks: DeliveryWorker
+  /** Stops the jobs (waiting for running ones, e.g. webhook requests in flight), then closes. */
+  shutdown(): Promise<void>
+  /** Closes at once: jobs stop being scheduled, databases close. */
   close(): void
 }
 
@@ -51,6 +62,25 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     verifyToken,
     trustStaffUserIdHeader: options.trustStaffUserIdHeader ?? false,
   }
+  const jobs = new Scheduler(log)
+  const webhooks = new DeliveryWorker({ config, log, control, pool, jobs })
+  jobs.register({
+    name: 'idempotency.purge',
+    intervalMs: 3600 * 1000,
+    run: (signal) =>
+      forEachTenant({ control, pool }, signal, (_tenant, db) => {
+        purgeExpiredIdempotencyKeys(db)
+      }),
+  })
+  let closed = false
+  const close = () => {
+    if (closed) return
+    closed = true
+    void jobs.stop()
+    webhooks.close()
+    pool.close()
+    control.sqlite.close(false)
+  }
   return {
     config,
     log,
@@ -59,9 +89,12 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     devIssuer,
     auth: authPlugin(deps),
     replication: null,
-    close() {
-      pool.close()
-      control.sqlite.close(false)
+    jobs,
+    webhooks,
+    async shutdown() {
+      await jobs.stop()
+      close()
     },
+    close,
   }
 }

@@ -1,7 +1,16 @@
 // TypeBox schemas of ingredients, stock and movements. Recipes are in recipe-model.ts.
 import { t } from 'elysia'
 import { pageTotalSchema, pagingQuery } from '../../platform/http/paging'
-import { movementTypes } from './schema'
+
+// Enumerations are spelled as unions of literals, not t.UnionEnum: Elysia gives that a hidden
+// `default` of its first value, which turns an omitted query filter into a filter on that value.
+export const movementType = t.Union([
+  t.Literal('receiving'),
+  t.Literal('waste'),
+  t.Literal('count'),
+  t.Literal('sale'),
+  t.Literal('sale_reversal'),
+])
 
 export const MAX_QUANTITY = 1_000_000_000
 export const MAX_UNIT_COST = 1_000_000_000
@@ -60,7 +69,7 @@ export const InventoryMovement = t.Object(
     id: t.String({ format: 'uuid' }),
     ingredientId: t.String(),
     locationId: t.String(),
-    movementType: t.UnionEnum(movementTypes),
+    movementType,
     quantityDelta: t.Integer(),
     unitCost: t.Nullable(t.Integer({ description: 'Null when the ingredient had no cost yet.' })),
     totalCost: t.Nullable(t.Integer({ description: 'quantityDelta × unitCost; negative for outflows.' })),
@@ -143,24 +152,22 @@ export const Receiving = t.Object(
   { additionalProperties: false },
 )
 
-export const wasteReasons = [
-  'spoiled',
-  'expired',
-  'damaged',
-  'overproduction',
-  'mistake',
-  'staff_meal',
-  'other',
-] as const
-
 export const Waste = t.Object(
   {
     locationId: id(),
     quantity: quantity('Base units wasted; at most the on-hand quantity at the location.'),
     reason: t.Optional(
       t.Union(
-        wasteReasons.map((r) => t.Literal(r)),
-        { default: 'other' },
+        [
+          t.Literal('spoiled'),
+          t.Literal('expired'),
+          t.Literal('damaged'),
+          t.Literal('overproduction'),
+          t.Literal('mistake'),
+          t.Literal('staff_meal'),
+          t.Literal('other'),
+        ],
+        { description: 'Default `other`.' },
       ),
     ),
     note: optionalText(2000),
@@ -195,12 +202,18 @@ export const StockChange = t.Object({
   movement: InventoryMovement,
 })
 
+/** RFC 3339 date-time with an explicit offset (Elysia's own date-time format also lets plain dates through). */
+const instant = (description: string) =>
+  t.String({
+    format: 'date-time',
+    pattern: String.raw`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$`,
+    description,
+  })
+
 export const MovementQuery = t.Object({
   locationId: t.Optional(id()),
-  startAt: t.Optional(
-    t.String({ format: 'date-time', description: 'Inclusive lower bound of `occurredAt`.' }),
-  ),
-  endAt: t.Optional(t.String({ format: 'date-time', description: 'Exclusive upper bound of `occurredAt`.' })),
+  startAt: t.Optional(instant('Inclusive lower bound of `occurredAt` (RFC 3339, with an offset).')),
+  endAt: t.Optional(instant('Exclusive upper bound of `occurredAt` (RFC 3339, with an offset).')),
   ...pagingQuery(500),
 })
 

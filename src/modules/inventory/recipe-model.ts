@@ -1,10 +1,9 @@
 import { t } from 'elysia'
 import { pageTotalSchema, pagingQuery } from '../../platform/http/paging'
 import { MAX_QUANTITY } from './model'
-import { recipeKinds } from './schema'
 
 const id = (description?: string) => t.String({ minLength: 1, maxLength: 200, description })
-const kind = t.UnionEnum(recipeKinds, {
+const kind = t.Union([t.Literal('menu_item'), t.Literal('prep')], {
   description:
     '`menu_item`: what one sale of `productId` uses (depleted when an order is submitted). `prep`: a batch that produces `outputIngredientId`.',
 })

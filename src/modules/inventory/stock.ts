@@ -171,6 +171,16 @@ export function setStockLevels(
   })
 }
 
+/** A validated RFC 3339 instant; a day that does not exist in its month (02-30) is refused. */
+function parseInstant(value: string, path: string): Date {
+  const [y, m, d] = value.slice(0, 10).split('-').map(Number) as [number, number, number]
+  const calendar = new Date(Date.UTC(y, m - 1, d))
+  const parsed = new Date(value)
+  if (Number.isNaN(parsed.getTime()) || calendar.getUTCMonth() !== m - 1 || calendar.getUTCDate() !== d)
+    throw invalid(path, `"${value}" is not a valid date-time`)
+  return parsed
+}
+
 export function listMovements(
   db: Queryable,
   ingredientId: string,
@@ -178,8 +188,8 @@ export function listMovements(
 ) {
   getIngredientRow(db, ingredientId)
   if (query.locationId) assertLocation(db, query.locationId, 'query/locationId')
-  const start = query.startAt === undefined ? undefined : new Date(query.startAt)
-  const end = query.endAt === undefined ? undefined : new Date(query.endAt)
+  const start = query.startAt === undefined ? undefined : parseInstant(query.startAt, 'query/startAt')
+  const end = query.endAt === undefined ? undefined : parseInstant(query.endAt, 'query/endAt')
   if (start && end && start.getTime() > end.getTime())
     throw invalid('query/endAt', 'endAt must not be before startAt')
   const conditions: (SQL | undefined)[] = [eq(inventoryMovements.ingredientId, ingredientId)]

@@ -80,6 +80,19 @@ describe('stock: scenarios', () => {
       },
     },
     {
+      name: 'a receiving whose total cost is not an exact integer (beyond 2^53) is 400 and writes nothing',
+      method: 'POST',
+      url: path('receivings'),
+      setup: (ctx) => setup(ctx),
+      body: (ctx: ScenarioContext) => at(ctx, { quantity: 1_000_000_000, unitCost: 1_000_000_000 }),
+      status: 400,
+      code: 'validation_failed',
+      check: (_res, ctx) => {
+        expect(countRows(ctx.t.tenant.db, 'inventory_movements')).toBe(0)
+        expect(countRows(ctx.t.tenant.db, 'ingredient_stocks')).toBe(0)
+      },
+    },
+    {
       name: 'waste beyond on-hand is 409 with the on-hand quantity, writing nothing',
       method: 'POST',
       url: path('waste'),

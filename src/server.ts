@@ -3,6 +3,7 @@ import { Elysia } from 'elysia'
 import { type Config, configFor } from './config'
 import { appRoutes } from './modules/apps/routes'
 import { healthRoutes } from './modules/health/routes'
+import { inventoryRoutes } from './modules/inventory/routes'
 import { vendorRoutes } from './modules/vendors/routes'
 import { webhookRoutes } from './modules/webhooks/routes'
 import { tablesWebhookRoutes } from './modules/webhooks/tables-routes'
@@ -24,6 +25,7 @@ export function buildApp(platform: Platform) {
     .use(
       tablesWebhookRoutes(platform.auth, { allowPrivateTargets: platform.config.webhookAllowPrivateTargets }),
     )
+    .use(inventoryRoutes(platform.auth))
   if (platform.devIssuer) {
     const jwks = platform.devIssuer.jwks
     app.get('/.well-known/jwks.json', () => jwks, { detail: { hide: true } })

@@ -21,6 +21,10 @@ export interface Config {
   passcodeSessionTtlSeconds: number
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
   paymentGateway: string
+  /** SMTP server for guest email (gift card delivery...); unset: the embedded sender records messages. */
+  smtpUrl: string | undefined
+  /** From address of guest email sent through SMTP_URL. */
+  smtpFrom: string
 }
 
 export class ConfigError extends Error {
@@ -74,6 +78,21 @@ function url(env: Env, name: string): string | undefined {
   }
 }
 
+function smtpUrl(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim()
+  if (!raw) return undefined
+  let parsed: URL
+  try {
+    parsed = new URL(raw)
+  } catch {
+    throw new ConfigError(name, 'expected an smtp:// or smtps:// URL')
+  }
+  // The URL may carry a password: never echo it back.
+  if ((parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') || !parsed.hostname)
+    throw new ConfigError(name, 'expected an smtp:// or smtps:// URL with a host')
+  return raw
+}
+
 function slug(env: Env, name: string, fallback: string): string {
   const value = text(env, name, fallback)
   if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(value)) throw new ConfigError(name, `expected a slug, got "${value}"`)
@@ -97,6 +116,8 @@ export function loadConfig(env: Env = process.env): Config {
     passcodeSessionTtlSeconds: integer(env, 'PASSCODE_SESSION_TTL', 12 * 3600, 60, 30 * 86400),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'], 'info'),
     paymentGateway: oneOf(env, 'PAYMENT_PROVIDER', ['sandbox', 'stripe'], 'sandbox'),
+    smtpUrl: smtpUrl(env, 'SMTP_URL'),
+    smtpFrom: text(env, 'SMTP_FROM', 'no-reply@localhost'),
   }
 }
 

@@ -1,6 +1,7 @@
 // createApp: the platform plugins and every module, composed into one Elysia app.
 import { Elysia } from 'elysia'
 import { type Config, configFor } from './config'
+import { giftCardRoutes } from './modules/gift-cards/routes'
 import { healthRoutes } from './modules/health/routes'
 import { vendorRoutes } from './modules/vendors/routes'
 import { httpConventions } from './platform/http/conventions'
@@ -17,6 +18,7 @@ export function buildApp(platform: Platform) {
     .use(docsPlugin())
     .use(healthRoutes(platform))
     .use(vendorRoutes(platform.auth))
+    .use(giftCardRoutes(platform.auth))
   if (platform.devIssuer) {
     const jwks = platform.devIssuer.jwks
     app.get('/.well-known/jwks.json', () => jwks, { detail: { hide: true } })

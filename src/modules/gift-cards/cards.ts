@@ -279,7 +279,7 @@ export function changeGiftCardStatus(
     const card = getGiftCardRow(tx, id)
     const { from, to } = statusMoves[move]
     if (!from.includes(card.status)) {
-      throw conflict(`a ${card.status} gift card cannot be ${move}d`, { status: card.status })
+      throw conflict(`a ${card.status} gift card cannot be ${move}d`, { giftCardStatus: card.status })
     }
     // An Inactive card never got value, so re-enabling it must not make it Active.
     const target = move === 'enable' && card.currentBalance === 0 && !hasLedger(tx, id) ? 'Inactive' : to

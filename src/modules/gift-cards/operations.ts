@@ -18,14 +18,14 @@ interface Where {
 
 function assertStatus(card: GiftCardRow, allowed: GiftCardStatus[], action: string) {
   if (!allowed.includes(card.status)) {
-    throw conflict(`a ${card.status} gift card cannot be ${action}`, { status: card.status })
+    throw conflict(`a ${card.status} gift card cannot be ${action}`, { giftCardStatus: card.status })
   }
 }
 
 function assertNotExpired(card: GiftCardRow) {
   if (card.expiryDate && card.expiryDate < nowIso().slice(0, 10)) {
     throw conflict(`the gift card expired on ${card.expiryDate}`, {
-      status: card.status,
+      giftCardStatus: card.status,
       expiryDate: card.expiryDate,
     })
   }
@@ -318,9 +318,9 @@ export function mergeGiftCards(
   targetId: string,
   input: { sourceGiftCardId: string } & Where,
 ) {
+  const target = getGiftCardRow(tx, targetId)
   if (input.sourceGiftCardId === targetId)
     throw invalid('body/sourceGiftCardId', 'a card cannot merge into itself')
-  const target = getGiftCardRow(tx, targetId)
   const source = getGiftCardRow(tx, input.sourceGiftCardId)
   assertStatus(target, ['Active'], 'merged into')
   assertStatus(source, ['Active', 'Disabled'], 'merged')

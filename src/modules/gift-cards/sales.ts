@@ -104,7 +104,7 @@ export function issueGiftCardsForPaidOrder(tx: Queryable, actor: Actor, input: P
       } else {
         throw conflict(`the gift card sold on line ${line.lineId} is ${existing.status}`, {
           lineId: line.lineId,
-          status: existing.status,
+          giftCardStatus: existing.status,
         })
       }
       continue

@@ -139,7 +139,7 @@ describe('ledger invariant', () => {
             const before = cardState(id)
             const otherBefore = cardState(other)
             const active = before.status === 'Active'
-            let expectedDelta: number | 'refused' | 'unknown' = 'unknown'
+            let expectedDelta = 'unknown' as number | 'refused' | 'unknown'
             const attempt = () =>
               inWriteTransaction(t.tenant.db, (tx) => {
                 switch (op.kind) {

@@ -55,8 +55,9 @@ describe('liability roll-forward', () => {
     await post(`/gift-card/${a.id}/transactions/${load.id}/void`, { locationId: l1 }) // voided added 2000
     await post(`/gift-card/${b.id}/adjust`, { amountDelta: 500, reason: 'goodwill', locationId: l2 })
     await post(`/gift-card/${a.id}/redeem`, { amount: 3000, paymentReference: 'in-1', locationId: l2 })
-    const rB = (await post(`/gift-card/${b.id}/redeem`, { amount: 1500, paymentReference: 'in-2', locationId: l2 }))
-      .body.transaction
+    const rB = (
+      await post(`/gift-card/${b.id}/redeem`, { amount: 1500, paymentReference: 'in-2', locationId: l2 })
+    ).body.transaction
     await post(`/gift-card/${b.id}/transactions/${rB.id}/void`, { locationId: l2 }) // voided redemption 1500
     await post(`/gift-card/${c.id}/cash-out`, { locationId: l1 }) // cash out 3000
     await post(`/gift-card/${d.id}/expire`, { locationId: l1 }) // expiration -4000
@@ -166,7 +167,12 @@ describe('transactions report', () => {
   test('lists entries with card details, filters by q and location, pages', async () => {
     const l2 = addLocation('Second')
     const a = await issueCard(t, 1000, { locationId: t.tenant.locationId, body: { code: 'AAAA-BBBB-7788' } })
-    await post(`/gift-card/${a.id}/redeem`, { amount: 100, paymentReference: 'pi_123', orderId: 'order-9', locationId: l2 })
+    await post(`/gift-card/${a.id}/redeem`, {
+      amount: 100,
+      paymentReference: 'pi_123',
+      orderId: 'order-9',
+      locationId: l2,
+    })
     await issueCard(t, 2000, { locationId: l2 })
     const range = 'from=2000-01-01&to=2999-12-31'
     const all = await t.request('GET', `/gift-card/reports/transactions?${range}`)
@@ -269,7 +275,10 @@ describe('report validation', () => {
       ['a date-time without a zone', 'from=2024-01-01T10:00:00&to=2024-01-31'],
       ['an unknown location', 'from=2024-01-01&to=2024-01-31&locationId=nowhere'],
       ['limit 501', 'from=2024-01-01&to=2024-01-31&limit=501'],
-      ['a to after from by the same instant minus one', 'from=2024-01-01T10:00:00.001Z&to=2024-01-01T10:00:00Z'],
+      [
+        'a to after from by the same instant minus one',
+        'from=2024-01-01T10:00:00.001Z&to=2024-01-01T10:00:00Z',
+      ],
     ].map(([name, query]) => ({
       name: `transactions: ${name} is 400`,
       method: 'GET',

@@ -340,3 +340,43 @@ describe('database guards', () => {
     expect(balanceAndLedgerSum(t, card.id)).toEqual({ balance: 1000, ledgerSum: 1000 })
   })
 })
+
+describe('the functions payments will call', () => {
+  test('redeemGiftCard by code and voidRedemption by payment reference', async () => {
+    const { redeemGiftCard, voidRedemption } = await import('../../../src/modules/gift-cards/operations')
+    const { inWriteTransaction } = await import('../../../src/platform/tenancy/transaction')
+    const card = await issueCard(t, 3000, { body: { code: 'PAY-ME-0001' } })
+    const actor = { ...systemActor(t.tenant.id, 'payments'), locationId: t.tenant.locationId }
+    const redeemed = inWriteTransaction(t.tenant.db, (tx) =>
+      redeemGiftCard(tx, actor, {
+        code: 'pay me 0001',
+        amount: 1200,
+        paymentReference: 'pi_1',
+        orderId: 'o-1',
+      }),
+    )
+    expect(redeemed.giftCard).toMatchObject({ id: card.id, currentBalance: 1800 })
+    expect(redeemed.transaction.transactionLocationId).toBe(t.tenant.locationId)
+    expect(() =>
+      inWriteTransaction(t.tenant.db, (tx) =>
+        redeemGiftCard(tx, actor, { code: 'PAY-ME-0002', amount: 1, paymentReference: 'pi_2' }),
+      ),
+    ).toThrow(expect.objectContaining({ code: 'not_found' }))
+    expect(() =>
+      inWriteTransaction(t.tenant.db, (tx) =>
+        redeemGiftCard(tx, actor, { amount: 1, paymentReference: 'pi_3' }),
+      ),
+    ).toThrow(expect.objectContaining({ code: 'validation_failed' }))
+    const voided = inWriteTransaction(t.tenant.db, (tx) =>
+      voidRedemption(tx, actor, { paymentReference: 'pi_1' }),
+    )
+    expect(voided.transaction).toMatchObject({ entryType: 'void_redeem', amountDelta: 1200, orderId: 'o-1' })
+    expect(voided.giftCard.currentBalance).toBe(3000)
+    expect(() =>
+      inWriteTransaction(t.tenant.db, (tx) => voidRedemption(tx, actor, { paymentReference: 'pi_1' })),
+    ).toThrow(expect.objectContaining({ code: 'conflict' }))
+    expect(() =>
+      inWriteTransaction(t.tenant.db, (tx) => voidRedemption(tx, actor, { paymentReference: 'pi_none' })),
+    ).toThrow(expect.objectContaining({ code: 'not_found' }))
+  })
+})

@@ -37,6 +37,10 @@ export interface Config {
   webhookTimeoutMs: number
   /** How often the delivery worker looks for due deliveries. */
   webhookPollIntervalMs: number
+  /** SMTP server for guest email (gift card delivery...); unset: the embedded sender records messages. */
+  smtpUrl: string | undefined
+  /** From address of guest email sent through SMTP_URL. */
+  smtpFrom: string
 }
 
 export class ConfigError extends Error {
@@ -116,6 +120,21 @@ function durations(env: Env, name: string, fallback: number[]): number[] {
   })
 }
 
+function smtpUrl(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim()
+  if (!raw) return undefined
+  let parsed: URL
+  try {
+    parsed = new URL(raw)
+  } catch {
+    throw new ConfigError(name, 'expected an smtp:// or smtps:// URL')
+  }
+  // The URL may carry a password: never echo it back.
+  if ((parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') || !parsed.hostname)
+    throw new ConfigError(name, 'expected an smtp:// or smtps:// URL with a host')
+  return raw
+}
+
 function slug(env: Env, name: string, fallback: string): string {
   const value = text(env, name, fallback)
   if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(value)) throw new ConfigError(name, `expected a slug, got "${value}"`)
@@ -159,6 +178,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 1, 3_600_000),
+    smtpUrl: smtpUrl(env, 'SMTP_URL'),
+    smtpFrom: text(env, 'SMTP_FROM', 'no-reply@localhost'),
   }
 }
 

@@ -2,6 +2,8 @@
 import { Elysia } from 'elysia'
 import { type Config, configFor } from './config'
 import { appRoutes } from './modules/apps/routes'
+import { registerGiftCardJobs } from './modules/gift-cards/jobs'
+import { giftCardRoutes } from './modules/gift-cards/routes'
 import { healthRoutes } from './modules/health/routes'
 import { inventoryRoutes } from './modules/inventory/routes'
 import { vendorRoutes } from './modules/vendors/routes'
@@ -16,6 +18,7 @@ export interface AppOptions extends PlatformOptions {
 }
 
 export function buildApp(platform: Platform) {
+  registerGiftCardJobs(platform)
   const app = new Elysia({ normalize: false })
     .use(httpConventions({ maxBodyBytes: platform.config.maxBodyBytes, log: platform.log }))
     .use(healthRoutes(platform))
@@ -26,6 +29,7 @@ export function buildApp(platform: Platform) {
       tablesWebhookRoutes(platform.auth, { allowPrivateTargets: platform.config.webhookAllowPrivateTargets }),
     )
     .use(inventoryRoutes(platform.auth))
+    .use(giftCardRoutes(platform.auth))
   if (platform.devIssuer) {
     const jwks = platform.devIssuer.jwks
     app.get('/.well-known/jwks.json', () => jwks, { detail: { hide: true } })

@@ -11,6 +11,7 @@ import { purgeExpiredIdempotencyKeys } from './http/idempotency'
 import { Scheduler } from './jobs/scheduler'
 import { forEachTenant } from './jobs/tenants'
 import { createLogger, type Logger } from './log'
+import { createMessageSender, type MessageSender } from './messaging/sender'
 import { type DatabaseHandle, openControlDatabase, TenantPool } from './tenancy/databases'
 
 export interface Platform {
@@ -25,6 +26,8 @@ export interface Platform {
   replication: LitestreamSupervisor | null
   /** The in-process scheduler; `serve` starts it, tests start it or run jobs themselves. */
   jobs: Scheduler
+  /** Guest messages (gift card delivery, order-ready notices): SMTP_URL, else recorded in the database. */
+  messages: MessageSender
   /** The webhook delivery worker (job `webhooks.deliver`). */
   webhooks: DeliveryWorker
   /** Stops the jobs (waiting for running ones, e.g. webhook requests in flight), then closes. */
@@ -90,6 +93,7 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     auth: authPlugin(deps),
     replication: null,
     jobs,
+    messages: createMessageSender(config, log),
     webhooks,
     async shutdown() {
       await jobs.stop()

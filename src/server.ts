@@ -1,8 +1,11 @@
 // createApp: the platform plugins and every module, composed into one Elysia app.
 import { Elysia } from 'elysia'
 import { type Config, configFor } from './config'
+import { collectionRoutes } from './modules/collections/routes'
 import { healthRoutes } from './modules/health/routes'
+import { productRoutes } from './modules/products/routes'
 import { vendorRoutes } from './modules/vendors/routes'
+import { wineListRoutes } from './modules/wine-lists/routes'
 import { httpConventions } from './platform/http/conventions'
 import { docsPlugin } from './platform/http/docs'
 import { openPlatform, type Platform, type PlatformOptions } from './platform/platform'
@@ -17,6 +20,10 @@ export function buildApp(platform: Platform) {
     .use(docsPlugin())
     .use(healthRoutes(platform))
     .use(vendorRoutes(platform.auth))
+    .use(productRoutes(platform.auth))
+    .use(wineListRoutes(platform.auth))
+    .use(collectionRoutes(platform.auth, '/collection'))
+    .use(collectionRoutes(platform.auth, '/collections'))
   if (platform.devIssuer) {
     const jwks = platform.devIssuer.jwks
     app.get('/.well-known/jwks.json', () => jwks, { detail: { hide: true } })

@@ -1,11 +1,12 @@
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
+import { int, oneOf } from '../../platform/http/types'
 import { SLUG_PATTERN } from '../../platform/slug'
 import { productStatuses } from '../products/schema'
 import { collectionTypes } from './schema'
 
-const Status = t.UnionEnum(productStatuses)
-const CollectionType = t.UnionEnum(collectionTypes, {
+const Status = oneOf(productStatuses)
+const CollectionType = oneOf(collectionTypes, {
   description: 'Manual: the collection holds exactly the products listed in `productIds`.',
 })
 
@@ -84,7 +85,7 @@ export const CollectionListQuery = t.Object({
 
 export const CollectionList = t.Object({
   collections: t.Array(Collection),
-  total: t.Integer({ minimum: 0 }),
+  total: int({ minimum: 0 }),
 })
 
 export const CollectionParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200 }) })

@@ -1,6 +1,7 @@
 import { t } from 'elysia'
 import { dateFilterQuery } from '../../platform/http/date-filter'
 import { pagingQuery } from '../../platform/http/paging'
+import { int, oneOf } from '../../platform/http/types'
 import { SLUG_PATTERN } from '../../platform/slug'
 import {
   availableToValues,
@@ -11,10 +12,10 @@ import {
 } from './schema'
 
 const literals = <const T extends readonly [string, ...string[]]>(values: T, description?: string) =>
-  t.UnionEnum(values, description ? { description } : {})
+  oneOf(values, { description })
 
 const MAX_CENTS = 100_000_000_00
-const cents = (description: string) => t.Integer({ minimum: 0, maximum: MAX_CENTS, description })
+const cents = (description: string) => int({ minimum: 0, maximum: MAX_CENTS, description })
 
 export const ProductType = literals(
   productTypes,
@@ -35,9 +36,9 @@ export const InventoryPolicy = literals(
 export const AvailableTo = literals(availableToValues, 'Who may buy the product.')
 
 const counts = {
-  availableForSaleCount: t.Integer({ description: 'Units on hand that may be sold.' }),
-  reserveCount: t.Integer({ minimum: 0, description: 'Units held back from sale (library, events).' }),
-  allocatedCount: t.Integer({
+  availableForSaleCount: int({ description: 'Units on hand that may be sold.' }),
+  reserveCount: int({ minimum: 0, description: 'Units held back from sale (library, events).' }),
+  allocatedCount: int({
     minimum: 0,
     description: 'Units promised to orders not yet fulfilled (club shipments, holds).',
   }),
@@ -54,12 +55,12 @@ export const Variant = t.Object({
   title: t.String(),
   sku: t.String(),
   upcCode: t.Nullable(t.String()),
-  volumeInML: t.Nullable(t.Integer()),
-  costOfGood: t.Nullable(t.Integer({ description: 'Integer cents.' })),
-  price: t.Integer({ description: 'Integer cents.' }),
-  comparePrice: t.Nullable(t.Integer({ description: 'Integer cents.' })),
-  bottleDeposit: t.Nullable(t.Integer({ description: 'Integer cents.' })),
-  sortOrder: t.Integer(),
+  volumeInML: t.Nullable(int()),
+  costOfGood: t.Nullable(int({ description: 'Integer cents.' })),
+  price: int({ description: 'Integer cents.' }),
+  comparePrice: t.Nullable(int({ description: 'Integer cents.' })),
+  bottleDeposit: t.Nullable(int({ description: 'Integer cents.' })),
+  sortOrder: int(),
   hasInventory: t.Boolean(),
   inventoryPolicy: InventoryPolicy,
   hasShipping: t.Boolean(),
@@ -68,12 +69,12 @@ export const Variant = t.Object({
   inventory: t.Array(Inventory),
 })
 
-export const ProductImage = t.Object({ id: t.String(), src: t.String(), sortOrder: t.Integer() })
+export const ProductImage = t.Object({ id: t.String(), src: t.String(), sortOrder: int() })
 
 export const BundleItem = t.Object({
   productVariantId: t.String(),
   productId: t.String(),
-  quantity: t.Integer({ minimum: 1 }),
+  quantity: int({ minimum: 1 }),
 })
 
 export const Product = t.Object(
@@ -110,21 +111,21 @@ const InventoryInput = t.Object(
   {
     inventoryLocationId: t.String({ minLength: 1, maxLength: 200, description: 'A location of the tenant.' }),
     availableForSaleCount: t.Optional(
-      t.Integer({ minimum: -1_000_000, maximum: 1_000_000, description: 'Negative when back-ordered.' }),
+      int({ minimum: -1_000_000, maximum: 1_000_000, description: 'Negative when back-ordered.' }),
     ),
-    reserveCount: t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000 })),
-    allocatedCount: t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000 })),
+    reserveCount: t.Optional(int({ minimum: 0, maximum: 1_000_000 })),
+    allocatedCount: t.Optional(int({ minimum: 0, maximum: 1_000_000 })),
   },
   { additionalProperties: false },
 )
 
 const variantFields = {
   upcCode: optionalText(64),
-  volumeInML: t.Optional(t.Nullable(t.Integer({ minimum: 1, maximum: 100_000 }))),
+  volumeInML: t.Optional(t.Nullable(int({ minimum: 1, maximum: 100_000 }))),
   costOfGood: t.Optional(t.Nullable(cents('Integer cents.'))),
   comparePrice: t.Optional(t.Nullable(cents('Integer cents.'))),
   bottleDeposit: t.Optional(t.Nullable(cents('Integer cents per unit.'))),
-  sortOrder: t.Optional(t.Integer({ minimum: 0, maximum: 100_000 })),
+  sortOrder: t.Optional(int({ minimum: 0, maximum: 100_000 })),
   hasInventory: t.Optional(t.Boolean()),
   inventoryPolicy: t.Optional(InventoryPolicy),
   hasShipping: t.Optional(t.Boolean()),
@@ -177,7 +178,7 @@ const ImageInput = t.Object(
   {
     id: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'Keeps an existing image’s id.' })),
     src: t.String({ format: 'uri', maxLength: 2000 }),
-    sortOrder: t.Optional(t.Integer({ minimum: 0, maximum: 100_000 })),
+    sortOrder: t.Optional(int({ minimum: 0, maximum: 100_000 })),
   },
   { additionalProperties: false },
 )
@@ -185,7 +186,7 @@ const ImageInput = t.Object(
 const BundleItemInput = t.Object(
   {
     productVariantId: t.String({ minLength: 1, maxLength: 200 }),
-    quantity: t.Integer({ minimum: 1, maximum: 1000 }),
+    quantity: int({ minimum: 1, maximum: 1000 }),
   },
   { additionalProperties: false },
 )
@@ -261,7 +262,7 @@ export const ProductListQuery = t.Object({
   ...pagingQuery(100),
 })
 
-export const ProductList = t.Object({ products: t.Array(Product), total: t.Integer({ minimum: 0 }) })
+export const ProductList = t.Object({ products: t.Array(Product), total: int({ minimum: 0 }) })
 
 export const ProductParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200 }) })
 

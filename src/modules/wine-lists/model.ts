@@ -1,5 +1,6 @@
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
+import { int, oneOf } from '../../platform/http/types'
 import { wineVarietalTypes } from './schema'
 
 export const WineAppellation = t.Object(
@@ -14,7 +15,7 @@ export const WineAppellation = t.Object(
   { $id: '#/components/schemas/WineAppellation' },
 )
 
-const VarietalType = t.UnionEnum(wineVarietalTypes)
+const VarietalType = oneOf(wineVarietalTypes)
 
 export const WineVarietal = t.Object(
   {
@@ -45,12 +46,12 @@ export const WineVarietalQuery = t.Object({
 
 export const WineAppellationList = t.Object({
   wineAppellations: t.Array(WineAppellation),
-  total: t.Integer({ minimum: 0 }),
+  total: int({ minimum: 0 }),
 })
 
 export const WineVarietalList = t.Object({
   wineVarietals: t.Array(WineVarietal),
-  total: t.Integer({ minimum: 0 }),
+  total: int({ minimum: 0 }),
 })
 
 export const WineListParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200 }) })

@@ -47,7 +47,7 @@ export function listProducts(db: Queryable, query: ProductListQuery) {
         .where(eq(collectionProducts.collectionId, query.collectionId))
     : undefined
   const where = and(
-    query.q
+    query.q?.trim()
       ? or(
           searchColumns(query.q, [products.title]),
           inArray(
@@ -78,20 +78,25 @@ export function listProducts(db: Queryable, query: ProductListQuery) {
   return { products: productViews(db, rows), total }
 }
 
-/** Images keep the ids the request names (which must be this product's) and get new ones otherwise. */
+/**
+ * Images keep the ids the request names (which must be this product's) and get new ones otherwise;
+ * `sortOrder` defaults to the position in the list, and the list is kept in `sortOrder` order.
+ */
 function normalizeImages(
   input: { id?: string; src: string; sortOrder?: number }[],
   current: ProductImage[],
 ): ProductImage[] {
   const known = new Set(current.map((i) => i.id))
   const seen = new Set<string>()
-  return input.map((image, i) => {
-    if (image.id !== undefined && (!known.has(image.id) || seen.has(image.id)))
-      throw invalid(`body/images/${i}/id`, `not an image of this product: ${image.id}`)
-    const id = image.id ?? newId()
-    seen.add(id)
-    return { id, src: image.src, sortOrder: image.sortOrder ?? i }
-  })
+  return input
+    .map((image, i) => {
+      if (image.id !== undefined && (!known.has(image.id) || seen.has(image.id)))
+        throw invalid(`body/images/${i}/id`, `not an image of this product: ${image.id}`)
+      const id = image.id ?? newId()
+      seen.add(id)
+      return { id, src: image.src, sortOrder: image.sortOrder ?? i }
+    })
+    .sort((a, b) => a.sortOrder - b.sortOrder)
 }
 
 function assertBundleType(type: ProductType, itemCount: number) {

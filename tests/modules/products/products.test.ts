@@ -544,3 +544,28 @@ describe('products: behaviour', () => {
     expect(countRows(t.tenant.db, 'products')).toBe(0)
   })
 })
+
+describe('products: list edge cases', () => {
+  let t: TestApp
+  beforeEach(async () => {
+    t = await createTestApp()
+  })
+  afterEach(() => t.close())
+
+  test('a blank q matches everything; images come back in sortOrder order', async () => {
+    const p = await createProduct(
+      t,
+      wine({
+        images: [
+          { src: 'https://img.test/late.png', sortOrder: 9 },
+          { src: 'https://img.test/early.png', sortOrder: 1 },
+        ],
+      }),
+    )
+    expect(p.images.map((i: { src: string }) => i.src)).toEqual([
+      'https://img.test/early.png',
+      'https://img.test/late.png',
+    ])
+    expect((await t.request('GET', '/product?q=%20%20')).body.total).toBe(1)
+  })
+})

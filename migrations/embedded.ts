@@ -13,6 +13,10 @@ export const tenantMigrations: readonly Migration[] = [
   {
     "tag": "0002_idempotency_keys",
     "sql": "CREATE TABLE `idempotency_keys` (\n\t`scope` text NOT NULL,\n\t`key` text NOT NULL,\n\t`request_hash` text NOT NULL,\n\t`state` text NOT NULL,\n\t`response_status` integer,\n\t`response_body` text,\n\t`created_at` text NOT NULL,\n\t`expires_at` text NOT NULL,\n\tPRIMARY KEY(`scope`, `key`)\n);\n"
+  },
+  {
+    "tag": "0003_tags",
+    "sql": "CREATE TABLE `tag_assignments` (\n\t`tag_id` text NOT NULL,\n\t`object_type` text NOT NULL,\n\t`object_id` text NOT NULL,\n\t`created_at` text NOT NULL,\n\tPRIMARY KEY(`tag_id`, `object_type`, `object_id`),\n\tFOREIGN KEY (`tag_id`) REFERENCES `tags`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE INDEX `tag_assignments_object` ON `tag_assignments` (`object_type`,`object_id`);--> statement-breakpoint\nCREATE TABLE `tags` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`title` text NOT NULL,\n\t`object_type` text NOT NULL,\n\t`type` text NOT NULL,\n\t`applies_to_condition` text,\n\t`conditions` text NOT NULL,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `tags_title_unique` ON `tags` (`object_type`,lower(\"title\"));"
   }
 ]
 

@@ -17,6 +17,10 @@ export const tenantMigrations: readonly Migration[] = [
   {
     "tag": "0003_tags",
     "sql": "CREATE TABLE `tag_assignments` (\n\t`tag_id` text NOT NULL,\n\t`object_type` text NOT NULL,\n\t`object_id` text NOT NULL,\n\t`created_at` text NOT NULL,\n\tPRIMARY KEY(`tag_id`, `object_type`, `object_id`),\n\tFOREIGN KEY (`tag_id`) REFERENCES `tags`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE INDEX `tag_assignments_object` ON `tag_assignments` (`object_type`,`object_id`);--> statement-breakpoint\nCREATE TABLE `tags` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`title` text NOT NULL,\n\t`object_type` text NOT NULL,\n\t`type` text NOT NULL,\n\t`applies_to_condition` text,\n\t`conditions` text NOT NULL,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `tags_title_unique` ON `tags` (`object_type`,lower(\"title\"));"
+  },
+  {
+    "tag": "0004_notes",
+    "sql": "CREATE TABLE `notes` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`type` text NOT NULL,\n\t`content` text NOT NULL,\n\t`note_date` text NOT NULL,\n\t`customer_id` text,\n\t`order_id` text,\n\t`club_membership_id` text,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);\n--> statement-breakpoint\nCREATE INDEX `notes_customer` ON `notes` (`customer_id`);--> statement-breakpoint\nCREATE INDEX `notes_order` ON `notes` (`order_id`);--> statement-breakpoint\nCREATE INDEX `notes_club_membership` ON `notes` (`club_membership_id`);--> statement-breakpoint\nCREATE INDEX `notes_date` ON `notes` (`note_date`);"
   }
 ]
 

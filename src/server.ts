@@ -2,6 +2,7 @@
 import { Elysia } from 'elysia'
 import { type Config, configFor } from './config'
 import { healthRoutes } from './modules/health/routes'
+import { noteRoutes } from './modules/notes/routes'
 import { tagRoutes } from './modules/tags/routes'
 import { vendorRoutes } from './modules/vendors/routes'
 import { httpConventions } from './platform/http/conventions'
@@ -19,6 +20,7 @@ export function buildApp(platform: Platform) {
     .use(healthRoutes(platform))
     .use(vendorRoutes(platform.auth))
     .use(tagRoutes(platform.auth))
+    .use(noteRoutes(platform.auth))
   if (platform.devIssuer) {
     const jwks = platform.devIssuer.jwks
     app.get('/.well-known/jwks.json', () => jwks, { detail: { hide: true } })

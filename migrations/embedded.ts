@@ -21,6 +21,10 @@ export const tenantMigrations: readonly Migration[] = [
   {
     "tag": "0004_notes",
     "sql": "CREATE TABLE `notes` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`type` text NOT NULL,\n\t`content` text NOT NULL,\n\t`note_date` text NOT NULL,\n\t`customer_id` text,\n\t`order_id` text,\n\t`club_membership_id` text,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);\n--> statement-breakpoint\nCREATE INDEX `notes_customer` ON `notes` (`customer_id`);--> statement-breakpoint\nCREATE INDEX `notes_order` ON `notes` (`order_id`);--> statement-breakpoint\nCREATE INDEX `notes_club_membership` ON `notes` (`club_membership_id`);--> statement-breakpoint\nCREATE INDEX `notes_date` ON `notes` (`note_date`);"
+  },
+  {
+    "tag": "0005_taxes",
+    "sql": "CREATE TABLE `taxes` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`title` text NOT NULL,\n\t`country_code` text NOT NULL,\n\t`state_code` text,\n\t`freight_bps` integer NOT NULL,\n\t`food_bps` integer NOT NULL,\n\t`general_merchandise_bps` integer NOT NULL,\n\t`wine_bps` integer NOT NULL,\n\t`tax_calculation` text NOT NULL,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `taxes_state_unique` ON `taxes` (`country_code`,`state_code`);--> statement-breakpoint\nCREATE UNIQUE INDEX `taxes_country_unique` ON `taxes` (`country_code`) WHERE \"taxes\".\"state_code\" IS NULL;"
   }
 ]
 

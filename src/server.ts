@@ -4,6 +4,7 @@ import { type Config, configFor } from './config'
 import { healthRoutes } from './modules/health/routes'
 import { noteRoutes } from './modules/notes/routes'
 import { tagRoutes } from './modules/tags/routes'
+import { taxRoutes } from './modules/taxes/routes'
 import { vendorRoutes } from './modules/vendors/routes'
 import { httpConventions } from './platform/http/conventions'
 import { docsPlugin } from './platform/http/docs'
@@ -21,6 +22,7 @@ export function buildApp(platform: Platform) {
     .use(vendorRoutes(platform.auth))
     .use(tagRoutes(platform.auth))
     .use(noteRoutes(platform.auth))
+    .use(taxRoutes(platform.auth))
   if (platform.devIssuer) {
     const jwks = platform.devIssuer.jwks
     app.get('/.well-known/jwks.json', () => jwks, { detail: { hide: true } })

@@ -1,8 +1,9 @@
 import { t } from 'elysia'
+import { oneOf } from '../../platform/http/enums'
 import { pagingQuery } from '../../platform/http/paging'
 import { noteTypes } from './schema'
 
-const noteType = t.UnionEnum([...noteTypes], {
+const noteType = oneOf(noteTypes, {
   description: 'What kind of interaction the note records; defaults to Note.',
 })
 

@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { oneOf } from '../../platform/http/enums'
 import { pagingQuery } from '../../platform/http/paging'
 import { allOperators, conditionFields, objectTypes, type TagObjectTypeName } from './fields'
 
@@ -24,7 +25,7 @@ export const TagConditionSchema = t.Object(
       maxLength: 100,
       description: `A field of the object type. ${fieldCatalogue}.`,
     }),
-    operator: t.UnionEnum(allOperators as [string, ...string[]], {
+    operator: oneOf(allOperators as [string, ...string[]], {
       description:
         'Strings: equals, notEquals, contains, notContains, startsWith, endsWith, in, notIn (case-insensitive). Numbers (money in cents): equals, notEquals, greaterThan, greaterThanOrEqual, lessThan, lessThanOrEqual. Booleans: equals. Dates: equals, notEquals, before, after, onOrBefore, onOrAfter, withinLastDays (value: days). Every kind: isEmpty, isNotEmpty (no value).',
     }),
@@ -46,7 +47,7 @@ export const Tag = t.Object(
   {
     id: t.String({ format: 'uuid' }),
     title: t.String(),
-    objectType: t.UnionEnum(Object.values(objectTypes) as [TagObjectTypeName, ...TagObjectTypeName[]]),
+    objectType: oneOf(Object.values(objectTypes) as [TagObjectTypeName, ...TagObjectTypeName[]]),
     type: tagType,
     appliesToCondition: t.Nullable(appliesToCondition),
     conditions: t.Array(TagConditionSchema),

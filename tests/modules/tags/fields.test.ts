@@ -127,3 +127,18 @@ describe('matchesConditions', () => {
     )
   })
 })
+
+describe('required enum fields are really required', () => {
+  test('a condition without an operator is 400, not silently "equals"', async () => {
+    const { createTestApp } = await import('../../harness')
+    const t = await createTestApp()
+    try {
+      const res = await t.request('POST', '/tag/customer', {
+        body: { title: 'x', type: 'Dynamic', conditions: [{ field: 'city', value: 'Napa' }] },
+      })
+      expect(res.status).toBe(400)
+    } finally {
+      t.close()
+    }
+  })
+})

@@ -25,6 +25,10 @@ export const tenantMigrations: readonly Migration[] = [
   {
     "tag": "0005_taxes",
     "sql": "CREATE TABLE `taxes` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`title` text NOT NULL,\n\t`country_code` text NOT NULL,\n\t`state_code` text,\n\t`freight_bps` integer NOT NULL,\n\t`food_bps` integer NOT NULL,\n\t`general_merchandise_bps` integer NOT NULL,\n\t`wine_bps` integer NOT NULL,\n\t`tax_calculation` text NOT NULL,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `taxes_state_unique` ON `taxes` (`country_code`,`state_code`);--> statement-breakpoint\nCREATE UNIQUE INDEX `taxes_country_unique` ON `taxes` (`country_code`) WHERE \"taxes\".\"state_code\" IS NULL;"
+  },
+  {
+    "tag": "0006_coupons",
+    "sql": "CREATE TABLE `coupons` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`code` text NOT NULL,\n\t`title` text NOT NULL,\n\t`action_message` text,\n\t`usage_limit_type` text NOT NULL,\n\t`usage_limit` integer,\n\t`applies_to` text NOT NULL,\n\t`applies_to_object_ids` text NOT NULL,\n\t`product_discount_type` text NOT NULL,\n\t`product_discount` integer,\n\t`shipping_discount_type` text NOT NULL,\n\t`shipping_discount` integer,\n\t`start_date` text,\n\t`end_date` text,\n\t`status` text NOT NULL,\n\t`minimum_cart_amount` integer,\n\t`available_to` text NOT NULL,\n\t`available_to_object_ids` text NOT NULL,\n\t`combinability` text NOT NULL,\n\t`requires_manager_approval` integer NOT NULL,\n\t`excludes_service_charges` integer NOT NULL,\n\t`service_charge_interaction` text NOT NULL,\n\t`max_discount_amount` integer,\n\t`promotion_sets` text NOT NULL,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `coupons_code_unique` ON `coupons` (lower(\"code\"));--> statement-breakpoint\nCREATE INDEX `coupons_title` ON `coupons` (`title`);"
   }
 ]
 

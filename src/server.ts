@@ -1,6 +1,7 @@
 // createApp: the platform plugins and every module, composed into one Elysia app.
 import { Elysia } from 'elysia'
 import { type Config, configFor } from './config'
+import { couponRoutes } from './modules/coupons/routes'
 import { healthRoutes } from './modules/health/routes'
 import { noteRoutes } from './modules/notes/routes'
 import { tagRoutes } from './modules/tags/routes'
@@ -23,6 +24,8 @@ export function buildApp(platform: Platform) {
     .use(tagRoutes(platform.auth))
     .use(noteRoutes(platform.auth))
     .use(taxRoutes(platform.auth))
+    .use(couponRoutes(platform.auth, '/coupon'))
+    .use(couponRoutes(platform.auth, '/coupons'))
   if (platform.devIssuer) {
     const jwks = platform.devIssuer.jwks
     app.get('/.well-known/jwks.json', () => jwks, { detail: { hide: true } })

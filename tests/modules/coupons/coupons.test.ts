@@ -424,4 +424,19 @@ describe('coupons: behaviour', () => {
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409])
     expect(countRows(t.tenant.db, 'coupons')).toBe(1)
   })
+
+  test('the database itself refuses a code differing only in case', async () => {
+    await t.request('POST', '/coupon', { body: tenPercent })
+    const db = t.tenant.db.$client
+    const row = db.query('SELECT * FROM coupons').get() as Record<string, unknown>
+    const columns = Object.keys(row)
+    const values = columns.map((c) =>
+      c === 'id' ? 'other-id' : c === 'code' ? 'tenOFF' : row[c],
+    ) as string[]
+    expect(() =>
+      db
+        .query(`INSERT INTO coupons (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)
+        .run(...values),
+    ).toThrow(/UNIQUE/)
+  })
 })

@@ -309,4 +309,18 @@ describe('taxes: behaviour', () => {
       .all()
     expect(events).toEqual([{ action: 'create' }, { action: 'update' }, { action: 'delete' }])
   })
+
+  test('the database itself refuses a second tax for a place, country-wide included (NULL state)', () => {
+    const insert = (id: string, stateCode: string | null) =>
+      t.tenant.db.$client
+        .query(
+          `INSERT INTO taxes (id, title, country_code, state_code, freight_bps, food_bps, general_merchandise_bps, wine_bps, tax_calculation, created_at, updated_at)
+           VALUES (?, 't', 'US', ?, 0, 0, 0, 0, 'Added', 'now', 'now')`,
+        )
+        .run(id, stateCode)
+    insert('a', null)
+    insert('b', 'CA')
+    expect(() => insert('c', null)).toThrow(/UNIQUE/)
+    expect(() => insert('d', 'CA')).toThrow(/UNIQUE/)
+  })
 })

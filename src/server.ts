@@ -1,7 +1,11 @@
 // createApp: the platform plugins and every module, composed into one Elysia app.
 import { Elysia } from 'elysia'
 import { type Config, configFor } from './config'
+import { auditEntryRoutes } from './modules/audit-entries/routes'
 import { healthRoutes } from './modules/health/routes'
+import { passcodeSessionRoutes } from './modules/passcode-sessions/routes'
+import { staffRoutes } from './modules/staff/routes'
+import { tablesMetaRoutes } from './modules/tables-meta/routes'
 import { vendorRoutes } from './modules/vendors/routes'
 import { httpConventions } from './platform/http/conventions'
 import { docsPlugin } from './platform/http/docs'
@@ -17,6 +21,10 @@ export function buildApp(platform: Platform) {
     .use(docsPlugin())
     .use(healthRoutes(platform))
     .use(vendorRoutes(platform.auth))
+    .use(passcodeSessionRoutes(platform))
+    .use(staffRoutes(platform.auth, platform.control.db))
+    .use(auditEntryRoutes(platform.auth))
+    .use(tablesMetaRoutes(platform))
   if (platform.devIssuer) {
     const jwks = platform.devIssuer.jwks
     app.get('/.well-known/jwks.json', () => jwks, { detail: { hide: true } })

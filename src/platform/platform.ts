@@ -5,6 +5,7 @@ import type { AuthDeps } from './auth/authenticate'
 import { type DevIssuer, openDevIssuer } from './auth/dev-issuer'
 import { createTokenVerifier } from './auth/jwt'
 import { type AuthPlugin, authPlugin } from './auth/plugin'
+import { FixedWindowLimiter } from './auth/rate-limit'
 import { createLogger, type Logger } from './log'
 import { type DatabaseHandle, openControlDatabase, TenantPool } from './tenancy/databases'
 
@@ -16,6 +17,8 @@ export interface Platform {
   /** The built-in development issuer; null when AUTH_JWKS_URL names a real identity provider. */
   devIssuer: DevIssuer | null
   auth: AuthPlugin
+  /** What the auth plugin was built from, for routes that authenticate on their own terms. */
+  authDeps: AuthDeps
   close(): void
 }
 
@@ -43,6 +46,7 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     pool,
     verifyToken,
     trustStaffUserIdHeader: options.trustStaffUserIdHeader ?? false,
+    limiter: new FixedWindowLimiter(),
   }
   return {
     config,
@@ -51,6 +55,7 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     pool,
     devIssuer,
     auth: authPlugin(deps),
+    authDeps: deps,
     close() {
       pool.close()
       control.sqlite.close(false)

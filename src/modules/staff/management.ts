@@ -13,13 +13,7 @@ import { findLocation } from '../locations/service'
 import type { RoleAssignmentInput, UpdateStaffUserInput } from './model'
 import { assertKeepsAnOwner, assertMayGrant, assertMayManage, tenantOwnerRolesOf } from './privileges'
 import { type StaffUserRow, staffIdentities, staffRoles, staffUsers } from './schema'
-import {
-  findStaffIdBySubject,
-  hashPasscode,
-  IDENTITY_PROVIDER,
-  normalizeEmail,
-  presentStaffUser,
-} from './service'
+import { findStaffIdBySubject, hashPasscode, IDENTITY_PROVIDER, normalizeEmail } from './service'
 
 export function staffView(db: Queryable, row: StaffUserRow) {
   const { passcodeHash, ...rest } = row

@@ -169,7 +169,19 @@ export async function authenticate(
   const principal = await resolveStaffPrincipal(deps, headers, bearer, db)
   const staff = activeStaffGrants(db, principal.staffUserId)
 
-  const locationId = headers.get('x-location-id')
+  // A route's own `:locationId` (the tables API) is where the request acts; x-location-id may
+  // repeat it but not contradict it.
+  const header = headers.get('x-location-id')
+  const fromPath = (context.params as Record<string, unknown> | undefined)?.locationId
+  const pathLocation = typeof fromPath === 'string' ? fromPath : null
+  if (pathLocation !== null && header !== null && header !== pathLocation) {
+    throw new ApiError('validation_failed', 'x-location-id names another location than the path', {
+      errors: [
+        { path: 'headers/x-location-id', message: `must be ${pathLocation} (the path's location) or absent` },
+      ],
+    })
+  }
+  const locationId = pathLocation ?? header
   if (locationId !== null && !findLocation(db, locationId)) {
     throw new ApiError('not_found', `Location ${locationId} not found in this tenant`)
   }

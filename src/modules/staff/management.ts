@@ -160,11 +160,11 @@ function setStatus(db: Db, actor: Actor, id: string, to: 'active' | 'inactive'):
   return inWriteTransaction(db, (tx) => {
     const before = getRow(tx, id)
     if (to === 'inactive' && actor.staffUserId === id) {
-      throw conflict('You cannot deactivate yourself', { status: before.status })
+      throw conflict('You cannot deactivate yourself', { staffStatus: before.status })
     }
     assertMayManage(tx, actor, id)
     if (before.status === to) {
-      throw conflict(`Staff user ${id} is already ${to}`, { status: before.status })
+      throw conflict(`Staff user ${id} is already ${to}`, { staffStatus: before.status })
     }
     if (to === 'inactive') assertKeepsAnOwner(tx, tenantOwnerRolesOf(tx, id))
     const row = tx

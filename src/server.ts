@@ -2,6 +2,7 @@
 import { type AnyElysia, Elysia } from 'elysia'
 import { type Config, configFor } from './config'
 import { appRoutes } from './modules/apps/routes'
+import { auditEntryRoutes } from './modules/audit-entries/routes'
 import { collectionRoutes } from './modules/collections/routes'
 import { couponRoutes } from './modules/coupons/routes'
 import { registerGiftCardJobs } from './modules/gift-cards/jobs'
@@ -9,7 +10,10 @@ import { giftCardRoutes } from './modules/gift-cards/routes'
 import { healthRoutes } from './modules/health/routes'
 import { inventoryRoutes } from './modules/inventory/routes'
 import { noteRoutes } from './modules/notes/routes'
+import { passcodeSessionRoutes } from './modules/passcode-sessions/routes'
 import { productRoutes } from './modules/products/routes'
+import { staffRoutes } from './modules/staff/routes'
+import { tablesMetaRoutes } from './modules/tables-meta/routes'
 import { tagRoutes } from './modules/tags/routes'
 import { taxRoutes } from './modules/taxes/routes'
 import { vendorRoutes } from './modules/vendors/routes'
@@ -30,6 +34,10 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
   const webhookOptions = { allowPrivateTargets: config.webhookAllowPrivateTargets }
   return [
     healthRoutes(platform),
+    passcodeSessionRoutes(platform),
+    staffRoutes(auth, platform.control.db),
+    auditEntryRoutes(auth),
+    tablesMetaRoutes(platform),
     vendorRoutes(auth),
     productRoutes(auth),
     wineListRoutes(auth),

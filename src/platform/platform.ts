@@ -5,6 +5,7 @@ import type { AuthDeps } from './auth/authenticate'
 import { type DevIssuer, openDevIssuer } from './auth/dev-issuer'
 import { createTokenVerifier } from './auth/jwt'
 import { type AuthPlugin, authPlugin } from './auth/plugin'
+import { FixedWindowLimiter } from './auth/rate-limit'
 import type { LitestreamSupervisor } from './backup/litestream'
 import { DeliveryWorker } from './events/worker'
 import { purgeExpiredIdempotencyKeys } from './http/idempotency'
@@ -33,6 +34,8 @@ export interface Platform {
   /** Stops the jobs (waiting for running ones, e.g. webhook requests in flight), then closes. */
   shutdown(): Promise<void>
   /** Closes at once: jobs stop being scheduled, databases close. */
+  /** What the auth plugin was built from, for routes that authenticate on their own terms. */
+  authDeps: AuthDeps
   close(): void
 }
 
@@ -64,6 +67,7 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     pool,
     verifyToken,
     trustStaffUserIdHeader: options.trustStaffUserIdHeader ?? false,
+    limiter: new FixedWindowLimiter(),
   }
   const jobs = new Scheduler(log)
   const webhooks = new DeliveryWorker({ config, log, control, pool, jobs })
@@ -95,6 +99,7 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     jobs,
     messages: createMessageSender(config, log),
     webhooks,
+    authDeps: deps,
     async shutdown() {
       await jobs.stop()
       close()

@@ -20,8 +20,14 @@ export interface Config {
   maxBodyBytes: number
   passcodeSessionTtlSeconds: number
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
-  paymentGateway: string
+  paymentGateway: PaymentGateway
+  /** Secret API key of the Stripe account; required when paymentGateway is `stripe`. */
+  stripeSecretKey: string | undefined
+  /** Base URL of the Stripe API; tests point it at a local fake server. */
+  stripeApiUrl: string
 }
+
+export type PaymentGateway = 'sandbox' | 'stripe'
 
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {
@@ -80,7 +86,20 @@ function slug(env: Env, name: string, fallback: string): string {
   return value
 }
 
+function stripeSecretKey(env: Env, gateway: PaymentGateway): string | undefined {
+  const value = env.STRIPE_SECRET_KEY?.trim() || undefined
+  if (gateway === 'stripe' && !value)
+    throw new ConfigError('STRIPE_SECRET_KEY', 'required when PAYMENT_PROVIDER=stripe')
+  if (value && !/^(sk|rk)_[A-Za-z0-9_]+$/.test(value))
+    throw new ConfigError(
+      'STRIPE_SECRET_KEY',
+      'expected a Stripe secret or restricted key (sk_... or rk_...)',
+    )
+  return value
+}
+
 export function loadConfig(env: Env = process.env): Config {
+  const paymentGateway = oneOf(env, 'PAYMENT_PROVIDER', ['sandbox', 'stripe'] as const, 'sandbox')
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: text(env, 'HOST', '0.0.0.0'),
@@ -96,7 +115,9 @@ export function loadConfig(env: Env = process.env): Config {
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 1_073_741_824),
     passcodeSessionTtlSeconds: integer(env, 'PASSCODE_SESSION_TTL', 12 * 3600, 60, 30 * 86400),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'], 'info'),
-    paymentGateway: oneOf(env, 'PAYMENT_PROVIDER', ['sandbox', 'stripe'], 'sandbox'),
+    paymentGateway,
+    stripeSecretKey: stripeSecretKey(env, paymentGateway),
+    stripeApiUrl: url(env, 'STRIPE_API_URL') ?? 'https://api.stripe.com/',
   }
 }
 

@@ -1,6 +1,9 @@
 // createApp: the platform plugins and every module, composed into one Elysia app.
 import { Elysia } from 'elysia'
 import { type Config, configFor } from './config'
+import { clubMembershipRoutes } from './modules/club-memberships/routes'
+import { clubRoutes } from './modules/clubs/routes'
+import { customerRoutes } from './modules/customers/routes'
 import { healthRoutes } from './modules/health/routes'
 import { vendorRoutes } from './modules/vendors/routes'
 import { httpConventions } from './platform/http/conventions'
@@ -17,6 +20,9 @@ export function buildApp(platform: Platform) {
     .use(docsPlugin())
     .use(healthRoutes(platform))
     .use(vendorRoutes(platform.auth))
+    .use(customerRoutes(platform.auth, platform))
+    .use(clubRoutes(platform.auth))
+    .use(clubMembershipRoutes(platform.auth))
   if (platform.devIssuer) {
     const jwks = platform.devIssuer.jwks
     app.get('/.well-known/jwks.json', () => jwks, { detail: { hide: true } })

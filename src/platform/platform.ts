@@ -6,6 +6,8 @@ import { type DevIssuer, openDevIssuer } from './auth/dev-issuer'
 import { createTokenVerifier } from './auth/jwt'
 import { type AuthPlugin, authPlugin } from './auth/plugin'
 import { createLogger, type Logger } from './log'
+import { openPaymentProvider } from './payments'
+import type { PaymentProvider } from './payments/provider'
 import { type DatabaseHandle, openControlDatabase, TenantPool } from './tenancy/databases'
 
 export interface Platform {
@@ -16,12 +18,16 @@ export interface Platform {
   /** The built-in development issuer; null when AUTH_JWKS_URL names a real identity provider. */
   devIssuer: DevIssuer | null
   auth: AuthPlugin
+  /** Where cards are kept: the configured PAYMENT_PROVIDER. */
+  payments: PaymentProvider
   close(): void
 }
 
 export interface PlatformOptions {
   /** In-process tests only: honour `x-staff-user-id`. Never reachable from the environment. */
   trustStaffUserIdHeader?: boolean
+  /** In-process tests only: a payment provider to use instead of the configured one. */
+  paymentProvider?: PaymentProvider
 }
 
 export async function openPlatform(config: Config, options: PlatformOptions = {}): Promise<Platform> {
@@ -51,6 +57,7 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     pool,
     devIssuer,
     auth: authPlugin(deps),
+    payments: options.paymentProvider ?? openPaymentProvider(config),
     close() {
       pool.close()
       control.sqlite.close(false)

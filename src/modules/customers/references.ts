@@ -21,9 +21,12 @@ export type CustomerLocationLink = (db: Queryable, locationId: string) => SQLWra
 const movers = new Map<string, CustomerReferenceMover>()
 const locationLinks = new Map<string, CustomerLocationLink>()
 
-/** Registers (or replaces) the mover for one kind of record, e.g. `clubMemberships`. */
-export function registerCustomerReferenceMover(kind: string, mover: CustomerReferenceMover): void {
+/** Registers (or replaces) the mover for one kind of record, e.g. `clubMemberships`; answers its removal. */
+export function registerCustomerReferenceMover(kind: string, mover: CustomerReferenceMover): () => void {
   movers.set(kind, mover)
+  return () => {
+    if (movers.get(kind) === mover) movers.delete(kind)
+  }
 }
 
 export function customerReferenceMovers(): ReadonlyMap<string, CustomerReferenceMover> {

@@ -233,7 +233,7 @@ export function createMembership(db: Db, actor: Actor, input: CreateClubMembersh
     if (live)
       throw conflict('the customer already has a live membership of this club', {
         clubMembershipId: live.id,
-        status: live.status,
+        currentStatus: live.status,
       })
     const placement = {
       customerId,

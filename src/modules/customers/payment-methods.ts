@@ -63,8 +63,29 @@ async function callProvider<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Provider-customer creations in flight, per tenant, customer and provider: concurrent first cards share one. */
+const creating = new Map<string, Promise<string>>()
+
 /** The customer's account at the configured provider, created there (and recorded) on first use. */
 async function providerCustomerFor(
+  db: Db,
+  actor: Actor,
+  deps: PaymentDeps,
+  customerRef: string,
+): Promise<string> {
+  const key = `${actor.tenantId}:${resolveCustomerId(db, customerRef)}:${deps.payments.name}`
+  const pending = creating.get(key)
+  if (pending) return pending
+  const work = findOrCreateProviderCustomer(db, actor, deps, customerRef)
+  creating.set(key, work)
+  try {
+    return await work
+  } finally {
+    creating.delete(key)
+  }
+}
+
+async function findOrCreateProviderCustomer(
   db: Db,
   actor: Actor,
   deps: PaymentDeps,

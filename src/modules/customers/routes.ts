@@ -54,7 +54,7 @@ function customerResource(auth: AuthPlugin, deps: PaymentDeps, prefix: string) {
       detail: {
         summary: 'Merge customers',
         description:
-          'In one transaction, everything that points at a source customer (addresses, stored cards, club memberships, earlier aliases, and what later families register) moves to the primary; the primary keeps its own values and takes the sources’ where it has none (notes appended, tags and phones combined); each source is removed and leaves a CustomerAlias, so `GET /customers/{sourceId}` answers the primary. `confirmation` must be `MERGE`. Merging a customer into itself is 400; a primary or source already merged away is 409; an unknown id (or another tenant’s) is 404.',
+          'In one transaction, everything that points at a source customer (addresses, stored cards, club memberships, earlier aliases, and what later families register) moves to the primary; the primary keeps its own values and takes the sources’ where it has none (notes appended, tags and phones combined); each source is removed and leaves a CustomerAlias, so `GET /customers/{sourceId}` answers the primary. `confirmation` must be `MERGE`. Memberships move as they are (two live memberships of one club are both kept for staff to review). Merging a customer into itself is 400; a primary or source already merged away is 409; an unknown id (or another tenant’s) is 404.',
       },
     })
     .get('/:id', ({ db, params }) => getCustomer(db, params.id), {

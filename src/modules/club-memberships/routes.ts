@@ -16,17 +16,8 @@ import {
   HoldClubMembership,
   UpdateClubMembership,
 } from './model'
-import {
-  cancelMembership,
-  createMembership,
-  getMembership,
-  holdMembership,
-  listMemberships,
-  parseExpand,
-  releaseEndedHolds,
-  resumeMembership,
-  updateMembership,
-} from './service'
+import { createMembership, getMembership, listMemberships, parseExpand, updateMembership } from './service'
+import { cancelMembership, holdMembership, releaseEndedHolds, resumeMembership } from './transitions'
 
 /** Today for the tenant, after releasing holds that ended (so every answer shows them Active). */
 function settle(db: Db, tenant: Tenant): string {

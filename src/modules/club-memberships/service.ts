@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, inArray, lte, ne, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, ne, type SQL } from 'drizzle-orm'
 import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
-import { type Actor, systemActor } from '../../platform/auth/actor'
+import type { Actor } from '../../platform/auth/actor'
 import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { ApiError, conflict, invalid, notFound } from '../../platform/http/problem'
@@ -13,13 +13,7 @@ import { clubView, getClubRow } from '../clubs/service'
 import { customerAddresses, customerPaymentMethods, customers } from '../customers/schema'
 import { customerViews, resolveCustomerId } from '../customers/service'
 import { nextProcessDate } from './cadence'
-import type {
-  CancelInput,
-  ClubMembershipView,
-  CreateClubMembershipInput,
-  HoldInput,
-  UpdateClubMembershipInput,
-} from './model'
+import type { ClubMembershipView, CreateClubMembershipInput, UpdateClubMembershipInput } from './model'
 import { type Cadence, type ClubMembershipRow, clubMemberships } from './schema'
 
 export type Expansion = 'customer' | 'club'
@@ -57,7 +51,7 @@ function views(db: Queryable, rows: ClubMembershipRow[], expand: Set<Expansion>)
   }))
 }
 
-const view = (db: Queryable, row: ClubMembershipRow, expand = new Set<Expansion>()) =>
+export const view = (db: Queryable, row: ClubMembershipRow, expand = new Set<Expansion>()) =>
   views(db, [row], expand)[0]!
 
 export function getMembershipRow(db: Queryable, id: string): ClubMembershipRow {
@@ -277,7 +271,7 @@ export function createMembership(db: Db, actor: Actor, input: CreateClubMembersh
   })
 }
 
-function refuseCancelled(row: ClubMembershipRow, action: string) {
+export function refuseCancelled(row: ClubMembershipRow, action: string) {
   if (row.status === 'Cancelled')
     throw new ApiError('conflict', `a cancelled membership cannot be ${action}`, {
       extensions: { currentStatus: row.status, clubMembership: row },
@@ -285,7 +279,7 @@ function refuseCancelled(row: ClubMembershipRow, action: string) {
 }
 
 /** Writes the changed columns (recomputing nextProcessDate), with audit and event. */
-function apply(
+export function apply(
   tx: Queryable,
   actor: Actor,
   before: ClubMembershipRow,
@@ -315,72 +309,5 @@ export function updateMembership(db: Db, actor: Actor, id: string, patch: Update
     const providerRefs = checkPlacement(tx, merged)
     const changes = { ...patch, ...(patch.customerCreditCardId !== undefined ? providerRefs : {}) }
     return view(tx, apply(tx, actor, before, changes, 'update'))
-  })
-}
-
-export function holdMembership(db: Db, actor: Actor, id: string, input: HoldInput, today: string) {
-  return inWriteTransaction(db, (tx) => {
-    const before = getMembershipRow(tx, id)
-    refuseCancelled(before, 'put on hold')
-    if (input.holdUntil <= today) throw invalid('body/holdUntil', `must be after today (${today})`)
-    const changes = {
-      status: 'On Hold' as const,
-      holdUntil: input.holdUntil,
-      holdReason: input.holdReason ?? null,
-    }
-    return view(tx, apply(tx, actor, before, changes, 'hold'))
-  })
-}
-
-function resumeRow(tx: Queryable, actor: Actor, before: ClubMembershipRow, reason: string) {
-  return apply(tx, actor, before, { status: 'Active', holdUntil: null, holdReason: null }, 'resume', {
-    reason,
-    heldUntil: before.holdUntil,
-    holdReason: before.holdReason,
-  })
-}
-
-export function resumeMembership(db: Db, actor: Actor, id: string) {
-  return inWriteTransaction(db, (tx) => {
-    const before = getMembershipRow(tx, id)
-    if (before.status !== 'On Hold')
-      throw new ApiError('conflict', 'only a membership on hold can be resumed', {
-        extensions: { currentStatus: before.status, clubMembership: before },
-      })
-    return view(tx, resumeRow(tx, actor, before, 'resumed early'))
-  })
-}
-
-export function cancelMembership(db: Db, actor: Actor, id: string, input: CancelInput, today: string) {
-  return inWriteTransaction(db, (tx) => {
-    const before = getMembershipRow(tx, id)
-    refuseCancelled(before, 'cancelled again')
-    const cancelDate = input.cancelDate ?? today
-    if (cancelDate < before.signupDate)
-      throw invalid('body/cancelDate', `must not be before the sign-up date (${before.signupDate})`)
-    const changes = {
-      status: 'Cancelled' as const,
-      cancelDate,
-      cancelReason: input.cancelReason ?? null,
-      holdUntil: null,
-      holdReason: null,
-    }
-    return view(tx, apply(tx, actor, before, changes, 'cancel'))
-  })
-}
-
-/**
- * Holds end on their own: every membership on hold whose `holdUntil` has come is Active again.
- * Run before membership reads and writes (a cheap indexed check when nothing is due) and by the
- * scheduler; answers how many memberships were released.
- */
-export function releaseEndedHolds(db: Db, tenantId: string, today: string): number {
-  const due = () => and(eq(clubMemberships.status, 'On Hold'), lte(clubMemberships.holdUntil, today))
-  if (!db.select({ id: clubMemberships.id }).from(clubMemberships).where(due()).limit(1).get()) return 0
-  return inWriteTransaction(db, (tx) => {
-    const actor = systemActor(tenantId, 'club-hold-release')
-    const rows = tx.select().from(clubMemberships).where(due()).orderBy(asc(clubMemberships.holdUntil)).all()
-    for (const row of rows) resumeRow(tx, actor, row, `hold ended on ${row.holdUntil}`)
-    return rows.length
   })
 }

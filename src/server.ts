@@ -3,8 +3,11 @@ import { type AnyElysia, Elysia } from 'elysia'
 import { type Config, configFor } from './config'
 import { appRoutes } from './modules/apps/routes'
 import { auditEntryRoutes } from './modules/audit-entries/routes'
+import { clubMembershipRoutes } from './modules/club-memberships/routes'
+import { clubRoutes } from './modules/clubs/routes'
 import { collectionRoutes } from './modules/collections/routes'
 import { couponRoutes } from './modules/coupons/routes'
+import { customerRoutes } from './modules/customers/routes'
 import { registerGiftCardJobs } from './modules/gift-cards/jobs'
 import { giftCardRoutes } from './modules/gift-cards/routes'
 import { healthRoutes } from './modules/health/routes'
@@ -39,6 +42,9 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     auditEntryRoutes(auth),
     tablesMetaRoutes(platform),
     vendorRoutes(auth),
+    customerRoutes(auth, platform),
+    clubRoutes(auth),
+    clubMembershipRoutes(auth),
     productRoutes(auth),
     wineListRoutes(auth),
     collectionRoutes(auth, '/collection'),

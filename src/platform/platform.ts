@@ -13,6 +13,8 @@ import { Scheduler } from './jobs/scheduler'
 import { forEachTenant } from './jobs/tenants'
 import { createLogger, type Logger } from './log'
 import { createMessageSender, type MessageSender } from './messaging/sender'
+import { openPaymentProvider } from './payments'
+import type { PaymentProvider } from './payments/provider'
 import { type DatabaseHandle, openControlDatabase, TenantPool } from './tenancy/databases'
 
 export interface Platform {
@@ -33,15 +35,19 @@ export interface Platform {
   webhooks: DeliveryWorker
   /** Stops the jobs (waiting for running ones, e.g. webhook requests in flight), then closes. */
   shutdown(): Promise<void>
-  /** Closes at once: jobs stop being scheduled, databases close. */
   /** What the auth plugin was built from, for routes that authenticate on their own terms. */
   authDeps: AuthDeps
+  /** Where cards are kept: the configured PAYMENT_PROVIDER. */
+  payments: PaymentProvider
+  /** Closes at once: jobs stop being scheduled, databases close. */
   close(): void
 }
 
 export interface PlatformOptions {
   /** In-process tests only: honour `x-staff-user-id`. Never reachable from the environment. */
   trustStaffUserIdHeader?: boolean
+  /** In-process tests only: a payment provider to use instead of the configured one. */
+  paymentProvider?: PaymentProvider
 }
 
 export async function openPlatform(config: Config, options: PlatformOptions = {}): Promise<Platform> {
@@ -100,6 +106,7 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     messages: createMessageSender(config, log),
     webhooks,
     authDeps: deps,
+    payments: options.paymentProvider ?? openPaymentProvider(config),
     async shutdown() {
       await jobs.stop()
       close()

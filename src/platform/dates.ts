@@ -1,17 +1,26 @@
-// Plain calendar dates (`YYYY-MM-DD`). TypeBox's `date` format checks the shape and the month's
-// longest day only (it accepts 2023-02-29), so services check the calendar with this.
+// Plain calendar dates (`YYYY-MM-DD`). TypeBox's and Elysia's `date` formats check the shape and
+// the month's longest day only (they accept 2023-02-29), so date fields use `calendarDate()` and
+// services check the calendar with these.
+import { FormatRegistry } from '@sinclair/typebox'
+import { t } from 'elysia'
 import { invalid } from './http/problem'
 
 const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/
+const monthDays = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
-/** True for a real calendar date in `YYYY-MM-DD` form (leap years included). */
+export const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+
+/** Days in a month (1..12) of a year. */
+export const daysInMonth = (year: number, month: number): number =>
+  month === 2 && isLeapYear(year) ? 29 : monthDays[month - 1]!
+
+/** True for a real `YYYY-MM-DD` day of the proleptic Gregorian calendar (years 0001..9999). */
 export function isCalendarDate(value: string): boolean {
   const match = datePattern.exec(value)
   if (!match) return false
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
-  if (month < 1 || month > 12 || day < 1) return false
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate()
-  return day <= daysInMonth
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false
+  return day <= daysInMonth(year, month)
 }
 
 /** Throws 400 `validation_failed` at `path` unless `value` is absent or a real calendar date. */
@@ -19,6 +28,12 @@ export function assertCalendarDate(path: string, value: string | null | undefine
   if (value === null || value === undefined) return
   if (!isCalendarDate(value)) throw invalid(path, `${value} is not a calendar date (YYYY-MM-DD)`)
 }
+
+if (!FormatRegistry.Has('calendar-date')) FormatRegistry.Set('calendar-date', isCalendarDate)
+
+/** A `YYYY-MM-DD` schema that refuses impossible days. */
+export const calendarDate = (description?: string) =>
+  t.String({ format: 'calendar-date', description, examples: ['2025-06-30'] })
 
 /** The calendar date of an instant in an IANA time zone, as `YYYY-MM-DD`. */
 export function calendarDateIn(instant: Date, timeZone = 'UTC'): string {
@@ -30,3 +45,6 @@ export function calendarDateIn(instant: Date, timeZone = 'UTC'): string {
     day: '2-digit',
   }).format(instant)
 }
+
+/** Today's date in an IANA time zone, as `YYYY-MM-DD`. */
+export const todayIn = (timeZone: string, now: Date = new Date()): string => calendarDateIn(now, timeZone)

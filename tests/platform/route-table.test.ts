@@ -75,6 +75,52 @@ describe('route table', () => {
   })
 })
 
+/**
+ * Lenient shapes in request bodies: Elysia's `t.Integer` (a union that accepts numeric strings, so
+ * "45.00" would pass as money) and required properties with a `default` (what `t.UnionEnum` adds,
+ * silently filling a missing field). Bodies use `int()`, `oneOf()` from platform/http/types.ts.
+ */
+function lenientBodyParts(schema: unknown, path = 'body'): string[] {
+  if (!schema || typeof schema !== 'object') return []
+  const node = schema as Record<string, any>
+  const found: string[] = []
+  if (
+    Array.isArray(node.anyOf) &&
+    node.anyOf.some((b: any) => b?.type === 'string' && /^(integer|numeric)$/.test(b?.format))
+  ) {
+    found.push(`${path}: numeric string accepted`)
+  }
+  for (const name of node.required ?? []) {
+    if (node.properties?.[name] && 'default' in node.properties[name])
+      found.push(`${path}/${name}: required with a default`)
+  }
+  for (const [key, child] of Object.entries(node.properties ?? {}))
+    found.push(...lenientBodyParts(child, `${path}/${key}`))
+  for (const key of ['items', 'anyOf', 'allOf', 'oneOf'] as const) {
+    const value = node[key]
+    if (Array.isArray(value)) {
+      for (const [i, child] of value.entries()) found.push(...lenientBodyParts(child, `${path}/${key}[${i}]`))
+    } else if (value) found.push(...lenientBodyParts(value, `${path}/${key}`))
+  }
+  return found
+}
+
+describe('request body schemas', () => {
+  test('no body accepts numeric strings for numbers or fills a missing required field', async () => {
+    const t = await createTestApp()
+    try {
+      const lenient = t.app.routes.flatMap((route) =>
+        lenientBodyParts((route.hooks as { body?: unknown }).body).map(
+          (p) => `${route.method} ${route.path} ${p}`,
+        ),
+      )
+      expect(lenient).toEqual([])
+    } finally {
+      t.close()
+    }
+  })
+})
+
 describe('generated files are current', () => {
   test('docs/permissions.md matches the catalogue (bun scripts/permissions-doc.ts)', () => {
     expect(readFileSync(join(root, 'docs', 'permissions.md'), 'utf8')).toBe(renderPermissionsDoc())

@@ -3,7 +3,7 @@
 // months or years. Month and year steps are counted from the anchor, not from the previous step,
 // so a membership signed up on the 31st is processed on the last day of shorter months and
 // returns to the 31st afterwards (no drift).
-import { daysInMonth } from '../../platform/http/dates'
+import { daysInMonth } from '../../platform/dates'
 import type { Cadence } from './schema'
 
 interface Ymd {

@@ -1,6 +1,7 @@
 import { t } from 'elysia'
-import { calendarDate } from '../../platform/http/dates'
+import { calendarDate } from '../../platform/dates'
 import { pagingQuery } from '../../platform/http/paging'
+import { int } from '../../platform/http/types'
 import { Cadence, Club } from '../clubs/model'
 import { Customer } from '../customers/model'
 
@@ -36,7 +37,7 @@ export const ClubMembership = t.Object(
     ),
     holdUntil: date,
     holdReason: t.Nullable(t.String()),
-    currentNumberOfShipments: t.Integer({ minimum: 0 }),
+    currentNumberOfShipments: int({ minimum: 0 }),
     subscriptionTemplateId: t.Nullable(t.String()),
     cadenceOverride: t.Nullable(Cadence),
     locationId: t.Nullable(t.String({ description: 'Where the member signed up (`x-location-id`).' })),
@@ -79,7 +80,7 @@ export const UpdateClubMembership = t.Object(
     lastProcessedDate: t.Optional(
       t.Nullable(calendarDate('Set by club processing; the next date follows from it.')),
     ),
-    currentNumberOfShipments: t.Optional(t.Integer({ minimum: 0, maximum: 100_000 })),
+    currentNumberOfShipments: t.Optional(int({ minimum: 0, maximum: 100_000 })),
   },
   {
     additionalProperties: false,
@@ -127,7 +128,7 @@ export const ClubMembershipGetQuery = t.Object({ expand })
 
 export const ClubMembershipList = t.Object({
   clubMemberships: t.Array(ClubMembership),
-  total: t.Integer({ minimum: 0 }),
+  total: int({ minimum: 0 }),
 })
 
 export const ClubMembershipParams = t.Object({ id: ref })

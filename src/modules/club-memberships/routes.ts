@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
-import { todayIn } from '../../platform/http/dates'
+import { todayIn } from '../../platform/dates'
 import { pageOf } from '../../platform/http/paging'
 import type { Tenant } from '../../platform/tenancy/tenants'
 import './hooks'

@@ -1,5 +1,6 @@
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
+import { int } from '../../platform/http/types'
 
 const clubType = t.Union([t.Literal('Traditional'), t.Literal('Subscription')], {
   description:
@@ -10,7 +11,7 @@ const availability = t.Union([t.Literal('Available'), t.Literal('Not Available')
 export const Cadence = t.Object(
   {
     unit: t.Union([t.Literal('day'), t.Literal('week'), t.Literal('month'), t.Literal('year')]),
-    count: t.Integer({ minimum: 1, maximum: 366 }),
+    count: int({ minimum: 1, maximum: 366 }),
   },
   {
     additionalProperties: false,
@@ -79,7 +80,7 @@ export const ClubListQuery = t.Object({
   ...pagingQuery(100),
 })
 
-export const ClubList = t.Object({ clubs: t.Array(Club), total: t.Integer({ minimum: 0 }) })
+export const ClubList = t.Object({ clubs: t.Array(Club), total: int({ minimum: 0 }) })
 export const ClubParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200 }) })
 
 export type CreateClubInput = typeof CreateClub.static

@@ -1,7 +1,7 @@
 import type { TOptional } from '@sinclair/typebox'
 import { t } from 'elysia'
-import { oneOf } from '../../platform/http/enums'
 import { pagingQuery } from '../../platform/http/paging'
+import { int, oneOf } from '../../platform/http/types'
 import {
   appliesToValues,
   availableToValues,
@@ -22,7 +22,7 @@ const fields = {
       'Unlimited (usageLimit null); Total: at most usageLimit redemptions in all; Per Customer: at most usageLimit per customer (anonymous carts cannot use it). Default Unlimited.',
   }),
   usageLimit: t.Nullable(
-    t.Integer({ minimum: 1, description: 'Required (>= 1) unless usageLimitType is Unlimited.' }),
+    int({ minimum: 1, description: 'Required (>= 1) unless usageLimitType is Unlimited.' }),
   ),
   appliesTo: oneOf(appliesToValues, {
     description:
@@ -36,9 +36,9 @@ const fields = {
   productDiscountType: oneOf(discountTypes, {
     description: 'Discount on the eligible items. Default No Discount.',
   }),
-  productDiscount: t.Nullable(t.Integer({ minimum: 0, description: discountValueDoc })),
+  productDiscount: t.Nullable(int({ minimum: 0, description: discountValueDoc })),
   shippingDiscountType: oneOf(discountTypes, { description: 'Discount on shipping. Default No Discount.' }),
-  shippingDiscount: t.Nullable(t.Integer({ minimum: 0, description: discountValueDoc })),
+  shippingDiscount: t.Nullable(int({ minimum: 0, description: discountValueDoc })),
   startDate: t.Nullable(
     t.String({
       format: 'date',
@@ -52,7 +52,7 @@ const fields = {
     }),
   ),
   minimumCartAmount: t.Nullable(
-    t.Integer({ minimum: 0, description: 'Cart subtotal the cart must reach, in cents.' }),
+    int({ minimum: 0, description: 'Cart subtotal the cart must reach, in cents.' }),
   ),
   availableTo: oneOf(availableToValues, {
     description:
@@ -79,7 +79,7 @@ const fields = {
       'pre_discount: service charges are computed on the subtotal before this discount; post_discount: after it. Default pre_discount.',
   }),
   maxDiscountAmount: t.Nullable(
-    t.Integer({ minimum: 1, description: 'Cap on the whole discount (products and shipping), in cents.' }),
+    int({ minimum: 1, description: 'Cap on the whole discount (products and shipping), in cents.' }),
   ),
   promotionSets: t.Array(t.Record(t.String(), t.Unknown()), {
     maxItems: 50,
@@ -135,7 +135,7 @@ export const CouponListQuery = t.Object({
   ...pagingQuery(100),
 })
 
-export const CouponList = t.Object({ coupons: t.Array(Coupon), total: t.Integer({ minimum: 0 }) })
+export const CouponList = t.Object({ coupons: t.Array(Coupon), total: int({ minimum: 0 }) })
 
 export const CouponParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200 }) })
 

@@ -1,6 +1,7 @@
 import { t } from 'elysia'
-import { calendarDate } from '../../platform/http/dates'
+import { calendarDate } from '../../platform/dates'
 import { pageTotalSchema, pagingQuery } from '../../platform/http/paging'
+import { int } from '../../platform/http/types'
 
 const customerStatus = t.Union([t.Literal('active'), t.Literal('inactive')], {
   description: 'Inactive customers stay on record (orders, history) but are not offered at checkout.',
@@ -168,14 +169,14 @@ export const CustomerListQuery = t.Object({
 /** `/customers` answers `{customers, page: {total}}`. */
 export const CustomerPagedList = t.Object({ customers: t.Array(Customer), page: pageTotalSchema })
 /** `/customer` answers `{customers, total}`. */
-export const CustomerTotalList = t.Object({ customers: t.Array(Customer), total: t.Integer({ minimum: 0 }) })
+export const CustomerTotalList = t.Object({ customers: t.Array(Customer), total: int({ minimum: 0 }) })
 
 export const CustomerParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200 }) })
 export const AddressParams = t.Object({
   id: t.String({ minLength: 1, maxLength: 200 }),
   addressId: t.String({ minLength: 1, maxLength: 200 }),
 })
-export const AddressList = t.Object({ addresses: t.Array(Address), total: t.Integer({ minimum: 0 }) })
+export const AddressList = t.Object({ addresses: t.Array(Address), total: int({ minimum: 0 }) })
 
 export type CreateCustomerInput = typeof CreateCustomer.static
 export type UpdateCustomerInput = typeof UpdateCustomer.static
@@ -220,8 +221,8 @@ export const PaymentMethod = t.Object(
       description: 'Card brand as the provider names it: `visa`, `mastercard`, `amex`, ...',
     }),
     last4: t.String({ minLength: 4, maxLength: 4 }),
-    expMonth: t.Integer({ minimum: 1, maximum: 12 }),
-    expYear: t.Integer(),
+    expMonth: int({ minimum: 1, maximum: 12 }),
+    expYear: int(),
     createdAt: t.String({ format: 'date-time' }),
   },
   { $id: '#/components/schemas/CustomerPaymentMethod' },
@@ -241,7 +242,7 @@ export const AddPaymentMethod = t.Object(
 
 export const PaymentMethodList = t.Object({
   paymentMethods: t.Array(PaymentMethod),
-  total: t.Integer({ minimum: 0 }),
+  total: int({ minimum: 0 }),
 })
 
 export const PaymentMethodParams = t.Object({

@@ -1,6 +1,7 @@
 import type { TLiteral, TUnion } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
+import { int } from '../../platform/http/types'
 import {
   deliveryChannels,
   deliveryStatuses,
@@ -20,7 +21,7 @@ const literals = <const T extends readonly string[]>(values: T, description?: st
 const nullableText = t.Nullable(t.String())
 const optionalText = (max: number, description?: string) =>
   t.Optional(t.Nullable(t.String({ maxLength: max, description })))
-const cents = (description: string, minimum = 0) => t.Integer({ minimum, maximum: 100_000_000, description })
+const cents = (description: string, minimum = 0) => int({ minimum, maximum: 100_000_000, description })
 const id = t.String({ minLength: 1, maxLength: 200 })
 const date = t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' })
 const dateTime = t.String({ format: 'date-time' })
@@ -34,10 +35,10 @@ export const GiftCard = t.Object(
     title: t.String(),
     type: literals(giftCardTypes),
     status: literals(giftCardStatuses),
-    giftCardNumber: t.Integer({ minimum: 1 }),
+    giftCardNumber: int({ minimum: 1 }),
     code: t.String(),
-    initialAmount: t.Integer({ minimum: 0 }),
-    currentBalance: t.Integer({ minimum: 0 }),
+    initialAmount: int({ minimum: 0 }),
+    currentBalance: int({ minimum: 0 }),
     valueAccountId: t.String(),
     originLocationId: nullableText,
     source: literals(giftCardSources),
@@ -77,10 +78,10 @@ export const GiftCardTransaction = t.Object(
     id: t.String(),
     giftCardId: t.String(),
     accountId: t.String(),
-    sequence: t.Integer({ minimum: 1 }),
+    sequence: int({ minimum: 1 }),
     entryType: literals(ledgerEntryTypes),
-    amountDelta: t.Integer(),
-    balanceAfter: t.Integer({ minimum: 0 }),
+    amountDelta: int(),
+    balanceAfter: int({ minimum: 0 }),
     orderId: nullableText,
     paymentIntentId: t.Nullable(t.String({ description: 'The payment reference of the entry.' })),
     reason: nullableText,
@@ -161,7 +162,7 @@ export const GiftCardListQuery = t.Object({
   ...pagingQuery(200),
 })
 
-export const GiftCardList = t.Object({ giftCards: t.Array(GiftCard), total: t.Integer({ minimum: 0 }) })
+export const GiftCardList = t.Object({ giftCards: t.Array(GiftCard), total: int({ minimum: 0 }) })
 export const GiftCardParams = t.Object({ id })
 export const TransactionParams = t.Object({ id, transactionId: id })
 export const LookupQuery = t.Object({ code: t.String({ minLength: 1, maxLength: 80 }) })
@@ -209,7 +210,7 @@ export const RedeemBody = t.Object(
 )
 export const AdjustBody = t.Object(
   {
-    amountDelta: t.Integer({
+    amountDelta: int({
       minimum: -100_000_000,
       maximum: 100_000_000,
       not: t.Literal(0),
@@ -236,7 +237,7 @@ export const MergeResult = t.Object({
   source: GiftCard,
   transactions: t.Array(GiftCardTransaction),
 })
-export const TransactionList = t.Object({ transactions: t.Array(GiftCardTransaction), total: t.Integer() })
+export const TransactionList = t.Object({ transactions: t.Array(GiftCardTransaction), total: int() })
 
 export const GiftCardSettings = t.Object(
   {

@@ -1,6 +1,8 @@
 // TypeBox schemas of ingredients, stock and movements. Recipes are in recipe-model.ts.
+
 import { t } from 'elysia'
 import { pageTotalSchema, pagingQuery } from '../../platform/http/paging'
+import { int } from '../../platform/http/types'
 
 // Enumerations are spelled as unions of literals, not t.UnionEnum: Elysia gives that a hidden
 // `default` of its first value, which turns an omitted query filter into a filter on that value.
@@ -23,18 +25,18 @@ export const costNote =
 const id = (description?: string) => t.String({ minLength: 1, maxLength: 200, description })
 const optionalText = (max: number, description?: string) =>
   t.Optional(t.Nullable(t.String({ maxLength: max, description })))
-const quantity = (description: string) => t.Integer({ minimum: 1, maximum: MAX_QUANTITY, description })
+const quantity = (description: string) => int({ minimum: 1, maximum: MAX_QUANTITY, description })
 const level = (description: string) =>
-  t.Optional(t.Nullable(t.Integer({ minimum: 0, maximum: MAX_QUANTITY, description })))
+  t.Optional(t.Nullable(int({ minimum: 0, maximum: MAX_QUANTITY, description })))
 
 export const IngredientStock = t.Object(
   {
     id: t.String({ format: 'uuid' }),
     ingredientId: t.String(),
     locationId: t.String(),
-    onHandQuantity: t.Integer({ description: 'Sum of the movement deltas; may be below zero after sales.' }),
-    parQuantity: t.Nullable(t.Integer()),
-    reorderQuantity: t.Nullable(t.Integer()),
+    onHandQuantity: int({ description: 'Sum of the movement deltas; may be below zero after sales.' }),
+    parQuantity: t.Nullable(int()),
+    reorderQuantity: t.Nullable(int()),
     lastCountedAt: t.Nullable(t.String({ format: 'date-time' })),
     createdAt: t.String({ format: 'date-time' }),
     updatedAt: t.String({ format: 'date-time' }),
@@ -50,9 +52,9 @@ export const Ingredient = t.Object(
     description: t.Nullable(t.String()),
     baseUnit: t.String(),
     purchaseUnit: t.Nullable(t.String()),
-    purchaseUnitQuantity: t.Integer({ minimum: 1 }),
-    latestUnitCost: t.Nullable(t.Integer({ description: 'Unit cost of the latest receiving.' })),
-    weightedAverageUnitCost: t.Nullable(t.Integer({ description: costNote })),
+    purchaseUnitQuantity: int({ minimum: 1 }),
+    latestUnitCost: t.Nullable(int({ description: 'Unit cost of the latest receiving.' })),
+    weightedAverageUnitCost: t.Nullable(int({ description: costNote })),
     vendorId: t.Nullable(t.String()),
     active: t.Boolean(),
     createdAt: t.String({ format: 'date-time' }),
@@ -70,9 +72,9 @@ export const InventoryMovement = t.Object(
     ingredientId: t.String(),
     locationId: t.String(),
     movementType,
-    quantityDelta: t.Integer(),
-    unitCost: t.Nullable(t.Integer({ description: 'Null when the ingredient had no cost yet.' })),
-    totalCost: t.Nullable(t.Integer({ description: 'quantityDelta × unitCost; negative for outflows.' })),
+    quantityDelta: int(),
+    unitCost: t.Nullable(int({ description: 'Null when the ingredient had no cost yet.' })),
+    totalCost: t.Nullable(int({ description: 'quantityDelta × unitCost; negative for outflows.' })),
     reason: t.Nullable(t.String()),
     referenceType: t.Nullable(t.String()),
     referenceId: t.Nullable(t.String()),
@@ -80,7 +82,7 @@ export const InventoryMovement = t.Object(
     reversesMovementId: t.Nullable(t.String()),
     note: t.Nullable(t.String()),
     occurredAt: t.String({ format: 'date-time' }),
-    resultingOnHandQuantity: t.Integer(),
+    resultingOnHandQuantity: int(),
     createdAt: t.String({ format: 'date-time' }),
   },
   { $id: '#/components/schemas/InventoryMovement' },
@@ -92,7 +94,7 @@ const ingredientFields = {
   description: optionalText(2000),
   purchaseUnit: t.Optional(t.Nullable(unitText('The unit bought in, e.g. `case`.'))),
   purchaseUnitQuantity: t.Optional(
-    t.Integer({
+    int({
       minimum: 1,
       maximum: MAX_QUANTITY,
       description: 'Base units per purchase unit (default 1).',
@@ -143,7 +145,7 @@ export const Receiving = t.Object(
   {
     locationId: id(),
     quantity: quantity('Base units received.'),
-    unitCost: t.Integer({ minimum: 0, maximum: MAX_UNIT_COST, description: 'Minor units per base unit.' }),
+    unitCost: int({ minimum: 0, maximum: MAX_UNIT_COST, description: 'Minor units per base unit.' }),
     invoiceNumber: t.Optional(
       t.String({ minLength: 1, maxLength: 100, description: 'Recorded as the reference (`invoice`).' }),
     ),
@@ -178,7 +180,7 @@ export const Waste = t.Object(
 export const Count = t.Object(
   {
     locationId: id(),
-    countedQuantity: t.Integer({
+    countedQuantity: int({
       minimum: 0,
       maximum: MAX_QUANTITY,
       description: 'Base units found on the shelf.',
@@ -229,11 +231,11 @@ export const LowStockItem = t.Object({
   purchaseUnit: t.Nullable(t.String()),
   vendorId: t.Nullable(t.String()),
   stock: IngredientStock,
-  shortfallQuantity: t.Integer({ description: 'parQuantity − onHandQuantity.' }),
-  suggestedOrderQuantity: t.Integer({
+  shortfallQuantity: int({ description: 'parQuantity − onHandQuantity.' }),
+  suggestedOrderQuantity: int({
     description: 'reorderQuantity when set and at least the shortfall, else the shortfall; in base units.',
   }),
-  suggestedPurchaseUnits: t.Integer({ description: 'suggestedOrderQuantity in purchase units, rounded up.' }),
+  suggestedPurchaseUnits: int({ description: 'suggestedOrderQuantity in purchase units, rounded up.' }),
 })
 
 export const LowStockList = t.Object({ items: t.Array(LowStockItem), page: pageTotalSchema })

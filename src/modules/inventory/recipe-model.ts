@@ -1,5 +1,6 @@
 import { t } from 'elysia'
 import { pageTotalSchema, pagingQuery } from '../../platform/http/paging'
+import { int } from '../../platform/http/types'
 import { MAX_QUANTITY } from './model'
 
 const id = (description?: string) => t.String({ minLength: 1, maxLength: 200, description })
@@ -11,7 +12,7 @@ const kind = t.Union([t.Literal('menu_item'), t.Literal('prep')], {
 export const RecipeComponent = t.Object({
   id: t.String({ format: 'uuid' }),
   ingredientId: t.String(),
-  quantity: t.Integer({ minimum: 1 }),
+  quantity: int({ minimum: 1 }),
 })
 
 export const Recipe = t.Object(
@@ -21,7 +22,7 @@ export const Recipe = t.Object(
     title: t.String(),
     productId: t.Nullable(t.String()),
     outputIngredientId: t.Nullable(t.String()),
-    yieldQuantity: t.Integer({ minimum: 1 }),
+    yieldQuantity: int({ minimum: 1 }),
     active: t.Boolean(),
     note: t.Nullable(t.String()),
     createdAt: t.String({ format: 'date-time' }),
@@ -35,7 +36,7 @@ const componentsInput = t.Array(
   t.Object(
     {
       ingredientId: id('An active ingredient; each at most once per recipe.'),
-      quantity: t.Integer({
+      quantity: int({
         minimum: 1,
         maximum: MAX_QUANTITY,
         description: 'Base units per batch of yieldQuantity.',
@@ -46,7 +47,7 @@ const componentsInput = t.Array(
   { minItems: 1, maxItems: 200 },
 )
 
-const yieldQuantity = t.Integer({
+const yieldQuantity = int({
   minimum: 1,
   maximum: MAX_QUANTITY,
   description:
@@ -103,20 +104,18 @@ export const RecipeList = t.Object({ recipes: t.Array(Recipe), page: pageTotalSc
 
 export const RecipeCost = t.Object({
   recipeId: t.String(),
-  yieldQuantity: t.Integer(),
+  yieldQuantity: int(),
   complete: t.Boolean({ description: 'False when a component has no weighted-average cost yet.' }),
-  totalCost: t.Integer({ description: 'Sum of the costed components, minor units, for one batch.' }),
-  costPerYieldUnit: t.Integer({ description: 'totalCost / yieldQuantity, rounded half up.' }),
+  totalCost: int({ description: 'Sum of the costed components, minor units, for one batch.' }),
+  costPerYieldUnit: int({ description: 'totalCost / yieldQuantity, rounded half up.' }),
   components: t.Array(
     t.Object({
       ingredientId: t.String(),
       code: t.String(),
       name: t.String(),
-      quantity: t.Integer(),
-      unitCost: t.Nullable(
-        t.Integer({ description: 'The ingredient’s current weighted-average unit cost.' }),
-      ),
-      cost: t.Nullable(t.Integer({ description: 'quantity × unitCost.' })),
+      quantity: int(),
+      unitCost: t.Nullable(int({ description: 'The ingredient’s current weighted-average unit cost.' })),
+      cost: t.Nullable(int({ description: 'quantity × unitCost.' })),
     }),
   ),
   missingCostIngredientIds: t.Array(t.String()),

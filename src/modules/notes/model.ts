@@ -1,6 +1,6 @@
 import { t } from 'elysia'
-import { oneOf } from '../../platform/http/enums'
 import { pagingQuery } from '../../platform/http/paging'
+import { int, oneOf } from '../../platform/http/types'
 import { noteTypes } from './schema'
 
 const noteType = oneOf(noteTypes, {
@@ -63,7 +63,7 @@ export const NoteListQuery = t.Object({
   ...pagingQuery(100),
 })
 
-export const NoteList = t.Object({ notes: t.Array(Note), total: t.Integer({ minimum: 0 }) })
+export const NoteList = t.Object({ notes: t.Array(Note), total: int({ minimum: 0 }) })
 
 export const NoteParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200 }) })
 

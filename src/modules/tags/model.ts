@@ -1,6 +1,6 @@
 import { t } from 'elysia'
-import { oneOf } from '../../platform/http/enums'
 import { pagingQuery } from '../../platform/http/paging'
+import { int, oneOf } from '../../platform/http/types'
 import { allOperators, conditionFields, objectTypes, type TagObjectTypeName } from './fields'
 
 const objectTypeSlugs = Object.keys(objectTypes)
@@ -33,7 +33,7 @@ export const TagConditionSchema = t.Object(
       t.Nullable(
         t.Union([
           t.String({ maxLength: 200 }),
-          t.Integer(),
+          int(),
           t.Boolean(),
           t.Array(t.String({ maxLength: 200 }), { maxItems: 100 }),
         ]),
@@ -107,7 +107,7 @@ export const TagListQuery = t.Object({
   ...pagingQuery(100),
 })
 
-export const TagList = t.Object({ tags: t.Array(Tag), total: t.Integer({ minimum: 0 }) })
+export const TagList = t.Object({ tags: t.Array(Tag), total: int({ minimum: 0 }) })
 
 export type CreateTagInput = typeof CreateTag.static
 export type UpdateTagInput = typeof UpdateTag.static

@@ -1,10 +1,10 @@
 import { t } from 'elysia'
-import { oneOf } from '../../platform/http/enums'
 import { pagingQuery } from '../../platform/http/paging'
+import { int, oneOf } from '../../platform/http/types'
 import { taxCalculations } from './schema'
 
 const rate = (category: string) =>
-  t.Integer({
+  int({
     minimum: 0,
     maximum: 10_000,
     description: `Tax rate on ${category}, in basis points (875 = 8.75%), 0..10000.`,
@@ -80,7 +80,7 @@ export const TaxListQuery = t.Object({
   ...pagingQuery(100),
 })
 
-export const TaxList = t.Object({ taxes: t.Array(Tax), total: t.Integer({ minimum: 0 }) })
+export const TaxList = t.Object({ taxes: t.Array(Tax), total: int({ minimum: 0 }) })
 
 export const TaxParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200 }) })
 

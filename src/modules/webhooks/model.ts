@@ -1,6 +1,7 @@
 import { t } from 'elysia'
 import { idempotencyKeyHeader } from '../../platform/http/idempotency'
 import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
+import { int } from '../../platform/http/types'
 
 const eventName = (what: string, example: string) =>
   t.String({
@@ -136,32 +137,32 @@ export const WebHookLog = t.Object(
         data: t.Record(t.String(), t.Unknown(), {
           description: 'The receiver’s JSON answer, or its text under `body` (first 4 KiB).',
         }),
-        status: t.Integer({ description: 'The receiver’s HTTP status; 0 when no answer came.' }),
+        status: int({ description: 'The receiver’s HTTP status; 0 when no answer came.' }),
         message: t.String(),
       }),
     ),
     subscriptionId: t.String(),
     eventId: t.String(),
-    attemptNumber: t.Integer({ minimum: 1 }),
-    deliveryCycle: t.Integer({ minimum: 1 }),
+    attemptNumber: int({ minimum: 1 }),
+    deliveryCycle: int({ minimum: 1 }),
     ...timestamps,
   },
   { $id: '#/components/schemas/WebHookLog' },
 )
 
-export const WebHookLogList = t.Object({ webHookLogs: t.Array(WebHookLog), total: t.Integer({ minimum: 0 }) })
+export const WebHookLogList = t.Object({ webHookLogs: t.Array(WebHookLog), total: int({ minimum: 0 }) })
 
 const DeliveryAttempt = t.Object(
   {
     id: t.String(),
     subscriptionId: t.String(),
-    attemptNumber: t.Integer({ minimum: 1, description: 'Within its delivery cycle.' }),
-    deliveryCycle: t.Integer({ minimum: 1 }),
+    attemptNumber: int({ minimum: 1, description: 'Within its delivery cycle.' }),
+    deliveryCycle: int({ minimum: 1 }),
     status: t.Union([t.Literal('delivering'), t.Literal('succeeded'), t.Literal('failed')]),
     requestHeaders: t.Record(t.String(), t.String()),
-    responseStatus: t.Nullable(t.Integer()),
+    responseStatus: t.Nullable(int()),
     hasResponseBody: t.Boolean(),
-    responseBodyBytes: t.Integer({ minimum: 0 }),
+    responseBodyBytes: int({ minimum: 0 }),
     errorMessage: t.Nullable(t.String()),
     startedAt: t.String({ format: 'date-time' }),
     completedAt: t.Nullable(t.String({ format: 'date-time' })),
@@ -182,20 +183,20 @@ const deadLetterFields = {
   aggregateId: t.Nullable(t.String()),
   payloadKeys: t.Array(t.String()),
   status: deadLetterStatus,
-  attemptCount: t.Integer({ minimum: 0 }),
-  deliveryCycle: t.Integer({ minimum: 1 }),
+  attemptCount: int({ minimum: 0 }),
+  deliveryCycle: int({ minimum: 1 }),
   availableAt: t.String({ format: 'date-time', description: 'When it became (or its replay was) due.' }),
   lastError: t.Nullable(t.String()),
   ...timestamps,
   attemptSummary: t.Object({
-    total: t.Integer(),
-    failed: t.Integer(),
-    succeeded: t.Integer(),
-    delivering: t.Integer(),
+    total: int(),
+    failed: int(),
+    succeeded: int(),
+    delivering: int(),
   }),
   subscriptionSummary: t.Object({
-    matching: t.Integer({ description: 'Subscriptions (either family) matching the event now.' }),
-    enabled: t.Integer(),
+    matching: int({ description: 'Subscriptions (either family) matching the event now.' }),
+    enabled: int(),
   }),
   recovery: t.Object({
     eligible: t.Boolean(),
@@ -210,7 +211,7 @@ const deadLetterFields = {
       t.Object({
         id: t.String(),
         action: t.Union([t.Literal('manual_review'), t.Literal('replay')]),
-        deliveryCycle: t.Integer(),
+        deliveryCycle: int(),
         note: t.Nullable(t.String()),
         actorStaffUserId: t.Nullable(t.String()),
         createdAt: t.String({ format: 'date-time' }),
@@ -221,7 +222,7 @@ const deadLetterFields = {
 
 export const DeadLetter = t.Object(deadLetterFields, { $id: '#/components/schemas/DeadLetter' })
 export const DeadLetterDetail = t.Object({ ...deadLetterFields, attempts: t.Array(DeliveryAttempt) })
-export const DeadLetterList = t.Object({ deadLetters: t.Array(DeadLetter), total: t.Integer({ minimum: 0 }) })
+export const DeadLetterList = t.Object({ deadLetters: t.Array(DeadLetter), total: int({ minimum: 0 }) })
 export const DeadLetterListQuery = t.Object({ status: t.Optional(deadLetterStatus), ...pagingQuery(100) })
 export const ManualReview = t.Object(
   { note: t.String({ minLength: 1, maxLength: 5000 }) },

@@ -2,7 +2,7 @@
 // cadence-driven next process dates, expansions, search, permissions and isolation.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { releaseEndedHolds } from '../../../src/modules/club-memberships/transitions'
-import { todayIn } from '../../../src/platform/http/dates'
+import { todayIn } from '../../../src/platform/dates'
 import { countRows, createTestApp, runScenarios, type ScenarioContext, type TestApp } from '../../harness'
 import { addAddress, addCard, events, makeClub, makeCustomer } from '../customers/helpers'
 

@@ -2,6 +2,9 @@
 import { Elysia } from 'elysia'
 import { type Config, configFor } from './config'
 import { healthRoutes } from './modules/health/routes'
+import { orderActionRoutes } from './modules/orders/action-routes'
+import { serviceOrdersPort } from './modules/orders/adapters'
+import { orderRoutes } from './modules/orders/routes'
 import { vendorRoutes } from './modules/vendors/routes'
 import { httpConventions } from './platform/http/conventions'
 import { mountDocs } from './platform/http/docs'
@@ -16,6 +19,8 @@ export function buildApp(platform: Platform) {
     .use(httpConventions({ maxBodyBytes: platform.config.maxBodyBytes, log: platform.log }))
     .use(healthRoutes(platform))
     .use(vendorRoutes(platform.auth))
+    .use(orderRoutes(platform.auth, serviceOrdersPort))
+    .use(orderActionRoutes(platform.auth, serviceOrdersPort))
   if (platform.devIssuer) {
     const jwks = platform.devIssuer.jwks
     app.get('/.well-known/jwks.json', () => jwks, { detail: { hide: true } })

@@ -21,6 +21,26 @@ export interface Config {
   passcodeSessionTtlSeconds: number
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
   paymentGateway: string
+  /** `file:///path` or `s3://bucket/prefix`: turns on continuous replication with Litestream. */
+  litestreamReplicaUrl: string | undefined
+  litestreamBin: string | undefined
+  litestreamS3: { endpoint?: string; region?: string; forcePathStyle: boolean }
+  backupDir: string
+  /** Seconds between snapshots of every database; 0 turns the snapshot job off. */
+  backupIntervalSeconds: number
+  backupRetention: number
+  /** Delays before each retry of a failed webhook delivery; its length is the number of retries. */
+  webhookRetryScheduleMs: number[]
+  /** Allow webhook targets on private, loopback and link-local addresses (tests, closed networks). */
+  webhookAllowPrivateTargets: boolean
+  /** How long one webhook request may take before it counts as failed. */
+  webhookTimeoutMs: number
+  /** How often the delivery worker looks for due deliveries. */
+  webhookPollIntervalMs: number
+  /** SMTP server for guest email (gift card delivery...); unset: the embedded sender records messages. */
+  smtpUrl: string | undefined
+  /** From address of guest email sent through SMTP_URL. */
+  smtpFrom: string
 }
 
 export class ConfigError extends Error {
@@ -74,17 +94,64 @@ function url(env: Env, name: string): string | undefined {
   }
 }
 
+function replicaUrl(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim()
+  if (!raw) return undefined
+  if (!/^(file:\/\/\/.+|s3:\/\/[^/]+.*)$/.test(raw)) {
+    throw new ConfigError(name, `expected file:///path or s3://bucket/prefix, got "${raw}"`)
+  }
+  return raw
+}
+
+const durationUnits: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+
+/** A comma-separated list of durations such as `5s,5m,30m,2h` (units ms, s, m, h). */
+function durations(env: Env, name: string, fallback: number[]): number[] {
+  const raw = env[name]?.trim()
+  if (!raw) return fallback
+  const parts = raw.split(',').map((part) => part.trim())
+  if (parts.length > 20) throw new ConfigError(name, `expected at most 20 durations, got ${parts.length}`)
+  return parts.map((part) => {
+    const match = /^(\d+)(ms|s|m|h)$/.exec(part)
+    if (!match) throw new ConfigError(name, `expected durations such as 5s,5m,2h, got "${part}"`)
+    const value = Number(match[1]) * durationUnits[match[2]!]!
+    if (value > 7 * 24 * 3_600_000) throw new ConfigError(name, `"${part}" is longer than 7 days`)
+    return value
+  })
+}
+
+function smtpUrl(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim()
+  if (!raw) return undefined
+  let parsed: URL
+  try {
+    parsed = new URL(raw)
+  } catch {
+    throw new ConfigError(name, 'expected an smtp:// or smtps:// URL')
+  }
+  // The URL may carry a password: never echo it back.
+  if ((parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') || !parsed.hostname)
+    throw new ConfigError(name, 'expected an smtp:// or smtps:// URL with a host')
+  return raw
+}
+
 function slug(env: Env, name: string, fallback: string): string {
   const value = text(env, name, fallback)
   if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(value)) throw new ConfigError(name, `expected a slug, got "${value}"`)
   return value
 }
 
+/** design.md: 5s, 5m, 30m, 2h, 5h, 10h. */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = [
+  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000,
+]
+
 export function loadConfig(env: Env = process.env): Config {
+  const dataDir = resolve(text(env, 'DATA_DIR', './tenants'))
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: text(env, 'HOST', '0.0.0.0'),
-    dataDir: resolve(text(env, 'DATA_DIR', './tenants')),
+    dataDir,
     defaultTenantSlug: slug(env, 'DEFAULT_TENANT_SLUG', 'default'),
     tenantPoolSize: integer(env, 'TENANT_POOL_SIZE', 256, 1, 100_000),
     authJwksUrl: url(env, 'AUTH_JWKS_URL'),
@@ -97,6 +164,22 @@ export function loadConfig(env: Env = process.env): Config {
     passcodeSessionTtlSeconds: integer(env, 'PASSCODE_SESSION_TTL', 12 * 3600, 60, 30 * 86400),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'], 'info'),
     paymentGateway: oneOf(env, 'PAYMENT_PROVIDER', ['sandbox', 'stripe'], 'sandbox'),
+    litestreamReplicaUrl: replicaUrl(env, 'LITESTREAM_REPLICA_URL'),
+    litestreamBin: env.LITESTREAM_BIN?.trim() || undefined,
+    litestreamS3: {
+      endpoint: url(env, 'LITESTREAM_S3_ENDPOINT'),
+      region: env.LITESTREAM_S3_REGION?.trim() || undefined,
+      forcePathStyle: boolean(env, 'LITESTREAM_S3_FORCE_PATH_STYLE', false),
+    },
+    backupDir: resolve(text(env, 'BACKUP_DIR', `${dataDir}/backups`)),
+    backupIntervalSeconds: integer(env, 'BACKUP_INTERVAL', 3600, 0, 30 * 86400),
+    backupRetention: integer(env, 'BACKUP_RETENTION', 24, 1, 10_000),
+    webhookRetryScheduleMs: durations(env, 'WEBHOOK_RETRY_SCHEDULE', DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS),
+    webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 1, 3_600_000),
+    smtpUrl: smtpUrl(env, 'SMTP_URL'),
+    smtpFrom: text(env, 'SMTP_FROM', 'no-reply@localhost'),
   }
 }
 

@@ -9,7 +9,9 @@ const usage = `usage: restaurant-ops <command>
   location create --tenant SLUG --name N [--timezone TZ]
   staff create --tenant SLUG --email E --first-name F --last-name L [--subject SUB] [--role ROLE] [--location ID] [--passcode DIGITS]
   token --tenant SLUG --subject SUB [--ttl SECONDS]
-  migrate`
+  migrate
+  backup
+  restore --tenant SLUG [--timestamp ISO] [--from snapshot|replica] [--to PATH]`
 
 try {
   const result = await runCommand(process.argv.slice(2))

@@ -9,10 +9,13 @@ import {
   presentStaffUser,
 } from '../modules/staff/service'
 import { systemActor } from '../platform/auth/actor'
+import { resolveLitestreamBinary } from '../platform/backup/litestream'
+import { restoreTenant } from '../platform/backup/restore'
 import { ApiError } from '../platform/http/problem'
 import { openPlatform, type Platform } from '../platform/platform'
 import { migrateAll } from '../platform/tenancy/databases'
 import { createTenant, findTenantBySlug, listTenants, type Tenant } from '../platform/tenancy/tenants'
+import { backupNow } from './backup'
 import { serve } from './serve'
 
 export class UsageError extends Error {}
@@ -50,6 +53,9 @@ const options = {
   location: stringOption,
   passcode: stringOption,
   ttl: stringOption,
+  timestamp: stringOption,
+  from: stringOption,
+  to: stringOption,
 } as const
 
 async function withPlatform<T>(work: (platform: Platform) => T | Promise<T>): Promise<T> {
@@ -75,13 +81,15 @@ export async function runCommand(argv: string[]): Promise<unknown> {
       await serve(loadConfig())
       return null
     case 'tenant create':
-      return withPlatform((p) =>
-        createTenant(p.control.db, {
+      return withPlatform((p) => {
+        const { id, slug, name, timezone } = createTenant(p.control.db, {
           slug: required(flags, 'slug'),
           name: required(flags, 'name'),
           timezone: optional(flags, 'timezone'),
-        }),
-      ).then(({ id, slug, name, timezone }) => ({ id, slug, name, timezone }))
+        })
+        p.pool.get(id) // creates and migrates the tenant's database file now
+        return { id, slug, name, timezone }
+      })
     case 'tenant list':
       return withPlatform((p) => ({
         tenants: listTenants(p.control.db).map(({ id, slug, name, timezone }) => ({
@@ -144,6 +152,29 @@ export async function runCommand(argv: string[]): Promise<unknown> {
         busyTimeoutMs: config.sqliteBusyTimeoutMs,
       })
     }
+    case 'backup':
+      return withPlatform((p) => backupNow(p))
+    case 'restore':
+      return withPlatform((p) => {
+        const tenant = tenantOf(p, required(flags, 'tenant'))
+        const from = optional(flags, 'from') ?? (p.config.litestreamReplicaUrl ? 'replica' : 'snapshot')
+        if (from !== 'snapshot' && from !== 'replica')
+          throw new UsageError('--from must be snapshot or replica')
+        const at = optional(flags, 'timestamp')
+        const timestamp = at === undefined ? undefined : new Date(at)
+        if (timestamp && Number.isNaN(timestamp.getTime()))
+          throw new UsageError('--timestamp must be an ISO date-time')
+        return restoreTenant({
+          dataDir: p.config.dataDir,
+          backupDir: p.config.backupDir,
+          tenant,
+          from,
+          timestamp,
+          to: optional(flags, 'to'),
+          replicaUrl: p.config.litestreamReplicaUrl,
+          litestreamBin: resolveLitestreamBinary(p.config.litestreamBin),
+        })
+      })
     default:
       throw new UsageError(`unknown command "${positionals.join(' ')}"`)
   }

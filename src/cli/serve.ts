@@ -1,14 +1,59 @@
-// `serve`: open the platform, create the embedded default on an empty data directory, listen,
-// and shut down gracefully on SIGTERM/SIGINT.
+// `serve`: open the platform, create the embedded default on an empty data directory, start
+// replication or scheduled snapshots, listen, and shut down gracefully on SIGTERM/SIGINT.
 import type { Config } from '../config'
-import { openPlatform } from '../platform/platform'
+import { backedUpDatabases } from '../platform/backup/databases'
+import { LitestreamSupervisor, resolveLitestreamBinary } from '../platform/backup/litestream'
+import { writeServeLock } from '../platform/backup/restore'
+import { openPlatform, type Platform } from '../platform/platform'
 import { buildApp } from '../server'
+import { backupNow } from './backup'
 import { ensureEmbeddedDefault } from './bootstrap'
+
+/** Litestream when LITESTREAM_REPLICA_URL is set, else scheduled snapshots (BACKUP_INTERVAL). */
+function startBackups(platform: Platform): void {
+  const { config, log, jobs } = platform
+  if (!config.litestreamReplicaUrl) {
+    if (config.backupIntervalSeconds > 0) {
+      jobs.register({
+        name: 'backups.snapshot',
+        intervalMs: config.backupIntervalSeconds * 1000,
+        runAtStart: false,
+        run: () => {
+          const result = backupNow(platform)
+          log.info('snapshot written', {
+            dir: result.dir,
+            databases: result.databases,
+            pruned: result.pruned.length,
+          })
+        },
+      })
+    }
+    return
+  }
+  const binary = resolveLitestreamBinary(config.litestreamBin)
+  if (!binary)
+    throw new Error('LITESTREAM_REPLICA_URL is set but no Litestream binary was found (set LITESTREAM_BIN)')
+  const supervisor = new LitestreamSupervisor({
+    binary,
+    configPath: `${config.dataDir}/litestream.yml`,
+    replicaUrl: config.litestreamReplicaUrl,
+    s3: config.litestreamS3,
+    log,
+    listDatabases: () => backedUpDatabases(config.dataDir, platform.control.db),
+  })
+  supervisor.start()
+  platform.replication = supervisor
+  // Tenants may be created by the CLI in another process: pick them up for replication.
+  jobs.register({ name: 'litestream.tenants', intervalMs: 5000, run: () => void supervisor.syncDatabases() })
+  log.info('litestream replicating', { replica: config.litestreamReplicaUrl, binary })
+}
 
 export async function serve(config: Config): Promise<void> {
   const platform = await openPlatform(config)
   const { log } = platform
+  const releaseLock = writeServeLock(config.dataDir)
   ensureEmbeddedDefault(platform)
+  startBackups(platform)
   if (platform.devIssuer) {
     log.warn(
       'DEVELOPMENT ISSUER ON: AUTH_JWKS_URL is not set, so this server trusts tokens it mints itself ' +
@@ -27,6 +72,7 @@ export async function serve(config: Config): Promise<void> {
     // Above MAX_BODY_BYTES so the app's own check answers with a problem document.
     maxRequestBodySize: config.maxBodyBytes + 1024,
   })
+  platform.jobs.start()
   const url = `http://${app.server?.hostname}:${app.server?.port}`
   log.info('listening', { url, dataDir: config.dataDir })
   console.log(JSON.stringify({ listening: url, port: app.server?.port, dataDir: config.dataDir }))
@@ -36,8 +82,13 @@ export async function serve(config: Config): Promise<void> {
     if (stopping) return
     stopping = true
     log.info('shutting down', { signal })
+    // Stop accepting and finish requests in flight; let jobs finish (webhook requests record
+    // their attempts); then Litestream's last sync; then close every database.
     await app.stop()
-    platform.close()
+    await platform.jobs.stop()
+    await platform.replication?.stop()
+    await platform.shutdown()
+    releaseLock()
     process.exit(0)
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))

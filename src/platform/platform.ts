@@ -5,7 +5,13 @@ import type { AuthDeps } from './auth/authenticate'
 import { type DevIssuer, openDevIssuer } from './auth/dev-issuer'
 import { createTokenVerifier } from './auth/jwt'
 import { type AuthPlugin, authPlugin } from './auth/plugin'
+import type { LitestreamSupervisor } from './backup/litestream'
+import { DeliveryWorker } from './events/worker'
+import { purgeExpiredIdempotencyKeys } from './http/idempotency'
+import { Scheduler } from './jobs/scheduler'
+import { forEachTenant } from './jobs/tenants'
 import { createLogger, type Logger } from './log'
+import { createMessageSender, type MessageSender } from './messaging/sender'
 import { type DatabaseHandle, openControlDatabase, TenantPool } from './tenancy/databases'
 
 export interface Platform {
@@ -16,6 +22,17 @@ export interface Platform {
   /** The built-in development issuer; null when AUTH_JWKS_URL names a real identity provider. */
   devIssuer: DevIssuer | null
   auth: AuthPlugin
+  /** Litestream supervision when LITESTREAM_REPLICA_URL is set and the server runs. */
+  replication: LitestreamSupervisor | null
+  /** The in-process scheduler; `serve` starts it, tests start it or run jobs themselves. */
+  jobs: Scheduler
+  /** Guest messages (gift card delivery, order-ready notices): SMTP_URL, else recorded in the database. */
+  messages: MessageSender
+  /** The webhook delivery worker (job `webhooks.deliver`). */
+  webhooks: DeliveryWorker
+  /** Stops the jobs (waiting for running ones, e.g. webhook requests in flight), then closes. */
+  shutdown(): Promise<void>
+  /** Closes at once: jobs stop being scheduled, databases close. */
   close(): void
 }
 
@@ -26,7 +43,11 @@ export interface PlatformOptions {
 
 export async function openPlatform(config: Config, options: PlatformOptions = {}): Promise<Platform> {
   const log = createLogger(config.logLevel)
-  const sqliteOptions = { synchronous: config.sqliteSynchronous, busyTimeoutMs: config.sqliteBusyTimeoutMs }
+  const sqliteOptions = {
+    synchronous: config.sqliteSynchronous,
+    busyTimeoutMs: config.sqliteBusyTimeoutMs,
+    walAutoCheckpoint: !config.litestreamReplicaUrl,
+  }
   const control = openControlDatabase(config.dataDir, sqliteOptions)
   const pool = new TenantPool(config.dataDir, config.tenantPoolSize, sqliteOptions)
   const devIssuer = config.authJwksUrl
@@ -44,6 +65,25 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     verifyToken,
     trustStaffUserIdHeader: options.trustStaffUserIdHeader ?? false,
   }
+  const jobs = new Scheduler(log)
+  const webhooks = new DeliveryWorker({ config, log, control, pool, jobs })
+  jobs.register({
+    name: 'idempotency.purge',
+    intervalMs: 3600 * 1000,
+    run: (signal) =>
+      forEachTenant({ control, pool }, signal, (_tenant, db) => {
+        purgeExpiredIdempotencyKeys(db)
+      }),
+  })
+  let closed = false
+  const close = () => {
+    if (closed) return
+    closed = true
+    void jobs.stop()
+    webhooks.close()
+    pool.close()
+    control.sqlite.close(false)
+  }
   return {
     config,
     log,
@@ -51,9 +91,14 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     pool,
     devIssuer,
     auth: authPlugin(deps),
-    close() {
-      pool.close()
-      control.sqlite.close(false)
+    replication: null,
+    jobs,
+    messages: createMessageSender(config, log),
+    webhooks,
+    async shutdown() {
+      await jobs.stop()
+      close()
     },
+    close,
   }
 }

@@ -102,11 +102,13 @@ describe('service description and health', () => {
     for (const path of ['/health', '/health/ready', '/health/database']) {
       const res = await t.request('GET', path, { as: null })
       expect(res.status).toBe(200)
-      expect(res.body).toEqual({
+      expect(res.body).toMatchObject({
         status: 'ok',
         foundationEnabled: true,
         checks: { control: 'ok', tenant: 'ok' },
       })
+      const deliver = res.body.jobs.find((j: { name: string }) => j.name === 'webhooks.deliver')
+      expect(deliver).toMatchObject({ running: false, failures: 0, lastError: null })
     }
   })
 

@@ -7,7 +7,21 @@ import { findTenantBySlug, listTenants } from '../../platform/tenancy/tenants'
 const HealthStatus = t.Object({
   status: t.Union([t.Literal('ok'), t.Literal('unavailable')]),
   foundationEnabled: t.Boolean(),
-  checks: t.Record(t.String(), t.String(), { description: 'Each database touched and its result.' }),
+  checks: t.Record(t.String(), t.String(), {
+    description: 'Each database touched and its result; `replication` is the Litestream state when it runs.',
+  }),
+  jobs: t.Array(
+    t.Object({
+      name: t.String(),
+      running: t.Boolean(),
+      runs: t.Integer(),
+      failures: t.Integer(),
+      lastSuccessAt: t.Nullable(t.String()),
+      lastError: t.Nullable(t.String()),
+      lastErrorAt: t.Nullable(t.String()),
+    }),
+    { description: 'Background jobs: last run and last failure of each.' },
+  ),
 })
 
 /** Touches the control database and one tenant database (the default one when it exists). */
@@ -28,7 +42,20 @@ function checkDatabases(platform: Platform) {
     ok = false
     checks[checks.control ? 'tenant' : 'control'] = error instanceof Error ? error.message : String(error)
   }
-  return { status: ok ? ('ok' as const) : ('unavailable' as const), foundationEnabled: true, checks }
+  // Replication trouble is reported, not fatal: the API keeps serving while Litestream restarts.
+  if (platform.replication) checks.replication = platform.replication.status().state
+  const jobs = platform.jobs
+    .status()
+    .map(({ name, running, runs, failures, lastSuccessAt, lastError, lastErrorAt }) => ({
+      name,
+      running,
+      runs,
+      failures,
+      lastSuccessAt,
+      lastError,
+      lastErrorAt,
+    }))
+  return { status: ok ? ('ok' as const) : ('unavailable' as const), foundationEnabled: true, checks, jobs }
 }
 
 export const healthRoutes = (platform: Platform) => {

@@ -22,6 +22,7 @@ export const permissionCatalogue = {
   'discounts:approve': 'Approve a discount that requires manager approval',
   'gift-cards:read': 'Read gift cards and their settings',
   'gift-cards:write': 'Issue, load, redeem and change gift cards',
+  'gift-cards:manage': 'Adjust, void, merge, disable, enable and expire gift cards',
   'gift-cards:settings': 'Change gift card settings',
   'gift-cards:reports': 'Read gift card liability, transaction and settlement reports',
   'inventory:read': 'Read ingredients, stock, movements and recipes',

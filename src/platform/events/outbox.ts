@@ -14,7 +14,27 @@ export interface DomainEvent {
   payload: Record<string, unknown>
 }
 
+type AppendListener = (tenantId: string) => void
+const listeners = new Set<AppendListener>()
+
+/**
+ * Tells `listener` the tenant of every event appended in this process (the delivery worker uses it
+ * as a wake-up hint; it also sweeps every tenant periodically for events written elsewhere).
+ * Returns the function that removes the listener.
+ */
+export function onEventAppended(listener: AppendListener): () => void {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
+}
+
+/** Wakes the delivery worker for a tenant whose deliveries changed outside an append (a replay). */
+export function signalOutbox(tenantId: string): void {
+  for (const listener of listeners) listener(tenantId)
+}
+
 export function appendEvent(tx: Queryable, actor: Actor, event: DomainEvent): OutboxEventRow {
+  // A hint only: the transaction commits synchronously before any listener's work can run.
+  signalOutbox(actor.tenantId)
   return tx
     .insert(outboxEvents)
     .values({

@@ -5,6 +5,8 @@ import type { SqliteSynchronous } from '../../config'
 export interface SqliteOptions {
   synchronous: SqliteSynchronous
   busyTimeoutMs: number
+  /** False when Litestream replicates: it must own checkpointing (see its tips). */
+  walAutoCheckpoint?: boolean
 }
 
 export function openSqlite(path: string, options: SqliteOptions): Database {
@@ -15,5 +17,6 @@ export function openSqlite(path: string, options: SqliteOptions): Database {
   // Bun's bundled SQLite defaults WAL databases to FULL; set it explicitly.
   db.exec(`PRAGMA synchronous = ${options.synchronous}`)
   db.exec('PRAGMA foreign_keys = ON')
+  if (options.walAutoCheckpoint === false) db.exec('PRAGMA wal_autocheckpoint = 0')
   return db
 }

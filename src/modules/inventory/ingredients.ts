@@ -1,0 +1,215 @@
+// Ingredients: create, read, list, update, deactivate and reactivate.
+import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import { appendAudit } from '../../platform/audit/audit'
+import { diffFields } from '../../platform/audit/diff'
+import type { Actor } from '../../platform/auth/actor'
+import { appendEvent } from '../../platform/events/outbox'
+import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
+import { conflict, invalid, notFound } from '../../platform/http/problem'
+import { newId, nowIso } from '../../platform/ids'
+import type { Db } from '../../platform/tenancy/databases'
+import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { findLocation } from '../locations/service'
+import { vendors } from '../vendors/schema'
+import type { CreateIngredientInput, UpdateIngredientInput } from './model'
+import {
+  type IngredientRow,
+  type IngredientStockRow,
+  ingredientStocks,
+  ingredients,
+  inventoryMovements,
+  recipeComponents,
+  recipes,
+} from './schema'
+
+export type Ingredient = IngredientRow & { stocks: IngredientStockRow[] }
+
+export function findIngredientRow(db: Queryable, id: string): IngredientRow | undefined {
+  return db.select().from(ingredients).where(eq(ingredients.id, id)).get()
+}
+
+export function getIngredientRow(db: Queryable, id: string): IngredientRow {
+  const row = findIngredientRow(db, id)
+  if (!row) throw notFound('ingredient', id)
+  return row
+}
+
+function stocksOf(db: Queryable, ingredientIds: string[], locationId?: string) {
+  const byIngredient = new Map<string, IngredientStockRow[]>(ingredientIds.map((i) => [i, []]))
+  if (ingredientIds.length === 0) return byIngredient
+  const where = [inArray(ingredientStocks.ingredientId, ingredientIds)]
+  if (locationId) where.push(eq(ingredientStocks.locationId, locationId))
+  const rows = db
+    .select()
+    .from(ingredientStocks)
+    .where(and(...where))
+    .orderBy(asc(ingredientStocks.createdAt), asc(ingredientStocks.id))
+    .all()
+  for (const row of rows) byIngredient.get(row.ingredientId)?.push(row)
+  return byIngredient
+}
+
+export function withStocks(db: Queryable, row: IngredientRow): Ingredient {
+  return { ...row, stocks: stocksOf(db, [row.id]).get(row.id) ?? [] }
+}
+
+export const getIngredient = (db: Queryable, id: string): Ingredient =>
+  withStocks(db, getIngredientRow(db, id))
+
+/** A body or query `locationId` must name a location of the tenant. */
+export function assertLocation(db: Queryable, locationId: string, path: string) {
+  if (!findLocation(db, locationId)) throw invalid(path, `unknown location "${locationId}"`)
+}
+
+export function listIngredients(
+  db: Queryable,
+  query: { q?: string; locationId?: string; active?: boolean } & PageRequest,
+) {
+  if (query.locationId) assertLocation(db, query.locationId, 'query/locationId')
+  const conditions: (SQL | undefined)[] = [
+    searchColumns(query.q, [ingredients.code, ingredients.name, ingredients.description]),
+  ]
+  if (query.active !== undefined) conditions.push(eq(ingredients.active, query.active))
+  const where = and(...conditions)
+  const total = db.select({ n: count() }).from(ingredients).where(where).get()?.n ?? 0
+  const rows = db
+    .select()
+    .from(ingredients)
+    .where(where)
+    .orderBy(asc(sql`lower(${ingredients.name})`), asc(ingredients.id))
+    .limit(query.limit)
+    .offset(offsetOf(query))
+    .all()
+  const stocks = stocksOf(
+    db,
+    rows.map((r) => r.id),
+    query.locationId,
+  )
+  return { items: rows.map((r) => ({ ...r, stocks: stocks.get(r.id) ?? [] })), page: { total } }
+}
+
+function assertCodeFree(db: Queryable, code: string, exceptId?: string) {
+  const holder = db
+    .select({ id: ingredients.id })
+    .from(ingredients)
+    .where(eq(sql`lower(${ingredients.code})`, code.toLowerCase()))
+    .get()
+  if (holder && holder.id !== exceptId) throw conflict(`ingredient code "${code}" is already in use`)
+}
+
+function assertVendor(db: Queryable, vendorId: string | null | undefined) {
+  if (!vendorId) return
+  const vendor = db.select().from(vendors).where(eq(vendors.id, vendorId)).get()
+  if (!vendor) throw invalid('body/vendorId', `unknown vendor "${vendorId}"`)
+  if (vendor.status !== 'active') throw invalid('body/vendorId', `vendor "${vendorId}" is inactive`)
+}
+
+export function createIngredient(db: Db, actor: Actor, input: CreateIngredientInput): Ingredient {
+  return inWriteTransaction(db, (tx) => {
+    assertCodeFree(tx, input.code)
+    assertVendor(tx, input.vendorId)
+    const now = nowIso()
+    const row = tx
+      .insert(ingredients)
+      .values({
+        id: newId(),
+        code: input.code,
+        name: input.name,
+        description: input.description ?? null,
+        baseUnit: input.baseUnit,
+        purchaseUnit: input.purchaseUnit ?? null,
+        purchaseUnitQuantity: input.purchaseUnitQuantity ?? 1,
+        latestUnitCost: null,
+        weightedAverageUnitCost: null,
+        vendorId: input.vendorId ?? null,
+        active: true,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get()
+    appendAudit(tx, actor, {
+      action: 'ingredient.create',
+      entityType: 'ingredient',
+      entityId: row.id,
+      metadata: { ingredient: row },
+    })
+    const result = { ...row, stocks: [] }
+    appendEvent(tx, actor, { object: 'ingredient', action: 'create', aggregateId: row.id, payload: result })
+    return result
+  })
+}
+
+export function updateIngredient(db: Db, actor: Actor, id: string, patch: UpdateIngredientInput): Ingredient {
+  return inWriteTransaction(db, (tx) => {
+    const before = getIngredientRow(tx, id)
+    if (patch.code !== undefined) assertCodeFree(tx, patch.code, id)
+    if (patch.vendorId !== undefined && patch.vendorId !== before.vendorId) assertVendor(tx, patch.vendorId)
+    const changes = diffFields(before, patch)
+    if (Object.keys(changes).length === 0) return withStocks(tx, before)
+    if (changes.baseUnit) {
+      const moved = tx
+        .select({ id: inventoryMovements.id })
+        .from(inventoryMovements)
+        .where(eq(inventoryMovements.ingredientId, id))
+        .limit(1)
+        .get()
+      if (moved)
+        throw conflict('the base unit cannot change once the ingredient has movements', {
+          baseUnit: before.baseUnit,
+        })
+    }
+    const row = tx
+      .update(ingredients)
+      .set({ ...patch, updatedAt: nowIso() })
+      .where(eq(ingredients.id, id))
+      .returning()
+      .get()
+    appendAudit(tx, actor, {
+      action: 'ingredient.update',
+      entityType: 'ingredient',
+      entityId: id,
+      metadata: { changes },
+    })
+    const result = withStocks(tx, row)
+    appendEvent(tx, actor, { object: 'ingredient', action: 'update', aggregateId: id, payload: result })
+    return result
+  })
+}
+
+/** Deactivating is refused while an active recipe uses the ingredient or produces it. */
+export function setIngredientActive(db: Db, actor: Actor, id: string, active: boolean): Ingredient {
+  return inWriteTransaction(db, (tx) => {
+    const before = getIngredientRow(tx, id)
+    if (before.active === active) return withStocks(tx, before)
+    if (!active) {
+      const using = tx
+        .selectDistinct({ id: recipes.id, title: recipes.title })
+        .from(recipes)
+        .leftJoin(recipeComponents, eq(recipeComponents.recipeId, recipes.id))
+        .where(
+          and(
+            eq(recipes.active, true),
+            sql`(${recipeComponents.ingredientId} = ${id} OR ${recipes.outputIngredientId} = ${id})`,
+          ),
+        )
+        .orderBy(asc(recipes.title))
+        .all()
+      if (using.length > 0)
+        throw conflict('the ingredient is used by active recipes; change or deactivate them first', {
+          recipes: using,
+        })
+    }
+    const row = tx
+      .update(ingredients)
+      .set({ active, updatedAt: nowIso() })
+      .where(eq(ingredients.id, id))
+      .returning()
+      .get()
+    const action = active ? 'reactivate' : 'deactivate'
+    appendAudit(tx, actor, { action: `ingredient.${action}`, entityType: 'ingredient', entityId: id })
+    const result = withStocks(tx, row)
+    appendEvent(tx, actor, { object: 'ingredient', action, aggregateId: id, payload: result })
+    return result
+  })
+}

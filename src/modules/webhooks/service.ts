@@ -1,0 +1,192 @@
+// Webhook subscriptions of both families. The delivery machinery (outbox, worker, dead letters)
+// is in src/platform/events; this file is what the two subscription APIs do with it.
+import { and, asc, count, eq } from 'drizzle-orm'
+import { appendAudit } from '../../platform/audit/audit'
+import { diffFields } from '../../platform/audit/diff'
+import type { Actor } from '../../platform/auth/actor'
+import {
+  type SubscriptionFamily,
+  type WebhookSubscriptionRow,
+  webhookSubscriptions,
+} from '../../platform/events/schema'
+import { checkTargetUrl, insertSubscription, normalizeHeaders } from '../../platform/events/subscriptions'
+import { offsetOf, type PageRequest } from '../../platform/http/paging'
+import { notFound } from '../../platform/http/problem'
+import { nowIso } from '../../platform/ids'
+import type { Db } from '../../platform/tenancy/databases'
+import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import type { CreateTablesSubscriptionInput, CreateWebhookInput, UpdateWebhookInput } from './model'
+
+export interface SubscriptionSettings {
+  allowPrivateTargets: boolean
+}
+
+/** A legacy webhook as the API shows it: never the secret. */
+export const webhookView = (row: WebhookSubscriptionRow) => ({
+  id: row.id,
+  object: row.object,
+  action: row.action,
+  url: row.url,
+  enabled: row.enabled,
+  headers: row.headers,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+})
+
+export const tablesSubscriptionView = (row: WebhookSubscriptionRow) => ({
+  id: row.id,
+  object: row.object,
+  action: row.action,
+  url: row.url,
+  enabled: row.enabled,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+})
+
+/** What audit metadata may say about a subscription (no secret, no header values). */
+const auditView = (row: WebhookSubscriptionRow) => ({
+  family: row.family,
+  object: row.object,
+  action: row.action,
+  url: row.url,
+  enabled: row.enabled,
+  headerNames: Object.keys(row.headers),
+})
+
+function findOfFamily(db: Queryable, family: SubscriptionFamily, id: string): WebhookSubscriptionRow {
+  const row = db
+    .select()
+    .from(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.family, family)))
+    .get()
+  if (!row) throw notFound(family === 'legacy' ? 'webhook' : 'webhook subscription', id)
+  return row
+}
+
+function listOfFamily(db: Queryable, family: SubscriptionFamily, page: PageRequest) {
+  const where = eq(webhookSubscriptions.family, family)
+  const total = db.select({ n: count() }).from(webhookSubscriptions).where(where).get()?.n ?? 0
+  const rows = db
+    .select()
+    .from(webhookSubscriptions)
+    .where(where)
+    .orderBy(asc(webhookSubscriptions.createdAt), asc(webhookSubscriptions.id))
+    .limit(page.limit)
+    .offset(offsetOf(page))
+    .all()
+  return { rows, total }
+}
+
+function createOfFamily(
+  tx: Queryable,
+  actor: Actor,
+  family: SubscriptionFamily,
+  input: CreateWebhookInput,
+  settings: SubscriptionSettings,
+) {
+  const row = insertSubscription(tx, family, input, settings.allowPrivateTargets)
+  appendAudit(tx, actor, {
+    action: 'webhook.create',
+    entityType: 'webhook_subscription',
+    entityId: row.id,
+    metadata: { subscription: auditView(row) },
+  })
+  return row
+}
+
+function deleteOfFamily(tx: Queryable, actor: Actor, family: SubscriptionFamily, id: string) {
+  const row = findOfFamily(tx, family, id)
+  tx.delete(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).run()
+  appendAudit(tx, actor, {
+    action: 'webhook.delete',
+    entityType: 'webhook_subscription',
+    entityId: id,
+    metadata: { subscription: auditView(row) },
+  })
+}
+
+// Legacy `/web-hook`.
+
+export function listWebhooks(db: Queryable, page: PageRequest) {
+  const { rows, total } = listOfFamily(db, 'legacy', page)
+  return { webhooks: rows.map(webhookView), page: { total, page: page.page, limit: page.limit } }
+}
+
+export const getWebhook = (db: Queryable, id: string) => webhookView(findOfFamily(db, 'legacy', id))
+
+export function createWebhook(
+  db: Db,
+  actor: Actor,
+  input: CreateWebhookInput,
+  settings: SubscriptionSettings,
+) {
+  return inWriteTransaction(db, (tx) => {
+    const row = createOfFamily(tx, actor, 'legacy', input, settings)
+    return { ...webhookView(row), secret: row.secret }
+  })
+}
+
+export function updateWebhook(
+  db: Db,
+  actor: Actor,
+  id: string,
+  patch: UpdateWebhookInput,
+  settings: SubscriptionSettings,
+) {
+  return inWriteTransaction(db, (tx) => {
+    const before = findOfFamily(tx, 'legacy', id)
+    if (patch.url !== undefined) checkTargetUrl(patch.url, settings.allowPrivateTargets)
+    const next = {
+      ...patch,
+      ...(patch.headers !== undefined ? { headers: normalizeHeaders(patch.headers) } : {}),
+    }
+    const changes = diffFields(before, next)
+    if (Object.keys(changes).length === 0) return webhookView(before)
+    const row = tx
+      .update(webhookSubscriptions)
+      .set({
+        ...next,
+        // Enabling again (after a 410, say) forgets why the service had disabled it.
+        ...(next.enabled === true ? { disabledReason: null } : {}),
+        updatedAt: nowIso(),
+      })
+      .where(eq(webhookSubscriptions.id, id))
+      .returning()
+      .get()
+    if (changes.headers) changes.headers = { from: Object.keys(before.headers), to: Object.keys(row.headers) }
+    appendAudit(tx, actor, {
+      action: 'webhook.update',
+      entityType: 'webhook_subscription',
+      entityId: id,
+      metadata: { changes },
+    })
+    return webhookView(row)
+  })
+}
+
+export function deleteWebhook(db: Db, actor: Actor, id: string): void {
+  inWriteTransaction(db, (tx) => deleteOfFamily(tx, actor, 'legacy', id))
+}
+
+// Tables API `/tables-api/v1/webhook-subscriptions`.
+
+export function listTablesSubscriptions(db: Queryable, page: PageRequest) {
+  return { data: listOfFamily(db, 'tables', page).rows.map(tablesSubscriptionView) }
+}
+
+/** Joins the caller's transaction (idempotentWrite) so the stored response commits with the row. */
+export function createTablesSubscription(
+  db: Db,
+  actor: Actor,
+  input: CreateTablesSubscriptionInput,
+  settings: SubscriptionSettings,
+) {
+  return inWriteTransaction(db, (tx) => {
+    const row = createOfFamily(tx, actor, 'tables', input, settings)
+    return { data: { ...tablesSubscriptionView(row), signingSecret: row.secret } }
+  })
+}
+
+export function deleteTablesSubscription(db: Db, actor: Actor, id: string): void {
+  inWriteTransaction(db, (tx) => deleteOfFamily(tx, actor, 'tables', id))
+}

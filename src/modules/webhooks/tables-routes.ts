@@ -1,0 +1,89 @@
+// The tables API's webhook subscriptions. Today they authenticate staff like every route
+// (`webhooks:read` / `webhooks:manage`); the `tpk_live_` credential scope `webhooks:manage` is
+// added where credentials are resolved (src/platform/auth), leaving these handlers as they are.
+import { Elysia, t } from 'elysia'
+import type { AuthPlugin } from '../../platform/auth/plugin'
+import { idempotentWrite } from '../../platform/http/idempotency'
+import { pageOf, pagingQuery } from '../../platform/http/paging'
+import {
+  CreatedTablesSubscription,
+  CreateTablesSubscription,
+  IdempotencyHeaders,
+  IdParams,
+  TablesSubscriptionList,
+} from './model'
+import {
+  createTablesSubscription,
+  deleteTablesSubscription,
+  listTablesSubscriptions,
+  type SubscriptionSettings,
+} from './service'
+
+export const tablesWebhookRoutes = (auth: AuthPlugin, settings: SubscriptionSettings) =>
+  new Elysia({
+    name: 'tables-webhook-subscriptions',
+    prefix: '/tables-api/v1/webhook-subscriptions',
+    detail: { tags: ['Tables API'] },
+  })
+    .use(auth)
+    .get('', ({ db, query }) => listTablesSubscriptions(db, pageOf(query)), {
+      permission: 'webhooks:read',
+      query: t.Object({ ...pagingQuery(100) }),
+      response: TablesSubscriptionList,
+      detail: {
+        summary: 'List webhook subscriptions',
+        description:
+          'Tables-API subscriptions only (legacy `/web-hook` ones are listed there), oldest first.',
+      },
+    })
+    .post(
+      '',
+      ({ db, actor, body, headers, path, set }) => {
+        const result = idempotentWrite(
+          db,
+          actor,
+          { key: headers['idempotency-key'], method: 'POST', path, body },
+          () => ({ status: 201, body: createTablesSubscription(db, actor, body, settings) }),
+        )
+        set.status = result.status
+        if (result.replayed) set.headers['idempotent-replayed'] = 'true'
+        return result.body
+      },
+      {
+        permission: 'webhooks:manage',
+        headers: IdempotencyHeaders,
+        body: CreateTablesSubscription,
+        response: { 201: CreatedTablesSubscription },
+        detail: {
+          summary: 'Create a webhook subscription',
+          description:
+            'Answers `{data}` with the `signingSecret`, shown only here (and in a replay of this request by its `idempotency-key`, ' +
+            'for 24 hours, which answers the same subscription rather than creating another). Deliveries are the same as legacy webhooks’.',
+        },
+      },
+    )
+    .delete(
+      '/:id',
+      ({ db, actor, params, headers, path, set }) => {
+        const result = idempotentWrite(
+          db,
+          actor,
+          { key: headers['idempotency-key'], method: 'DELETE', path, body: null },
+          () => {
+            deleteTablesSubscription(db, actor, params.id)
+            return { status: 204, body: null }
+          },
+        )
+        set.status = result.status
+        if (result.replayed) set.headers['idempotent-replayed'] = 'true'
+      },
+      {
+        permission: 'webhooks:manage',
+        headers: IdempotencyHeaders,
+        params: IdParams,
+        detail: {
+          summary: 'Delete a webhook subscription',
+          description: 'Answers 204 with no body; a replay of the same `idempotency-key` answers 204 again.',
+        },
+      },
+    )

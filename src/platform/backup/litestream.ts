@@ -1,0 +1,192 @@
+// Continuous replication with Litestream (v0.3): one replica path per database, a generated
+// config, and a supervisor that restarts Litestream with backoff when it dies and reloads it when
+// the set of databases changes (v0.3 reads its config once, so a reload is a clean restart).
+
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname } from 'node:path'
+import type { Subprocess } from 'bun'
+import type { Logger } from '../log'
+
+export interface ReplicatedDatabase {
+  /** Stable name of the replica folder: `control` or the tenant id. */
+  name: string
+  path: string
+}
+
+export interface S3Options {
+  endpoint?: string
+  region?: string
+  accessKeyId?: string
+  secretAccessKey?: string
+  forcePathStyle?: boolean
+}
+
+/** The replica URL of one database under the base `file:///dir` or `s3://bucket/prefix`. */
+export function replicaUrlFor(baseUrl: string, name: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/${name}`
+}
+
+export function filePathOf(url: string): string | null {
+  return url.startsWith('file://') ? decodeURIComponent(new URL(url).pathname) : null
+}
+
+const yamlString = (value: string) => JSON.stringify(value)
+
+/** Litestream's YAML config for these databases (JSON strings are valid YAML scalars). */
+export function litestreamConfig(
+  databases: readonly ReplicatedDatabase[],
+  baseUrl: string,
+  s3: S3Options = {},
+): string {
+  const lines = ['dbs:']
+  for (const db of databases) {
+    const url = replicaUrlFor(baseUrl, db.name)
+    lines.push(`  - path: ${yamlString(db.path)}`, '    replicas:')
+    const file = filePathOf(url)
+    if (file) {
+      lines.push('      - type: file', `        path: ${yamlString(file)}`)
+    } else {
+      lines.push(`      - url: ${yamlString(url)}`)
+      if (s3.endpoint) lines.push(`        endpoint: ${yamlString(s3.endpoint)}`)
+      if (s3.region) lines.push(`        region: ${yamlString(s3.region)}`)
+      if (s3.accessKeyId) lines.push(`        access-key-id: ${yamlString(s3.accessKeyId)}`)
+      if (s3.secretAccessKey) lines.push(`        secret-access-key: ${yamlString(s3.secretAccessKey)}`)
+      if (s3.forcePathStyle) lines.push('        force-path-style: true')
+    }
+    lines.push('        sync-interval: 1s')
+  }
+  return `${lines.join('\n')}\n`
+}
+
+/** LITESTREAM_BIN, else the binary the npm package @flydotio/litestream-linux-x64 ships. */
+export function resolveLitestreamBinary(explicit?: string): string | null {
+  if (explicit) return existsSync(explicit) ? explicit : null
+  try {
+    const require = createRequire(import.meta.url)
+    const pkg = require.resolve('@flydotio/litestream-linux-x64/package.json')
+    const binary = `${dirname(pkg)}/litestream`
+    return existsSync(binary) ? binary : null
+  } catch {
+    return null
+  }
+}
+
+export interface LitestreamStatus {
+  state: 'running' | 'restarting' | 'stopped'
+  pid: number | null
+  restarts: number
+  lastExit: { code: number | null; at: string } | null
+  databases: number
+}
+
+export interface SupervisorOptions {
+  binary: string
+  configPath: string
+  replicaUrl: string
+  s3?: S3Options
+  log: Logger
+  listDatabases: () => ReplicatedDatabase[]
+  /** Backoff after an unexpected exit: base * 2^n, capped. */
+  backoffMs?: { base: number; max: number }
+}
+
+export class LitestreamSupervisor {
+  private process: Subprocess | null = null
+  private stopping = false
+  private restarts = 0
+  private consecutiveFailures = 0
+  private plannedRestart = false
+  private lastExit: LitestreamStatus['lastExit'] = null
+  private restartTimer: ReturnType<typeof setTimeout> | null = null
+  private current = ''
+
+  constructor(private readonly options: SupervisorOptions) {}
+
+  start(): void {
+    this.stopping = false
+    this.writeConfig()
+    this.spawn()
+  }
+
+  /** Regenerates the config; restarts Litestream only when the database set changed. */
+  syncDatabases(): boolean {
+    const before = this.current
+    this.writeConfig()
+    if (this.current === before || this.stopping) return false
+    this.options.log.info('litestream: database set changed, restarting with the new config')
+    this.restartNow()
+    return true
+  }
+
+  status(): LitestreamStatus {
+    return {
+      state: this.stopping ? 'stopped' : this.process ? 'running' : 'restarting',
+      pid: this.process?.pid ?? null,
+      restarts: this.restarts,
+      lastExit: this.lastExit,
+      databases: this.options.listDatabases().length,
+    }
+  }
+
+  /** Stops Litestream; SIGTERM lets it finish its current sync first. */
+  async stop(): Promise<void> {
+    this.stopping = true
+    if (this.restartTimer) clearTimeout(this.restartTimer)
+    const proc = this.process
+    if (!proc) return
+    proc.kill('SIGTERM')
+    await proc.exited
+  }
+
+  private writeConfig(): void {
+    const config = litestreamConfig(this.options.listDatabases(), this.options.replicaUrl, this.options.s3)
+    if (config === this.current) return
+    mkdirSync(dirname(this.options.configPath), { recursive: true })
+    writeFileSync(this.options.configPath, config, { mode: 0o600 })
+    this.current = config
+  }
+
+  private spawn(): void {
+    const proc = Bun.spawn([this.options.binary, 'replicate', '-config', this.options.configPath], {
+      stdout: 'ignore',
+      stderr: 'inherit',
+    })
+    this.process = proc
+    const spawnedAt = Date.now()
+    void proc.exited.then((code) => this.onExit(proc, code, spawnedAt))
+  }
+
+  private restartNow(): void {
+    if (!this.process) {
+      this.spawn()
+      return
+    }
+    // onExit sees a planned restart and respawns at once, without backoff.
+    this.plannedRestart = true
+    this.process.kill('SIGTERM')
+  }
+
+  private onExit(proc: Subprocess, code: number | null, spawnedAt: number): void {
+    if (this.process !== proc) return
+    this.process = null
+    this.lastExit = { code, at: new Date().toISOString() }
+    if (this.stopping) return
+    if (this.plannedRestart) {
+      this.plannedRestart = false
+      this.spawn()
+      return
+    }
+    // A run that lasted a while resets the backoff.
+    if (Date.now() - spawnedAt > 60_000) this.consecutiveFailures = 0
+    const { base, max } = this.options.backoffMs ?? { base: 1000, max: 60_000 }
+    const delay = Math.min(max, base * 2 ** this.consecutiveFailures)
+    this.consecutiveFailures++
+    this.restarts++
+    this.options.log.error('litestream exited unexpectedly; restarting', { code, delayMs: delay })
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null
+      if (!this.stopping) this.spawn()
+    }, delay)
+  }
+}

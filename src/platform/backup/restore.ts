@@ -1,0 +1,142 @@
+// Bringing a tenant back from a snapshot or a Litestream replica, verified before it is put in
+// place: PRAGMA integrity_check and the audit hash chain must both pass.
+import { Database } from 'bun:sqlite'
+import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { drizzle } from 'drizzle-orm/bun-sqlite'
+import { verifyAuditChain } from '../audit/audit'
+import { tenantDatabasePath } from '../tenancy/databases'
+import { replicaUrlFor } from './litestream'
+import { snapshotAt } from './snapshots'
+
+export class RestoreError extends Error {}
+
+const serveLockPath = (dataDir: string) => join(dataDir, 'serve.pid')
+
+/** `serve` records its pid here so `restore` can refuse to replace files under a live server. */
+export function writeServeLock(dataDir: string): () => void {
+  const path = serveLockPath(dataDir)
+  writeFileSync(path, String(process.pid))
+  return () => rmSync(path, { force: true })
+}
+
+export function runningServerPid(dataDir: string): number | null {
+  const path = serveLockPath(dataDir)
+  if (!existsSync(path)) return null
+  const pid = Number(readFileSync(path, 'utf8'))
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return null
+  try {
+    process.kill(pid, 0)
+    return pid
+  } catch {
+    return null
+  }
+}
+
+export interface RestoreOptions {
+  dataDir: string
+  backupDir: string
+  tenant: { id: string; slug: string }
+  from: 'snapshot' | 'replica'
+  timestamp?: Date
+  /** Write the restored database here instead of into place. */
+  to?: string
+  replicaUrl?: string
+  litestreamBin?: string | null
+}
+
+export interface RestoreReport {
+  tenant: string
+  from: 'snapshot' | 'replica'
+  source: string
+  restoredTo: string
+  integrity: 'ok'
+  auditEntries: number
+  tables: Record<string, number>
+}
+
+const removeDatabaseFiles = (path: string) => {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true })
+}
+
+async function fetchFromReplica(options: RestoreOptions, output: string): Promise<string> {
+  if (!options.replicaUrl) throw new RestoreError('LITESTREAM_REPLICA_URL is not set: there is no replica')
+  if (!options.litestreamBin) throw new RestoreError('no Litestream binary (set LITESTREAM_BIN)')
+  const url = replicaUrlFor(options.replicaUrl, options.tenant.id)
+  const args = [options.litestreamBin, 'restore', '-o', output]
+  if (options.timestamp) args.push('-timestamp', options.timestamp.toISOString())
+  args.push(url)
+  const proc = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe' })
+  const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited])
+  if (code !== 0 || !existsSync(output)) throw new RestoreError(`litestream restore failed: ${stderr.trim()}`)
+  return url
+}
+
+function fetchFromSnapshot(options: RestoreOptions, output: string): string {
+  const snapshot = snapshotAt(options.backupDir, options.timestamp)
+  const file = snapshot && join(snapshot.dir, `${options.tenant.id}.sqlite`)
+  if (!snapshot || !file || !existsSync(file)) {
+    const when = options.timestamp ? ` at or before ${options.timestamp.toISOString()}` : ''
+    throw new RestoreError(`no snapshot of tenant ${options.tenant.slug}${when} in ${options.backupDir}`)
+  }
+  copyFileSync(file, output)
+  return snapshot.dir
+}
+
+function verify(path: string): Pick<RestoreReport, 'auditEntries' | 'tables'> {
+  const sqlite = new Database(path)
+  try {
+    const integrity = sqlite.query<{ integrity_check: string }, []>('PRAGMA integrity_check').all()
+    if (integrity.length !== 1 || integrity[0]?.integrity_check !== 'ok') {
+      throw new RestoreError(`integrity_check failed: ${integrity.map((r) => r.integrity_check).join('; ')}`)
+    }
+    const chain = verifyAuditChain(drizzle({ client: sqlite }))
+    if (!chain.ok)
+      throw new RestoreError(`audit chain broken at entry ${chain.firstBadEntryId} (seq ${chain.seq})`)
+    const names = sqlite
+      .query<{ name: string }, []>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
+      .all()
+    const tables: Record<string, number> = {}
+    for (const { name } of names) {
+      tables[name] = (sqlite.query(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n
+    }
+    return { auditEntries: chain.count, tables }
+  } finally {
+    sqlite.close()
+  }
+}
+
+export async function restoreTenant(options: RestoreOptions): Promise<RestoreReport> {
+  const inPlace = options.to === undefined
+  const target = options.to ?? tenantDatabasePath(options.dataDir, options.tenant.id)
+  if (inPlace) {
+    const pid = runningServerPid(options.dataDir)
+    if (pid)
+      throw new RestoreError(
+        `a server (pid ${pid}) has this data directory open: stop it, or restore --to PATH`,
+      )
+  }
+  const staging = `${target}.restoring`
+  removeDatabaseFiles(staging)
+  try {
+    const source =
+      options.from === 'replica'
+        ? await fetchFromReplica(options, staging)
+        : fetchFromSnapshot(options, staging)
+    const checked = verify(staging)
+    removeDatabaseFiles(target)
+    renameSync(staging, target)
+    return {
+      tenant: options.tenant.slug,
+      from: options.from,
+      source,
+      restoredTo: target,
+      integrity: 'ok',
+      ...checked,
+    }
+  } finally {
+    removeDatabaseFiles(staging)
+  }
+}

@@ -1,0 +1,108 @@
+// Webhook subscriptions, shared by both families (legacy `/web-hook` and the tables API): the
+// rules for targets and custom headers, and which subscriptions an event matches.
+import { and, eq, sql } from 'drizzle-orm'
+import { invalid } from '../http/problem'
+import { newId, nowIso } from '../ids'
+import type { Queryable } from '../tenancy/transaction'
+import { type SubscriptionFamily, type WebhookSubscriptionRow, webhookSubscriptions } from './schema'
+import { newSigningSecret } from './signing'
+import { targetUrlProblem } from './targets'
+
+/** Headers the service sets itself; a subscription's custom headers may not replace them. */
+const reservedHeaders = new Set([
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'host',
+  'user-agent',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+])
+
+const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+export const MAX_CUSTOM_HEADERS = 20
+
+export function checkTargetUrl(url: string, allowPrivate: boolean): void {
+  const problem = targetUrlProblem(url, allowPrivate)
+  if (problem) throw invalid('body/url', problem)
+}
+
+/** Custom headers, names lower-cased; throws validation_failed naming the bad header. */
+export function normalizeHeaders(headers: Record<string, string> | undefined): Record<string, string> {
+  const result: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    const lower = name.toLowerCase()
+    if (!headerName.test(name)) throw invalid(`body/headers/${name}`, 'is not a valid header name')
+    if (reservedHeaders.has(lower))
+      throw invalid(`body/headers/${name}`, 'is set by the service and cannot be overridden')
+    if (/[\r\n\0]/.test(value)) throw invalid(`body/headers/${name}`, 'must not contain line breaks')
+    result[lower] = value
+  }
+  if (Object.keys(result).length > MAX_CUSTOM_HEADERS)
+    throw invalid('body/headers', `at most ${MAX_CUSTOM_HEADERS} custom headers`)
+  return result
+}
+
+export interface NewSubscription {
+  object: string
+  action: string
+  url: string
+  enabled?: boolean
+  headers?: Record<string, string>
+}
+
+export function insertSubscription(
+  tx: Queryable,
+  family: SubscriptionFamily,
+  input: NewSubscription,
+  allowPrivate: boolean,
+): WebhookSubscriptionRow {
+  checkTargetUrl(input.url, allowPrivate)
+  const now = nowIso()
+  return tx
+    .insert(webhookSubscriptions)
+    .values({
+      id: newId(),
+      family,
+      object: input.object,
+      action: input.action,
+      url: input.url,
+      enabled: input.enabled ?? true,
+      disabledReason: null,
+      headers: normalizeHeaders(input.headers),
+      secret: newSigningSecret(),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()
+    .get()
+}
+
+const matches = (object: string, action: string) =>
+  and(
+    eq(sql`lower(${webhookSubscriptions.object})`, object.toLowerCase()),
+    eq(sql`lower(${webhookSubscriptions.action})`, action.toLowerCase()),
+  )
+
+/** Subscriptions of either family whose `object` and `action` match the event's. */
+export function matchingSubscriptions(
+  db: Queryable,
+  object: string,
+  action: string,
+): WebhookSubscriptionRow[] {
+  return db.select().from(webhookSubscriptions).where(matches(object, action)).all()
+}
+
+export function subscriptionMatches(sub: WebhookSubscriptionRow, object: string, action: string): boolean {
+  return (
+    sub.object.toLowerCase() === object.toLowerCase() && sub.action.toLowerCase() === action.toLowerCase()
+  )
+}
+
+export function findSubscription(db: Queryable, id: string): WebhookSubscriptionRow | undefined {
+  return db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).get()
+}

@@ -1,0 +1,99 @@
+// The delivery worker: one scheduler job (`webhooks.deliver`) that visits the tenants with
+// deliveries due. It does not open every tenant on every run: a tenant is visited when an event
+// is appended in this process (a hint from the outbox), when its earliest pending delivery falls
+// due, and in a sweep over all tenants at start (resuming what a previous process left pending)
+// and every few minutes after (events written by another process, such as the command line).
+import pkg from '../../../package.json'
+import type { Config } from '../../config'
+import type { Scheduler } from '../jobs/scheduler'
+import type { Logger } from '../log'
+import type { ControlDb, TenantPool } from '../tenancy/databases'
+import { findTenantById, listTenants } from '../tenancy/tenants'
+import { deliverTenant } from './delivery'
+import { onEventAppended } from './outbox'
+
+export const DELIVERY_JOB = 'webhooks.deliver'
+const SWEEP_INTERVAL_MS = 5 * 60 * 1000
+
+export interface DeliveryWorkerDeps {
+  config: Config
+  log: Logger
+  control: { db: ControlDb }
+  pool: TenantPool
+  jobs: Scheduler
+}
+
+export class DeliveryWorker {
+  /** Tenants to visit, with the time each next needs a visit. */
+  private readonly due = new Map<string, number>()
+  /** Tenants hinted since their visit began: visited again even if the visit found nothing. */
+  private readonly hinted = new Set<string>()
+  private nextSweepAt = 0
+  private readonly unsubscribe: () => void
+
+  constructor(private readonly deps: DeliveryWorkerDeps) {
+    this.unsubscribe = onEventAppended((tenantId) => this.wake(tenantId))
+    deps.jobs.register({
+      name: DELIVERY_JOB,
+      intervalMs: deps.config.webhookPollIntervalMs,
+      run: (signal) => this.run(signal),
+    })
+  }
+
+  /** A tenant has something new to deliver: visit it soon. */
+  wake(tenantId: string): void {
+    this.due.set(tenantId, 0)
+    this.hinted.add(tenantId)
+    this.deps.jobs.trigger(DELIVERY_JOB)
+  }
+
+  /** One pass: every tenant that is due, one after another. */
+  async run(signal: AbortSignal): Promise<void> {
+    const { control, pool, config, log } = this.deps
+    const now = Date.now()
+    if (now >= this.nextSweepAt) {
+      for (const tenant of listTenants(control.db)) {
+        if (!this.due.has(tenant.id)) this.due.set(tenant.id, 0)
+      }
+      this.nextSweepAt = now + SWEEP_INTERVAL_MS
+    }
+    const failed: string[] = []
+    for (const [tenantId, dueAt] of [...this.due]) {
+      if (signal.aborted) break
+      if (dueAt > Date.now()) continue
+      // Hints arrive for any tenant appending in this process (tests run several platforms).
+      if (!findTenantById(control.db, tenantId)) {
+        this.due.delete(tenantId)
+        this.hinted.delete(tenantId)
+        continue
+      }
+      this.hinted.delete(tenantId)
+      try {
+        const next = await deliverTenant(
+          () => pool.get(tenantId).db,
+          {
+            tenantId,
+            retryScheduleMs: config.webhookRetryScheduleMs,
+            timeoutMs: config.webhookTimeoutMs,
+            allowPrivateTargets: config.webhookAllowPrivateTargets,
+            userAgent: `${pkg.name}-webhooks/${pkg.version}`,
+            log,
+          },
+          signal,
+        )
+        if (this.hinted.has(tenantId)) this.due.set(tenantId, 0)
+        else if (next === null) this.due.delete(tenantId)
+        else this.due.set(tenantId, next)
+      } catch (error) {
+        failed.push(`${tenantId}: ${error instanceof Error ? error.message : String(error)}`)
+        this.due.set(tenantId, Date.now() + config.webhookPollIntervalMs)
+      }
+    }
+    if (failed.length > 0)
+      throw new Error(`webhook delivery failed for ${failed.length} tenant(s): ${failed.join('; ')}`)
+  }
+
+  close(): void {
+    this.unsubscribe()
+  }
+}

@@ -1,0 +1,29 @@
+// Running a job's work over every tenant, one at a time, through the LRU pool (so at most
+// TENANT_POOL_SIZE databases stay open however many tenants exist). A failing tenant does not
+// stop the others; the run fails at the end, naming them, so the job status shows it.
+
+import type { ControlDb, Db, TenantPool } from '../tenancy/databases'
+import type { Tenant } from '../tenancy/tenants'
+import { listTenants } from '../tenancy/tenants'
+
+export interface TenantSource {
+  control: { db: ControlDb }
+  pool: TenantPool
+}
+
+export async function forEachTenant(
+  source: TenantSource,
+  signal: AbortSignal,
+  work: (tenant: Tenant, db: Db) => Promise<void> | void,
+): Promise<void> {
+  const failed: string[] = []
+  for (const tenant of listTenants(source.control.db)) {
+    if (signal.aborted) break
+    try {
+      await work(tenant, source.pool.get(tenant.id).db)
+    } catch (error) {
+      failed.push(`${tenant.slug}: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+  if (failed.length > 0) throw new Error(`${failed.length} tenant(s) failed: ${failed.join('; ')}`)
+}

@@ -1,0 +1,487 @@
+// Both subscription APIs: legacy `/web-hook` and the tables API's webhook subscriptions.
+import { describe, expect } from 'bun:test'
+import { countRows, runScenarios, type ScenarioContext } from '../../harness'
+
+const allow = { config: { webhookAllowPrivateTargets: true } }
+const hook = { object: 'customer', action: 'create', url: 'https://hooks.example.com/c7' }
+
+const createHook = async (ctx: ScenarioContext, body: Record<string, unknown> = hook) => {
+  const res = await ctx.t.request('POST', '/web-hook', { body })
+  expect(res.status).toBe(201)
+  ctx.vars.id = res.body.id
+  return res.body
+}
+
+const key = (k = 'create-key-0001') => ({ 'idempotency-key': k })
+
+describe('legacy /web-hook', () => {
+  runScenarios([
+    {
+      name: 'create answers 201 with the secret, enabled by default',
+      method: 'POST',
+      url: '/web-hook',
+      body: { ...hook, headers: { 'X-Api-Key': 'abc' } },
+      status: 201,
+      expectBody: { ...hook, enabled: true, headers: { 'x-api-key': 'abc' } },
+      check: (res, ctx) => {
+        expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
+        const audit = ctx.t.tenant.db.$client
+          .query("SELECT metadata FROM audit_entries WHERE action = 'webhook.create'")
+          .get() as { metadata: string }
+        expect(audit.metadata).not.toContain(res.body.secret)
+        expect(audit.metadata).not.toContain('abc')
+      },
+    },
+    {
+      name: 'the secret is never shown again',
+      method: 'GET',
+      url: (ctx) => `/web-hook/${ctx.vars.id}`,
+      setup: (ctx) => createHook(ctx).then(() => {}),
+      status: 200,
+      check: (res) => {
+        expect(res.body).toMatchObject(hook)
+        expect(res.body.secret).toBeUndefined()
+      },
+    },
+    {
+      name: 'list pages with {webhooks, page}',
+      method: 'GET',
+      url: '/web-hook?page=2&limit=1',
+      setup: async (ctx) => {
+        await createHook(ctx)
+        await createHook(ctx, { ...hook, action: 'update' })
+      },
+      status: 200,
+      check: (res) => {
+        expect(res.body.page).toEqual({ total: 2, page: 2, limit: 1 })
+        expect(res.body.webhooks).toHaveLength(1)
+        expect(res.body.webhooks[0].action).toBe('update')
+        expect(res.body.webhooks[0].secret).toBeUndefined()
+      },
+    },
+    {
+      name: 'limit 101 is 400',
+      method: 'GET',
+      url: '/web-hook?limit=101',
+      status: 400,
+      code: 'validation_failed',
+    },
+    { name: 'page 0 is 400', method: 'GET', url: '/web-hook?page=0', status: 400, code: 'validation_failed' },
+    {
+      name: 'create without url is 400 and writes nothing',
+      method: 'POST',
+      url: '/web-hook',
+      body: { object: 'customer', action: 'create' },
+      status: 400,
+      code: 'validation_failed',
+      check: (_res, ctx) => expect(countRows(ctx.t.tenant.db, 'webhook_subscriptions')).toBe(0),
+    },
+    {
+      name: 'a non-http url is 400',
+      method: 'POST',
+      url: '/web-hook',
+      body: { ...hook, url: 'ftp://files.example.com/x' },
+      status: 400,
+      code: 'validation_failed',
+      check: (res) => expect(res.body.errors[0].path).toBe('body/url'),
+    },
+    {
+      name: 'a relative url is 400',
+      method: 'POST',
+      url: '/web-hook',
+      body: { ...hook, url: '/hook' },
+      status: 400,
+      code: 'validation_failed',
+    },
+    {
+      name: 'an unknown field is 400',
+      method: 'POST',
+      url: '/web-hook',
+      body: { ...hook, secret: 'mine' },
+      status: 400,
+      code: 'validation_failed',
+    },
+    {
+      name: 'a reserved custom header is 400',
+      method: 'POST',
+      url: '/web-hook',
+      body: { ...hook, headers: { 'Webhook-Signature': 'forged' } },
+      status: 400,
+      code: 'validation_failed',
+      check: (res) => expect(res.body.errors[0].path).toBe('body/headers/Webhook-Signature'),
+    },
+    {
+      name: 'a custom header with a line break is 400',
+      method: 'POST',
+      url: '/web-hook',
+      body: { ...hook, headers: { 'x-a': 'one\r\nx-b: two' } },
+      status: 400,
+      code: 'validation_failed',
+    },
+    {
+      name: 'an object with spaces is 400',
+      method: 'POST',
+      url: '/web-hook',
+      body: { ...hook, object: 'a customer' },
+      status: 400,
+      code: 'validation_failed',
+    },
+    ...[
+      'http://127.0.0.1:8080/x',
+      'http://localhost/x',
+      'http://10.1.2.3/x',
+      'http://[::1]/x',
+      'http://169.254.169.254/latest',
+      'http://192.168.1.20/x',
+      'http://2130706433/x',
+    ].map((url) => ({
+      name: `a private target (${url}) is refused without WEBHOOK_ALLOW_PRIVATE_TARGETS`,
+      method: 'POST',
+      url: '/web-hook',
+      body: { ...hook, url },
+      status: 400,
+      code: 'validation_failed',
+      check: (res: any, ctx: ScenarioContext) => {
+        expect(res.body.detail).toContain('WEBHOOK_ALLOW_PRIVATE_TARGETS')
+        expect(countRows(ctx.t.tenant.db, 'webhook_subscriptions')).toBe(0)
+      },
+    })),
+    {
+      name: 'update changes only what is sent and can disable and re-enable',
+      method: 'PUT',
+      url: (ctx) => `/web-hook/${ctx.vars.id}`,
+      setup: (ctx) => createHook(ctx).then(() => {}),
+      body: { enabled: false, headers: { 'x-token': 't' } },
+      status: 200,
+      expectBody: { ...hook, enabled: false, headers: { 'x-token': 't' } },
+    },
+    {
+      name: 'update to a private url is 400',
+      method: 'PUT',
+      url: (ctx) => `/web-hook/${ctx.vars.id}`,
+      setup: (ctx) => createHook(ctx).then(() => {}),
+      body: { url: 'http://127.0.0.1/x' },
+      status: 400,
+      code: 'validation_failed',
+    },
+    {
+      name: 'delete answers 204 with no body, then the webhook is gone',
+      method: 'DELETE',
+      url: (ctx) => `/web-hook/${ctx.vars.id}`,
+      setup: (ctx) => createHook(ctx).then(() => {}),
+      status: 204,
+      check: async (res, ctx) => {
+        expect(res.text).toBe('')
+        expect((await ctx.t.request('GET', `/web-hook/${ctx.vars.id}`)).status).toBe(404)
+      },
+    },
+    { name: 'an unknown id is 404', method: 'GET', url: '/web-hook/nope', status: 404, code: 'not_found' },
+    {
+      name: 'delete of an unknown id is 404',
+      method: 'DELETE',
+      url: '/web-hook/nope',
+      status: 404,
+      code: 'not_found',
+    },
+    {
+      name: 'a tables subscription is not a legacy webhook (404)',
+      method: 'GET',
+      url: (ctx) => `/web-hook/${ctx.vars.id}`,
+      setup: async (ctx) => {
+        const res = await ctx.t.request('POST', '/tables-api/v1/webhook-subscriptions', {
+          headers: key(),
+          body: hook,
+        })
+        ctx.vars.id = res.body.data.id
+      },
+      status: 404,
+      code: 'not_found',
+    },
+    {
+      name: 'another tenant’s webhook is 404',
+      method: 'GET',
+      url: (ctx) => `/web-hook/${ctx.vars.id}`,
+      setup: async (ctx) => {
+        const other = await ctx.t.addTenant('other')
+        const res = await ctx.t.request('POST', '/web-hook', { tenant: other, as: other.owner, body: hook })
+        ctx.vars.id = res.body.id
+      },
+      status: 404,
+      code: 'not_found',
+    },
+    {
+      name: 'another tenant’s webhook cannot be deleted (404)',
+      method: 'DELETE',
+      url: (ctx) => `/web-hook/${ctx.vars.id}`,
+      setup: async (ctx) => {
+        const other = await ctx.t.addTenant('other')
+        const res = await ctx.t.request('POST', '/web-hook', { tenant: other, as: other.owner, body: hook })
+        ctx.vars.id = res.body.id
+      },
+      status: 404,
+      code: 'not_found',
+    },
+    {
+      name: 'a manager may read webhooks',
+      method: 'GET',
+      url: '/web-hook',
+      as: (ctx) => ctx.t.tenant.manager,
+      status: 200,
+    },
+    {
+      name: 'a manager may not create one (403 without webhooks:manage)',
+      method: 'POST',
+      url: '/web-hook',
+      as: (ctx) => ctx.t.tenant.manager,
+      body: hook,
+      status: 403,
+      code: 'forbidden',
+      check: (res, ctx) => {
+        expect(res.body.requiredPermission).toBe('webhooks:manage')
+        expect(countRows(ctx.t.tenant.db, 'webhook_subscriptions')).toBe(0)
+      },
+    },
+    {
+      name: 'staff may not read webhooks (403 without webhooks:read)',
+      method: 'GET',
+      url: '/web-hook',
+      as: (ctx) => ctx.t.tenant.staff,
+      status: 403,
+      code: 'forbidden',
+    },
+    {
+      name: 'no token is 401',
+      method: 'GET',
+      url: '/web-hook',
+      as: () => null,
+      status: 401,
+      code: 'unauthenticated',
+    },
+  ])
+})
+
+describe('tables-api webhook subscriptions', () => {
+  const path = '/tables-api/v1/webhook-subscriptions'
+  const sub = { object: 'reservation', action: 'create', url: 'https://hooks.example.com/tables' }
+  runScenarios(
+    [
+      {
+        name: 'create answers {data} with the signingSecret',
+        method: 'POST',
+        url: path,
+        headers: key(),
+        body: sub,
+        status: 201,
+        check: (res) => {
+          expect(res.body.data).toMatchObject({ ...sub, enabled: true })
+          expect(res.body.data.signingSecret).toStartWith('whsec_')
+          expect(res.body.data.headers).toBeUndefined()
+        },
+      },
+      {
+        name: 'the same key and body replays the first response: one subscription, one secret',
+        method: 'POST',
+        url: path,
+        headers: key(),
+        body: sub,
+        setup: async (ctx) => {
+          ctx.vars.first = (await ctx.t.request('POST', path, { headers: key(), body: sub })).body
+        },
+        status: 201,
+        check: (res, ctx) => {
+          expect(res.body).toEqual(ctx.vars.first)
+          expect(res.headers.get('idempotent-replayed')).toBe('true')
+          expect(countRows(ctx.t.tenant.db, 'webhook_subscriptions')).toBe(1)
+        },
+      },
+      {
+        name: 'the same key with another body is 422',
+        method: 'POST',
+        url: path,
+        headers: key(),
+        body: { ...sub, action: 'cancel' },
+        setup: async (ctx) => {
+          await ctx.t.request('POST', path, { headers: key(), body: sub })
+        },
+        status: 422,
+        code: 'idempotency_key_reused',
+        check: (_res, ctx) => expect(countRows(ctx.t.tenant.db, 'webhook_subscriptions')).toBe(1),
+      },
+      {
+        name: 'another key creates another subscription',
+        method: 'POST',
+        url: path,
+        headers: key('create-key-0002'),
+        body: sub,
+        setup: async (ctx) => {
+          await ctx.t.request('POST', path, { headers: key(), body: sub })
+        },
+        status: 201,
+        check: (_res, ctx) => expect(countRows(ctx.t.tenant.db, 'webhook_subscriptions')).toBe(2),
+      },
+      {
+        name: 'create without an idempotency-key is 400',
+        method: 'POST',
+        url: path,
+        body: sub,
+        status: 400,
+        code: 'validation_failed',
+        check: (_res, ctx) => expect(countRows(ctx.t.tenant.db, 'webhook_subscriptions')).toBe(0),
+      },
+      {
+        name: 'a 7-character idempotency-key is 400',
+        method: 'POST',
+        url: path,
+        headers: key('1234567'),
+        body: sub,
+        status: 400,
+        code: 'validation_failed',
+      },
+      {
+        name: 'a 181-character idempotency-key is 400',
+        method: 'POST',
+        url: path,
+        headers: key('k'.repeat(181)),
+        body: sub,
+        status: 400,
+        code: 'validation_failed',
+      },
+      {
+        name: 'a failed create stores no key, so the key can be used again',
+        method: 'POST',
+        url: path,
+        headers: key(),
+        body: sub,
+        setup: async (ctx) => {
+          const bad = await ctx.t.request('POST', path, { headers: key(), body: { ...sub, url: 'ftp://x' } })
+          expect(bad.status).toBe(400)
+        },
+        status: 201,
+      },
+      {
+        name: 'list answers {data} with tables subscriptions only',
+        method: 'GET',
+        url: path,
+        setup: async (ctx) => {
+          await ctx.t.request('POST', path, { headers: key(), body: sub })
+          await ctx.t.request('POST', '/web-hook', { body: hook })
+        },
+        status: 200,
+        check: (res) => {
+          expect(res.body.data).toHaveLength(1)
+          expect(res.body.data[0]).toMatchObject(sub)
+          expect(res.body.data[0].signingSecret).toBeUndefined()
+        },
+      },
+      {
+        name: 'delete answers 204; the same key replays 204; the subscription is gone',
+        method: 'DELETE',
+        url: (ctx) => `${path}/${ctx.vars.id}`,
+        headers: key('delete-key-01'),
+        setup: async (ctx) => {
+          ctx.vars.id = (await ctx.t.request('POST', path, { headers: key(), body: sub })).body.data.id
+          const first = await ctx.t.request('DELETE', `${path}/${ctx.vars.id}`, {
+            headers: key('delete-key-01'),
+          })
+          expect(first.status).toBe(204)
+        },
+        status: 204,
+        check: async (res, ctx) => {
+          expect(res.text).toBe('')
+          expect(countRows(ctx.t.tenant.db, 'webhook_subscriptions')).toBe(0)
+          const fresh = await ctx.t.request('DELETE', `${path}/${ctx.vars.id}`, {
+            headers: key('delete-key-02'),
+          })
+          expect(fresh.status).toBe(404)
+        },
+      },
+      {
+        name: 'delete without an idempotency-key is 400',
+        method: 'DELETE',
+        url: `${path}/some-id`,
+        status: 400,
+        code: 'validation_failed',
+      },
+      {
+        name: 'delete with an id over 200 characters is 400',
+        method: 'DELETE',
+        url: `${path}/${'x'.repeat(201)}`,
+        headers: key(),
+        status: 400,
+        code: 'validation_failed',
+      },
+      {
+        name: 'a legacy webhook cannot be deleted here (404)',
+        method: 'DELETE',
+        url: (ctx) => `${path}/${ctx.vars.id}`,
+        headers: key(),
+        setup: (ctx) => createHook(ctx).then(() => {}),
+        status: 404,
+        code: 'not_found',
+      },
+      {
+        name: 'another tenant’s subscription is 404',
+        method: 'DELETE',
+        url: (ctx) => `${path}/${ctx.vars.id}`,
+        headers: key(),
+        setup: async (ctx) => {
+          const other = await ctx.t.addTenant('other')
+          const res = await ctx.t.request('POST', path, {
+            tenant: other,
+            as: other.owner,
+            headers: key(),
+            body: sub,
+          })
+          ctx.vars.id = res.body.data.id
+        },
+        status: 404,
+        code: 'not_found',
+      },
+      {
+        name: 'a manager may not create (403 without webhooks:manage)',
+        method: 'POST',
+        url: path,
+        as: (ctx) => ctx.t.tenant.manager,
+        headers: key(),
+        body: sub,
+        status: 403,
+        code: 'forbidden',
+      },
+      {
+        name: 'read_only may list',
+        method: 'GET',
+        url: path,
+        as: (ctx) => ctx.t.tenant.readOnly,
+        status: 200,
+      },
+    ],
+    allow,
+  )
+
+  runScenarios([
+    {
+      name: 'a loopback target is refused without WEBHOOK_ALLOW_PRIVATE_TARGETS',
+      method: 'POST',
+      url: path,
+      headers: key(),
+      body: { ...sub, url: 'http://127.0.0.1:9/x' },
+      status: 400,
+      code: 'validation_failed',
+    },
+  ])
+})
+
+describe('with WEBHOOK_ALLOW_PRIVATE_TARGETS=true', () => {
+  runScenarios(
+    [
+      {
+        name: 'a loopback target is accepted',
+        method: 'POST',
+        url: '/web-hook',
+        body: { ...hook, url: 'http://127.0.0.1:8080/x' },
+        status: 201,
+      },
+    ],
+    allow,
+  )
+})

@@ -1,0 +1,194 @@
+// Restore drills: write data, back it up (snapshots, or the real Litestream binary replicating to
+// a file replica), delete the tenant's files, restore, and every row and audit entry is back.
+
+import { Database } from 'bun:sqlite'
+import { afterEach, describe, expect, test } from 'bun:test'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { backedUpDatabases } from '../../src/platform/backup/databases'
+import { LitestreamSupervisor, resolveLitestreamBinary } from '../../src/platform/backup/litestream'
+import { RestoreError, restoreTenant } from '../../src/platform/backup/restore'
+import { listSnapshots, pruneSnapshots, takeSnapshot } from '../../src/platform/backup/snapshots'
+import { createLogger } from '../../src/platform/log'
+import { tenantDatabasePath } from '../../src/platform/tenancy/databases'
+import { createTestApp, type TestApp } from '../harness'
+
+const cleanups: (() => void)[] = []
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!()
+})
+
+async function appWithVendors(names: string[]) {
+  const t = await createTestApp()
+  const backupDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-backups-'))
+  cleanups.push(() => rmSync(backupDir, { recursive: true, force: true }))
+  for (const name of names) expect((await t.request('POST', '/vendor', { body: { name } })).status).toBe(201)
+  return { t, backupDir }
+}
+
+const vendorNames = (path: string) => {
+  const db = new Database(path, { readonly: true })
+  try {
+    return (db.query('SELECT name FROM vendors ORDER BY name').all() as { name: string }[]).map((r) => r.name)
+  } finally {
+    db.close()
+  }
+}
+
+/** Closes the app and deletes the tenant's files, as a lost disk would. */
+function loseTenant(t: TestApp) {
+  t.platform.close()
+  const path = tenantDatabasePath(t.dataDir, t.tenant.id)
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true })
+  expect(existsSync(path)).toBe(false)
+  return path
+}
+
+describe('snapshots', () => {
+  test('restore drill: every row and audit entry is back, verified', async () => {
+    const { t, backupDir } = await appWithVendors(['Alder', 'Birch'])
+    cleanups.push(() => t.close())
+    const auditBefore = t.tenant.db.$client.query('SELECT count(*) AS n FROM audit_entries').get() as {
+      n: number
+    }
+    takeSnapshot(backupDir, backedUpDatabases(t.dataDir, t.platform.control.db))
+    const path = loseTenant(t)
+    const report = await restoreTenant({ dataDir: t.dataDir, backupDir, tenant: t.tenant, from: 'snapshot' })
+    expect(report).toMatchObject({ tenant: 'acme', from: 'snapshot', restoredTo: path, integrity: 'ok' })
+    expect(report.auditEntries).toBe(auditBefore.n)
+    expect(report.tables.vendors).toBe(2)
+    expect(vendorNames(path)).toEqual(['Alder', 'Birch'])
+  })
+
+  test('point in time: a snapshot before a later write leaves that write out', async () => {
+    const { t, backupDir } = await appWithVendors(['Alder'])
+    cleanups.push(() => t.close())
+    const databases = () => backedUpDatabases(t.dataDir, t.platform.control.db)
+    const first = takeSnapshot(backupDir, databases(), new Date(Date.now() - 60_000))
+    await t.request('POST', '/vendor', { body: { name: 'Later' } })
+    takeSnapshot(backupDir, databases())
+    const out = join(backupDir, 'restored.sqlite')
+    await restoreTenant({
+      dataDir: t.dataDir,
+      backupDir,
+      tenant: t.tenant,
+      from: 'snapshot',
+      timestamp: new Date(Date.parse(first.takenAt) + 1000),
+      to: out,
+    })
+    expect(vendorNames(out)).toEqual(['Alder'])
+  })
+
+  test('retention keeps the newest snapshots', async () => {
+    const { t, backupDir } = await appWithVendors([])
+    cleanups.push(() => t.close())
+    for (let i = 0; i < 4; i++) {
+      takeSnapshot(
+        backupDir,
+        backedUpDatabases(t.dataDir, t.platform.control.db),
+        new Date(Date.UTC(2026, 0, 1, i)),
+      )
+    }
+    expect(pruneSnapshots(backupDir, 2)).toEqual(['2026-01-01T00-00-00-000Z', '2026-01-01T01-00-00-000Z'])
+    expect(listSnapshots(backupDir).map((s) => s.takenAt)).toEqual([
+      '2026-01-01T02:00:00.000Z',
+      '2026-01-01T03:00:00.000Z',
+    ])
+  })
+
+  test('a tampered audit trail is refused and nothing is put in place', async () => {
+    const { t, backupDir } = await appWithVendors(['Alder'])
+    cleanups.push(() => t.close())
+    const sqlite = t.tenant.db.$client
+    sqlite.exec('DROP TRIGGER audit_entries_no_update')
+    sqlite.exec(`UPDATE audit_entries SET action = 'forged' WHERE seq = 1`)
+    takeSnapshot(backupDir, backedUpDatabases(t.dataDir, t.platform.control.db))
+    const out = join(backupDir, 'x.sqlite')
+    await expect(
+      restoreTenant({ dataDir: t.dataDir, backupDir, tenant: t.tenant, from: 'snapshot', to: out }),
+    ).rejects.toThrow(/audit chain broken/)
+    expect(existsSync(out)).toBe(false)
+  })
+
+  test('in place is refused while a server holds the data directory', async () => {
+    const { t, backupDir } = await appWithVendors([])
+    cleanups.push(() => t.close())
+    takeSnapshot(backupDir, backedUpDatabases(t.dataDir, t.platform.control.db))
+    const server = Bun.spawn(['sleep', '30'])
+    cleanups.push(() => server.kill())
+    writeFileSync(join(t.dataDir, 'serve.pid'), String(server.pid))
+    await expect(
+      restoreTenant({ dataDir: t.dataDir, backupDir, tenant: t.tenant, from: 'snapshot' }),
+    ).rejects.toThrow(RestoreError)
+  })
+})
+
+const litestream = resolveLitestreamBinary(process.env.LITESTREAM_BIN)
+
+describe.if(litestream !== null)('litestream replica', () => {
+  test('restore drill and point-in-time restore against the real binary', async () => {
+    const { t, backupDir } = await appWithVendors(['Alder', 'Birch'])
+    cleanups.push(() => t.close())
+    const replicaUrl = `file://${join(backupDir, 'replica')}`
+    const supervisor = new LitestreamSupervisor({
+      binary: litestream!,
+      configPath: join(t.dataDir, 'litestream.yml'),
+      replicaUrl,
+      log: createLogger('silent'),
+      listDatabases: () => backedUpDatabases(t.dataDir, t.platform.control.db),
+    })
+    supervisor.start()
+    cleanups.push(() => void supervisor.stop())
+    await Bun.sleep(2500)
+    const beforeLater = new Date()
+    await Bun.sleep(1200)
+    await t.request('POST', '/vendor', { body: { name: 'Later' } })
+    await Bun.sleep(2500)
+    await supervisor.stop()
+
+    const options = {
+      dataDir: t.dataDir,
+      backupDir,
+      tenant: t.tenant,
+      from: 'replica' as const,
+      replicaUrl,
+      litestreamBin: litestream,
+    }
+    const pointInTime = join(backupDir, 'pit.sqlite')
+    await restoreTenant({ ...options, timestamp: beforeLater, to: pointInTime })
+    expect(vendorNames(pointInTime)).toEqual(['Alder', 'Birch'])
+
+    const path = loseTenant(t)
+    const report = await restoreTenant(options)
+    expect(report).toMatchObject({ from: 'replica', integrity: 'ok', restoredTo: path })
+    expect(vendorNames(path)).toEqual(['Alder', 'Birch', 'Later'])
+  }, 30_000)
+
+  test('a new tenant restarts Litestream with it; a killed Litestream is restarted', async () => {
+    const { t, backupDir } = await appWithVendors([])
+    cleanups.push(() => t.close())
+    const supervisor = new LitestreamSupervisor({
+      binary: litestream!,
+      configPath: join(t.dataDir, 'litestream.yml'),
+      replicaUrl: `file://${join(backupDir, 'replica')}`,
+      log: createLogger('silent'),
+      listDatabases: () => backedUpDatabases(t.dataDir, t.platform.control.db),
+      backoffMs: { base: 50, max: 100 },
+    })
+    supervisor.start()
+    cleanups.push(() => void supervisor.stop())
+    expect(supervisor.syncDatabases()).toBe(false)
+    const firstPid = supervisor.status().pid
+    await t.addTenant('second')
+    expect(supervisor.syncDatabases()).toBe(true)
+    await Bun.sleep(300)
+    const status = supervisor.status()
+    expect(status).toMatchObject({ state: 'running', databases: 3 })
+    expect(status.pid).not.toBe(firstPid)
+    process.kill(status.pid!, 'SIGKILL')
+    await Bun.sleep(400)
+    expect(supervisor.status()).toMatchObject({ state: 'running', restarts: 1 })
+    expect(supervisor.status().pid).not.toBe(status.pid)
+  }, 30_000)
+})

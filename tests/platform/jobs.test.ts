@@ -1,0 +1,134 @@
+// The in-process scheduler: no overlap, queued re-runs, failures recorded, stop waits.
+import { afterEach, describe, expect, test } from 'bun:test'
+import { Scheduler } from '../../src/platform/jobs/scheduler'
+import { createLogger } from '../../src/platform/log'
+import { waitFor } from '../modules/webhooks/receiver'
+
+const scheduler = () => new Scheduler(createLogger('silent'))
+let current: Scheduler | undefined
+afterEach(async () => {
+  await current?.stop()
+})
+
+function gate() {
+  let open!: () => void
+  const promise = new Promise<void>((resolve) => {
+    open = resolve
+  })
+  return { promise, open }
+}
+
+describe('scheduler', () => {
+  test('a job never overlaps itself, however often it is triggered', async () => {
+    current = scheduler()
+    let running = 0
+    let maxRunning = 0
+    let runs = 0
+    const release = gate()
+    current.register({
+      name: 'slow',
+      intervalMs: 1,
+      run: async () => {
+        running++
+        maxRunning = Math.max(maxRunning, running)
+        runs++
+        if (runs === 1) await release.promise
+        running--
+      },
+    })
+    current.start()
+    await waitFor(() => runs === 1, 'first run')
+    for (let i = 0; i < 10; i++) current.trigger('slow')
+    await Bun.sleep(20)
+    expect(runs).toBe(1)
+    release.open()
+    await waitFor(() => runs >= 3, 'later runs')
+    expect(maxRunning).toBe(1)
+  })
+
+  test('a trigger during a run queues exactly one more run', async () => {
+    current = scheduler()
+    let runs = 0
+    const release = gate()
+    current.register({
+      name: 'once-more',
+      intervalMs: 60_000,
+      run: async () => {
+        runs++
+        if (runs === 1) await release.promise
+      },
+    })
+    current.start()
+    await waitFor(() => runs === 1, 'first run')
+    current.trigger('once-more')
+    current.trigger('once-more')
+    release.open()
+    await waitFor(() => runs === 2, 'the queued run')
+    await Bun.sleep(20)
+    expect(runs).toBe(2)
+    expect(current.status()[0]!.runs).toBe(2)
+  })
+
+  test('a failing run is recorded and the job keeps its schedule', async () => {
+    current = scheduler()
+    let runs = 0
+    current.register({
+      name: 'flaky',
+      intervalMs: 1,
+      run: () => {
+        runs++
+        if (runs <= 2) throw new Error(`boom ${runs}`)
+      },
+    })
+    current.start()
+    await waitFor(() => runs >= 3 && current!.status()[0]!.lastSuccessAt, 'recovery')
+    const [status] = current.status()
+    expect(status).toMatchObject({ name: 'flaky', failures: 2, consecutiveFailures: 0, lastError: 'boom 2' })
+    expect(status!.lastErrorAt).toBeString()
+  })
+
+  test('nothing runs before start; runAtStart false waits an interval', async () => {
+    current = scheduler()
+    let runs = 0
+    current.register({ name: 'later', intervalMs: 60_000, runAtStart: false, run: () => void runs++ })
+    await Bun.sleep(10)
+    current.trigger('later')
+    expect(runs).toBe(0)
+    current.start()
+    await Bun.sleep(20)
+    expect(runs).toBe(0)
+    await current.runNow('later')
+    expect(runs).toBe(1)
+  })
+
+  test('stop aborts the signal and waits for the running job to finish', async () => {
+    current = scheduler()
+    let finished = false
+    let sawAbort = false
+    let started = false
+    current.register({
+      name: 'long',
+      intervalMs: 1,
+      run: async (signal) => {
+        started = true
+        await new Promise((resolve) => signal.addEventListener('abort', resolve))
+        sawAbort = signal.aborted
+        await Bun.sleep(10)
+        finished = true
+      },
+    })
+    current.start()
+    await waitFor(() => started, 'start')
+    await current.stop()
+    expect(sawAbort).toBe(true)
+    expect(finished).toBe(true)
+    expect(current.status()[0]!.running).toBe(false)
+  })
+
+  test('names are unique and intervals positive', () => {
+    current = scheduler()
+    current.register({ name: 'a', intervalMs: 1, run: () => {} })
+    expect(() => current!.register({ name: 'a', intervalMs: 1, run: () => {} })).toThrow('already registered')
+    expect(() => current!.register({ name: 'b', intervalMs: 0, run: () => {} })).toThrow('positive')
+  })
+})

@@ -74,6 +74,7 @@ CREATE TABLE `order_lines` (
 	`note` text,
 	`modifiers` text NOT NULL,
 	`routing` text,
+	`gift_card_sale` text,
 	`collection_ids` text NOT NULL,
 	`modifier_total` integer NOT NULL,
 	`subtotal` integer NOT NULL,

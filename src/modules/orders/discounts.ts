@@ -13,6 +13,7 @@ import { getLine } from './lines'
 import type { ApplyDiscountInput } from './model'
 import { changeOrder, OPEN_STATUSES } from './mutation'
 import type { CouponTerms, OrdersPort } from './ports'
+import { discountableLines } from './reprice'
 import { type OrderLineRow, type OrderRow, orderDiscounts, orders } from './schema'
 import { discountsOf, linesOf } from './view'
 
@@ -108,13 +109,8 @@ function usageCount(tx: Queryable, coupon: CouponTerms, order: OrderRow): number
   )
 }
 
-function eligible(coupon: CouponTerms, lines: OrderLineRow[]): OrderLineRow[] {
-  const ids = new Set(coupon.appliesToObjectIds)
-  const live = lines.filter((l) => !l.voidedAt)
-  if (coupon.appliesTo === 'Product') return live.filter((l) => l.productId && ids.has(l.productId))
-  if (coupon.appliesTo === 'Collection') return live.filter((l) => l.collectionIds.some((c) => ids.has(c)))
-  return live
-}
+const eligible = (coupon: CouponTerms, lines: OrderLineRow[]): OrderLineRow[] =>
+  discountableLines(coupon, lines).filter((l) => !l.voidedAt)
 
 function assertApprover(
   tx: Queryable,

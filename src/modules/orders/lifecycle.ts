@@ -166,7 +166,8 @@ function assertCents(value: number, path: string) {
 /**
  * Records a payment on an order, inside the caller's transaction when there is one. `amount` may
  * not exceed balanceDue. When the balance reaches 0 the order becomes `paid`; a draft order paid
- * in full is submitted first (its lines are sent). Emits `order` `pay`.
+ * in full is submitted first (its lines are sent), and gift cards sold on its lines are issued.
+ * Emits `order` `pay`.
  */
 export function recordOrderPayment(db: Db, actor: Actor, port: OrdersPort, payment: OrderPaymentRecord) {
   assertCents(payment.amount, 'amount')
@@ -189,6 +190,20 @@ export function recordOrderPayment(db: Db, actor: Actor, port: OrdersPort, payme
           .set({ status: 'paid', paidAt: now, submittedAt: order.submittedAt ?? now })
           .where(eq(orders.id, order.id))
           .run()
+        const cards = linesOf(tx, order.id).filter((l) => l.giftCardSale && !l.voidedAt)
+        if (cards.length > 0)
+          port.issueGiftCards(tx, actor, {
+            orderId: order.id,
+            orderNumber: order.orderNumber,
+            locationId: order.locationId,
+            lines: cards.map((l) => ({
+              lineId: l.id,
+              giftCardSale: l.giftCardSale!,
+              amount: l.subtotal - l.discountAmount,
+              productId: l.productId,
+              title: l.title,
+            })),
+          })
       },
     },
     (tx, order) => {

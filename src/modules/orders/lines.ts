@@ -12,6 +12,7 @@ import type { OrdersPort, TaxCode } from './ports'
 import { modifierAmount, type TaxCalculation } from './pricing'
 import { multiplierBps, toPricingModifier } from './reprice'
 import {
+  type GiftCardSaleValue,
   type ModifierValue,
   type OrderLineRow,
   type OrderRow,
@@ -68,6 +69,26 @@ export function buildModifiers(inputs: ModifierInput[], path: string): ModifierV
     value.amount = modifierAmount(toPricingModifier(value))
     return value
   })
+}
+
+function giftCardSaleOf(input: AddLineInput['giftCardSale']): GiftCardSaleValue | null {
+  if (!input) return null
+  return {
+    cardType: input.cardType ?? null,
+    code: input.code ?? null,
+    recipientName: input.recipientName ?? null,
+    recipientEmail: input.recipientEmail ?? null,
+    recipientPhone: input.recipientPhone ?? null,
+    fromName: input.fromName ?? null,
+    purchaserEmail: input.purchaserEmail ?? null,
+    purchaserPhone: input.purchaserPhone ?? null,
+    giftMessage: input.giftMessage ?? null,
+    notes: input.notes ?? null,
+    deliveryChannel: input.deliveryChannel ?? null,
+    deliveryDestination: input.deliveryDestination ?? null,
+    deliveryScheduledAt: input.deliveryScheduledAt ?? null,
+    notifyPurchaserWhenOpened: input.notifyPurchaserWhenOpened ?? false,
+  }
 }
 
 /** The tax rate of a code at the order's location; 0 (Added) when untaxed or nothing is configured. */
@@ -171,7 +192,8 @@ export function buildLine(
   } else {
     for (const field of ['productVariantId', 'sku', 'productId'] as const)
       if (input[field] != null) throw invalid(`${path}/${field}`, 'open items are not catalog products')
-    if (!input.openItemScope) throw invalid(`${path}/openItemScope`, 'an open item needs openItemScope')
+    if (!input.openItemScope && !input.giftCardSale)
+      throw invalid(`${path}/openItemScope`, 'an open item needs openItemScope')
     if (!input.title) throw invalid(`${path}/title`, 'an open item needs a title')
     if (input.unitPrice === undefined) throw invalid(`${path}/unitPrice`, 'an open item needs unitPrice')
     base = {
@@ -180,13 +202,21 @@ export function buildLine(
       sku: null,
       title: input.title,
       unitPrice: input.unitPrice,
-      taxCode: input.taxCode ?? input.openItemScope,
-      openItemScope: input.openItemScope,
+      taxCode: input.taxCode ?? input.openItemScope ?? null,
+      openItemScope: input.openItemScope ?? null,
       category: null,
       sizeName: null,
       collectionIds: [],
       pricingStrategyApplied: 'open_price',
     }
+  }
+  const giftCardSale = giftCardSaleOf(input.giftCardSale)
+  if (giftCardSale) {
+    // One card per line, of the line's price; a gift card is stored value, not a taxable sale.
+    if ((input.quantity ?? 1) !== 1) throw invalid(`${path}/quantity`, 'a gift card line sells one card')
+    if (input.modifiers?.length) throw invalid(`${path}/modifiers`, 'gift card lines take no modifiers')
+    if (input.taxCode) throw invalid(`${path}/taxCode`, 'gift card sales are not taxed')
+    base.taxCode = null
   }
   const modifiers = buildModifiers((input.modifiers ?? []) as unknown as ModifierInput[], `${path}/modifiers`)
   assertUnitTotal(base.unitPrice, modifiers, path)
@@ -214,6 +244,7 @@ export function buildLine(
     note: extra.note ?? null,
     modifiers,
     routing: routingOf(input.routing),
+    giftCardSale,
     modifierTotal: 0,
     subtotal: 0,
     discountAmount: 0,
@@ -309,6 +340,10 @@ export const updateLine = (
         for (const field of ['unitPrice', 'title'] as const)
           if (patch[field] !== undefined)
             throw invalid(`body/${field}`, `catalog lines take ${field} from the catalog`)
+      if (line.giftCardSale && patch.quantity !== undefined && patch.quantity !== 1)
+        throw invalid('body/quantity', 'a gift card line sells one card')
+      if (line.giftCardSale && patch.modifiers?.length)
+        throw invalid('body/modifiers', 'gift card lines take no modifiers')
       const modifiers =
         patch.modifiers === undefined
           ? line.modifiers

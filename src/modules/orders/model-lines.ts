@@ -161,6 +161,71 @@ function modifierView(depth: number): ReturnType<typeof t.Object> {
 
 export const Modifier = modifierView(1)
 
+const giftCardSaleFields = {
+  cardType: t.Nullable(t.Union([t.Literal('Virtual'), t.Literal('Physical')])),
+  code: t.Nullable(t.String({ minLength: 4, maxLength: 64 })),
+  recipientName: t.Nullable(t.String({ maxLength: 200 })),
+  recipientEmail: t.Nullable(t.String({ format: 'email', maxLength: 320 })),
+  recipientPhone: t.Nullable(t.String({ maxLength: 50 })),
+  fromName: t.Nullable(t.String({ maxLength: 200 })),
+  purchaserEmail: t.Nullable(t.String({ format: 'email', maxLength: 320 })),
+  purchaserPhone: t.Nullable(t.String({ maxLength: 50 })),
+  giftMessage: t.Nullable(t.String({ maxLength: 2000 })),
+  notes: t.Nullable(t.String({ maxLength: 2000 })),
+  deliveryChannel: t.Nullable(t.Union([t.Literal('email'), t.Literal('sms')])),
+  deliveryDestination: t.Nullable(t.String({ maxLength: 320 })),
+  deliveryScheduledAt: t.Nullable(t.String({ format: 'date-time' })),
+  notifyPurchaserWhenOpened: t.Boolean(),
+}
+
+export const GiftCardSale = t.Object(giftCardSaleFields, {
+  description:
+    'A gift card sold on the line; the card is issued (or a pre-printed `code` activated) when the order is paid.',
+})
+
+const {
+  cardType,
+  code,
+  recipientName,
+  recipientEmail,
+  recipientPhone,
+  fromName,
+  purchaserEmail,
+  purchaserPhone,
+} = giftCardSaleFields
+const {
+  giftMessage,
+  notes,
+  deliveryChannel,
+  deliveryDestination,
+  deliveryScheduledAt,
+  notifyPurchaserWhenOpened,
+} = giftCardSaleFields
+
+export const GiftCardSaleInput = t.Object(
+  {
+    cardType: t.Optional(cardType),
+    code: t.Optional(code),
+    recipientName: t.Optional(recipientName),
+    recipientEmail: t.Optional(recipientEmail),
+    recipientPhone: t.Optional(recipientPhone),
+    fromName: t.Optional(fromName),
+    purchaserEmail: t.Optional(purchaserEmail),
+    purchaserPhone: t.Optional(purchaserPhone),
+    giftMessage: t.Optional(giftMessage),
+    notes: t.Optional(notes),
+    deliveryChannel: t.Optional(deliveryChannel),
+    deliveryDestination: t.Optional(deliveryDestination),
+    deliveryScheduledAt: t.Optional(deliveryScheduledAt),
+    notifyPurchaserWhenOpened: t.Optional(notifyPurchaserWhenOpened),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Sells a gift card of the line’s price (quantity 1, untaxed, not discounted); issued when the order is paid.',
+  },
+)
+
 const lineFields = {
   quantity: t.Optional(t.Integer({ minimum: 1, maximum: 9999, description: 'Default 1.' })),
   modifiers: t.Optional(t.Array(ModifierInputSchema, { maxItems: 50 })),
@@ -197,10 +262,12 @@ export const AddLine = t.Object(
     openItemScope: t.Optional(
       oneOf(taxCodes, {
         description:
+          'Not needed for gift card open items. ' +
           'Open items only (required there): what kind of item it is; sets its `taxCode` unless `taxCode` is sent.',
       }),
     ),
     taxCode: t.Optional(taxCode),
+    giftCardSale: t.Optional(GiftCardSaleInput),
     ...lineFields,
   },
   { additionalProperties: false },
@@ -255,6 +322,7 @@ export const LineItem = t.Object({
   note: t.Nullable(t.String()),
   modifiers: t.Array(Modifier),
   routing: t.Nullable(Routing),
+  giftCardSale: t.Nullable(GiftCardSale),
   modifierTotal: t.Integer({ description: 'Computed: the modifiers’ amounts per unit, cents.' }),
   subtotal: t.Integer({ description: 'Computed: (unitPrice + modifierTotal) × quantity; 0 once voided.' }),
   discountAmount: t.Integer({ description: 'Computed: this line’s share of every applied discount.' }),

@@ -3,6 +3,7 @@
 import type { Actor } from '../../platform/auth/actor'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import type { TaxCalculation } from './pricing'
+import type { GiftCardSaleValue } from './schema'
 
 export const taxCodes = ['food', 'wine', 'generalMerchandise', 'freight'] as const
 export type TaxCode = (typeof taxCodes)[number]
@@ -62,6 +63,19 @@ export interface DepletionRequest {
   lines: { lineId: string; productId: string; quantity: number }[]
 }
 
+export interface GiftCardIssue {
+  orderId: string
+  orderNumber: number
+  locationId: string
+  lines: {
+    lineId: string
+    giftCardSale: GiftCardSaleValue
+    amount: number
+    productId: string | null
+    title: string
+  }[]
+}
+
 export interface OrdersPort {
   findVariant(db: Queryable, ref: { variantId?: string; sku?: string }): CatalogVariantInfo | undefined
   /** The rate for a tax code at a place; null when no tax is configured there. */
@@ -75,4 +89,6 @@ export interface OrdersPort {
   depleteForOrderLines(tx: Queryable, actor: Actor, request: DepletionRequest): void
   /** Puts back what the order's (or some lines') depletion took, in the caller's transaction. */
   reverseDepletion(tx: Queryable, actor: Actor, request: { orderId: string; lineIds?: string[] }): void
+  /** Issues the gift cards sold on the order's lines, once paid, in the caller's transaction. */
+  issueGiftCards(tx: Queryable, actor: Actor, issue: GiftCardIssue): void
 }

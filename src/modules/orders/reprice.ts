@@ -45,15 +45,21 @@ export const toPricingLine = (line: OrderLineRow): PricingLine => ({
   voided: line.voidedAt !== null,
 })
 
-/** The lines an order discount may reduce, from its `appliesTo`; null for every line. */
-export function eligibleLineIds(discount: OrderDiscountRow, lines: OrderLineRow[]): string[] | null {
+/** The lines an order discount may reduce, from its `appliesTo`. Gift card sales are never discounted. */
+export function discountableLines(
+  discount: Pick<OrderDiscountRow, 'appliesTo' | 'appliesToObjectIds'>,
+  lines: OrderLineRow[],
+): OrderLineRow[] {
   const ids = new Set(discount.appliesToObjectIds)
-  if (discount.appliesTo === 'Product')
-    return lines.filter((l) => l.productId && ids.has(l.productId)).map((l) => l.id)
+  const sellable = lines.filter((l) => !l.giftCardSale)
+  if (discount.appliesTo === 'Product') return sellable.filter((l) => l.productId && ids.has(l.productId))
   if (discount.appliesTo === 'Collection')
-    return lines.filter((l) => l.collectionIds.some((c) => ids.has(c))).map((l) => l.id)
-  return null
+    return sellable.filter((l) => l.collectionIds.some((c) => ids.has(c)))
+  return sellable
 }
+
+export const eligibleLineIds = (discount: OrderDiscountRow, lines: OrderLineRow[]): string[] =>
+  discountableLines(discount, lines).map((l) => l.id)
 
 export const toPricingDiscount = (discount: OrderDiscountRow, lines: OrderLineRow[]): PricingDiscount => ({
   id: discount.id,

@@ -109,6 +109,23 @@ export interface ModifierValue {
   amount: number
 }
 
+export interface GiftCardSaleValue {
+  cardType: 'Virtual' | 'Physical' | null
+  code: string | null
+  recipientName: string | null
+  recipientEmail: string | null
+  recipientPhone: string | null
+  fromName: string | null
+  purchaserEmail: string | null
+  purchaserPhone: string | null
+  giftMessage: string | null
+  notes: string | null
+  deliveryChannel: 'email' | 'sms' | null
+  deliveryDestination: string | null
+  deliveryScheduledAt: string | null
+  notifyPurchaserWhenOpened: boolean
+}
+
 export interface RoutingValue {
   prepStationIds: string[]
   assemblyLineId: string | null
@@ -152,6 +169,8 @@ export const orderLines = sqliteTable(
     note: text('note'),
     modifiers: text('modifiers', { mode: 'json' }).$type<ModifierValue[]>().notNull(),
     routing: text('routing', { mode: 'json' }).$type<RoutingValue | null>(),
+    /** A gift card sold on this line, issued by the gift cards module when the order is paid. */
+    giftCardSale: text('gift_card_sale', { mode: 'json' }).$type<GiftCardSaleValue | null>(),
     /** The product's collections when the line was added: for coupons that apply to collections. */
     collectionIds: text('collection_ids', { mode: 'json' }).$type<string[]>().notNull(),
     // Computed amounts, integer cents, kept current by the pricing engine.

@@ -7,6 +7,7 @@ import type {
   CatalogVariantInfo,
   CouponTerms,
   DepletionRequest,
+  GiftCardIssue,
   OrdersPort,
   TaxCode,
   TaxRateInfo,
@@ -22,6 +23,7 @@ export interface FakeCatalog {
   coupons: CouponTerms[]
   depleted: DepletionRequest[]
   reversed: { orderId: string; lineIds?: string[] }[]
+  issued: GiftCardIssue[]
 }
 
 export function fakePort(catalog: FakeCatalog): OrdersPort {
@@ -42,6 +44,9 @@ export function fakePort(catalog: FakeCatalog): OrdersPort {
     },
     reverseDepletion: (_tx, _actor, request) => {
       catalog.reversed.push(request)
+    },
+    issueGiftCards: (_tx, _actor, issue) => {
+      catalog.issued.push(issue)
     },
   }
 }
@@ -124,6 +129,7 @@ export async function createOrdersTestApp(): Promise<OrdersTestApp> {
     coupons: [],
     depleted: [],
     reversed: [],
+    issued: [],
   }
   const port = fakePort(catalog)
   const ordersApp = new Elysia({ normalize: false })

@@ -282,3 +282,58 @@ describe('fundraising', () => {
     expect(none).toMatchObject({ fundraising: null, total: 1848 })
   })
 })
+
+describe('gift card lines', () => {
+  test('sold untaxed and undiscounted, one per line, issued when the order is paid', async () => {
+    t.catalog.coupons.push(
+      (await import('./helpers')).coupon({ code: 'TEN', discountType: 'percentage', value: 1000 }),
+    )
+    const order = await newOrder(t, {
+      lineItems: [
+        { sku: 'BURGER' },
+        {
+          lineType: 'open_item',
+          title: 'Gift card',
+          unitPrice: 5000,
+          giftCardSale: { recipientEmail: 'ana@example.test', deliveryChannel: 'email', fromName: 'Bo' },
+        },
+      ],
+    })
+    const card = order.lineItems[1]
+    expect(card).toMatchObject({ taxCode: null, taxRateBps: 0, taxAmount: 0, subtotal: 5000 })
+    expect(card.giftCardSale).toMatchObject({
+      recipientEmail: 'ana@example.test',
+      fromName: 'Bo',
+      code: null,
+    })
+    const discounted = await ok(
+      t.request('POST', `/order/${order.id}/discount`, { body: { couponCode: 'TEN' } }),
+    )
+    expect(discounted.lineItems.map((l: any) => l.discountAmount)).toEqual([125, 0])
+    for (const body of [
+      { lineType: 'open_item', title: 'GC', unitPrice: 100, quantity: 2, giftCardSale: {} },
+      { lineType: 'open_item', title: 'GC', unitPrice: 100, taxCode: 'food', giftCardSale: {} },
+      { lineType: 'open_item', title: 'GC', unitPrice: 100, giftCardSale: { colour: 'red' } },
+    ]) {
+      expect((await t.request('POST', `/order/${order.id}/line`, { body })).status).toBe(400)
+    }
+    expect(t.catalog.issued).toEqual([])
+    pay(order.id, discounted.balanceDue)
+    expect(t.catalog.issued).toEqual([
+      {
+        orderId: order.id,
+        orderNumber: order.orderNumber,
+        locationId: t.tenant.locationId,
+        lines: [
+          {
+            lineId: card.id,
+            giftCardSale: card.giftCardSale,
+            amount: 5000,
+            productId: null,
+            title: 'Gift card',
+          },
+        ],
+      },
+    ])
+  })
+})

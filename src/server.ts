@@ -2,6 +2,7 @@
 import { Elysia } from 'elysia'
 import { type Config, configFor } from './config'
 import { appRoutes } from './modules/apps/routes'
+import { collectionRoutes } from './modules/collections/routes'
 import { registerGiftCardJobs } from './modules/gift-cards/jobs'
 import { giftCardRoutes } from './modules/gift-cards/routes'
 import { healthRoutes } from './modules/health/routes'
@@ -9,9 +10,11 @@ import { inventoryRoutes } from './modules/inventory/routes'
 import { orderActionRoutes } from './modules/orders/action-routes'
 import { serviceOrdersPort } from './modules/orders/adapters'
 import { orderRoutes } from './modules/orders/routes'
+import { productRoutes } from './modules/products/routes'
 import { vendorRoutes } from './modules/vendors/routes'
 import { webhookRoutes } from './modules/webhooks/routes'
 import { tablesWebhookRoutes } from './modules/webhooks/tables-routes'
+import { wineListRoutes } from './modules/wine-lists/routes'
 import { httpConventions } from './platform/http/conventions'
 import { mountDocs } from './platform/http/docs'
 import { openPlatform, type Platform, type PlatformOptions } from './platform/platform'
@@ -35,6 +38,10 @@ export function buildApp(platform: Platform) {
     )
     .use(inventoryRoutes(platform.auth))
     .use(giftCardRoutes(platform.auth))
+    .use(productRoutes(platform.auth))
+    .use(wineListRoutes(platform.auth))
+    .use(collectionRoutes(platform.auth, '/collection'))
+    .use(collectionRoutes(platform.auth, '/collections'))
   if (platform.devIssuer) {
     const jwks = platform.devIssuer.jwks
     app.get('/.well-known/jwks.json', () => jwks, { detail: { hide: true } })

@@ -47,11 +47,86 @@ describe('orders in the service app', () => {
     expect(card).toEqual({ amount: 2500, name: 'Ana', orderId: order.id })
   })
 
-  test('a catalog line cannot be sold until the catalog is wired (no variant): 400, nothing written', async () => {
+  test('catalog lines price from real product variants; unavailable products and unknown SKUs are refused', async () => {
+    const pizza = await ok('POST', '/product', {
+      title: 'Margherita',
+      type: 'Food',
+      variants: [
+        { title: 'Small', sku: 'PIZ-S', price: 1400 },
+        { title: 'Large', sku: 'PIZ-L', price: 1900 },
+      ],
+    })
+    const hidden = await ok('POST', '/product', {
+      title: 'Old special',
+      type: 'Food',
+      adminStatus: 'Not Available',
+      variants: [{ title: 'One', sku: 'OLD-1', price: 900 }],
+    })
     const order = await ok('POST', '/order', { locationId: t.tenant.locationId })
-    const res = await t.request('POST', `/order/${order.id}/line`, { body: { sku: 'ANY' } })
-    expect(res.status).toBe(400)
-    expect(countRows(t.tenant.db, 'order_lines')).toBe(0)
+    const withLine = await ok('POST', `/order/${order.id}/line`, { sku: 'piz-l', quantity: 2 })
+    expect(withLine.lineItems[0]).toMatchObject({
+      productId: pizza.id,
+      productVariantId: pizza.variants[1].id,
+      sku: 'PIZ-L',
+      title: 'Margherita',
+      sizeName: 'Large',
+      unitPrice: 1900,
+      taxCode: 'food',
+      category: 'Food',
+      subtotal: 3800,
+    })
+    const byId = await ok('POST', `/order/${order.id}/line`, { productVariantId: pizza.variants[0].id })
+    expect(byId.lineItems[1]).toMatchObject({ unitPrice: 1400, sizeName: 'Small' })
+    expect(byId.subtotal).toBe(5200)
+    const priced = await t.request('POST', `/order/${order.id}/line`, {
+      body: { sku: 'PIZ-L', unitPrice: 1 },
+    })
+    expect(priced.status).toBe(400)
+    const unavailable = await t.request('POST', `/order/${order.id}/line`, {
+      body: { sku: hidden.variants[0].sku },
+    })
+    expect(unavailable.status).toBe(400)
+    expect(unavailable.body.detail).toContain('not available')
+    const unknown = await t.request('POST', `/order/${order.id}/line`, { body: { sku: 'NOPE' } })
+    expect(unknown.status).toBe(400)
+    expect(countRows(t.tenant.db, 'order_lines')).toBe(2)
+    // Collection membership reaches the port, for coupons that apply to collections.
+    const pizzas = await ok('POST', '/collection', { title: 'Pizzas', productIds: [pizza.id] })
+    expect(serviceOrdersPort.findVariant(t.tenant.db, { sku: 'PIZ-S' })?.collectionIds).toEqual([pizzas.id])
+  })
+
+  test('submitting depletes the recipe stock of catalog lines; voiding a line puts it back', async () => {
+    const pizza = await ok('POST', '/product', {
+      title: 'Margherita',
+      type: 'Food',
+      variants: [{ title: 'Whole', sku: 'PIZ-W', price: 1600 }],
+    })
+    const flour = await ok('POST', '/inventory/ingredients', { code: 'FLOUR', name: 'Flour', baseUnit: 'g' })
+    await ok('POST', `/inventory/ingredients/${flour.id}/receivings`, {
+      locationId: t.tenant.locationId,
+      quantity: 10_000,
+      unitCost: 1,
+    })
+    await ok('POST', '/inventory/recipes', {
+      kind: 'menu_item',
+      title: 'Margherita',
+      productId: pizza.id,
+      yieldQuantity: 1,
+      components: [{ ingredientId: flour.id, quantity: 250 }],
+    })
+    const onHand = async () =>
+      (await ok('GET', `/inventory/ingredients/${flour.id}`)).stocks.find(
+        (s: any) => s.locationId === t.tenant.locationId,
+      ).onHandQuantity
+    const order = await ok('POST', '/order', {
+      locationId: t.tenant.locationId,
+      lineItems: [{ sku: 'PIZ-W', quantity: 3 }],
+    })
+    expect(await onHand()).toBe(10_000)
+    await ok('POST', `/order/${order.id}/submit`)
+    expect(await onHand()).toBe(10_000 - 750)
+    await ok('POST', `/order/${order.id}/line/${order.lineItems[0].id}/void`, { voidReasonName: 'Burnt' })
+    expect(await onHand()).toBe(10_000)
   })
 
   test('the OpenAPI description documents the computed fields and the rounding rule', async () => {

@@ -1,0 +1,95 @@
+import { t } from 'elysia'
+import { pagingQuery } from '../../platform/http/paging'
+import { int, oneOf } from '../../platform/http/types'
+import { SLUG_PATTERN } from '../../platform/slug'
+import { productStatuses } from '../products/schema'
+import { collectionTypes } from './schema'
+
+const Status = oneOf(productStatuses)
+const CollectionType = oneOf(collectionTypes, {
+  description: 'Manual: the collection holds exactly the products listed in `productIds`.',
+})
+
+export const Collection = t.Object(
+  {
+    id: t.String({ format: 'uuid' }),
+    title: t.String(),
+    type: CollectionType,
+    content: t.Nullable(t.String()),
+    webStatus: Status,
+    adminStatus: Status,
+    slug: t.String(),
+    featureImage: t.Nullable(t.String()),
+    seo: t.Object({ title: t.Nullable(t.String()), description: t.Nullable(t.String()) }),
+    productIds: t.Array(t.String(), { description: 'Member products, in display order.' }),
+    createdAt: t.String({ format: 'date-time' }),
+    updatedAt: t.String({ format: 'date-time' }),
+  },
+  { $id: '#/components/schemas/Collection' },
+)
+
+const fields = {
+  type: t.Optional(CollectionType),
+  content: t.Optional(t.Nullable(t.String({ maxLength: 100_000 }))),
+  webStatus: t.Optional(Status),
+  adminStatus: t.Optional(Status),
+  slug: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 100,
+      pattern: SLUG_PATTERN,
+      description: 'Unique within the tenant (409 otherwise). Made from the title when not sent.',
+    }),
+  ),
+  featureImage: t.Optional(t.Nullable(t.String({ format: 'uri', maxLength: 2000 }))),
+  seo: t.Optional(
+    t.Object(
+      {
+        title: t.Optional(t.Nullable(t.String({ maxLength: 200 }))),
+        description: t.Optional(t.Nullable(t.String({ maxLength: 1000 }))),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  productIds: t.Optional(
+    t.Array(t.String({ minLength: 1, maxLength: 200 }), {
+      maxItems: 1000,
+      uniqueItems: true,
+      description: 'Products of the tenant, in display order; replaces the membership when sent.',
+    }),
+  ),
+}
+
+export const CreateCollection = t.Object(
+  { title: t.String({ minLength: 1, maxLength: 200 }), ...fields },
+  { additionalProperties: false },
+)
+
+export const UpdateCollection = t.Object(
+  { title: t.Optional(t.String({ minLength: 1, maxLength: 200 })), ...fields },
+  {
+    additionalProperties: false,
+    description: 'Partial update: only the fields sent change; null clears a field.',
+  },
+)
+
+export const CollectionListQuery = t.Object({
+  q: t.Optional(t.String({ maxLength: 200, description: 'Case-insensitive search over title and slug.' })),
+  webStatus: t.Optional(Status),
+  adminStatus: t.Optional(Status),
+  productId: t.Optional(
+    t.String({ minLength: 1, maxLength: 200, description: 'Collections containing this product.' }),
+  ),
+  ...pagingQuery(100),
+})
+
+export const CollectionList = t.Object({
+  collections: t.Array(Collection),
+  total: int({ minimum: 0 }),
+})
+
+export const CollectionParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200 }) })
+
+export type CreateCollectionInput = typeof CreateCollection.static
+export type UpdateCollectionInput = typeof UpdateCollection.static
+export type CollectionView = typeof Collection.static

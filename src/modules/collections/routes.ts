@@ -1,0 +1,95 @@
+import { Elysia, t } from 'elysia'
+import type { AuthPlugin } from '../../platform/auth/plugin'
+import { pageOf } from '../../platform/http/paging'
+import {
+  Collection,
+  CollectionList,
+  CollectionListQuery,
+  CollectionParams,
+  CreateCollection,
+  UpdateCollection,
+} from './model'
+import {
+  createCollection,
+  deleteCollection,
+  getCollection,
+  listCollections,
+  updateCollection,
+} from './service'
+
+/** One implementation, mounted at `/collection` and at `/collections`. */
+export const collectionRoutes = (auth: AuthPlugin, prefix: '/collection' | '/collections') =>
+  new Elysia({ name: `collections${prefix}`, prefix, detail: { tags: ['Collections'] } })
+    .use(auth)
+    .get(
+      '',
+      ({ db, query }) =>
+        listCollections(db, {
+          q: query.q,
+          webStatus: query.webStatus,
+          adminStatus: query.adminStatus,
+          productId: query.productId,
+          ...pageOf(query),
+        }),
+      {
+        permission: 'collections:read',
+        query: CollectionListQuery,
+        response: CollectionList,
+        detail: {
+          summary: 'List collections',
+          description:
+            'Ordered by title; `q` matches title or slug; `productId` finds the collections of a product.',
+        },
+      },
+    )
+    .post(
+      '',
+      ({ db, actor, body, set }) => {
+        set.status = 201
+        return createCollection(db, actor, body)
+      },
+      {
+        permission: 'collections:write',
+        body: CreateCollection,
+        response: { 201: Collection },
+        detail: {
+          summary: 'Create a collection',
+          description:
+            'Needs `title`. The slug is made from the title when not sent; a taken slug is 409. ' +
+            '`productIds` lists member products in display order (unknown ids are 400).',
+        },
+      },
+    )
+    .get('/:id', ({ db, params }) => getCollection(db, params.id), {
+      permission: 'collections:read',
+      params: CollectionParams,
+      response: Collection,
+      detail: { summary: 'Get a collection' },
+    })
+    .put('/:id', ({ db, actor, params, body }) => updateCollection(db, actor, params.id, body), {
+      permission: 'collections:write',
+      params: CollectionParams,
+      body: UpdateCollection,
+      response: Collection,
+      detail: {
+        summary: 'Update a collection',
+        description:
+          'Partial: fields not sent keep their value; `productIds`, when sent, replaces the membership.',
+      },
+    })
+    .delete(
+      '/:id',
+      ({ db, actor, params, set }) => {
+        deleteCollection(db, actor, params.id)
+        set.status = 204
+      },
+      {
+        permission: 'collections:write',
+        params: CollectionParams,
+        response: { 204: t.Void() },
+        detail: {
+          summary: 'Delete a collection',
+          description: 'Answers 204 with no body. The member products stay; only the membership goes.',
+        },
+      },
+    )

@@ -1,0 +1,205 @@
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm'
+import { appendAudit } from '../../platform/audit/audit'
+import { diffFields } from '../../platform/audit/diff'
+import type { Actor } from '../../platform/auth/actor'
+import { appendEvent } from '../../platform/events/outbox'
+import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
+import { ApiError, conflict, notFound } from '../../platform/http/problem'
+import { newId, nowIso } from '../../platform/ids'
+import { slugTaken, uniqueSlug } from '../../platform/slug'
+import type { Db } from '../../platform/tenancy/databases'
+import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { products } from '../products/schema'
+import type { CollectionView, CreateCollectionInput, UpdateCollectionInput } from './model'
+import { type CollectionRow, collectionProducts, collections } from './schema'
+
+const slugColumns = { id: collections.id, slug: collections.slug }
+
+function collectionViews(db: Queryable, rows: CollectionRow[]): CollectionView[] {
+  if (rows.length === 0) return []
+  const members = Map.groupBy(
+    db
+      .select()
+      .from(collectionProducts)
+      .where(
+        inArray(
+          collectionProducts.collectionId,
+          rows.map((r) => r.id),
+        ),
+      )
+      .orderBy(asc(collectionProducts.sortOrder))
+      .all(),
+    (m) => m.collectionId,
+  )
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    type: row.type,
+    content: row.content,
+    webStatus: row.webStatus,
+    adminStatus: row.adminStatus,
+    slug: row.slug,
+    featureImage: row.featureImage,
+    seo: { title: row.seoTitle, description: row.seoDescription },
+    productIds: (members.get(row.id) ?? []).map((m) => m.productId),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  }))
+}
+
+export function listCollections(
+  db: Queryable,
+  query: {
+    q?: string
+    webStatus?: CollectionRow['webStatus']
+    adminStatus?: CollectionRow['adminStatus']
+    productId?: string
+  } & PageRequest,
+) {
+  const where = and(
+    searchColumns(query.q, [collections.title, collections.slug]),
+    query.webStatus ? eq(collections.webStatus, query.webStatus) : undefined,
+    query.adminStatus ? eq(collections.adminStatus, query.adminStatus) : undefined,
+    query.productId
+      ? inArray(
+          collections.id,
+          db
+            .select({ id: collectionProducts.collectionId })
+            .from(collectionProducts)
+            .where(eq(collectionProducts.productId, query.productId)),
+        )
+      : undefined,
+  )
+  const total = db.select({ n: count() }).from(collections).where(where).get()?.n ?? 0
+  const rows = db
+    .select()
+    .from(collections)
+    .where(where)
+    .orderBy(asc(sql`lower(${collections.title})`), asc(collections.id))
+    .limit(query.limit)
+    .offset(offsetOf(query))
+    .all()
+  return { collections: collectionViews(db, rows), total }
+}
+
+export function getCollection(db: Queryable, id: string): CollectionView {
+  const row = db.select().from(collections).where(eq(collections.id, id)).get()
+  if (!row) throw notFound('collection', id)
+  return collectionViews(db, [row])[0]!
+}
+
+/** Every product id must be a product of the tenant: 400 naming each unknown one. */
+function assertProductsExist(tx: Queryable, productIds: string[]) {
+  if (productIds.length === 0) return
+  const known = new Set(
+    tx
+      .select({ id: products.id })
+      .from(products)
+      .where(inArray(products.id, productIds))
+      .all()
+      .map((r) => r.id),
+  )
+  const errors = productIds.flatMap((id, i) =>
+    known.has(id) ? [] : [{ path: `body/productIds/${i}`, message: `no product ${id}` }],
+  )
+  if (errors.length > 0)
+    throw new ApiError('validation_failed', `${errors[0]!.path}: ${errors[0]!.message}`, { errors })
+}
+
+function replaceMembers(tx: Queryable, collectionId: string, productIds: string[]) {
+  tx.delete(collectionProducts).where(eq(collectionProducts.collectionId, collectionId)).run()
+  if (productIds.length === 0) return
+  tx.insert(collectionProducts)
+    .values(productIds.map((productId, sortOrder) => ({ collectionId, productId, sortOrder })))
+    .run()
+}
+
+export function createCollection(db: Db, actor: Actor, input: CreateCollectionInput): CollectionView {
+  return inWriteTransaction(db, (tx) => {
+    if (input.slug && slugTaken(tx, collections, slugColumns, input.slug))
+      throw conflict(`collection slug "${input.slug}" is already in use`, { slug: input.slug })
+    assertProductsExist(tx, input.productIds ?? [])
+    const now = nowIso()
+    const id = newId()
+    tx.insert(collections)
+      .values({
+        id,
+        title: input.title,
+        type: input.type ?? 'Manual',
+        content: input.content ?? null,
+        webStatus: input.webStatus ?? 'Available',
+        adminStatus: input.adminStatus ?? 'Available',
+        slug: input.slug ?? uniqueSlug(tx, collections, slugColumns, input.title, 'collection'),
+        featureImage: input.featureImage ?? null,
+        seoTitle: input.seo?.title ?? null,
+        seoDescription: input.seo?.description ?? null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .run()
+    replaceMembers(tx, id, input.productIds ?? [])
+    const view = getCollection(tx, id)
+    appendAudit(tx, actor, {
+      action: 'collection.create',
+      entityType: 'collection',
+      entityId: id,
+      metadata: { collection: view },
+    })
+    appendEvent(tx, actor, { object: 'collection', action: 'create', aggregateId: id, payload: view })
+    return view
+  })
+}
+
+export function updateCollection(
+  db: Db,
+  actor: Actor,
+  id: string,
+  patch: UpdateCollectionInput,
+): CollectionView {
+  return inWriteTransaction(db, (tx) => {
+    const before = getCollection(tx, id)
+    if (patch.slug !== undefined && slugTaken(tx, collections, slugColumns, patch.slug, id))
+      throw conflict(`collection slug "${patch.slug}" is already in use`, { slug: patch.slug })
+    if (patch.productIds) assertProductsExist(tx, patch.productIds)
+    const { seo, productIds, ...scalar } = patch
+    const wanted: Partial<CollectionView> = { ...scalar }
+    if (seo) wanted.seo = { ...before.seo, ...seo }
+    if (productIds) wanted.productIds = productIds
+    const changes = diffFields(before, wanted)
+    if (Object.keys(changes).length === 0) return before
+    tx.update(collections)
+      .set({
+        ...scalar,
+        ...(seo?.title !== undefined ? { seoTitle: seo.title } : {}),
+        ...(seo?.description !== undefined ? { seoDescription: seo.description } : {}),
+        updatedAt: nowIso(),
+      })
+      .where(eq(collections.id, id))
+      .run()
+    if (productIds) replaceMembers(tx, id, productIds)
+    const after = getCollection(tx, id)
+    appendAudit(tx, actor, {
+      action: 'collection.update',
+      entityType: 'collection',
+      entityId: id,
+      metadata: { changes },
+    })
+    appendEvent(tx, actor, { object: 'collection', action: 'update', aggregateId: id, payload: after })
+    return after
+  })
+}
+
+/** Deletes the collection and its memberships; the products stay. */
+export function deleteCollection(db: Db, actor: Actor, id: string): void {
+  inWriteTransaction(db, (tx) => {
+    const view = getCollection(tx, id)
+    tx.delete(collections).where(eq(collections.id, id)).run()
+    appendAudit(tx, actor, {
+      action: 'collection.delete',
+      entityType: 'collection',
+      entityId: id,
+      metadata: { collection: view },
+    })
+    appendEvent(tx, actor, { object: 'collection', action: 'delete', aggregateId: id, payload: view })
+  })
+}

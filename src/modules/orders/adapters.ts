@@ -1,14 +1,15 @@
 // The OrdersPort over the other modules of the service: the catalog (products, collections),
-// inventory depletion and gift card issuance. The taxes and coupons modules are not merged into
-// this branch yet; until they are, the port answers what an empty setup would: no tax configured
-// (lines untaxed) and no coupons (an unknown code is 400).
+// taxes, coupons, inventory depletion and gift card issuance.
 import { eq } from 'drizzle-orm'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { collectionProducts } from '../collections/schema'
+import type { CouponRow } from '../coupons/schema'
+import { findCouponByCode } from '../coupons/service'
 import { issueGiftCardsForPaidOrder } from '../gift-cards/sales'
 import { depleteForOrderLines, reverseOrderDepletion } from '../inventory/depletion'
 import { type CatalogVariant, findVariant, findVariantBySku } from '../products/variants'
-import type { CatalogVariantInfo, OrdersPort } from './ports'
+import { taxRateFor } from '../taxes/rates'
+import type { CatalogVariantInfo, CouponTerms, OrdersPort } from './ports'
 
 const collectionIdsOf = (db: Queryable, productId: string): string[] =>
   db
@@ -34,6 +35,42 @@ function variantInfo(db: Queryable, variant: CatalogVariant): CatalogVariantInfo
   }
 }
 
+/** A coupon of the coupons module in the terms orders price with. */
+export function couponTerms(row: CouponRow): CouponTerms {
+  const discount: Pick<CouponTerms, 'discountType' | 'value'> =
+    row.productDiscountType === 'Percentage Off'
+      ? { discountType: 'percentage', value: Math.min(row.productDiscount ?? 0, 10_000) }
+      : row.productDiscountType === 'Free'
+        ? { discountType: 'percentage', value: 10_000 }
+        : row.productDiscountType === 'Set Price'
+          ? { discountType: 'set_price', value: row.productDiscount ?? 0 }
+          : row.productDiscountType === 'Dollar Off'
+            ? { discountType: 'amount', value: row.productDiscount ?? 0 }
+            : { discountType: 'amount', value: 0 }
+  return {
+    id: row.id,
+    code: row.code,
+    title: row.title,
+    actionMessage: row.actionMessage,
+    status: row.status === 'Enabled' ? 'active' : 'inactive',
+    startDate: row.startDate,
+    endDate: row.endDate,
+    ...discount,
+    maxDiscountAmount: row.maxDiscountAmount,
+    minimumCartAmount: row.minimumCartAmount,
+    usageLimit: row.usageLimitType === 'Unlimited' ? null : (row.usageLimit ?? 0),
+    usageLimitType: row.usageLimitType === 'Per Customer' ? 'per_customer' : 'total',
+    appliesTo: row.appliesTo,
+    appliesToObjectIds: row.appliesToObjectIds,
+    combinability: row.combinability === 'exclusive' ? 'not_combinable' : 'combinable',
+    availableTo: row.availableTo,
+    availableToObjectIds: row.availableToObjectIds,
+    requiresManagerApproval: row.requiresManagerApproval,
+    excludesServiceCharges: row.excludesServiceCharges,
+    serviceChargeInteraction: row.serviceChargeInteraction,
+  }
+}
+
 export const serviceOrdersPort: OrdersPort = {
   findVariant: (db, ref) => {
     const variant = ref.variantId
@@ -43,8 +80,14 @@ export const serviceOrdersPort: OrdersPort = {
         : undefined
     return variant ? variantInfo(db, variant) : undefined
   },
-  taxRate: () => null,
-  findCouponByCode: () => undefined,
+  taxRate: (db, place, taxCode) => {
+    const rate = taxRateFor(db, place, taxCode)
+    return rate ? { taxId: rate.taxId, rateBps: rate.rateBps, taxCalculation: rate.taxCalculation } : null
+  },
+  findCouponByCode: (db, code) => {
+    const row = findCouponByCode(db, code)
+    return row ? couponTerms(row) : undefined
+  },
   depleteForOrderLines: (tx, actor, request) => {
     depleteForOrderLines(tx, actor, request)
   },

@@ -27,6 +27,7 @@ export type CouponRefusal =
   | 'not_combinable'
   | 'already_applied'
   | 'no_eligible_items'
+  | 'not_available_to_customer'
 
 export interface CouponContext {
   /** The order's local calendar date, YYYY-MM-DD. */
@@ -37,6 +38,7 @@ export interface CouponContext {
   /** Times the coupon is already used (by everyone, or by this customer for per-customer limits). */
   usageCount: number
   hasCustomer: boolean
+  customerId: string | null
   /** Lines (not voided) the coupon could reduce. */
   eligibleLines: number
 }
@@ -51,6 +53,18 @@ export function couponRefusal(
     return { reason: 'not_started', detail: `coupon ${coupon.code} starts on ${coupon.startDate}` }
   if (coupon.endDate && ctx.today > coupon.endDate)
     return { reason: 'expired', detail: `coupon ${coupon.code} ended on ${coupon.endDate}` }
+  if (coupon.availableTo !== 'Everyone') {
+    // Club and tag membership are not known to orders yet: only listed customers qualify.
+    const allowed =
+      coupon.availableTo === 'Customer' &&
+      ctx.customerId !== null &&
+      coupon.availableToObjectIds.includes(ctx.customerId)
+    if (!allowed)
+      return {
+        reason: 'not_available_to_customer',
+        detail: `coupon ${coupon.code} is only for certain customers (${coupon.availableTo})`,
+      }
+  }
   if (ctx.applied.some((d) => d.sourceId === coupon.id))
     return { reason: 'already_applied', detail: `coupon ${coupon.code} is already on this order` }
   if (
@@ -170,6 +184,7 @@ export const applyCoupon = (
         applied,
         usageCount: usageCount(tx, coupon, order),
         hasCustomer: order.customerId !== null,
+        customerId: order.customerId,
         eligibleLines: targets.length,
       })
       if (refusal)

@@ -90,13 +90,19 @@ export const AppliedDiscount = t.Object({
   excludesServiceCharges: t.Boolean(),
   serviceChargeInteraction: t.Nullable(t.String()),
   eligibilitySummary: t.String({ description: 'Computed: how the amount came about, or why it is 0.' }),
-  discountType: t.Union([t.Literal('amount'), t.Literal('percentage')]),
-  value: t.Integer({ description: 'Cents for `amount`; basis points for `percentage` (1000 = 10%).' }),
+  discountType: t.Union([t.Literal('amount'), t.Literal('percentage'), t.Literal('set_price')], {
+    description:
+      'From the coupon: Dollar Off is `amount`, Percentage Off `percentage`, Free `percentage` of 10000, Set Price `set_price`, No Discount `amount` of 0.',
+  }),
+  value: t.Integer({
+    description:
+      'Cents for `amount`; basis points for `percentage` (1000 = 10%); cents per unit for `set_price`.',
+  }),
   maxDiscountAmount: t.Nullable(t.Integer()),
   minimumCartAmount: t.Nullable(t.Integer()),
   amount: t.Integer({
     description:
-      'Computed, cents: `amount` value or round-half-up(eligible × value / 10000), capped at `maxDiscountAmount` and at what is left of the eligible lines after earlier discounts; 0 while the subtotal is below `minimumCartAmount`.',
+      'Computed, cents: the `amount` value, round-half-up(eligible × value / 10000), or for `set_price` the sum over eligible lines of what each has above value × quantity; capped at `maxDiscountAmount` and at what is left of the eligible lines after earlier discounts; 0 while the subtotal is below `minimumCartAmount`.',
   }),
   createdAt: t.String({ format: 'date-time' }),
 })

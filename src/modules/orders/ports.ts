@@ -2,7 +2,7 @@
 // The services depend only on this interface; `adapters.ts` implements it over those modules.
 import type { Actor } from '../../platform/auth/actor'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import type { TaxCalculation } from './pricing'
+import type { DiscountType, TaxCalculation } from './pricing'
 import type { GiftCardSaleValue } from './schema'
 
 export const taxCodes = ['food', 'wine', 'generalMerchandise', 'freight'] as const
@@ -40,8 +40,8 @@ export interface CouponTerms {
   status: 'active' | 'inactive'
   startDate: string | null
   endDate: string | null
-  discountType: 'amount' | 'percentage'
-  /** Cents for `amount`, basis points for `percentage`. */
+  discountType: DiscountType
+  /** Cents for `amount`, basis points for `percentage`, cents per unit for `set_price`. */
   value: number
   maxDiscountAmount: number | null
   minimumCartAmount: number | null
@@ -52,6 +52,9 @@ export interface CouponTerms {
   appliesTo: 'Store' | 'Product' | 'Collection'
   appliesToObjectIds: string[]
   combinability: 'combinable' | 'not_combinable'
+  /** `Everyone`, or only the customers listed (`Customer`), or members of listed clubs or tags. */
+  availableTo: 'Everyone' | 'Customer' | 'Club' | 'Customer Tag'
+  availableToObjectIds: string[]
   requiresManagerApproval: boolean
   excludesServiceCharges: boolean
   serviceChargeInteraction: string | null

@@ -28,10 +28,15 @@ export interface PricingLine {
   voided: boolean
 }
 
+export type DiscountType = 'amount' | 'percentage' | 'set_price'
+
 export interface PricingDiscount {
   id: string
-  discountType: 'amount' | 'percentage'
-  /** Cents for `amount`, basis points of the eligible amount for `percentage`. */
+  discountType: DiscountType
+  /**
+   * Cents for `amount`; basis points of the eligible amount for `percentage`; for `set_price`
+   * the cents each eligible unit should cost (the discount is what is left above that).
+   */
   value: number
   maxDiscountAmount: number | null
   minimumCartAmount: number | null
@@ -200,11 +205,23 @@ export function priceOrder(input: {
       discounts.set(discount.id, { amount: 0, eligibilitySummary: 'No eligible amount left on the order.' })
       continue
     }
-    let amount = discount.discountType === 'amount' ? discount.value : applyBps(base, discount.value)
+    // Set Price: each eligible line gives up what it has above value × quantity.
+    const setPriceShares =
+      discount.discountType === 'set_price'
+        ? targets.map((l, i) => Math.max(0, weights[i]! - discount.value * l.quantity))
+        : null
+    let amount =
+      discount.discountType === 'amount'
+        ? discount.value
+        : discount.discountType === 'percentage'
+          ? applyBps(base, discount.value)
+          : setPriceShares!.reduce((a, b) => a + b, 0)
     const notes: string[] = [
       discount.discountType === 'amount'
         ? `${money(discount.value)} off`
-        : `${discount.value / 100}% of ${money(base)} eligible`,
+        : discount.discountType === 'percentage'
+          ? `${discount.value / 100}% of ${money(base)} eligible`
+          : `${money(discount.value)} a unit`,
     ]
     if (discount.maxDiscountAmount !== null && amount > discount.maxDiscountAmount) {
       amount = discount.maxDiscountAmount
@@ -214,7 +231,7 @@ export function priceOrder(input: {
       amount = base
       notes.push(`limited to the ${money(base)} eligible`)
     }
-    const shares = allocate(amount, weights)
+    const shares = allocate(amount, setPriceShares ?? weights)
     targets.forEach((l, i) => {
       remaining.set(l.id, remaining.get(l.id)! - shares[i]!)
       lineDiscounts.set(l.id, lineDiscounts.get(l.id)! + shares[i]!)

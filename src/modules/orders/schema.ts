@@ -218,7 +218,7 @@ export const orderDiscounts = sqliteTable(
     excludesServiceCharges: integer('excludes_service_charges', { mode: 'boolean' }).notNull(),
     serviceChargeInteraction: text('service_charge_interaction'),
     eligibilitySummary: text('eligibility_summary').notNull(),
-    discountType: text('discount_type', { enum: ['amount', 'percentage'] }).notNull(),
+    discountType: text('discount_type', { enum: ['amount', 'percentage', 'set_price'] }).notNull(),
     value: integer('value').notNull(),
     maxDiscountAmount: integer('max_discount_amount'),
     minimumCartAmount: integer('minimum_cart_amount'),

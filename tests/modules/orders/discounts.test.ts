@@ -208,6 +208,7 @@ describe('couponRefusal (pure)', () => {
     applied: [],
     usageCount: 0,
     hasCustomer: true,
+    customerId: 'cust-1' as string | null,
     eligibleLines: 1,
   }
   test('dates are inclusive', () => {

@@ -81,6 +81,8 @@ export const coupon = (over: Partial<CouponTerms> & { code: string }): CouponTer
   appliesTo: 'Store',
   appliesToObjectIds: [],
   combinability: 'combinable',
+  availableTo: 'Everyone',
+  availableToObjectIds: [],
   requiresManagerApproval: false,
   excludesServiceCharges: false,
   serviceChargeInteraction: null,

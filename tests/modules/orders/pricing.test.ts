@@ -161,6 +161,22 @@ describe('worked examples', () => {
     expect(priced.lines.get('food')!.discountAmount).toBe(300)
   })
 
+  test('set price: each eligible unit costs the set price; lines already below it give nothing', () => {
+    const priced = price(
+      [line('a', 1200, { quantity: 3 }), line('b', 800), line('c', 2000)],
+      [discount('sp', { discountType: 'set_price', value: 1000, eligibleLineIds: ['a', 'b'] })],
+    )
+    // a: 3600 − 3 × 1000 = 600; b: 800 is below 1000, 0; c is not eligible
+    expect([...priced.lines.values()].map((l) => l.discountAmount)).toEqual([600, 0, 0])
+    expect(priced.discounts.get('sp')!.amount).toBe(600)
+    const capped = price(
+      [line('a', 1500), line('b', 3000)],
+      [discount('sp', { discountType: 'set_price', value: 1000, maxDiscountAmount: 300 })],
+    )
+    // shares 500 and 2000, capped at 300, spread 60 / 240
+    expect([...capped.lines.values()].map((l) => l.discountAmount)).toEqual([60, 240])
+  })
+
   test('a minimum cart amount not met gives 0 with the reason', () => {
     const priced = price([line('a', 1999)], [discount('min', { value: 500, minimumCartAmount: 2000 })])
     expect(priced.discounts.get('min')).toEqual({
@@ -229,7 +245,7 @@ const orderArb = fc
     ),
     discounts: fc.array(
       fc.record({
-        discountType: fc.constantFrom('amount' as const, 'percentage' as const),
+        discountType: fc.constantFrom('amount' as const, 'percentage' as const, 'set_price' as const),
         amountValue: fc.integer({ min: 0, max: 30_000 }),
         bps: fc.integer({ min: 0, max: 10_000 }),
         maxDiscountAmount: fc.option(fc.integer({ min: 0, max: 10_000 })),
@@ -267,7 +283,7 @@ const orderArb = fc
     const discounts: PricingDiscount[] = o.discounts.map((d, i) => ({
       id: `d${i}`,
       discountType: d.discountType,
-      value: d.discountType === 'amount' ? d.amountValue : d.bps,
+      value: d.discountType === 'percentage' ? d.bps : d.amountValue,
       maxDiscountAmount: d.maxDiscountAmount,
       minimumCartAmount: d.minimumCartAmount,
       lineItemId: d.target === null ? null : `l${d.target % lines.length}`,

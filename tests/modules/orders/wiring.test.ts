@@ -129,6 +129,79 @@ describe('orders in the service app', () => {
     expect(await onHand()).toBe(10_000)
   })
 
+  test('tax comes from the Tax record of the location’s state; coupons from the coupons module', async () => {
+    await ok('POST', '/tax', {
+      title: 'California',
+      countryCode: 'US',
+      stateCode: 'CA',
+      freight: 0,
+      food: 875,
+      generalMerchandise: 725,
+      wine: 1000,
+      taxCalculation: 'Added',
+    })
+    await ok('POST', '/tax', {
+      title: 'United States',
+      countryCode: 'US',
+      freight: 0,
+      food: 500,
+      generalMerchandise: 500,
+      wine: 500,
+      taxCalculation: 'Added',
+    })
+    await ok('PUT', `/order/settings/locations/${t.tenant.locationId}`, {
+      countryCode: 'US',
+      stateCode: 'CA',
+    })
+    await ok('POST', '/product', {
+      title: 'Cabernet',
+      type: 'Wine',
+      variants: [{ title: 'Bottle', sku: 'CAB', price: 4000 }],
+    })
+    await ok('POST', '/coupon', {
+      title: 'Ten percent off',
+      code: 'TENOFF',
+      productDiscountType: 'Percentage Off',
+      productDiscount: 1000,
+      maxDiscountAmount: 500,
+    })
+    await ok('POST', '/coupon', {
+      title: 'Off',
+      code: 'OFF',
+      productDiscountType: 'Dollar Off',
+      productDiscount: 100,
+      status: 'Disabled',
+    })
+    const order = await ok('POST', '/order', {
+      locationId: t.tenant.locationId,
+      lineItems: [{ sku: 'CAB', quantity: 2 }],
+    })
+    expect(order.lineItems[0]).toMatchObject({ taxCode: 'wine', taxRateBps: 1000, taxCalculation: 'Added' })
+    expect(order).toMatchObject({ subtotal: 8000, taxTotal: 800, total: 8800 })
+    const discounted = await ok('POST', `/order/${order.id}/discount`, { couponCode: 'tenoff' })
+    // 10% of 8000 = 800, capped at 500; tax on 7500 = 750
+    expect(discounted.appliedDiscounts[0]).toMatchObject({
+      code: 'TENOFF',
+      discountType: 'percentage',
+      value: 1000,
+      amount: 500,
+    })
+    expect(discounted).toMatchObject({ discountTotal: 500, taxTotal: 750, total: 8250, balanceDue: 8250 })
+    const disabled = await t.request('POST', `/order/${order.id}/discount`, { body: { couponCode: 'OFF' } })
+    expect(disabled.status).toBe(409)
+    expect(disabled.body.reason).toBe('inactive')
+    // Another state of the same country falls back to the country-wide rate.
+    await ok('PUT', `/order/settings/locations/${t.tenant.locationId}`, {
+      countryCode: 'US',
+      stateCode: 'OR',
+    })
+    const oregon = await ok('POST', '/order', {
+      locationId: t.tenant.locationId,
+      lineItems: [{ sku: 'CAB' }],
+    })
+    expect(oregon.lineItems[0].taxRateBps).toBe(500)
+  })
+
   test('the OpenAPI description documents the computed fields and the rounding rule', async () => {
     const spec = (await t.request('GET', '/openapi.json', { as: null })).body
     const create = spec.paths['/order'].post

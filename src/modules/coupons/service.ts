@@ -1,0 +1,170 @@
+import { and, asc, count, eq, sql } from 'drizzle-orm'
+import { appendAudit } from '../../platform/audit/audit'
+import { diffFields } from '../../platform/audit/diff'
+import type { Actor } from '../../platform/auth/actor'
+import { appendEvent } from '../../platform/events/outbox'
+import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
+import { ApiError, conflict, type FieldError, notFound } from '../../platform/http/problem'
+import { newId, nowIso } from '../../platform/ids'
+import type { Db } from '../../platform/tenancy/databases'
+import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { tags } from '../tags/schema'
+import type { CreateCouponInput, UpdateCouponInput } from './model'
+import { type CouponFields, couponErrors } from './rules'
+import { type CouponRow, coupons } from './schema'
+
+export function listCoupons(
+  db: Queryable,
+  query: { q?: string; status?: CouponRow['status'] } & PageRequest,
+) {
+  const where = and(
+    searchColumns(query.q, [coupons.code, coupons.title]),
+    query.status ? eq(coupons.status, query.status) : undefined,
+  )
+  const total = db.select({ n: count() }).from(coupons).where(where).get()?.n ?? 0
+  const rows = db
+    .select()
+    .from(coupons)
+    .where(where)
+    .orderBy(asc(sql`lower(${coupons.code})`), asc(coupons.id))
+    .limit(query.limit)
+    .offset(offsetOf(query))
+    .all()
+  return { coupons: rows, total }
+}
+
+export function getCoupon(db: Queryable, id: string): CouponRow {
+  const row = db.select().from(coupons).where(eq(coupons.id, id)).get()
+  if (!row) throw notFound('coupon', id)
+  return row
+}
+
+/** The coupon a guest's code names, case-insensitively, or null: what orders look up. */
+export function findCouponByCode(db: Queryable, code: string): CouponRow | null {
+  return (
+    db
+      .select()
+      .from(coupons)
+      .where(eq(sql`lower(${coupons.code})`, code.trim().toLowerCase()))
+      .get() ?? null
+  )
+}
+
+function assertCodeFree(db: Queryable, code: string, exceptId?: string) {
+  const holder = findCouponByCode(db, code)
+  if (holder && holder.id !== exceptId)
+    throw conflict(`coupon code "${code}" is already in use`, { existingCouponId: holder.id })
+}
+
+/** Unambiguous characters (no 0/O, 1/I/L) for generated codes. */
+const codeAlphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789'
+
+function generateCode(db: Queryable): string {
+  for (;;) {
+    const bytes = crypto.getRandomValues(new Uint8Array(8))
+    const code = Array.from(bytes, (b) => codeAlphabet[b % codeAlphabet.length]).join('')
+    if (!findCouponByCode(db, code)) return code
+  }
+}
+
+/** The coupon's own rules, plus: Customer Tag coupons name customer tags of this tenant. */
+function assertValid(db: Queryable, coupon: CouponFields) {
+  const errors: FieldError[] = couponErrors(coupon)
+  if (coupon.availableTo === 'Customer Tag') {
+    for (const [i, id] of coupon.availableToObjectIds.entries()) {
+      const tag = db.select({ objectType: tags.objectType }).from(tags).where(eq(tags.id, id)).get()
+      if (tag?.objectType !== 'Customer')
+        errors.push({ path: `body/availableToObjectIds/${i}`, message: `${id} is not a customer tag` })
+    }
+  }
+  if (errors.length > 0)
+    throw new ApiError('validation_failed', `${errors[0]!.path}: ${errors[0]!.message}`, { errors })
+}
+
+export function createCoupon(db: Db, actor: Actor, input: CreateCouponInput): CouponRow {
+  return inWriteTransaction(db, (tx) => {
+    if (input.code !== undefined) assertCodeFree(tx, input.code)
+    const fields: CouponFields = {
+      code: input.code ?? generateCode(tx),
+      title: input.title,
+      actionMessage: input.actionMessage ?? null,
+      usageLimitType: input.usageLimitType ?? 'Unlimited',
+      usageLimit: input.usageLimit ?? null,
+      appliesTo: input.appliesTo ?? 'Store',
+      appliesToObjectIds: input.appliesToObjectIds ?? [],
+      productDiscountType: input.productDiscountType ?? 'No Discount',
+      productDiscount: input.productDiscount ?? null,
+      shippingDiscountType: input.shippingDiscountType ?? 'No Discount',
+      shippingDiscount: input.shippingDiscount ?? null,
+      startDate: input.startDate ?? null,
+      endDate: input.endDate ?? null,
+      status: input.status ?? 'Enabled',
+      minimumCartAmount: input.minimumCartAmount ?? null,
+      availableTo: input.availableTo ?? 'Everyone',
+      availableToObjectIds: input.availableToObjectIds ?? [],
+      combinability: input.combinability ?? 'combinable',
+      requiresManagerApproval: input.requiresManagerApproval ?? false,
+      excludesServiceCharges: input.excludesServiceCharges ?? true,
+      serviceChargeInteraction: input.serviceChargeInteraction ?? 'pre_discount',
+      maxDiscountAmount: input.maxDiscountAmount ?? null,
+      promotionSets: input.promotionSets ?? [],
+    }
+    assertValid(tx, fields)
+    const now = nowIso()
+    const row = tx
+      .insert(coupons)
+      .values({ id: newId(), ...fields, createdAt: now, updatedAt: now })
+      .returning()
+      .get()
+    appendAudit(tx, actor, {
+      action: 'coupon.create',
+      entityType: 'coupon',
+      entityId: row.id,
+      metadata: { coupon: row },
+    })
+    appendEvent(tx, actor, { object: 'coupon', action: 'create', aggregateId: row.id, payload: row })
+    return row
+  })
+}
+
+export function updateCoupon(db: Db, actor: Actor, id: string, patch: UpdateCouponInput): CouponRow {
+  return inWriteTransaction(db, (tx) => {
+    const before = getCoupon(tx, id)
+    if (patch.code !== undefined) assertCodeFree(tx, patch.code, id)
+    const { id: _id, createdAt: _c, updatedAt: _u, ...current } = before
+    const merged: CouponFields = { ...current }
+    for (const [key, value] of Object.entries(patch))
+      if (value !== undefined) (merged as Record<string, unknown>)[key] = value
+    assertValid(tx, merged)
+    const changes = diffFields(before, patch)
+    if (Object.keys(changes).length === 0) return before
+    const row = tx
+      .update(coupons)
+      .set({ ...merged, updatedAt: nowIso() })
+      .where(eq(coupons.id, id))
+      .returning()
+      .get()
+    appendAudit(tx, actor, {
+      action: 'coupon.update',
+      entityType: 'coupon',
+      entityId: id,
+      metadata: { changes },
+    })
+    appendEvent(tx, actor, { object: 'coupon', action: 'update', aggregateId: id, payload: row })
+    return row
+  })
+}
+
+export function deleteCoupon(db: Db, actor: Actor, id: string): void {
+  inWriteTransaction(db, (tx) => {
+    const row = getCoupon(tx, id)
+    tx.delete(coupons).where(eq(coupons.id, id)).run()
+    appendAudit(tx, actor, {
+      action: 'coupon.delete',
+      entityType: 'coupon',
+      entityId: id,
+      metadata: { coupon: row },
+    })
+    appendEvent(tx, actor, { object: 'coupon', action: 'delete', aggregateId: id, payload: row })
+  })
+}

@@ -1,0 +1,76 @@
+import { Elysia, t } from 'elysia'
+import type { AuthPlugin } from '../../platform/auth/plugin'
+import { pageOf } from '../../platform/http/paging'
+import { CreateNote, Note, NoteList, NoteListQuery, NoteParams, UpdateNote } from './model'
+import { createNote, deleteNote, getNote, listNotes, updateNote } from './service'
+
+export const noteRoutes = (auth: AuthPlugin) =>
+  new Elysia({ name: 'notes', prefix: '/note', detail: { tags: ['Notes'] } })
+    .use(auth)
+    .get(
+      '',
+      ({ db, query }) =>
+        listNotes(db, {
+          q: query.q,
+          customerId: query.customerId,
+          orderId: query.orderId,
+          clubMembershipId: query.clubMembershipId,
+          ...pageOf(query),
+        }),
+      {
+        permission: 'notes:read',
+        query: NoteListQuery,
+        response: NoteList,
+        detail: {
+          summary: 'List notes',
+          description:
+            'Newest `noteDate` first. `q` searches the content; `customerId`, `orderId` and `clubMembershipId` filter exactly and combine with AND.',
+        },
+      },
+    )
+    .post(
+      '',
+      ({ db, actor, body, set }) => {
+        set.status = 201
+        return createNote(db, actor, body)
+      },
+      {
+        permission: 'notes:write',
+        body: CreateNote,
+        response: { 201: Note },
+        detail: {
+          summary: 'Create a note',
+          description:
+            '`content` and `noteDate` (a calendar date, YYYY-MM-DD) are required; `type` defaults to Note. The customer, order and club membership ids are stored as given.',
+        },
+      },
+    )
+    .get('/:id', ({ db, params }) => getNote(db, params.id), {
+      permission: 'notes:read',
+      params: NoteParams,
+      response: Note,
+      detail: { summary: 'Get a note' },
+    })
+    .put('/:id', ({ db, actor, params, body }) => updateNote(db, actor, params.id, body), {
+      permission: 'notes:write',
+      params: NoteParams,
+      body: UpdateNote,
+      response: Note,
+      detail: {
+        summary: 'Update a note',
+        description: 'Partial: fields not sent keep their value; null clears a reference.',
+      },
+    })
+    .delete(
+      '/:id',
+      ({ db, actor, params, set }) => {
+        deleteNote(db, actor, params.id)
+        set.status = 204
+      },
+      {
+        permission: 'notes:write',
+        params: NoteParams,
+        response: { 204: t.Void() },
+        detail: { summary: 'Delete a note', description: 'Answers 204 with no body.' },
+      },
+    )

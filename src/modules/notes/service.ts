@@ -1,0 +1,101 @@
+import { and, count, desc, eq } from 'drizzle-orm'
+import { appendAudit } from '../../platform/audit/audit'
+import { diffFields } from '../../platform/audit/diff'
+import type { Actor } from '../../platform/auth/actor'
+import { assertCalendarDate } from '../../platform/dates'
+import { appendEvent } from '../../platform/events/outbox'
+import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
+import { notFound } from '../../platform/http/problem'
+import { newId, nowIso } from '../../platform/ids'
+import type { Db } from '../../platform/tenancy/databases'
+import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import type { CreateNoteInput, NoteListFilters, UpdateNoteInput } from './model'
+import { type NoteRow, notes } from './schema'
+
+/** Notes newest first by `noteDate`, then by when they were written. */
+export function listNotes(db: Queryable, query: NoteListFilters & PageRequest) {
+  const where = and(
+    searchColumns(query.q, [notes.content]),
+    query.customerId ? eq(notes.customerId, query.customerId) : undefined,
+    query.orderId ? eq(notes.orderId, query.orderId) : undefined,
+    query.clubMembershipId ? eq(notes.clubMembershipId, query.clubMembershipId) : undefined,
+  )
+  const total = db.select({ n: count() }).from(notes).where(where).get()?.n ?? 0
+  const rows = db
+    .select()
+    .from(notes)
+    .where(where)
+    .orderBy(desc(notes.noteDate), desc(notes.createdAt), desc(notes.id))
+    .limit(query.limit)
+    .offset(offsetOf(query))
+    .all()
+  return { notes: rows, total }
+}
+
+export function getNote(db: Queryable, id: string): NoteRow {
+  const row = db.select().from(notes).where(eq(notes.id, id)).get()
+  if (!row) throw notFound('note', id)
+  return row
+}
+
+export function createNote(db: Db, actor: Actor, input: CreateNoteInput): NoteRow {
+  assertCalendarDate('body/noteDate', input.noteDate)
+  return inWriteTransaction(db, (tx) => {
+    const now = nowIso()
+    const row = tx
+      .insert(notes)
+      .values({
+        id: newId(),
+        type: input.type ?? 'Note',
+        content: input.content,
+        noteDate: input.noteDate,
+        customerId: input.customerId ?? null,
+        orderId: input.orderId ?? null,
+        clubMembershipId: input.clubMembershipId ?? null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get()
+    appendAudit(tx, actor, {
+      action: 'note.create',
+      entityType: 'note',
+      entityId: row.id,
+      metadata: { note: row },
+    })
+    appendEvent(tx, actor, { object: 'note', action: 'create', aggregateId: row.id, payload: row })
+    return row
+  })
+}
+
+export function updateNote(db: Db, actor: Actor, id: string, patch: UpdateNoteInput): NoteRow {
+  assertCalendarDate('body/noteDate', patch.noteDate)
+  return inWriteTransaction(db, (tx) => {
+    const before = getNote(tx, id)
+    const changes = diffFields(before, patch)
+    if (Object.keys(changes).length === 0) return before
+    const row = tx
+      .update(notes)
+      .set({ ...patch, updatedAt: nowIso() })
+      .where(eq(notes.id, id))
+      .returning()
+      .get()
+    appendAudit(tx, actor, { action: 'note.update', entityType: 'note', entityId: id, metadata: { changes } })
+    appendEvent(tx, actor, { object: 'note', action: 'update', aggregateId: id, payload: row })
+    return row
+  })
+}
+
+export function deleteNote(db: Db, actor: Actor, id: string): void {
+  inWriteTransaction(db, (tx) => {
+    const row = getNote(tx, id)
+    tx.delete(notes).where(eq(notes.id, id)).run()
+    appendAudit(tx, actor, {
+      action: 'note.delete',
+      entityType: 'note',
+      entityId: id,
+      metadata: { note: row },
+    })
+    appendEvent(tx, actor, { object: 'note', action: 'delete', aggregateId: id, payload: row })
+  })
+}

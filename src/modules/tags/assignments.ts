@@ -1,0 +1,218 @@
+// Attaching Manual tags to objects of other families. Families wire their own routes (e.g.
+// `/customers/{id}/tags`) on top of these functions and register an existence check for their
+// object type, so attaching a tag to an unknown object is 404.
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { appendAudit } from '../../platform/audit/audit'
+import type { Actor } from '../../platform/auth/actor'
+import { calendarDateIn } from '../../platform/dates'
+import { appendEvent } from '../../platform/events/outbox'
+import { conflict, notFound } from '../../platform/http/problem'
+import { nowIso } from '../../platform/ids'
+import type { Db } from '../../platform/tenancy/databases'
+import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { matchesConditions, objectTypes, type TagObjectType } from './fields'
+import { type TagRow, tagAssignments, tags } from './schema'
+import { getTag } from './service'
+
+/** Whether an object of a type exists in the tenant database the query runs on. */
+export type ExistenceCheck = (db: Queryable, objectId: string) => boolean
+
+const existenceChecks = new Map<TagObjectType, ExistenceCheck>()
+
+/**
+ * Registers the existence check of an object type (one per type; a second registration
+ * replaces the first). Without one, object ids are taken as given. Returns an unregister function.
+ */
+export function registerTaggable(objectType: TagObjectType, exists: ExistenceCheck): () => void {
+  existenceChecks.set(objectType, exists)
+  return () => {
+    if (existenceChecks.get(objectType) === exists) existenceChecks.delete(objectType)
+  }
+}
+
+function assertObjectExists(db: Queryable, objectType: TagObjectType, objectId: string) {
+  const exists = existenceChecks.get(objectType)
+  if (exists && !exists(db, objectId)) throw notFound(objectType, objectId)
+}
+
+/** A Manual tag of the object type; a Dynamic one is 409, since it applies by its conditions. */
+function manualTag(db: Queryable, objectType: TagObjectType, tagId: string): TagRow {
+  const tag = getTag(db, objectType, tagId)
+  if (tag.type !== 'Manual')
+    throw conflict(
+      `tag ${tag.title} is Dynamic: it applies by its conditions and cannot be attached by hand`,
+      {
+        tag: { id: tag.id, title: tag.title, type: tag.type },
+      },
+    )
+  return tag
+}
+
+export interface TagTarget {
+  objectType: TagObjectType
+  objectId: string
+}
+
+const isAttached = (db: Queryable, tagId: string, target: TagTarget) =>
+  db
+    .select({ tagId: tagAssignments.tagId })
+    .from(tagAssignments)
+    .where(
+      and(
+        eq(tagAssignments.tagId, tagId),
+        eq(tagAssignments.objectType, target.objectType),
+        eq(tagAssignments.objectId, target.objectId),
+      ),
+    )
+    .get() !== undefined
+
+/** Inserts one assignment with its audit entry and event; the caller holds the transaction. */
+function insertAssignment(tx: Queryable, actor: Actor, tag: TagRow, target: TagTarget) {
+  tx.insert(tagAssignments)
+    .values({ tagId: tag.id, objectType: target.objectType, objectId: target.objectId, createdAt: nowIso() })
+    .run()
+  const payload = {
+    tagId: tag.id,
+    title: tag.title,
+    objectType: target.objectType,
+    objectId: target.objectId,
+  }
+  appendAudit(tx, actor, {
+    action: 'tag.attach',
+    entityType: target.objectType,
+    entityId: target.objectId,
+    metadata: payload,
+  })
+  appendEvent(tx, actor, { object: 'tag', action: 'attach', aggregateId: tag.id, payload })
+}
+
+function deleteAssignment(tx: Queryable, actor: Actor, tag: TagRow, target: TagTarget) {
+  tx.delete(tagAssignments)
+    .where(
+      and(
+        eq(tagAssignments.tagId, tag.id),
+        eq(tagAssignments.objectType, target.objectType),
+        eq(tagAssignments.objectId, target.objectId),
+      ),
+    )
+    .run()
+  const payload = {
+    tagId: tag.id,
+    title: tag.title,
+    objectType: target.objectType,
+    objectId: target.objectId,
+  }
+  appendAudit(tx, actor, {
+    action: 'tag.detach',
+    entityType: target.objectType,
+    entityId: target.objectId,
+    metadata: payload,
+  })
+  appendEvent(tx, actor, { object: 'tag', action: 'detach', aggregateId: tag.id, payload })
+}
+
+/**
+ * Attaches a Manual tag to an object. Attaching a tag already attached changes nothing and
+ * writes no audit entry. 404 for an unknown tag (or one of another object type) or object;
+ * 409 for a Dynamic tag.
+ */
+export function attachTag(db: Db, actor: Actor, target: TagTarget & { tagId: string }): TagRow {
+  return inWriteTransaction(db, (tx) => {
+    const tag = manualTag(tx, target.objectType, target.tagId)
+    assertObjectExists(tx, target.objectType, target.objectId)
+    if (!isAttached(tx, tag.id, target)) insertAssignment(tx, actor, tag, target)
+    return tag
+  })
+}
+
+/** Detaches a tag from an object; 404 when that tag is not attached to it. */
+export function detachTag(db: Db, actor: Actor, target: TagTarget & { tagId: string }): TagRow {
+  return inWriteTransaction(db, (tx) => {
+    const tag = getTag(tx, target.objectType, target.tagId)
+    if (!isAttached(tx, tag.id, target))
+      throw notFound(`tag ${tag.id} on ${target.objectType}`, target.objectId)
+    deleteAssignment(tx, actor, tag, target)
+    return tag
+  })
+}
+
+/**
+ * Makes an object's Manual tags exactly `tagIds` (for a `tags[]` field on the object's own
+ * update): attaches the missing ones, detaches the others, each with its audit entry. All or
+ * nothing: an unknown or Dynamic tag refuses the whole change.
+ */
+export function replaceTags(db: Db, actor: Actor, target: TagTarget, tagIds: readonly string[]): TagRow[] {
+  return inWriteTransaction(db, (tx) => {
+    const wanted = [...new Set(tagIds)].map((id) => manualTag(tx, target.objectType, id))
+    assertObjectExists(tx, target.objectType, target.objectId)
+    const current = tagsFor(tx, target.objectType, target.objectId)
+    const wantedIds = new Set(wanted.map((t) => t.id))
+    const currentIds = new Set(current.map((t) => t.id))
+    for (const tag of current) if (!wantedIds.has(tag.id)) deleteAssignment(tx, actor, tag, target)
+    for (const tag of wanted) if (!currentIds.has(tag.id)) insertAssignment(tx, actor, tag, target)
+    return tagsFor(tx, target.objectType, target.objectId)
+  })
+}
+
+/** The Manual tags attached to one object, in title order. */
+export function tagsFor(db: Queryable, objectType: TagObjectType, objectId: string): TagRow[] {
+  return tagsForMany(db, objectType, [objectId]).get(objectId) ?? []
+}
+
+/** The Manual tags of many objects at once (for list routes), keyed by object id. */
+export function tagsForMany(
+  db: Queryable,
+  objectType: TagObjectType,
+  objectIds: readonly string[],
+): Map<string, TagRow[]> {
+  const result = new Map<string, TagRow[]>()
+  if (objectIds.length === 0) return result
+  const rows = db
+    .select({ objectId: tagAssignments.objectId, tag: tags })
+    .from(tagAssignments)
+    .innerJoin(tags, eq(tags.id, tagAssignments.tagId))
+    .where(
+      and(
+        eq(tagAssignments.objectType, objectType),
+        inArray(tagAssignments.objectId, [...new Set(objectIds)]),
+      ),
+    )
+    .orderBy(asc(sql`lower(${tags.title})`), asc(tags.id))
+    .all()
+  for (const { objectId, tag } of rows) {
+    const list = result.get(objectId) ?? []
+    list.push(tag)
+    result.set(objectId, list)
+  }
+  return result
+}
+
+/** The ids of objects carrying a tag (e.g. customers with the "VIP" tag), for list filters. */
+export function objectIdsTagged(db: Queryable, objectType: TagObjectType, tagId: string): string[] {
+  return db
+    .select({ objectId: tagAssignments.objectId })
+    .from(tagAssignments)
+    .where(and(eq(tagAssignments.objectType, objectType), eq(tagAssignments.tagId, tagId)))
+    .orderBy(asc(tagAssignments.objectId))
+    .all()
+    .map((r) => r.objectId)
+}
+
+/**
+ * The Dynamic tags of the object type whose conditions hold for `record` (the object's fields,
+ * as named in fields.ts). `today` (YYYY-MM-DD, default today in UTC) anchors `withinLastDays`.
+ */
+export function dynamicTagsFor(
+  db: Queryable,
+  objectType: TagObjectType,
+  record: Record<string, unknown>,
+  today = calendarDateIn(new Date()),
+): TagRow[] {
+  const candidates = db
+    .select()
+    .from(tags)
+    .where(and(eq(tags.objectType, objectTypes[objectType]), eq(tags.type, 'Dynamic')))
+    .orderBy(asc(sql`lower(${tags.title})`), asc(tags.id))
+    .all()
+  return candidates.filter((tag) => matchesConditions(objectType, tag, record, today))
+}

@@ -1,0 +1,276 @@
+// The object types tags attach to, the fields of each that Dynamic tag conditions may test, the
+// operators each kind of field allows, and the pure evaluation of conditions against a record.
+import { isCalendarDate } from '../../platform/dates'
+import type { FieldError } from '../../platform/http/problem'
+import type { TagCondition } from './schema'
+
+/** Path slug of `/tag/{objectType}` to the `objectType` value tags carry. */
+export const objectTypes = {
+  customer: 'Customer',
+  'club-membership': 'ClubMembership',
+  order: 'Order',
+  reservation: 'Reservation',
+} as const
+
+export type TagObjectType = keyof typeof objectTypes
+export type TagObjectTypeName = (typeof objectTypes)[TagObjectType]
+
+export const isTagObjectType = (value: string): value is TagObjectType => Object.hasOwn(objectTypes, value)
+
+export type FieldKind = 'string' | 'number' | 'boolean' | 'date'
+
+/** The fields conditions may name, per object type. Money fields are integer cents. */
+export const conditionFields: Record<TagObjectType, Record<string, FieldKind>> = {
+  customer: {
+    firstName: 'string',
+    lastName: 'string',
+    email: 'string',
+    phone: 'string',
+    company: 'string',
+    status: 'string',
+    city: 'string',
+    region: 'string',
+    postalCode: 'string',
+    countryCode: 'string',
+    marketingOptIn: 'boolean',
+    birthDate: 'date',
+    anniversaryDate: 'date',
+    createdAt: 'date',
+    lifetimeValue: 'number',
+    orderCount: 'number',
+    lastOrderDate: 'date',
+    clubMembershipCount: 'number',
+  },
+  'club-membership': {
+    status: 'string',
+    clubId: 'string',
+    customerId: 'string',
+    orderDeliveryMethod: 'string',
+    signupDate: 'date',
+    cancelDate: 'date',
+    lastProcessedDate: 'date',
+    nextProcessDate: 'date',
+    currentNumberOfShipments: 'number',
+    createdAt: 'date',
+  },
+  order: {
+    status: 'string',
+    source: 'string',
+    fulfillmentMode: 'string',
+    locationId: 'string',
+    customerId: 'string',
+    couponCode: 'string',
+    subtotal: 'number',
+    discountTotal: 'number',
+    taxTotal: 'number',
+    tipTotal: 'number',
+    total: 'number',
+    createdAt: 'date',
+  },
+  reservation: {
+    status: 'string',
+    paymentStatus: 'string',
+    reservationTypeId: 'string',
+    locationId: 'string',
+    customerId: 'string',
+    guestCount: 'number',
+    reservationDate: 'date',
+    createdAt: 'date',
+  },
+}
+
+const emptiness = ['isEmpty', 'isNotEmpty'] as const
+const comparisons = ['greaterThan', 'greaterThanOrEqual', 'lessThan', 'lessThanOrEqual'] as const
+
+/** The operators each kind of field allows. */
+export const operatorsByKind: Record<FieldKind, readonly string[]> = {
+  string: [
+    'equals',
+    'notEquals',
+    'contains',
+    'notContains',
+    'startsWith',
+    'endsWith',
+    'in',
+    'notIn',
+    ...emptiness,
+  ],
+  number: ['equals', 'notEquals', ...comparisons, ...emptiness],
+  boolean: ['equals', ...emptiness],
+  date: ['equals', 'notEquals', 'before', 'after', 'onOrBefore', 'onOrAfter', 'withinLastDays', ...emptiness],
+}
+
+export const allOperators = [...new Set(Object.values(operatorsByKind).flat())]
+
+/** Why `value` does not suit `operator` on a field of `kind`, or null when it does. */
+function valueProblem(kind: FieldKind, operator: string, value: TagCondition['value']): string | null {
+  if ((emptiness as readonly string[]).includes(operator))
+    return value === undefined || value === null ? null : `${operator} takes no value`
+  if (operator === 'in' || operator === 'notIn') {
+    if (!Array.isArray(value) || value.length === 0 || value.length > 100)
+      return `${operator} takes a list of 1 to 100 strings`
+    return value.every((v) => typeof v === 'string' && v.length > 0)
+      ? null
+      : `${operator} takes non-empty strings`
+  }
+  switch (kind) {
+    case 'string':
+      return typeof value === 'string' && value.length > 0 ? null : `${operator} takes a non-empty string`
+    case 'number':
+      return Number.isSafeInteger(value) ? null : `${operator} takes an integer (money fields are in cents)`
+    case 'boolean':
+      return typeof value === 'boolean' ? null : `${operator} takes true or false`
+    case 'date':
+      if (operator === 'withinLastDays')
+        return Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= 36_500
+          ? null
+          : 'withinLastDays takes a whole number of days, 1..36500'
+      return typeof value === 'string' && isCalendarDate(value)
+        ? null
+        : `${operator} takes a date (YYYY-MM-DD)`
+  }
+}
+
+/** Every problem of a list of conditions for an object type, with `body/conditions/N/...` paths. */
+export function conditionErrors(
+  objectType: TagObjectType,
+  conditions: readonly TagCondition[],
+): FieldError[] {
+  const fields = conditionFields[objectType]
+  const errors: FieldError[] = []
+  conditions.forEach((condition, i) => {
+    const kind = Object.hasOwn(fields, condition.field) ? fields[condition.field] : undefined
+    if (!kind) {
+      errors.push({
+        path: `body/conditions/${i}/field`,
+        message: `${condition.field} is not a ${objectTypes[objectType]} field; expected one of ${Object.keys(fields).join(', ')}`,
+      })
+      return
+    }
+    if (!operatorsByKind[kind].includes(condition.operator)) {
+      errors.push({
+        path: `body/conditions/${i}/operator`,
+        message: `${condition.operator} does not apply to ${kind} field ${condition.field}; expected one of ${operatorsByKind[kind].join(', ')}`,
+      })
+      return
+    }
+    const problem = valueProblem(kind, condition.operator, condition.value)
+    if (problem) errors.push({ path: `body/conditions/${i}/value`, message: problem })
+  })
+  return errors
+}
+
+const isEmptyValue = (v: unknown) => v === undefined || v === null || v === ''
+
+const daysBetween = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000)
+
+/**
+ * Whether one (valid) condition holds for a record. Strings compare case-insensitively; dates
+ * compare by their calendar date (a timestamp's first ten characters); a missing value satisfies
+ * only isEmpty and the negative operators (notEquals, notContains, notIn).
+ */
+export function conditionHolds(
+  kind: FieldKind,
+  condition: TagCondition,
+  actual: unknown,
+  today: string,
+): boolean {
+  const { operator, value } = condition
+  if (operator === 'isEmpty') return isEmptyValue(actual)
+  if (operator === 'isNotEmpty') return !isEmptyValue(actual)
+  if (isEmptyValue(actual))
+    return operator === 'notEquals' || operator === 'notContains' || operator === 'notIn'
+  switch (kind) {
+    case 'string': {
+      const a = String(actual).toLowerCase()
+      const list = Array.isArray(value) ? value.map((v) => v.toLowerCase()) : []
+      const v = typeof value === 'string' ? value.toLowerCase() : ''
+      switch (operator) {
+        case 'equals':
+          return a === v
+        case 'notEquals':
+          return a !== v
+        case 'contains':
+          return a.includes(v)
+        case 'notContains':
+          return !a.includes(v)
+        case 'startsWith':
+          return a.startsWith(v)
+        case 'endsWith':
+          return a.endsWith(v)
+        case 'in':
+          return list.includes(a)
+        case 'notIn':
+          return !list.includes(a)
+      }
+      return false
+    }
+    case 'number': {
+      const a = Number(actual)
+      const v = value as number
+      if (Number.isNaN(a)) return false
+      switch (operator) {
+        case 'equals':
+          return a === v
+        case 'notEquals':
+          return a !== v
+        case 'greaterThan':
+          return a > v
+        case 'greaterThanOrEqual':
+          return a >= v
+        case 'lessThan':
+          return a < v
+        case 'lessThanOrEqual':
+          return a <= v
+      }
+      return false
+    }
+    case 'boolean':
+      return operator === 'equals' && actual === value
+    case 'date': {
+      const a = String(actual).slice(0, 10)
+      if (!isCalendarDate(a)) return false
+      if (operator === 'withinLastDays') {
+        const age = daysBetween(a, today)
+        return age >= 0 && age < (value as number)
+      }
+      const v = value as string
+      switch (operator) {
+        case 'equals':
+          return a === v
+        case 'notEquals':
+          return a !== v
+        case 'before':
+          return a < v
+        case 'after':
+          return a > v
+        case 'onOrBefore':
+          return a <= v
+        case 'onOrAfter':
+          return a >= v
+      }
+      return false
+    }
+  }
+}
+
+/**
+ * Whether a Dynamic tag's conditions hold for a record of its object type: all of them
+ * (`appliesToCondition` `All`) or at least one (`Any`). `today` (YYYY-MM-DD) anchors
+ * `withinLastDays`.
+ */
+export function matchesConditions(
+  objectType: TagObjectType,
+  tag: { appliesToCondition: 'All' | 'Any' | null; conditions: readonly TagCondition[] },
+  record: Record<string, unknown>,
+  today: string,
+): boolean {
+  const fields = conditionFields[objectType]
+  const results = tag.conditions.map((c) => {
+    const kind = fields[c.field]
+    return kind ? conditionHolds(kind, c, record[c.field], today) : false
+  })
+  if (results.length === 0) return false
+  return tag.appliesToCondition === 'Any' ? results.some(Boolean) : results.every(Boolean)
+}

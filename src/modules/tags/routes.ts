@@ -1,0 +1,82 @@
+import { Elysia, t } from 'elysia'
+import type { AuthPlugin } from '../../platform/auth/plugin'
+import { pageOf } from '../../platform/http/paging'
+import { CreateTag, Tag, TagList, TagListQuery, TagParams, TagTypeParams, UpdateTag } from './model'
+import { createTag, deleteTag, getTag, listTags, tagObjectType, updateTag } from './service'
+
+export const tagRoutes = (auth: AuthPlugin) =>
+  new Elysia({ name: 'tags', prefix: '/tag', detail: { tags: ['Tags'] } })
+    .use(auth)
+    .get(
+      '/:objectType',
+      ({ db, params, query }) =>
+        listTags(db, tagObjectType(params.objectType), { q: query.q, type: query.type, ...pageOf(query) }),
+      {
+        permission: 'tags:read',
+        params: TagTypeParams,
+        query: TagListQuery,
+        response: TagList,
+        detail: {
+          summary: 'List tags of an object type',
+          description:
+            'Object types: `customer`, `club-membership`, `order`, `reservation` (anything else is 404). Ordered by title; `q` matches the title, `type` filters Manual or Dynamic.',
+        },
+      },
+    )
+    .post(
+      '/:objectType',
+      ({ db, actor, params, body, set }) => {
+        const objectType = tagObjectType(params.objectType)
+        set.status = 201
+        return createTag(db, actor, objectType, body)
+      },
+      {
+        permission: 'tags:write',
+        params: TagTypeParams,
+        body: CreateTag,
+        response: { 201: Tag },
+        detail: {
+          summary: 'Create a tag',
+          description:
+            '`type` defaults to Manual. Dynamic tags need 1..25 `conditions` whose `field` is a field of the object type and whose `operator` and `value` suit that field (400 naming the condition otherwise); `appliesToCondition` defaults to All. Titles are unique per object type, case-insensitively (409).',
+        },
+      },
+    )
+    .get('/:objectType/:id', ({ db, params }) => getTag(db, tagObjectType(params.objectType), params.id), {
+      permission: 'tags:read',
+      params: TagParams,
+      response: Tag,
+      detail: { summary: 'Get a tag', description: 'A tag of another object type is 404 here.' },
+    })
+    .put(
+      '/:objectType/:id',
+      ({ db, actor, params, body }) =>
+        updateTag(db, actor, tagObjectType(params.objectType), params.id, body),
+      {
+        permission: 'tags:write',
+        params: TagParams,
+        body: UpdateTag,
+        response: Tag,
+        detail: {
+          summary: 'Update a tag',
+          description:
+            'Partial. Switching a Dynamic tag to Manual drops its conditions; a Manual tag still attached to objects cannot become Dynamic (409).',
+        },
+      },
+    )
+    .delete(
+      '/:objectType/:id',
+      ({ db, actor, params, set }) => {
+        deleteTag(db, actor, tagObjectType(params.objectType), params.id)
+        set.status = 204
+      },
+      {
+        permission: 'tags:write',
+        params: TagParams,
+        response: { 204: t.Void() },
+        detail: {
+          summary: 'Delete a tag',
+          description: 'Answers 204 with no body. The tag is detached from every object it was attached to.',
+        },
+      },
+    )

@@ -1,0 +1,191 @@
+import { and, asc, count, eq, sql } from 'drizzle-orm'
+import { appendAudit } from '../../platform/audit/audit'
+import { diffFields } from '../../platform/audit/diff'
+import type { Actor } from '../../platform/auth/actor'
+import { appendEvent } from '../../platform/events/outbox'
+import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
+import { ApiError, conflict, notFound } from '../../platform/http/problem'
+import { newId, nowIso } from '../../platform/ids'
+import type { Db } from '../../platform/tenancy/databases'
+import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { conditionErrors, isTagObjectType, objectTypes, type TagObjectType } from './fields'
+import type { CreateTagInput, UpdateTagInput } from './model'
+import { type TagCondition, type TagRow, tagAssignments, tags } from './schema'
+
+/** The object type of a `/tag/{objectType}` path, or 404 for anything else. */
+export function tagObjectType(slug: string): TagObjectType {
+  if (!isTagObjectType(slug)) throw new ApiError('not_found', `tags do not apply to object type ${slug}`)
+  return slug
+}
+
+export function listTags(
+  db: Queryable,
+  objectType: TagObjectType,
+  query: { q?: string; type?: 'Manual' | 'Dynamic' } & PageRequest,
+) {
+  const where = and(
+    eq(tags.objectType, objectTypes[objectType]),
+    query.type ? eq(tags.type, query.type) : undefined,
+    searchColumns(query.q, [tags.title]),
+  )
+  const total = db.select({ n: count() }).from(tags).where(where).get()?.n ?? 0
+  const rows = db
+    .select()
+    .from(tags)
+    .where(where)
+    .orderBy(asc(sql`lower(${tags.title})`), asc(tags.id))
+    .limit(query.limit)
+    .offset(offsetOf(query))
+    .all()
+  return { tags: rows, total }
+}
+
+/** A tag of this object type; a tag of another object type (or tenant) is 404. */
+export function getTag(db: Queryable, objectType: TagObjectType, id: string): TagRow {
+  const row = db
+    .select()
+    .from(tags)
+    .where(and(eq(tags.id, id), eq(tags.objectType, objectTypes[objectType])))
+    .get()
+  if (!row) throw notFound(`${objectType} tag`, id)
+  return row
+}
+
+function assertTitleFree(db: Queryable, objectType: TagObjectType, title: string, exceptId?: string) {
+  const holder = db
+    .select({ id: tags.id })
+    .from(tags)
+    .where(
+      and(eq(tags.objectType, objectTypes[objectType]), eq(sql`lower(${tags.title})`, title.toLowerCase())),
+    )
+    .get()
+  if (holder && holder.id !== exceptId)
+    throw conflict(`a ${objectType} tag titled "${title}" already exists`, { existingTagId: holder.id })
+}
+
+interface TagShape {
+  type: 'Manual' | 'Dynamic'
+  appliesToCondition: 'All' | 'Any' | null
+  conditions: TagCondition[]
+}
+
+/** Checks a whole tag: Manual tags have no conditions; Dynamic ones 1..25 valid conditions. */
+function assertValidShape(objectType: TagObjectType, shape: TagShape): TagShape {
+  if (shape.type === 'Manual') {
+    const errors = []
+    if (shape.conditions.length > 0)
+      errors.push({ path: 'body/conditions', message: 'Manual tags have no conditions' })
+    if (shape.appliesToCondition !== null)
+      errors.push({ path: 'body/appliesToCondition', message: 'Manual tags have no appliesToCondition' })
+    if (errors.length) throw new ApiError('validation_failed', errors[0]!.message, { errors })
+    return shape
+  }
+  if (shape.conditions.length === 0)
+    throw new ApiError('validation_failed', 'Dynamic tags need at least one condition', {
+      errors: [{ path: 'body/conditions', message: 'Dynamic tags need at least one condition' }],
+    })
+  const errors = conditionErrors(objectType, shape.conditions)
+  if (errors.length)
+    throw new ApiError('validation_failed', `${errors[0]!.path}: ${errors[0]!.message}`, { errors })
+  return { ...shape, appliesToCondition: shape.appliesToCondition ?? 'All' }
+}
+
+export function createTag(db: Db, actor: Actor, objectType: TagObjectType, input: CreateTagInput): TagRow {
+  return inWriteTransaction(db, (tx) => {
+    const shape = assertValidShape(objectType, {
+      type: input.type ?? 'Manual',
+      appliesToCondition: input.appliesToCondition ?? null,
+      conditions: input.conditions ?? [],
+    })
+    assertTitleFree(tx, objectType, input.title)
+    const now = nowIso()
+    const row = tx
+      .insert(tags)
+      .values({
+        id: newId(),
+        title: input.title,
+        objectType: objectTypes[objectType],
+        ...shape,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get()
+    appendAudit(tx, actor, {
+      action: 'tag.create',
+      entityType: 'tag',
+      entityId: row.id,
+      metadata: { tag: row },
+    })
+    appendEvent(tx, actor, { object: 'tag', action: 'create', aggregateId: row.id, payload: row })
+    return row
+  })
+}
+
+export function updateTag(
+  db: Db,
+  actor: Actor,
+  objectType: TagObjectType,
+  id: string,
+  patch: UpdateTagInput,
+): TagRow {
+  return inWriteTransaction(db, (tx) => {
+    const before = getTag(tx, objectType, id)
+    const type = patch.type ?? before.type
+    // Switching to Manual drops the conditions unless the patch sends some (which is then refused).
+    const switchedToManual = type === 'Manual' && before.type === 'Dynamic'
+    const shape = assertValidShape(objectType, {
+      type,
+      appliesToCondition:
+        patch.appliesToCondition !== undefined
+          ? patch.appliesToCondition
+          : switchedToManual
+            ? null
+            : before.appliesToCondition,
+      conditions: patch.conditions ?? (switchedToManual ? [] : before.conditions),
+    })
+    if (patch.title !== undefined) assertTitleFree(tx, objectType, patch.title, id)
+    if (type === 'Dynamic' && before.type === 'Manual') {
+      const attached = attachedCount(tx, id)
+      if (attached > 0)
+        throw conflict(
+          `tag ${id} is attached to ${attached} object(s); detach them before making it Dynamic`,
+          {
+            attachedCount: attached,
+          },
+        )
+    }
+    const next = { title: patch.title ?? before.title, ...shape }
+    const changes = diffFields(before, next)
+    if (Object.keys(changes).length === 0) return before
+    const row = tx
+      .update(tags)
+      .set({ ...next, updatedAt: nowIso() })
+      .where(eq(tags.id, id))
+      .returning()
+      .get()
+    appendAudit(tx, actor, { action: 'tag.update', entityType: 'tag', entityId: id, metadata: { changes } })
+    appendEvent(tx, actor, { object: 'tag', action: 'update', aggregateId: id, payload: row })
+    return row
+  })
+}
+
+function attachedCount(db: Queryable, tagId: string): number {
+  return db.select({ n: count() }).from(tagAssignments).where(eq(tagAssignments.tagId, tagId)).get()?.n ?? 0
+}
+
+/** Deletes a tag and (by cascade) its assignments; the audit entry records how many. */
+export function deleteTag(db: Db, actor: Actor, objectType: TagObjectType, id: string): void {
+  inWriteTransaction(db, (tx) => {
+    const row = getTag(tx, objectType, id)
+    const detached = attachedCount(tx, id)
+    tx.delete(tags).where(eq(tags.id, id)).run()
+    appendAudit(tx, actor, {
+      action: 'tag.delete',
+      entityType: 'tag',
+      entityId: id,
+      metadata: { tag: row, detachedCount: detached },
+    })
+    appendEvent(tx, actor, { object: 'tag', action: 'delete', aggregateId: id, payload: row })
+  })
+}

@@ -1,6 +1,7 @@
 // Writes docs/permissions.md from src/platform/auth/permissions.ts; a test fails when they differ.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { credentialScopes } from '../src/platform/auth/credentials'
 import {
   allPermissions,
   builtInRoles,
@@ -37,6 +38,15 @@ ${roles.join('\n')}
 ${header}
 ${rule}
 ${rows.join('\n')}
+
+## Tables-API credential scopes
+
+A \`tpk_live_\` credential (made with \`credential create\`) holds scopes instead of roles. Each
+scope is the primitive of the same name, and a credential is accepted only on \`/tables-api/v1/*\`
+routes that declare that scope (\`credentialScope\` in \`src/platform/auth/plugin.ts\`), only for
+its allowlisted locations, and only within its per-minute rate limit.
+
+${credentialScopes.map((scope) => `- \`${scope}\`: ${permissionCatalogue[scope]}`).join('\n')}
 `
 }
 

@@ -20,7 +20,6 @@ export interface Config {
   maxBodyBytes: number
   passcodeSessionTtlSeconds: number
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
-  paymentGateway: string
   /** `file:///path` or `s3://bucket/prefix`: turns on continuous replication with Litestream. */
   litestreamReplicaUrl: string | undefined
   litestreamBin: string | undefined
@@ -41,7 +40,14 @@ export interface Config {
   smtpUrl: string | undefined
   /** From address of guest email sent through SMTP_URL. */
   smtpFrom: string
+  paymentGateway: PaymentGateway
+  /** Secret API key of the Stripe account; required when paymentGateway is `stripe`. */
+  stripeSecretKey: string | undefined
+  /** Base URL of the Stripe API; tests point it at a local fake server. */
+  stripeApiUrl: string
 }
+
+export type PaymentGateway = 'sandbox' | 'stripe'
 
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {
@@ -146,8 +152,21 @@ export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = [
   5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000,
 ]
 
+function stripeSecretKey(env: Env, gateway: PaymentGateway): string | undefined {
+  const value = env.STRIPE_SECRET_KEY?.trim() || undefined
+  if (gateway === 'stripe' && !value)
+    throw new ConfigError('STRIPE_SECRET_KEY', 'required when PAYMENT_PROVIDER=stripe')
+  if (value && !/^(sk|rk)_[A-Za-z0-9_]+$/.test(value))
+    throw new ConfigError(
+      'STRIPE_SECRET_KEY',
+      'expected a Stripe secret or restricted key (sk_... or rk_...)',
+    )
+  return value
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolve(text(env, 'DATA_DIR', './tenants'))
+  const paymentGateway = oneOf(env, 'PAYMENT_PROVIDER', ['sandbox', 'stripe'] as const, 'sandbox')
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: text(env, 'HOST', '0.0.0.0'),
@@ -163,7 +182,9 @@ export function loadConfig(env: Env = process.env): Config {
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 1_073_741_824),
     passcodeSessionTtlSeconds: integer(env, 'PASSCODE_SESSION_TTL', 12 * 3600, 60, 30 * 86400),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'], 'info'),
-    paymentGateway: oneOf(env, 'PAYMENT_PROVIDER', ['sandbox', 'stripe'], 'sandbox'),
+    paymentGateway,
+    stripeSecretKey: stripeSecretKey(env, paymentGateway),
+    stripeApiUrl: url(env, 'STRIPE_API_URL') ?? 'https://api.stripe.com/',
     litestreamReplicaUrl: replicaUrl(env, 'LITESTREAM_REPLICA_URL'),
     litestreamBin: env.LITESTREAM_BIN?.trim() || undefined,
     litestreamS3: {

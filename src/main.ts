@@ -1,5 +1,5 @@
 // Entry point of `bun src/main.ts <command>` and of the compiled binary.
-import { describeFailure, runCommand, UsageError } from './cli/commands'
+import { CommandFailure, describeFailure, runCommand, UsageError } from './cli/commands'
 import { ConfigError } from './config'
 
 const usage = `usage: restaurant-ops <command>
@@ -9,6 +9,10 @@ const usage = `usage: restaurant-ops <command>
   location create --tenant SLUG --name N [--timezone TZ]
   staff create --tenant SLUG --email E --first-name F --last-name L [--subject SUB] [--role ROLE] [--location ID] [--passcode DIGITS]
   token --tenant SLUG --subject SUB [--ttl SECONDS]
+  credential create --tenant SLUG --name N --scopes a,b --locations ID,ID [--rate-limit PER_MINUTE]
+  credential list [--tenant SLUG]
+  credential revoke --id ID
+  audit verify --tenant SLUG
   migrate
   backup
   restore --tenant SLUG [--timestamp ISO] [--from snapshot|replica] [--to PATH]`
@@ -17,6 +21,7 @@ try {
   const result = await runCommand(process.argv.slice(2))
   if (result !== null) console.log(JSON.stringify(result))
 } catch (error) {
+  if (error instanceof CommandFailure) console.log(JSON.stringify(error.result))
   const message = describeFailure(error)
   console.error(error instanceof ConfigError ? `configuration error: ${message}` : `error: ${message}`)
   if (error instanceof UsageError || (error instanceof TypeError && 'code' in error)) console.error(usage)

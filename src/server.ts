@@ -2,8 +2,12 @@
 import { type AnyElysia, Elysia } from 'elysia'
 import { type Config, configFor } from './config'
 import { appRoutes } from './modules/apps/routes'
+import { auditEntryRoutes } from './modules/audit-entries/routes'
+import { clubMembershipRoutes } from './modules/club-memberships/routes'
+import { clubRoutes } from './modules/clubs/routes'
 import { collectionRoutes } from './modules/collections/routes'
 import { couponRoutes } from './modules/coupons/routes'
+import { customerRoutes } from './modules/customers/routes'
 import { registerGiftCardJobs } from './modules/gift-cards/jobs'
 import { giftCardRoutes } from './modules/gift-cards/routes'
 import { healthRoutes } from './modules/health/routes'
@@ -12,7 +16,10 @@ import { noteRoutes } from './modules/notes/routes'
 import { orderActionRoutes } from './modules/orders/action-routes'
 import { serviceOrdersPort } from './modules/orders/adapters'
 import { orderRoutes } from './modules/orders/routes'
+import { passcodeSessionRoutes } from './modules/passcode-sessions/routes'
 import { productRoutes } from './modules/products/routes'
+import { staffRoutes } from './modules/staff/routes'
+import { tablesMetaRoutes } from './modules/tables-meta/routes'
 import { tagRoutes } from './modules/tags/routes'
 import { taxRoutes } from './modules/taxes/routes'
 import { vendorRoutes } from './modules/vendors/routes'
@@ -33,7 +40,14 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
   const webhookOptions = { allowPrivateTargets: config.webhookAllowPrivateTargets }
   return [
     healthRoutes(platform),
+    passcodeSessionRoutes(platform),
+    staffRoutes(auth, platform.control.db),
+    auditEntryRoutes(auth),
+    tablesMetaRoutes(platform),
     vendorRoutes(auth),
+    customerRoutes(auth, platform),
+    clubRoutes(auth),
+    clubMembershipRoutes(auth),
     productRoutes(auth),
     wineListRoutes(auth),
     collectionRoutes(auth, '/collection'),

@@ -9,10 +9,13 @@ import { type Config, configFor } from '../src/config'
 import { createLocation } from '../src/modules/locations/service'
 import { createStaffUser } from '../src/modules/staff/service'
 import { systemActor } from '../src/platform/auth/actor'
+import { createCredential, type NewCredential } from '../src/platform/auth/credentials'
+import { signInWithPasscode } from '../src/platform/auth/passcode-sessions'
 import type { RoleName } from '../src/platform/auth/permissions'
+import { beginRequest } from '../src/platform/http/request-context'
 import type { Platform } from '../src/platform/platform'
 import type { Db } from '../src/platform/tenancy/databases'
-import { createTenant } from '../src/platform/tenancy/tenants'
+import { createTenant, findTenantById } from '../src/platform/tenancy/tenants'
 import { type App, createApp } from '../src/server'
 
 export interface StaffFixture {
@@ -59,6 +62,17 @@ export interface TestApp {
     tenant: TenantFixture,
     input?: { role?: RoleName; locationId?: string; passcode?: string; email?: string },
   ): Promise<StaffFixture>
+  /** Signs a staff user in with their passcode (set with addStaff) and answers the `vps_` token. */
+  passcodeSession(
+    tenant: TenantFixture,
+    staff: StaffFixture,
+    input: { passcode: string; locationId?: string },
+  ): Promise<string>
+  /** Makes a `tpk_live_` credential (defaults: both reservation scopes, the tenant's location). */
+  addCredential(
+    tenant: TenantFixture,
+    input?: Partial<Omit<NewCredential, 'tenantId'>>,
+  ): { id: string; token: string }
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>
   close(): void
 }
@@ -109,6 +123,40 @@ export async function createTestApp(
 
   const tenant = await addTenant('acme')
 
+  const passcodeSession: TestApp['passcodeSession'] = async (target, staff, input) => {
+    const issued = await signInWithPasscode(
+      {
+        control: platform.control.db,
+        pool: platform.pool,
+        ttlSeconds: platform.config.passcodeSessionTtlSeconds,
+      },
+      findTenantById(platform.control.db, target.id)!,
+      { staffUserId: staff.id, passcode: input.passcode, locationId: input.locationId ?? target.locationId },
+      {
+        info: beginRequest(new Request('http://test/'), null),
+        method: 'POST',
+        route: '/auth/passcode-sessions',
+      },
+    )
+    return issued.token
+  }
+
+  const addCredential: TestApp['addCredential'] = (target, input = {}) => {
+    const { credential, token } = createCredential(
+      platform.control.db,
+      platform.pool,
+      {
+        name: input.name ?? 'Test partner',
+        scopes: input.scopes ?? ['reservations:read', 'reservations:write'],
+        locationIds: input.locationIds ?? [target.locationId],
+        rateLimitPerMinute: input.rateLimitPerMinute,
+        tenantId: target.id,
+      },
+      'test',
+    )
+    return { id: credential.id, token }
+  }
+
   const request: TestApp['request'] = async (method, path, opts = {}) => {
     const headers = new Headers(opts.headers)
     const as = opts.as === undefined ? tenant.owner : opts.as
@@ -137,6 +185,8 @@ export async function createTestApp(
     tenant,
     addTenant,
     addStaff,
+    passcodeSession,
+    addCredential,
     request,
     close() {
       platform.close()

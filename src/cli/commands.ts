@@ -8,7 +8,9 @@ import {
   findStaffUser,
   presentStaffUser,
 } from '../modules/staff/service'
+import { verifyAuditChain } from '../platform/audit/audit'
 import { systemActor } from '../platform/auth/actor'
+import { createCredential, listCredentials, revokeCredential } from '../platform/auth/credentials'
 import { resolveLitestreamBinary } from '../platform/backup/litestream'
 import { restoreTenant } from '../platform/backup/restore'
 import { ApiError } from '../platform/http/problem'
@@ -19,6 +21,22 @@ import { backupNow } from './backup'
 import { serve } from './serve'
 
 export class UsageError extends Error {}
+
+/** A command that ran but found a failure: its result is still printed, then it exits non-zero. */
+export class CommandFailure extends Error {
+  constructor(
+    message: string,
+    readonly result: unknown,
+  ) {
+    super(message)
+  }
+}
+
+const list = (value: string): string[] =>
+  value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
 
 type Flags = Record<string, string | boolean | undefined>
 
@@ -56,6 +74,10 @@ const options = {
   timestamp: stringOption,
   from: stringOption,
   to: stringOption,
+  scopes: stringOption,
+  locations: stringOption,
+  'rate-limit': stringOption,
+  id: stringOption,
 } as const
 
 async function withPlatform<T>(work: (platform: Platform) => T | Promise<T>): Promise<T> {
@@ -144,6 +166,50 @@ export async function runCommand(argv: string[]): Promise<unknown> {
           )
         }
         return { token: await p.devIssuer.mint({ subject, ttlSeconds: ttl }), expiresIn: ttl, staffUserId }
+      })
+    case 'credential create':
+      return withPlatform((p) => {
+        const tenant = tenantOf(p, required(flags, 'tenant'))
+        const rate = optional(flags, 'rate-limit')
+        if (rate !== undefined && !/^\d+$/.test(rate))
+          throw new UsageError('--rate-limit must be a whole number')
+        const { credential, token } = createCredential(p.control.db, p.pool, {
+          tenantId: tenant.id,
+          name: required(flags, 'name'),
+          scopes: list(required(flags, 'scopes')),
+          locationIds: list(required(flags, 'locations')),
+          rateLimitPerMinute: rate === undefined ? undefined : Number(rate),
+        })
+        return {
+          id: credential.id,
+          token,
+          tenant: tenant.slug,
+          name: credential.name,
+          scopes: credential.scopes,
+          locationIds: credential.locationIds,
+          rateLimitPerMinute: credential.rateLimitPerMinute,
+        }
+      })
+    case 'credential list':
+      return withPlatform((p) => {
+        const slug = optional(flags, 'tenant')
+        const tenant = slug === undefined ? undefined : tenantOf(p, slug)
+        return { credentials: listCredentials(p.control.db, tenant?.id) }
+      })
+    case 'credential revoke':
+      return withPlatform((p) => revokeCredential(p.control.db, p.pool, required(flags, 'id')))
+    case 'audit verify':
+      return withPlatform((p) => {
+        const tenant = tenantOf(p, required(flags, 'tenant'))
+        const verdict = verifyAuditChain(p.pool.get(tenant.id).db)
+        const result = { tenant: tenant.slug, ...verdict }
+        if (!verdict.ok) {
+          throw new CommandFailure(
+            `audit chain of tenant "${tenant.slug}" is broken at entry ${verdict.firstBadEntryId} (seq ${verdict.seq}); ${verdict.count} entries before it verify`,
+            result,
+          )
+        }
+        return result
       })
     case 'migrate': {
       const config = loadConfig()

@@ -5,6 +5,7 @@ import type { AuthDeps } from './auth/authenticate'
 import { type DevIssuer, openDevIssuer } from './auth/dev-issuer'
 import { createTokenVerifier } from './auth/jwt'
 import { type AuthPlugin, authPlugin } from './auth/plugin'
+import { FixedWindowLimiter } from './auth/rate-limit'
 import type { LitestreamSupervisor } from './backup/litestream'
 import { DeliveryWorker } from './events/worker'
 import { purgeExpiredIdempotencyKeys } from './http/idempotency'
@@ -12,6 +13,8 @@ import { Scheduler } from './jobs/scheduler'
 import { forEachTenant } from './jobs/tenants'
 import { createLogger, type Logger } from './log'
 import { createMessageSender, type MessageSender } from './messaging/sender'
+import { openPaymentProvider } from './payments'
+import type { PaymentProvider } from './payments/provider'
 import { type DatabaseHandle, openControlDatabase, TenantPool } from './tenancy/databases'
 
 export interface Platform {
@@ -32,6 +35,10 @@ export interface Platform {
   webhooks: DeliveryWorker
   /** Stops the jobs (waiting for running ones, e.g. webhook requests in flight), then closes. */
   shutdown(): Promise<void>
+  /** What the auth plugin was built from, for routes that authenticate on their own terms. */
+  authDeps: AuthDeps
+  /** Where cards are kept: the configured PAYMENT_PROVIDER. */
+  payments: PaymentProvider
   /** Closes at once: jobs stop being scheduled, databases close. */
   close(): void
 }
@@ -39,6 +46,8 @@ export interface Platform {
 export interface PlatformOptions {
   /** In-process tests only: honour `x-staff-user-id`. Never reachable from the environment. */
   trustStaffUserIdHeader?: boolean
+  /** In-process tests only: a payment provider to use instead of the configured one. */
+  paymentProvider?: PaymentProvider
 }
 
 export async function openPlatform(config: Config, options: PlatformOptions = {}): Promise<Platform> {
@@ -64,6 +73,7 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     pool,
     verifyToken,
     trustStaffUserIdHeader: options.trustStaffUserIdHeader ?? false,
+    limiter: new FixedWindowLimiter(),
   }
   const jobs = new Scheduler(log)
   const webhooks = new DeliveryWorker({ config, log, control, pool, jobs })
@@ -95,6 +105,8 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     jobs,
     messages: createMessageSender(config, log),
     webhooks,
+    authDeps: deps,
+    payments: options.paymentProvider ?? openPaymentProvider(config),
     async shutdown() {
       await jobs.stop()
       close()

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { renderEmbedded } from '../../scripts/embed-migrations'
 import { renderPermissionsDoc } from '../../scripts/permissions-doc'
+import { CREDENTIAL_ROUTE_PREFIX, isCredentialScope } from '../../src/platform/auth/credentials'
 import { isPermission } from '../../src/platform/auth/permissions'
 import { createTestApp, type TestApp } from '../harness'
 
@@ -20,6 +21,10 @@ export const publicRoutes = new Set([
   'GET /openapi.json',
   'GET /openapi/generated.json',
   'GET /.well-known/jwks.json',
+  // Passcode sign-in: the passcode is the credential. Sign-out: the session's own vps_ token is
+  // its authority, with no primitive, so any session can always end itself.
+  'POST /auth/passcode-sessions',
+  'DELETE /auth/passcode-sessions/current',
 ])
 
 const root = join(import.meta.dir, '..', '..')
@@ -40,6 +45,17 @@ describe('route table', () => {
       if (typeof permission !== 'string' || !isPermission(permission)) missing.push(key)
     }
     expect(missing).toEqual([])
+  })
+
+  test('tables-API routes, and only they, declare a credential scope', () => {
+    const wrong: string[] = []
+    for (const route of t.app.routes) {
+      const scope = (route.hooks as { detail?: Record<string, unknown> }).detail?.['x-credential-scope']
+      const tablesApi = route.path.startsWith(CREDENTIAL_ROUTE_PREFIX)
+      const valid = typeof scope === 'string' && isCredentialScope(scope)
+      if (tablesApi !== valid) wrong.push(`${route.method} ${route.path} (${String(scope)})`)
+    }
+    expect(wrong).toEqual([])
   })
 
   test('every public route listed still exists', () => {

@@ -5,6 +5,7 @@ import type { Queryable } from '../../platform/tenancy/transaction'
 import { collectionProducts } from '../collections/schema'
 import type { CouponRow } from '../coupons/schema'
 import { findCouponByCode } from '../coupons/service'
+import { customerAliases, customers } from '../customers/schema'
 import { issueGiftCardsForPaidOrder } from '../gift-cards/sales'
 import { depleteForOrderLines, reverseOrderDepletion } from '../inventory/depletion'
 import { type CatalogVariant, findVariant, findVariantBySku } from '../products/variants'
@@ -33,6 +34,17 @@ function variantInfo(db: Queryable, variant: CatalogVariant): CatalogVariantInfo
     availableForSale: variant.product.adminStatus === 'Available',
     collectionIds: collectionIdsOf(db, variant.productId),
   }
+}
+
+/** The customer row of an id, following a merge alias to the primary. */
+function findCustomerRow(db: Queryable, id: string) {
+  const primary =
+    db
+      .select({ id: customerAliases.primaryCustomerId })
+      .from(customerAliases)
+      .where(eq(customerAliases.sourceCustomerId, id))
+      .get()?.id ?? id
+  return db.select().from(customers).where(eq(customers.id, primary)).get()
 }
 
 /** A coupon of the coupons module in the terms orders price with. */
@@ -72,6 +84,10 @@ export function couponTerms(row: CouponRow): CouponTerms {
 }
 
 export const serviceOrdersPort: OrdersPort = {
+  findCustomer: (db, id) => {
+    const row = findCustomerRow(db, id)
+    return row ? { id: row.id, name: `${row.firstName} ${row.lastName}`.trim() } : undefined
+  },
   findVariant: (db, ref) => {
     const variant = ref.variantId
       ? findVariant(db, ref.variantId)

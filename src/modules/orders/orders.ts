@@ -50,6 +50,12 @@ function fundraisingOf(input: CreateOrderInput['fundraising']): FundraisingValue
   }
 }
 
+function resolveCustomer(tx: Queryable, port: OrdersPort, id: string) {
+  const customer = port.findCustomer(tx, id)
+  if (!customer) throw invalid('body/customerId', `no customer ${id}`)
+  return customer
+}
+
 function assertStaff(tx: Queryable, staffUserId: string | null | undefined, path: string) {
   if (!staffUserId) return
   const staff = findStaffUser(tx, staffUserId)
@@ -62,14 +68,15 @@ export function createOrder(db: Db, actor: Actor, port: OrdersPort, input: Creat
   return inWriteTransaction(db, (tx) => {
     if (!findLocation(tx, locationId)) throw invalid('body/locationId', `unknown location ${locationId}`)
     assertStaff(tx, input.assignedStaffUserId, 'body/assignedStaffUserId')
+    const customer = input.customerId ? resolveCustomer(tx, port, input.customerId) : null
     const now = nowIso()
     const order = tx
       .insert(orders)
       .values({
         id: newId(),
         orderNumber: nextOrderNumber(tx),
-        customerId: input.customerId ?? null,
-        customerName: input.customerName ?? null,
+        customerId: customer?.id ?? null,
+        customerName: input.customerName ?? customer?.name ?? null,
         guestName: input.guestName ?? null,
         locationId,
         assignedStaffUserId: input.assignedStaffUserId ?? actor.staffUserId,
@@ -154,7 +161,13 @@ export function listOrders(db: Queryable, query: OrderListQuery) {
   return { orders: presentOrders(db, rows), total }
 }
 
-export function updateOrder(db: Db, actor: Actor, id: string, patch: UpdateOrderInput): OrderView {
+export function updateOrder(
+  db: Db,
+  actor: Actor,
+  port: OrdersPort,
+  id: string,
+  patch: UpdateOrderInput,
+): OrderView {
   return changeOrder(
     db,
     actor,
@@ -164,6 +177,11 @@ export function updateOrder(db: Db, actor: Actor, id: string, patch: UpdateOrder
       assertStaff(tx, patch.assignedStaffUserId, 'body/assignedStaffUserId')
       const { fundraising, ...fields } = patch
       const set: Partial<OrderRow> = { ...fields }
+      if (fields.customerId) {
+        const customer = resolveCustomer(tx, port, fields.customerId)
+        set.customerId = customer.id
+        if (fields.customerName === undefined) set.customerName = customer.name
+      }
       if (fundraising !== undefined) set.fundraising = fundraisingOf(fundraising)
       const changes = diffFields(order, set)
       if (Object.keys(changes).length > 0)

@@ -1,4 +1,5 @@
 import { Elysia, t } from 'elysia'
+import './hooks'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { idempotencyKeyHeader, idempotentWrite } from '../../platform/http/idempotency'
 import { pageOf } from '../../platform/http/paging'
@@ -62,7 +63,7 @@ export const orderRoutes = (auth: AuthPlugin, port: OrdersPort) =>
         response: { 201: Order },
         detail: {
           summary: 'Create an order',
-          description: `Starts a \`draft\` order with the next order number of the tenant (no gaps, no duplicates), at \`locationId\` or the \`x-location-id\` location, optionally with lines. Send an \`idempotency-key\` to make retries safe. ${ROUNDING}`,
+          description: `A \`customerId\` must name a customer (a merged-away id is taken to its primary) and fills \`customerName\` unless sent. Starts a \`draft\` order with the next order number of the tenant (no gaps, no duplicates), at \`locationId\` or the \`x-location-id\` location, optionally with lines. Send an \`idempotency-key\` to make retries safe. ${ROUNDING}`,
         },
       },
     )
@@ -97,7 +98,7 @@ export const orderRoutes = (auth: AuthPlugin, port: OrdersPort) =>
       response: Order,
       detail: { summary: 'Get an order', description: ROUNDING },
     })
-    .put('/:id', ({ db, actor, params, body }) => updateOrder(db, actor, params.id, body), {
+    .put('/:id', ({ db, actor, params, body }) => updateOrder(db, actor, port, params.id, body), {
       permission: 'orders:write',
       params: OrderParams,
       body: UpdateOrder,

@@ -7,6 +7,7 @@ import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations/service'
+import { assertMayGrant } from './privileges'
 import { type StaffUserRow, staffIdentities, staffRoles, staffUsers } from './schema'
 
 /** The identity provider name of the staff auth identity mapping. */
@@ -16,11 +17,16 @@ export interface NewStaffUser {
   email: string
   firstName: string
   lastName: string
+  phoneCountryCode?: string | null
+  phoneNumber?: string | null
+  postalCode?: string | null
   subject?: string
   role?: string
   /** Makes the role location-scoped. */
   locationId?: string
   passcode?: string
+  /** Further roles, each tenant-wide (locationId null or absent) or at one location. */
+  roles?: { role: string; locationId?: string | null }[]
 }
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -44,14 +50,25 @@ export function createStaffUser(db: Db, actor: Actor, input: NewStaffUser): Staf
   if (input.locationId !== undefined && input.role === undefined) {
     throw invalid('locationId', 'a location scopes a role; give the role too')
   }
+  const grants: RoleGrant[] = [
+    ...(input.role !== undefined ? [{ role: input.role, locationId: input.locationId ?? null }] : []),
+    ...(input.roles ?? []).map((g) => ({ role: g.role, locationId: g.locationId ?? null })),
+  ]
+  grants.forEach((g, i) => {
+    if (!isRoleName(g.role)) throw invalid(`roles/${i}/role`, `unknown role "${g.role}"`)
+  })
   const passcodeHash = input.passcode === undefined ? null : hashPasscode(input.passcode)
 
   return inWriteTransaction(db, (tx) => {
     if (tx.select({ id: staffUsers.id }).from(staffUsers).where(eq(staffUsers.email, email)).get()) {
       throw new ApiError('conflict', `a staff user with email ${email} already exists`)
     }
-    if (input.locationId !== undefined && !findLocation(tx, input.locationId)) {
-      throw invalid('locationId', `location ${input.locationId} not found`)
+    const unique = new Map(grants.map((g) => [`${g.role} ${g.locationId}`, g]))
+    for (const grant of unique.values()) {
+      if (grant.locationId !== null && !findLocation(tx, grant.locationId)) {
+        throw invalid(input.role ? 'locationId' : 'roles', `location ${grant.locationId} not found`)
+      }
+      assertMayGrant(tx, actor, grant)
     }
     if (input.subject !== undefined && findStaffIdBySubject(tx, input.subject)) {
       throw new ApiError('conflict', `subject ${input.subject} is already mapped to a staff user`)
@@ -64,6 +81,9 @@ export function createStaffUser(db: Db, actor: Actor, input: NewStaffUser): Staf
         email,
         firstName: input.firstName.trim(),
         lastName: input.lastName.trim(),
+        phoneCountryCode: input.phoneCountryCode ?? null,
+        phoneNumber: input.phoneNumber ?? null,
+        postalCode: input.postalCode ?? null,
         status: 'active',
         passcodeHash,
         createdAt: now,
@@ -82,15 +102,9 @@ export function createStaffUser(db: Db, actor: Actor, input: NewStaffUser): Staf
         })
         .run()
     }
-    if (input.role !== undefined) {
+    for (const grant of unique.values()) {
       tx.insert(staffRoles)
-        .values({
-          id: newId(),
-          staffUserId: staff.id,
-          role: input.role,
-          locationId: input.locationId ?? null,
-          createdAt: now,
-        })
+        .values({ id: newId(), staffUserId: staff.id, ...grant, createdAt: now })
         .run()
     }
     appendAudit(tx, actor, {
@@ -102,6 +116,7 @@ export function createStaffUser(db: Db, actor: Actor, input: NewStaffUser): Staf
         subject: input.subject ?? null,
         role: input.role ?? null,
         locationId: input.locationId ?? null,
+        roles: [...unique.values()],
         passcodeSet: passcodeHash !== null,
       },
     })

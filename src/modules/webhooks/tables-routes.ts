@@ -28,6 +28,7 @@ export const tablesWebhookRoutes = (auth: AuthPlugin, settings: SubscriptionSett
     .use(auth)
     .get('', ({ db, query }) => listTablesSubscriptions(db, pageOf(query)), {
       permission: 'webhooks:read',
+      credentialScope: 'webhooks:manage',
       query: t.Object({ ...pagingQuery(100) }),
       response: TablesSubscriptionList,
       detail: {
@@ -51,6 +52,7 @@ export const tablesWebhookRoutes = (auth: AuthPlugin, settings: SubscriptionSett
       },
       {
         permission: 'webhooks:manage',
+        credentialScope: 'webhooks:manage',
         headers: IdempotencyHeaders,
         body: CreateTablesSubscription,
         response: { 201: CreatedTablesSubscription },
@@ -79,6 +81,7 @@ export const tablesWebhookRoutes = (auth: AuthPlugin, settings: SubscriptionSett
       },
       {
         permission: 'webhooks:manage',
+        credentialScope: 'webhooks:manage',
         headers: IdempotencyHeaders,
         params: IdParams,
         detail: {

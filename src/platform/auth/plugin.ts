@@ -1,29 +1,84 @@
-// The `permission` macro every protected route declares: `{ permission: 'vendors:read' }`.
-// It authenticates in the transform phase, before body validation, so an anonymous caller gets
-// 401 rather than a validation error, and it puts the primitive into the route's OpenAPI detail,
-// where the route-table test finds it.
-import { Elysia } from 'elysia'
+// The route options every protected route declares.
+//
+// `permission: '<primitive>'` (required on every non-public route; the route-table test walks
+// the app and fails without it). Authenticates in the transform phase (after the body is parsed,
+// before validation), so an anonymous caller gets 401 rather than a validation error, and a
+// `vps_` session naming another location (path, query, body or x-location-id) gets 403 before
+// anything runs. The primitive goes into the route's OpenAPI detail as `x-permission`.
+//
+// `credentialScope: 'reservations:read' | 'reservations:write' | 'webhooks:manage'` (tables-API
+// routes only, i.e. paths under /tables-api/v1/). A route that declares it accepts BOTH staff
+// authentication (JWT, passcode session, ... checked against `permission` as usual) AND a
+// `tpk_live_` credential that holds this scope. A credential is refused (403) on any route
+// without `credentialScope`, on any location outside its allowlist (path `locationId`, query,
+// body or x-location-id), and beyond its rate limit (429 `rate_limited`, Retry-After and
+// RateLimit-* headers). The scope goes into the OpenAPI detail as `x-credential-scope`.
+//
+//   .get('/locations/:locationId/reservations', handler, {
+//     permission: 'reservations:read',
+//     credentialScope: 'reservations:read',
+//     params: ..., query: ..., response: ..., detail: { summary, description },
+//   })
+//
+// The handler receives `db`, `actor`, `tenant`, `permissions` and `locationScope`. For a
+// credential, `actor.kind` is 'credential', `actor.subject` is `credential:<id>`,
+// `actor.staffUserId` is null and `actor.locationId` the location the request is at (so audit
+// entries name the credential); `permissions` is the credential's scopes.
+import { type DocumentDecoration, Elysia } from 'elysia'
 import { type AuthDeps, authenticate, type RequestAuth } from './authenticate'
+import type { CredentialScope } from './credentials'
 import type { Permission } from './permissions'
 
 let instances = 0
 
+const CREDENTIAL_SCOPE_KEY = 'x-credential-scope'
+
 export function authPlugin(deps: AuthDeps) {
   const resolved = new WeakMap<Request, RequestAuth>()
   // One plugin per platform: the seed keeps Elysia from deduplicating two apps' plugins.
-  return new Elysia({ name: 'auth', seed: ++instances }).macro({
-    permission: (permission: Permission) => ({
-      detail: { 'x-permission': permission, security: [{ bearerAuth: [] }] },
-      async transform({ request, route }) {
-        resolved.set(request, await authenticate(deps, request, route, permission))
+  return new Elysia({ name: 'auth', seed: ++instances })
+    .macro({
+      credentialScope: (scope: CredentialScope) => ({
+        detail: { [CREDENTIAL_SCOPE_KEY]: scope } as DocumentDecoration,
+      }),
+    })
+    .macro({
+      permission: (permission: Permission) => {
+        // Read from the same route's options: `credentialScope` is either still there (declared
+        // after `permission`) or already merged into `detail` (declared before it).
+        let credentialScope: CredentialScope | undefined
+        return {
+          introspect(options: Record<string, unknown>) {
+            const detail = options.detail as Record<string, unknown> | undefined
+            credentialScope = (options.credentialScope ?? detail?.[CREDENTIAL_SCOPE_KEY]) as
+              | CredentialScope
+              | undefined
+          },
+          detail: { 'x-permission': permission, security: [{ bearerAuth: [] }] },
+          async transform({ request, route, params, query, body, set }) {
+            const auth = await authenticate(
+              deps,
+              request,
+              route,
+              { permission, credentialScope },
+              { params, query, body, responseHeaders: set.headers as Record<string, string | number> },
+            )
+            resolved.set(request, auth)
+          },
+          resolve({ request }) {
+            const auth = resolved.get(request)
+            if (!auth) throw new Error('authentication did not run before resolve')
+            return {
+              db: auth.db,
+              actor: auth.actor,
+              tenant: auth.tenant,
+              permissions: auth.permissions,
+              locationScope: auth.locationScope,
+            }
+          },
+        }
       },
-      resolve({ request }) {
-        const auth = resolved.get(request)
-        if (!auth) throw new Error('authentication did not run before resolve')
-        return { db: auth.db, actor: auth.actor, tenant: auth.tenant, permissions: auth.permissions }
-      },
-    }),
-  })
+    })
 }
 
 export type AuthPlugin = ReturnType<typeof authPlugin>

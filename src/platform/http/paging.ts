@@ -40,10 +40,11 @@ export const pageInfoSchema = t.Object({
 export const pageTotalSchema = t.Object({ total: t.Integer({ minimum: 0 }) })
 
 /**
- * The `q` search of list routes: true when any column contains the text, case-insensitively,
+ * The `q` search of list routes: true when any column (or SQL expression, such as a full name)
+ * contains the text, case-insensitively,
  * with `%` and `_` taken literally. Undefined (no condition) for an empty search.
  */
-export function searchColumns(q: string | undefined, columns: readonly AnyColumn[]): SQL | undefined {
+export function searchColumns(q: string | undefined, columns: readonly (AnyColumn | SQL)[]): SQL | undefined {
   const text = q?.trim().toLowerCase()
   if (!text) return undefined
   const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`

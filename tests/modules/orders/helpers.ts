@@ -28,6 +28,7 @@ export interface FakeCatalog {
 
 export function fakePort(catalog: FakeCatalog): OrdersPort {
   return {
+    findCustomer: (_db, id) => (id.startsWith('cust-') ? { id, name: `Customer ${id}` } : undefined),
     findVariant: (_db, ref) =>
       catalog.variants.find((v) =>
         ref.variantId ? v.variantId === ref.variantId : v.sku.toLowerCase() === ref.sku?.toLowerCase(),

@@ -202,6 +202,37 @@ describe('orders in the service app', () => {
     expect(oregon.lineItems[0].taxRateBps).toBe(500)
   })
 
+  test('customers: an order names a real customer, takes their name, and follows them through a merge', async () => {
+    const ana = await ok('POST', '/customer', {
+      firstName: 'Ana',
+      lastName: 'Ruiz',
+      email: 'ana@example.test',
+    })
+    const dup = await ok('POST', '/customer', {
+      firstName: 'Ana',
+      lastName: 'R.',
+      email: 'ana2@example.test',
+    })
+    const order = await ok('POST', '/order', { locationId: t.tenant.locationId, customerId: dup.id })
+    expect(order).toMatchObject({ customerId: dup.id, customerName: 'Ana R.' })
+    const unknown = await t.request('POST', '/order', {
+      body: { locationId: t.tenant.locationId, customerId: 'nobody' },
+    })
+    expect(unknown.status).toBe(400)
+    expect(unknown.body.errors[0].path).toBe('body/customerId')
+    await ok('POST', '/customer/merge', {
+      primaryCustomerId: ana.id,
+      sourceCustomerIds: [dup.id],
+      confirmation: 'MERGE',
+    })
+    expect((await ok('GET', `/order/${order.id}`)).customerId).toBe(ana.id)
+    // A merged-away id still names the primary.
+    const later = await ok('POST', '/order', { locationId: t.tenant.locationId, customerId: dup.id })
+    expect(later).toMatchObject({ customerId: ana.id, customerName: 'Ana Ruiz' })
+    const found = await ok('GET', `/customer?locationId=${t.tenant.locationId}`)
+    expect(found.customers.map((c: any) => c.id)).toContain(ana.id)
+  })
+
   test('the OpenAPI description documents the computed fields and the rounding rule', async () => {
     const spec = (await t.request('GET', '/openapi.json', { as: null })).body
     const create = spec.paths['/order'].post

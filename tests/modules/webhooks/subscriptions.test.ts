@@ -1,6 +1,6 @@
 // Both subscription APIs: legacy `/web-hook` and the tables API's webhook subscriptions.
-import { describe, expect } from 'bun:test'
-import { countRows, runScenarios, type ScenarioContext } from '../../harness'
+import { describe, expect, test } from 'bun:test'
+import { countRows, createTestApp, runScenarios, type ScenarioContext } from '../../harness'
 
 const allow = { config: { webhookAllowPrivateTargets: true } }
 const hook = { object: 'customer', action: 'create', url: 'https://hooks.example.com/c7' }
@@ -484,4 +484,54 @@ describe('with WEBHOOK_ALLOW_PRIVATE_TARGETS=true', () => {
     ],
     allow,
   )
+})
+
+describe('tables-api webhook subscriptions with a tpk_live_ credential', () => {
+  const path = '/tables-api/v1/webhook-subscriptions'
+  const sub = { object: 'reservation', action: 'create', url: 'https://hooks.example.com/tables' }
+
+  test('a credential with webhooks:manage creates, lists and deletes; audit names the credential', async () => {
+    const t = await createTestApp()
+    try {
+      const credential = t.addCredential(t.tenant, { scopes: ['webhooks:manage'] })
+      const created = await t.request('POST', path, {
+        as: credential.token,
+        tenant: null,
+        headers: key(),
+        body: sub,
+      })
+      expect(created.status).toBe(201)
+      const listed = await t.request('GET', path, { as: credential.token, tenant: null })
+      expect(listed.body.data.map((s: { id: string }) => s.id)).toEqual([created.body.data.id])
+      const entry = t.tenant.db.$client
+        .query("SELECT subject, staff_user_id FROM audit_entries WHERE entity_type = 'webhook_subscription'")
+        .get()
+      expect(entry).toEqual({ subject: `credential:${credential.id}`, staff_user_id: null })
+      const deleted = await t.request('DELETE', `${path}/${created.body.data.id}`, {
+        as: credential.token,
+        tenant: null,
+        headers: key(),
+      })
+      expect(deleted.status).toBe(204)
+    } finally {
+      t.close()
+    }
+  })
+
+  test('a credential without webhooks:manage is 403 and writes nothing', async () => {
+    const t = await createTestApp()
+    try {
+      const credential = t.addCredential(t.tenant, { scopes: ['reservations:read'] })
+      const res = await t.request('POST', path, {
+        as: credential.token,
+        tenant: null,
+        headers: key(),
+        body: sub,
+      })
+      expect(res.status).toBe(403)
+      expect(countRows(t.tenant.db, 'webhook_subscriptions')).toBe(0)
+    } finally {
+      t.close()
+    }
+  })
 })

@@ -1,0 +1,53 @@
+import { t } from 'elysia'
+import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
+
+export const AuditEntry = t.Object(
+  {
+    id: t.String(),
+    subject: t.Nullable(
+      t.String({
+        description: 'The token `sub`, `passcode-session:<id>`, `credential:<id>` or `system:<name>`.',
+      }),
+    ),
+    staffUserId: t.Nullable(t.String()),
+    tenantId: t.String(),
+    locationId: t.Nullable(t.String()),
+    requestId: t.Nullable(t.String()),
+    ipAddress: t.Nullable(t.String()),
+    userAgent: t.Nullable(t.String()),
+    method: t.Nullable(t.String()),
+    route: t.Nullable(t.String()),
+    action: t.String(),
+    entityType: t.String(),
+    entityId: t.Nullable(t.String()),
+    metadata: t.Record(t.String(), t.Unknown()),
+    createdAt: t.String({ format: 'date-time' }),
+    hash: t.String({ description: 'SHA-256 of this entry and the previous entry’s hash (the chain).' }),
+  },
+  { $id: '#/components/schemas/AuditEntry' },
+)
+
+const instant = (description: string) =>
+  t.Optional(
+    t.String({
+      pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$',
+      description,
+    }),
+  )
+
+export const AuditListQuery = t.Object({
+  entityType: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
+  entityId: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+  staffUserId: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+  requestId: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+  action: t.Optional(t.String({ minLength: 1, maxLength: 100, description: 'e.g. `vendor.create`.' })),
+  subject: t.Optional(t.String({ minLength: 1, maxLength: 300 })),
+  locationId: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+  from: instant('Entries at or after this instant; a plain date means its start (UTC).'),
+  to: instant('Entries at or before this instant; a plain date includes that whole day (UTC).'),
+  ...pagingQuery(100),
+})
+
+export const AuditList = t.Object({ auditEntries: t.Array(AuditEntry), page: pageInfoSchema })
+
+export type AuditListInput = typeof AuditListQuery.static

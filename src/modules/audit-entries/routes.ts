@@ -1,0 +1,27 @@
+import { Elysia } from 'elysia'
+import type { AuthPlugin } from '../../platform/auth/plugin'
+import { pageOf } from '../../platform/http/paging'
+import { AuditList, AuditListQuery } from './model'
+import { listAuditEntries } from './service'
+
+export const auditEntryRoutes = (auth: AuthPlugin) =>
+  new Elysia({ name: 'audit-entries', prefix: '/audit-entries', detail: { tags: ['Audit'] } }).use(auth).get(
+    '',
+    ({ db, query, locationScope }) => {
+      const { page: _p, limit: _l, ...filters } = query
+      return listAuditEntries(db, { ...filters, locationScope, ...pageOf(query) })
+    },
+    {
+      permission: 'audit:read',
+      query: AuditListQuery,
+      response: AuditList,
+      detail: {
+        summary: 'List audit entries',
+        description:
+          'Newest first. Every write of the tenant leaves one entry, in the same transaction as the write; ' +
+          'the trail is append-only and hash-chained (`audit verify --tenant SLUG` recomputes the chain). ' +
+          'Filters combine with AND. A caller whose `audit:read` comes only from a role at the ' +
+          '`x-location-id` location (or a passcode session) sees only entries of that location.',
+      },
+    },
+  )

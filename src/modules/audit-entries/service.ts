@@ -1,0 +1,52 @@
+import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm'
+import { auditEntries } from '../../platform/audit/schema'
+import { offsetOf, type PageRequest } from '../../platform/http/paging'
+import { invalid } from '../../platform/http/problem'
+import type { Queryable } from '../../platform/tenancy/transaction'
+import type { AuditListInput } from './model'
+
+const datePattern = /^\d{4}-\d{2}-\d{2}$/
+
+/** A filter bound as a UTC instant; a plain `to` date moves to the start of the next day. */
+function boundary(field: 'from' | 'to', value: string): string {
+  const parsed = Date.parse(datePattern.test(value) ? `${value}T00:00:00Z` : value)
+  if (Number.isNaN(parsed)) throw invalid(`query/${field}`, 'not a valid date or date-time')
+  const end = field === 'to' ? (datePattern.test(value) ? parsed + 86_400_000 : parsed + 1) : parsed
+  return new Date(end).toISOString()
+}
+
+export function listAuditEntries(
+  db: Queryable,
+  query: Omit<AuditListInput, 'page' | 'limit'> & PageRequest & { locationScope: string | null },
+) {
+  const conditions: (SQL | undefined)[] = [
+    query.entityType ? eq(auditEntries.entityType, query.entityType) : undefined,
+    query.entityId ? eq(auditEntries.entityId, query.entityId) : undefined,
+    query.staffUserId ? eq(auditEntries.staffUserId, query.staffUserId) : undefined,
+    query.requestId ? eq(auditEntries.requestId, query.requestId) : undefined,
+    query.action ? eq(auditEntries.action, query.action) : undefined,
+    query.subject ? eq(auditEntries.subject, query.subject) : undefined,
+    query.locationId ? eq(auditEntries.locationId, query.locationId) : undefined,
+    query.locationScope ? eq(auditEntries.locationId, query.locationScope) : undefined,
+  ]
+  const from = query.from === undefined ? undefined : boundary('from', query.from)
+  const to = query.to === undefined ? undefined : boundary('to', query.to)
+  if (from !== undefined && to !== undefined && from >= to)
+    throw invalid('query/to', 'must not be before `from`')
+  if (from !== undefined) conditions.push(gte(auditEntries.createdAt, from))
+  if (to !== undefined) conditions.push(lt(auditEntries.createdAt, to))
+  const where = and(...conditions)
+  const total = db.select({ n: count() }).from(auditEntries).where(where).get()?.n ?? 0
+  const rows = db
+    .select()
+    .from(auditEntries)
+    .where(where)
+    .orderBy(desc(auditEntries.seq))
+    .limit(query.limit)
+    .offset(offsetOf(query))
+    .all()
+  return {
+    auditEntries: rows.map(({ seq: _seq, prevHash: _prev, ...entry }) => entry),
+    page: { total, page: query.page, limit: query.limit },
+  }
+}

@@ -1,0 +1,87 @@
+// How club memberships join the customers family: merges move them, they link customers to the
+// location they signed up at, and a card an active membership charges cannot be removed. Also
+// recomputes next process dates when a club's cadence changes.
+import { and, count, eq, isNull, ne } from 'drizzle-orm'
+import { appendAudit } from '../../platform/audit/audit'
+import { appendEvent } from '../../platform/events/outbox'
+import { nowIso } from '../../platform/ids'
+import { onClubCadenceChange } from '../clubs/service'
+import {
+  registerCustomerLocationLink,
+  registerCustomerReferenceMover,
+  registerPaymentMethodUse,
+} from '../customers/references'
+import { clubMemberships } from './schema'
+import { scheduleOf } from './service'
+
+registerCustomerReferenceMover(
+  'clubMemberships',
+  (tx, sourceId, primaryId) =>
+    tx
+      .update(clubMemberships)
+      .set({ customerId: primaryId })
+      .where(eq(clubMemberships.customerId, sourceId))
+      .returning({ id: clubMemberships.id })
+      .all().length,
+)
+
+registerCustomerLocationLink('clubMemberships', (db, locationId) =>
+  db
+    .select({ id: clubMemberships.customerId })
+    .from(clubMemberships)
+    .where(eq(clubMemberships.locationId, locationId)),
+)
+
+registerPaymentMethodUse(
+  'clubMemberships',
+  (db, paymentMethodId) =>
+    db
+      .select({ n: count() })
+      .from(clubMemberships)
+      .where(
+        and(
+          eq(clubMemberships.customerCreditCardId, paymentMethodId),
+          ne(clubMemberships.status, 'Cancelled'),
+        ),
+      )
+      .get()?.n ?? 0,
+)
+
+onClubCadenceChange('clubMemberships', (tx, actor, clubId) => {
+  const rows = tx
+    .select()
+    .from(clubMemberships)
+    .where(
+      and(
+        eq(clubMemberships.clubId, clubId),
+        ne(clubMemberships.status, 'Cancelled'),
+        isNull(clubMemberships.cadenceOverride),
+      ),
+    )
+    .all()
+  const moved: { id: string; from: string | null; to: string | null }[] = []
+  for (const row of rows) {
+    const next = scheduleOf(tx, row)
+    if (next === row.nextProcessDate) continue
+    const updated = tx
+      .update(clubMemberships)
+      .set({ nextProcessDate: next, updatedAt: nowIso() })
+      .where(eq(clubMemberships.id, row.id))
+      .returning()
+      .get()
+    appendEvent(tx, actor, {
+      object: 'club-membership',
+      action: 'update',
+      aggregateId: row.id,
+      payload: updated,
+    })
+    moved.push({ id: row.id, from: row.nextProcessDate, to: next })
+  }
+  if (moved.length > 0)
+    appendAudit(tx, actor, {
+      action: 'club-membership.reschedule',
+      entityType: 'club',
+      entityId: clubId,
+      metadata: { nextProcessDates: moved },
+    })
+})

@@ -1,0 +1,139 @@
+import { t } from 'elysia'
+import { calendarDate } from '../../platform/http/dates'
+import { pagingQuery } from '../../platform/http/paging'
+import { Cadence, Club } from '../clubs/model'
+import { Customer } from '../customers/model'
+
+const status = t.Union([t.Literal('Active'), t.Literal('On Hold'), t.Literal('Cancelled')])
+const deliveryMethod = t.Union([t.Literal('Pickup'), t.Literal('Ship')], {
+  description: '`Ship` needs a `shipToCustomerAddressId` of the member.',
+})
+const date = t.Nullable(t.String({ format: 'date' }))
+
+export const ClubMembership = t.Object(
+  {
+    id: t.String({ format: 'uuid' }),
+    status,
+    customerId: t.String(),
+    clubId: t.String(),
+    billToCustomerAddressId: t.Nullable(t.String()),
+    orderDeliveryMethod: deliveryMethod,
+    shipToCustomerAddressId: t.Nullable(t.String()),
+    customerCreditCardId: t.Nullable(
+      t.String({ description: 'A stored card of the member (payment-methods).' }),
+    ),
+    providerCustomerId: t.Nullable(t.String()),
+    providerPaymentMethodId: t.Nullable(t.String()),
+    signupDate: t.String({ format: 'date' }),
+    cancelDate: date,
+    cancelReason: t.Nullable(t.String()),
+    lastProcessedDate: date,
+    nextProcessDate: t.Nullable(
+      t.String({
+        format: 'date',
+        description: 'Null once cancelled. May lie in the past: processing is due.',
+      }),
+    ),
+    holdUntil: date,
+    holdReason: t.Nullable(t.String()),
+    currentNumberOfShipments: t.Integer({ minimum: 0 }),
+    subscriptionTemplateId: t.Nullable(t.String()),
+    cadenceOverride: t.Nullable(Cadence),
+    locationId: t.Nullable(t.String({ description: 'Where the member signed up (`x-location-id`).' })),
+    createdAt: t.String({ format: 'date-time' }),
+    updatedAt: t.String({ format: 'date-time' }),
+    customer: t.Optional(Customer),
+    club: t.Optional(Club),
+  },
+  { $id: '#/components/schemas/ClubMembership' },
+)
+
+const ref = t.String({ minLength: 1, maxLength: 200 })
+const nullableRef = t.Optional(t.Nullable(ref))
+
+const editable = {
+  billToCustomerAddressId: nullableRef,
+  shipToCustomerAddressId: nullableRef,
+  customerCreditCardId: nullableRef,
+  cadenceOverride: t.Optional(
+    t.Nullable(Cadence, { description: 'Replaces the club’s cadence for this member; null returns to it.' }),
+  ),
+  subscriptionTemplateId: t.Optional(t.Nullable(t.String({ maxLength: 200 }))),
+}
+
+export const CreateClubMembership = t.Object(
+  {
+    customerId: ref,
+    clubId: ref,
+    orderDeliveryMethod: deliveryMethod,
+    signupDate: t.Optional(calendarDate('Defaults to today in the tenant’s time zone.')),
+    ...editable,
+  },
+  { additionalProperties: false },
+)
+
+export const UpdateClubMembership = t.Object(
+  {
+    orderDeliveryMethod: t.Optional(deliveryMethod),
+    ...editable,
+    lastProcessedDate: t.Optional(
+      t.Nullable(calendarDate('Set by club processing; the next date follows from it.')),
+    ),
+    currentNumberOfShipments: t.Optional(t.Integer({ minimum: 0, maximum: 100_000 })),
+  },
+  {
+    additionalProperties: false,
+    description: 'Partial update of a live membership. Status changes go through hold, resume and cancel.',
+  },
+)
+
+export const HoldClubMembership = t.Object(
+  {
+    holdUntil: calendarDate('The first day the membership is active again; after today.'),
+    holdReason: t.Optional(t.Nullable(t.String({ maxLength: 500 }))),
+  },
+  { additionalProperties: false },
+)
+
+export const CancelClubMembership = t.Object(
+  {
+    cancelDate: t.Optional(
+      calendarDate('Defaults to today in the tenant’s time zone; not before the sign-up.'),
+    ),
+    cancelReason: t.Optional(t.Nullable(t.String({ maxLength: 500 }))),
+  },
+  { additionalProperties: false },
+)
+
+const expand = t.Optional(
+  t.String({
+    pattern: '^(customer|club)(,(customer|club))*$',
+    description: 'Comma-separated: `customer`, `club`.',
+  }),
+)
+
+export const ClubMembershipListQuery = t.Object({
+  q: t.Optional(
+    t.String({ maxLength: 200, description: 'Matches the member’s name or email, or the club’s title.' }),
+  ),
+  clubId: t.Optional(ref),
+  customerId: t.Optional(ref),
+  status: t.Optional(status),
+  expand,
+  ...pagingQuery(100),
+})
+
+export const ClubMembershipGetQuery = t.Object({ expand })
+
+export const ClubMembershipList = t.Object({
+  clubMemberships: t.Array(ClubMembership),
+  total: t.Integer({ minimum: 0 }),
+})
+
+export const ClubMembershipParams = t.Object({ id: ref })
+
+export type CreateClubMembershipInput = typeof CreateClubMembership.static
+export type UpdateClubMembershipInput = typeof UpdateClubMembership.static
+export type HoldInput = typeof HoldClubMembership.static
+export type CancelInput = typeof CancelClubMembership.static
+export type ClubMembershipView = typeof ClubMembership.static

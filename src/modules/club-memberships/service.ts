@@ -1,0 +1,313 @@
+import { and, count, desc, eq, inArray, ne, type SQL } from 'drizzle-orm'
+import { appendAudit } from '../../platform/audit/audit'
+import { diffFields } from '../../platform/audit/diff'
+import type { Actor } from '../../platform/auth/actor'
+import { appendEvent } from '../../platform/events/outbox'
+import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
+import { ApiError, conflict, invalid, notFound } from '../../platform/http/problem'
+import { newId, nowIso } from '../../platform/ids'
+import type { Db } from '../../platform/tenancy/databases'
+import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { clubs } from '../clubs/schema'
+import { clubView, getClubRow } from '../clubs/service'
+import { customerAddresses, customerPaymentMethods, customers } from '../customers/schema'
+import { customerViews, resolveCustomerId } from '../customers/service'
+import { nextProcessDate } from './cadence'
+import type { ClubMembershipView, CreateClubMembershipInput, UpdateClubMembershipInput } from './model'
+import { type Cadence, type ClubMembershipRow, clubMemberships } from './schema'
+
+export type Expansion = 'customer' | 'club'
+
+export const parseExpand = (expand: string | undefined): Set<Expansion> =>
+  new Set((expand?.split(',') ?? []) as Expansion[])
+
+function views(db: Queryable, rows: ClubMembershipRow[], expand: Set<Expansion>): ClubMembershipView[] {
+  const customersById = new Map(
+    expand.has('customer') && rows.length > 0
+      ? customerViews(
+          db,
+          db
+            .select()
+            .from(customers)
+            .where(inArray(customers.id, [...new Set(rows.map((r) => r.customerId))]))
+            .all(),
+        ).map((c) => [c.id, c])
+      : [],
+  )
+  const clubsById = new Map(
+    expand.has('club') && rows.length > 0
+      ? db
+          .select()
+          .from(clubs)
+          .where(inArray(clubs.id, [...new Set(rows.map((r) => r.clubId))]))
+          .all()
+          .map((c) => [c.id, clubView(c)])
+      : [],
+  )
+  return rows.map((row) => ({
+    ...row,
+    ...(expand.has('customer') ? { customer: customersById.get(row.customerId) } : {}),
+    ...(expand.has('club') ? { club: clubsById.get(row.clubId) } : {}),
+  }))
+}
+
+export const view = (db: Queryable, row: ClubMembershipRow, expand = new Set<Expansion>()) =>
+  views(db, [row], expand)[0]!
+
+export function getMembershipRow(db: Queryable, id: string): ClubMembershipRow {
+  const row = db.select().from(clubMemberships).where(eq(clubMemberships.id, id)).get()
+  if (!row) throw notFound('club membership', id)
+  return row
+}
+
+export const getMembership = (db: Queryable, id: string, expand: Set<Expansion>) =>
+  view(db, getMembershipRow(db, id), expand)
+
+export interface MembershipListQuery extends PageRequest {
+  q?: string
+  clubId?: string
+  customerId?: string
+  status?: ClubMembershipRow['status']
+  expand: Set<Expansion>
+}
+
+export function listMemberships(db: Queryable, query: MembershipListQuery) {
+  const conditions: (SQL | undefined)[] = [
+    searchColumns(query.q, [customers.firstName, customers.lastName, customers.email, clubs.title]),
+    query.clubId ? eq(clubMemberships.clubId, query.clubId) : undefined,
+    query.customerId
+      ? eq(clubMemberships.customerId, resolveCustomerIdOrSelf(db, query.customerId))
+      : undefined,
+    query.status ? eq(clubMemberships.status, query.status) : undefined,
+  ]
+  const where = and(...conditions)
+  const base = () =>
+    db
+      .select({ membership: clubMemberships })
+      .from(clubMemberships)
+      .innerJoin(customers, eq(customers.id, clubMemberships.customerId))
+      .innerJoin(clubs, eq(clubs.id, clubMemberships.clubId))
+  const total =
+    db
+      .select({ n: count() })
+      .from(clubMemberships)
+      .innerJoin(customers, eq(customers.id, clubMemberships.customerId))
+      .innerJoin(clubs, eq(clubs.id, clubMemberships.clubId))
+      .where(where)
+      .get()?.n ?? 0
+  const rows = base()
+    .where(where)
+    .orderBy(desc(clubMemberships.signupDate), desc(clubMemberships.id))
+    .limit(query.limit)
+    .offset(offsetOf(query))
+    .all()
+    .map((r) => r.membership)
+  return { clubMemberships: views(db, rows, query.expand), total }
+}
+
+/** A customer filter follows merges; an unknown id simply matches nothing. */
+function resolveCustomerIdOrSelf(db: Queryable, id: string): string {
+  try {
+    return resolveCustomerId(db, id)
+  } catch {
+    return id
+  }
+}
+
+interface Placement {
+  customerId: string
+  orderDeliveryMethod: ClubMembershipRow['orderDeliveryMethod']
+  billToCustomerAddressId: string | null
+  shipToCustomerAddressId: string | null
+  customerCreditCardId: string | null
+}
+
+/** Addresses and card must be the member's own; `Ship` needs a ship-to address. */
+function checkPlacement(tx: Queryable, p: Placement) {
+  const ownAddress = (field: 'billToCustomerAddressId' | 'shipToCustomerAddressId') => {
+    const id = p[field]
+    if (id === null) return
+    const found = tx
+      .select({ id: customerAddresses.id })
+      .from(customerAddresses)
+      .where(and(eq(customerAddresses.id, id), eq(customerAddresses.customerId, p.customerId)))
+      .get()
+    if (!found) throw invalid(`body/${field}`, `address ${id} is not an address of customer ${p.customerId}`)
+  }
+  ownAddress('billToCustomerAddressId')
+  ownAddress('shipToCustomerAddressId')
+  if (p.orderDeliveryMethod === 'Ship' && p.shipToCustomerAddressId === null)
+    throw invalid('body/shipToCustomerAddressId', 'required when orderDeliveryMethod is Ship')
+  if (p.customerCreditCardId === null) return { providerCustomerId: null, providerPaymentMethodId: null }
+  const card = tx
+    .select()
+    .from(customerPaymentMethods)
+    .where(
+      and(
+        eq(customerPaymentMethods.id, p.customerCreditCardId),
+        eq(customerPaymentMethods.customerId, p.customerId),
+      ),
+    )
+    .get()
+  if (!card)
+    throw invalid(
+      'body/customerCreditCardId',
+      `payment method ${p.customerCreditCardId} is not a stored card of customer ${p.customerId}`,
+    )
+  return {
+    providerCustomerId: card.providerCustomerId,
+    providerPaymentMethodId: card.providerPaymentMethodId,
+  }
+}
+
+export function cadenceOf(
+  tx: Queryable,
+  row: Pick<ClubMembershipRow, 'clubId' | 'cadenceOverride'>,
+): Cadence {
+  if (row.cadenceOverride) return row.cadenceOverride
+  const club = getClubRow(tx, row.clubId)
+  return { unit: club.cadenceUnit, count: club.cadenceCount }
+}
+
+type Schedule = Pick<
+  ClubMembershipRow,
+  'status' | 'clubId' | 'cadenceOverride' | 'signupDate' | 'lastProcessedDate' | 'holdUntil'
+>
+
+export function scheduleOf(tx: Queryable, m: Schedule): string | null {
+  if (m.status === 'Cancelled') return null
+  return nextProcessDate(
+    m.lastProcessedDate ?? m.signupDate,
+    cadenceOf(tx, m),
+    m.status === 'On Hold' ? m.holdUntil : null,
+  )
+}
+
+function record(
+  tx: Queryable,
+  actor: Actor,
+  action: string,
+  row: ClubMembershipRow,
+  metadata: Record<string, unknown>,
+) {
+  appendAudit(tx, actor, {
+    action: `club-membership.${action}`,
+    entityType: 'club-membership',
+    entityId: row.id,
+    metadata,
+  })
+  appendEvent(tx, actor, { object: 'club-membership', action, aggregateId: row.id, payload: row })
+}
+
+export function createMembership(db: Db, actor: Actor, input: CreateClubMembershipInput, today: string) {
+  return inWriteTransaction(db, (tx) => {
+    let customerId: string
+    try {
+      customerId = resolveCustomerId(tx, input.customerId)
+    } catch {
+      throw invalid('body/customerId', `customer ${input.customerId} not found`)
+    }
+    const club = tx.select().from(clubs).where(eq(clubs.id, input.clubId)).get()
+    if (!club) throw invalid('body/clubId', `club ${input.clubId} not found`)
+    if (club.adminStatus !== 'Available')
+      throw conflict('the club is not available for sign-ups (adminStatus is Not Available)', {
+        clubId: club.id,
+      })
+    const live = tx
+      .select({ id: clubMemberships.id, status: clubMemberships.status })
+      .from(clubMemberships)
+      .where(
+        and(
+          eq(clubMemberships.customerId, customerId),
+          eq(clubMemberships.clubId, club.id),
+          ne(clubMemberships.status, 'Cancelled'),
+        ),
+      )
+      .get()
+    if (live)
+      throw conflict('the customer already has a live membership of this club', {
+        clubMembershipId: live.id,
+        currentStatus: live.status,
+      })
+    const placement = {
+      customerId,
+      orderDeliveryMethod: input.orderDeliveryMethod,
+      billToCustomerAddressId: input.billToCustomerAddressId ?? null,
+      shipToCustomerAddressId: input.shipToCustomerAddressId ?? null,
+      customerCreditCardId: input.customerCreditCardId ?? null,
+    }
+    const providerRefs = checkPlacement(tx, placement)
+    const signupDate = input.signupDate ?? today
+    const schedule = {
+      status: 'Active' as const,
+      clubId: club.id,
+      cadenceOverride: input.cadenceOverride ?? null,
+      signupDate,
+      lastProcessedDate: null,
+      holdUntil: null,
+    }
+    const now = nowIso()
+    const row = tx
+      .insert(clubMemberships)
+      .values({
+        id: newId(),
+        ...schedule,
+        ...placement,
+        ...providerRefs,
+        cancelDate: null,
+        cancelReason: null,
+        nextProcessDate: scheduleOf(tx, schedule),
+        holdReason: null,
+        currentNumberOfShipments: 0,
+        subscriptionTemplateId: input.subscriptionTemplateId ?? null,
+        locationId: actor.locationId,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get()
+    record(tx, actor, 'create', row, { clubMembership: row })
+    return view(tx, row)
+  })
+}
+
+export function refuseCancelled(row: ClubMembershipRow, action: string) {
+  if (row.status === 'Cancelled')
+    throw new ApiError('conflict', `a cancelled membership cannot be ${action}`, {
+      extensions: { currentStatus: row.status, clubMembership: row },
+    })
+}
+
+/** Writes the changed columns (recomputing nextProcessDate), with audit and event. */
+export function apply(
+  tx: Queryable,
+  actor: Actor,
+  before: ClubMembershipRow,
+  changes: Partial<ClubMembershipRow>,
+  action: string,
+  extra: Record<string, unknown> = {},
+) {
+  const merged = { ...before, ...changes }
+  const next = { ...changes, nextProcessDate: scheduleOf(tx, merged) }
+  const diff = diffFields(before, next)
+  if (Object.keys(diff).length === 0) return before
+  const row = tx
+    .update(clubMemberships)
+    .set({ ...next, updatedAt: nowIso() })
+    .where(eq(clubMemberships.id, before.id))
+    .returning()
+    .get()
+  record(tx, actor, action, row, { changes: diff, ...extra })
+  return row
+}
+
+export function updateMembership(db: Db, actor: Actor, id: string, patch: UpdateClubMembershipInput) {
+  return inWriteTransaction(db, (tx) => {
+    const before = getMembershipRow(tx, id)
+    refuseCancelled(before, 'changed')
+    const merged = { ...before, ...patch }
+    const providerRefs = checkPlacement(tx, merged)
+    const changes = { ...patch, ...(patch.customerCreditCardId !== undefined ? providerRefs : {}) }
+    return view(tx, apply(tx, actor, before, changes, 'update'))
+  })
+}

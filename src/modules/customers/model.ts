@@ -1,0 +1,261 @@
+import { t } from 'elysia'
+import { calendarDate } from '../../platform/http/dates'
+import { pageTotalSchema, pagingQuery } from '../../platform/http/paging'
+
+const customerStatus = t.Union([t.Literal('active'), t.Literal('inactive')], {
+  description: 'Inactive customers stay on record (orders, history) but are not offered at checkout.',
+})
+
+const nullableText = (max: number, description?: string) =>
+  t.Nullable(t.String({ maxLength: max, description }))
+const optionalText = (max: number, description?: string) => t.Optional(nullableText(max, description))
+
+export const Address = t.Object(
+  {
+    id: t.String({ format: 'uuid' }),
+    customerId: t.String({ format: 'uuid' }),
+    label: t.String({ description: 'What the address is for: `billing`, `shipping`, `home`, ...' }),
+    name: t.String({ description: 'Addressee.' }),
+    phone: t.Nullable(t.String()),
+    line1: t.String(),
+    line2: t.Nullable(t.String()),
+    city: t.String(),
+    region: t.String({ description: 'State, province or county.' }),
+    postalCode: t.String(),
+    countryCode: t.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2, upper case.' }),
+    createdAt: t.String({ format: 'date-time' }),
+    updatedAt: t.String({ format: 'date-time' }),
+  },
+  { $id: '#/components/schemas/CustomerAddress' },
+)
+
+const SocialProfiles = t.Object({
+  facebook: t.Nullable(t.String()),
+  x: t.Nullable(t.String()),
+  instagram: t.Nullable(t.String()),
+  linkedin: t.Nullable(t.String()),
+})
+
+export const Customer = t.Object(
+  {
+    id: t.String({ format: 'uuid' }),
+    externalRef: t.Nullable(t.String()),
+    firstName: t.String(),
+    lastName: t.String(),
+    email: t.String(),
+    phone: t.Nullable(t.String()),
+    status: customerStatus,
+    tags: t.Array(t.String()),
+    marketingOptIn: t.Boolean(),
+    notes: t.Nullable(t.String()),
+    company: t.Nullable(t.String()),
+    jobTitle: t.Nullable(t.String()),
+    spouse: t.Nullable(t.String()),
+    additionalPhones: t.Array(t.String()),
+    birthDate: t.Nullable(t.String({ format: 'date' })),
+    anniversaryDate: t.Nullable(t.String({ format: 'date' })),
+    socialProfiles: SocialProfiles,
+    addresses: t.Array(Address),
+    originLocationId: t.Nullable(
+      t.String({ description: 'The location the customer was created at (`x-location-id`), if any.' }),
+    ),
+    createdAt: t.String({ format: 'date-time' }),
+    updatedAt: t.String({ format: 'date-time' }),
+  },
+  { $id: '#/components/schemas/Customer' },
+)
+
+const addressFields = {
+  label: t.String({ minLength: 1, maxLength: 50 }),
+  name: t.String({ minLength: 1, maxLength: 200 }),
+  phone: optionalText(50),
+  line1: t.String({ minLength: 1, maxLength: 200 }),
+  line2: optionalText(200),
+  city: t.String({ minLength: 1, maxLength: 100 }),
+  region: t.String({ minLength: 1, maxLength: 100 }),
+  postalCode: t.String({ minLength: 1, maxLength: 20 }),
+  countryCode: t.String({
+    pattern: '^[A-Za-z]{2}$',
+    description: 'ISO 3166-1 alpha-2 (`US`, `FR`, ...); lower case is accepted and stored upper case.',
+  }),
+}
+
+export const CreateAddress = t.Object(addressFields, { additionalProperties: false })
+
+export const UpdateAddress = t.Partial(t.Object(addressFields), {
+  additionalProperties: false,
+  description: 'Partial update: only the fields sent change; null clears an optional field.',
+})
+
+const phone = t.String({ minLength: 1, maxLength: 50 })
+const tag = t.String({ minLength: 1, maxLength: 100 })
+
+const customerFields = {
+  externalRef: optionalText(200, 'Your own reference for the customer (another system’s id).'),
+  phone: t.Optional(t.Nullable(phone)),
+  status: t.Optional(customerStatus),
+  tags: t.Optional(
+    t.Array(tag, {
+      maxItems: 100,
+      uniqueItems: true,
+      description: 'Tag titles; the whole list is replaced when sent.',
+    }),
+  ),
+  marketingOptIn: t.Optional(t.Boolean()),
+  notes: optionalText(10_000),
+  company: optionalText(200),
+  jobTitle: optionalText(200),
+  spouse: optionalText(200),
+  additionalPhones: t.Optional(
+    t.Array(phone, { maxItems: 20, description: 'Replaced as a whole when sent.' }),
+  ),
+  birthDate: t.Optional(t.Nullable(calendarDate())),
+  anniversaryDate: t.Optional(t.Nullable(calendarDate())),
+  socialProfiles: t.Optional(
+    t.Object(
+      {
+        facebook: optionalText(500),
+        x: optionalText(500),
+        instagram: optionalText(500),
+        linkedin: optionalText(500),
+      },
+      { additionalProperties: false, description: 'Only the profiles sent change; null clears one.' },
+    ),
+  ),
+}
+
+const name = t.String({ minLength: 1, maxLength: 100 })
+const email = t.String({
+  format: 'email',
+  maxLength: 320,
+  description: 'Unique within the tenant, case-insensitive.',
+})
+
+export const CreateCustomer = t.Object(
+  {
+    firstName: name,
+    lastName: name,
+    email,
+    ...customerFields,
+    addresses: t.Optional(t.Array(CreateAddress, { maxItems: 20 })),
+  },
+  { additionalProperties: false },
+)
+
+export const UpdateCustomer = t.Object(
+  { firstName: t.Optional(name), lastName: t.Optional(name), email: t.Optional(email), ...customerFields },
+  {
+    additionalProperties: false,
+    description: 'Partial update: only the fields sent change; null clears an optional field.',
+  },
+)
+
+export const CustomerListQuery = t.Object({
+  q: t.Optional(
+    t.String({ maxLength: 200, description: 'Case-insensitive search over name, email and phone.' }),
+  ),
+  locationId: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'Customers associated with the location: created there, or with club memberships (and, as those families arrive, orders or reservations) there.',
+    }),
+  ),
+  ...pagingQuery(100),
+})
+
+/** `/customers` answers `{customers, page: {total}}`. */
+export const CustomerPagedList = t.Object({ customers: t.Array(Customer), page: pageTotalSchema })
+/** `/customer` answers `{customers, total}`. */
+export const CustomerTotalList = t.Object({ customers: t.Array(Customer), total: t.Integer({ minimum: 0 }) })
+
+export const CustomerParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200 }) })
+export const AddressParams = t.Object({
+  id: t.String({ minLength: 1, maxLength: 200 }),
+  addressId: t.String({ minLength: 1, maxLength: 200 }),
+})
+export const AddressList = t.Object({ addresses: t.Array(Address), total: t.Integer({ minimum: 0 }) })
+
+export type CreateCustomerInput = typeof CreateCustomer.static
+export type UpdateCustomerInput = typeof UpdateCustomer.static
+export type CreateAddressInput = typeof CreateAddress.static
+export type UpdateAddressInput = typeof UpdateAddress.static
+export type CustomerView = typeof Customer.static
+export type AddressView = typeof Address.static
+
+export const MergeCustomers = t.Object(
+  {
+    primaryCustomerId: t.String({ minLength: 1, maxLength: 200, description: 'The customer that remains.' }),
+    sourceCustomerIds: t.Array(t.String({ minLength: 1, maxLength: 200 }), {
+      minItems: 1,
+      maxItems: 50,
+      uniqueItems: true,
+      description: 'Customers merged into the primary and then removed; their ids keep resolving to it.',
+    }),
+    confirmation: t.Literal('MERGE', { description: 'Must be the literal `MERGE`.' }),
+  },
+  { additionalProperties: false },
+)
+
+export const CustomerAlias = t.Object(
+  {
+    sourceCustomerId: t.String(),
+    primaryCustomerId: t.String(),
+    mergedAt: t.String({ format: 'date-time' }),
+  },
+  { $id: '#/components/schemas/CustomerAlias' },
+)
+
+export const MergeResult = t.Object({ customer: Customer, aliases: t.Array(CustomerAlias) })
+
+export const PaymentMethod = t.Object(
+  {
+    id: t.String({ format: 'uuid' }),
+    customerId: t.String({ format: 'uuid' }),
+    provider: t.Union([t.Literal('sandbox'), t.Literal('stripe')]),
+    providerCustomerId: t.String(),
+    providerPaymentMethodId: t.String(),
+    brand: t.String({
+      description: 'Card brand as the provider names it: `visa`, `mastercard`, `amex`, ...',
+    }),
+    last4: t.String({ minLength: 4, maxLength: 4 }),
+    expMonth: t.Integer({ minimum: 1, maximum: 12 }),
+    expYear: t.Integer(),
+    createdAt: t.String({ format: 'date-time' }),
+  },
+  { $id: '#/components/schemas/CustomerPaymentMethod' },
+)
+
+export const AddPaymentMethod = t.Object(
+  {
+    providerToken: t.String({
+      minLength: 1,
+      maxLength: 500,
+      description:
+        'A token from the payment provider’s client library (Stripe: `pm_...` or `tok_...`; sandbox: `tok_visa`, `tok_mastercard`, ...). Never a card number.',
+    }),
+  },
+  { additionalProperties: false },
+)
+
+export const PaymentMethodList = t.Object({
+  paymentMethods: t.Array(PaymentMethod),
+  total: t.Integer({ minimum: 0 }),
+})
+
+export const PaymentMethodParams = t.Object({
+  id: t.String({ minLength: 1, maxLength: 200 }),
+  paymentMethodId: t.String({ minLength: 1, maxLength: 200 }),
+})
+
+export const IdempotencyHeaders = t.Object({
+  'idempotency-key': t.Optional(
+    t.String({
+      minLength: 8,
+      maxLength: 180,
+      description:
+        'Optional: a retry with the same key and body answers the first result instead of storing the card twice.',
+    }),
+  ),
+})

@@ -1,0 +1,291 @@
+import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm'
+import { appendAudit } from '../../platform/audit/audit'
+import { diffFields } from '../../platform/audit/diff'
+import type { Actor } from '../../platform/auth/actor'
+import { appendEvent } from '../../platform/events/outbox'
+import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
+import { conflict, notFound } from '../../platform/http/problem'
+import { newId, nowIso } from '../../platform/ids'
+import type { Db } from '../../platform/tenancy/databases'
+import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { addressValues } from './address-values'
+import type { AddressView, CreateCustomerInput, CustomerView, UpdateCustomerInput } from './model'
+import { customerLocationLinks } from './references'
+import {
+  type AddressRow,
+  type CustomerRow,
+  customerAddresses,
+  customerAliases,
+  customerPaymentMethods,
+  customers,
+  type PaymentMethodRow,
+  type SocialProfiles,
+} from './schema'
+
+/**
+ * The live customer an id stands for: the customer itself, or, for an id merged away, the
+ * primary it was merged into. 404 otherwise (including another tenant's id).
+ */
+export function resolveCustomerId(db: Queryable, id: string): string {
+  const row = db.select({ id: customers.id }).from(customers).where(eq(customers.id, id)).get()
+  if (row) return row.id
+  const alias = db
+    .select({ primary: customerAliases.primaryCustomerId })
+    .from(customerAliases)
+    .where(eq(customerAliases.sourceCustomerId, id))
+    .get()
+  if (alias) return alias.primary
+  throw notFound('customer', id)
+}
+
+export function getCustomerRow(db: Queryable, id: string): CustomerRow {
+  const row = db
+    .select()
+    .from(customers)
+    .where(eq(customers.id, resolveCustomerId(db, id)))
+    .get()
+  if (!row) throw notFound('customer', id)
+  return row
+}
+
+const addressView = (row: AddressRow): AddressView => row
+
+function addressesOf(db: Queryable, customerIds: string[]): Map<string, AddressView[]> {
+  const byCustomer = new Map<string, AddressView[]>()
+  if (customerIds.length === 0) return byCustomer
+  const rows = db
+    .select()
+    .from(customerAddresses)
+    .where(inArray(customerAddresses.customerId, customerIds))
+    .orderBy(asc(customerAddresses.createdAt), asc(customerAddresses.id))
+    .all()
+  for (const row of rows) {
+    const list = byCustomer.get(row.customerId) ?? []
+    list.push(addressView(row))
+    byCustomer.set(row.customerId, list)
+  }
+  return byCustomer
+}
+
+export function customerViews(db: Queryable, rows: CustomerRow[]): CustomerView[] {
+  const addresses = addressesOf(
+    db,
+    rows.map((r) => r.id),
+  )
+  return rows.map((row) => ({ ...row, addresses: addresses.get(row.id) ?? [] }))
+}
+
+export const customerView = (db: Queryable, row: CustomerRow): CustomerView => customerViews(db, [row])[0]!
+
+export function getCustomer(db: Queryable, id: string): CustomerView {
+  return customerView(db, getCustomerRow(db, id))
+}
+
+export interface CustomerListQuery extends PageRequest {
+  q?: string
+  locationId?: string
+}
+
+export function listCustomers(
+  db: Queryable,
+  query: CustomerListQuery,
+): { customers: CustomerView[]; total: number } {
+  const search = searchColumns(query.q, [
+    customers.firstName,
+    customers.lastName,
+    sql`${customers.firstName} || ' ' || ${customers.lastName}`,
+    customers.email,
+    customers.phone,
+  ])
+  let atLocation: SQL | undefined
+  if (query.locationId) {
+    const locationId = query.locationId
+    const links = [...customerLocationLinks().values()].map((link) =>
+      inArray(customers.id, link(db, locationId)),
+    )
+    atLocation = or(eq(customers.originLocationId, locationId), ...links)
+  }
+  const filter = and(search, atLocation)
+  const total = db.select({ n: count() }).from(customers).where(filter).get()?.n ?? 0
+  const rows = db
+    .select()
+    .from(customers)
+    .where(filter)
+    .orderBy(
+      asc(sql`lower(${customers.lastName})`),
+      asc(sql`lower(${customers.firstName})`),
+      asc(customers.id),
+    )
+    .limit(query.limit)
+    .offset(offsetOf(query))
+    .all()
+  return { customers: customerViews(db, rows), total }
+}
+
+export function assertEmailFree(db: Queryable, email: string, exceptId?: string): void {
+  const holder = db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(eq(sql`lower(${customers.email})`, email.toLowerCase()))
+    .get()
+  if (holder && holder.id !== exceptId)
+    throw conflict(`a customer with email "${email}" already exists`, { customerId: holder.id })
+}
+
+const emptySocial: SocialProfiles = { facebook: null, x: null, instagram: null, linkedin: null }
+
+/** The profiles sent replace those of `base`; profiles not sent keep their value. */
+function withProfiles(
+  base: SocialProfiles,
+  patch: Partial<Record<keyof SocialProfiles, string | null>> = {},
+) {
+  const next = { ...base }
+  for (const key of Object.keys(emptySocial) as (keyof SocialProfiles)[]) {
+    const value = patch[key]
+    if (value !== undefined) next[key] = value
+  }
+  return next
+}
+
+export function createCustomer(db: Db, actor: Actor, input: CreateCustomerInput): CustomerView {
+  return inWriteTransaction(db, (tx) => {
+    assertEmailFree(tx, input.email)
+    const now = nowIso()
+    const row = tx
+      .insert(customers)
+      .values({
+        id: newId(),
+        externalRef: input.externalRef ?? null,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        email: input.email,
+        phone: input.phone ?? null,
+        status: input.status ?? 'active',
+        tags: input.tags ?? [],
+        marketingOptIn: input.marketingOptIn ?? false,
+        notes: input.notes ?? null,
+        company: input.company ?? null,
+        jobTitle: input.jobTitle ?? null,
+        spouse: input.spouse ?? null,
+        additionalPhones: input.additionalPhones ?? [],
+        birthDate: input.birthDate ?? null,
+        anniversaryDate: input.anniversaryDate ?? null,
+        socialProfiles: withProfiles(emptySocial, input.socialProfiles),
+        originLocationId: actor.locationId,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get()
+    input.addresses?.forEach((address, i) => {
+      tx.insert(customerAddresses)
+        .values({
+          id: newId(),
+          customerId: row.id,
+          ...addressValues(address, `body/addresses/${i}`),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .run()
+    })
+    const view = customerView(tx, row)
+    appendAudit(tx, actor, {
+      action: 'customer.create',
+      entityType: 'customer',
+      entityId: row.id,
+      metadata: { customer: view },
+    })
+    appendEvent(tx, actor, { object: 'customer', action: 'create', aggregateId: row.id, payload: view })
+    return view
+  })
+}
+
+export function updateCustomer(db: Db, actor: Actor, id: string, patch: UpdateCustomerInput): CustomerView {
+  return inWriteTransaction(db, (tx) => {
+    const before = getCustomerRow(tx, id)
+    if (patch.email !== undefined) assertEmailFree(tx, patch.email, before.id)
+    const next = {
+      ...patch,
+      socialProfiles: patch.socialProfiles && withProfiles(before.socialProfiles, patch.socialProfiles),
+    }
+    const changes = diffFields(before, next)
+    if (Object.keys(changes).length === 0) return customerView(tx, before)
+    const row = tx
+      .update(customers)
+      .set({ ...next, updatedAt: nowIso() })
+      .where(eq(customers.id, before.id))
+      .returning()
+      .get()
+    const view = customerView(tx, row)
+    appendAudit(tx, actor, {
+      action: 'customer.update',
+      entityType: 'customer',
+      entityId: row.id,
+      metadata: { changes },
+    })
+    appendEvent(tx, actor, { object: 'customer', action: 'update', aggregateId: row.id, payload: view })
+    return view
+  })
+}
+
+/** Bumps updatedAt and announces the customer after a change to its addresses. */
+export function touchCustomer(tx: Queryable, actor: Actor, customerId: string): CustomerView {
+  const row = tx
+    .update(customers)
+    .set({ updatedAt: nowIso() })
+    .where(eq(customers.id, customerId))
+    .returning()
+    .get()
+  if (!row) throw notFound('customer', customerId)
+  const view = customerView(tx, row)
+  appendEvent(tx, actor, { object: 'customer', action: 'update', aggregateId: row.id, payload: view })
+  return view
+}
+
+/**
+ * Deletes a customer with its addresses, stored-card references and aliases. Refused (409) while
+ * other records (club memberships, orders, ...) still point at it: mark it inactive or merge it
+ * instead. Answers the deleted customer and the cards the caller should detach at the provider.
+ */
+export function deleteCustomer(
+  db: Db,
+  actor: Actor,
+  id: string,
+): { customer: CustomerView; paymentMethods: PaymentMethodRow[] } {
+  return inWriteTransaction(db, (tx) => {
+    const row = getCustomerRow(tx, id)
+    const view = customerView(tx, row)
+    const paymentMethods = tx
+      .select()
+      .from(customerPaymentMethods)
+      .where(eq(customerPaymentMethods.customerId, row.id))
+      .all()
+    try {
+      tx.delete(customers).where(eq(customers.id, row.id)).run()
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
+        throw conflict(
+          'other records (club memberships, orders, ...) still refer to this customer; set it inactive or merge it instead',
+          {
+            customerId: row.id,
+          },
+        )
+      throw error
+    }
+    appendAudit(tx, actor, {
+      action: 'customer.delete',
+      entityType: 'customer',
+      entityId: row.id,
+      metadata: {
+        customer: view,
+        paymentMethods: paymentMethods.map((m) => ({
+          id: m.id,
+          provider: m.provider,
+          providerPaymentMethodId: m.providerPaymentMethodId,
+        })),
+      },
+    })
+    appendEvent(tx, actor, { object: 'customer', action: 'delete', aggregateId: row.id, payload: view })
+    return { customer: view, paymentMethods }
+  })
+}

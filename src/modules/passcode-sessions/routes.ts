@@ -1,0 +1,81 @@
+// POS passcode sign-in and sign-out. Sign-in is public (the passcode is the credential);
+// sign-out needs the session's own `vps_` token and no permission primitive, so any session,
+// whatever its roles, can always end itself.
+import { Elysia } from 'elysia'
+import { appendAudit } from '../../platform/audit/audit'
+import { currentPasscodeSession, resolveTenant } from '../../platform/auth/authenticate'
+import {
+  PASSCODE_ATTEMPT_WINDOW_MS,
+  PASSCODE_LOCK_MS,
+  PASSCODE_MAX_ATTEMPTS,
+  revokePasscodeSession,
+  sessionActor,
+  signInWithPasscode,
+} from '../../platform/auth/passcode-sessions'
+import { requestInfo } from '../../platform/http/request-context'
+import type { Platform } from '../../platform/platform'
+import { inWriteTransaction } from '../../platform/tenancy/transaction'
+import { CreatePasscodeSession, PasscodeSession } from './model'
+
+const minutes = (ms: number) => ms / 60_000
+
+export const passcodeSessionRoutes = (platform: Platform) =>
+  new Elysia({ name: 'passcode-sessions', prefix: '/auth/passcode-sessions', detail: { tags: ['Auth'] } })
+    .post(
+      '',
+      async ({ body, request, route, set }) => {
+        const tenant = resolveTenant(platform.authDeps, request.headers)
+        const session = await signInWithPasscode(
+          {
+            control: platform.control.db,
+            pool: platform.pool,
+            ttlSeconds: platform.config.passcodeSessionTtlSeconds,
+          },
+          tenant,
+          body,
+          { info: requestInfo(request), method: request.method, route },
+        )
+        set.status = 201
+        return session
+      },
+      {
+        body: CreatePasscodeSession,
+        response: { 201: PasscodeSession },
+        detail: {
+          summary: 'Sign in at a POS with a passcode',
+          description:
+            'No bearer needed; the tenant comes from `x-tenant-id`/`x-tenant-slug` or the default. Answers a ' +
+            '`vps_` token that acts as this staff user at this location only, for `PASSCODE_SESSION_TTL` ' +
+            'seconds (default 12 h); only its hash is stored. An unknown, inactive or passcode-less staff ' +
+            `user and a wrong passcode are all 401. ${PASSCODE_MAX_ATTEMPTS} attempts within ` +
+            `${minutes(PASSCODE_ATTEMPT_WINDOW_MS)} minutes without a success lock passcode sign-in for that ` +
+            `staff user for ${minutes(PASSCODE_LOCK_MS)} minutes: 429 \`rate_limited\` with Retry-After, even ` +
+            'with the right passcode. A staff user with no role at the location is 403; an unknown location 404.',
+        },
+      },
+    )
+    .delete(
+      '/current',
+      ({ request, route, set }) => {
+        const { session, db } = currentPasscodeSession(platform.authDeps, request)
+        inWriteTransaction(db, (tx) => {
+          appendAudit(tx, sessionActor(session, requestInfo(request), request.method, route), {
+            action: 'passcode_session.revoke',
+            entityType: 'passcode_session',
+            entityId: session.id,
+            metadata: { staffUserId: session.staffUserId, locationId: session.locationId },
+          })
+          // The control database is another file: revoke last, so a failed audit leaves it live.
+          revokePasscodeSession(platform.control.db, session.id)
+        })
+        set.status = 204
+      },
+      {
+        detail: {
+          summary: 'Sign out the current passcode session',
+          description:
+            'Needs the session’s own `vps_` bearer token; 204. The token is refused (401) from then on.',
+          security: [{ bearerAuth: [] }],
+        },
+      },
+    )

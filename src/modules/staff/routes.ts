@@ -1,0 +1,186 @@
+import { Elysia } from 'elysia'
+import { revokeStaffPasscodeSessions } from '../../platform/auth/passcode-sessions'
+import type { AuthPlugin } from '../../platform/auth/plugin'
+import { pageOf } from '../../platform/http/paging'
+import type { ControlDb } from '../../platform/tenancy/databases'
+import {
+  assignRole,
+  deactivateStaffUser,
+  getStaffUser,
+  listStaffUsers,
+  reactivateStaffUser,
+  removeRole,
+  setPasscode,
+  staffView,
+  updateStaffUser,
+} from './management'
+import {
+  CreateStaffUser,
+  RoleAssignment,
+  SetPasscode,
+  StaffList,
+  StaffListQuery,
+  StaffParams,
+  StaffRole,
+  StaffRoleParams,
+  StaffUser,
+  UpdateStaffUser,
+} from './model'
+import { createStaffUser } from './service'
+
+const manageRule =
+  'You may change only staff users whose every role you could have granted yourself (see "Assign a role").'
+
+export const staffRoutes = (auth: AuthPlugin, control: ControlDb) =>
+  new Elysia({ name: 'staff', prefix: '/staff-users', detail: { tags: ['Staff'] } })
+    .use(auth)
+    .get(
+      '',
+      ({ db, query, locationScope }) =>
+        listStaffUsers(db, { q: query.q, status: query.status, locationScope, ...pageOf(query) }),
+      {
+        permission: 'staff:read',
+        query: StaffListQuery,
+        response: StaffList,
+        detail: {
+          summary: 'List staff users',
+          description:
+            'Ordered by last name, first name. A caller whose `staff:read` comes only from a role at the ' +
+            '`x-location-id` location (or a passcode session) sees only staff with a role there or tenant-wide.',
+        },
+      },
+    )
+    .post(
+      '',
+      ({ db, actor, body, set }) => {
+        set.status = 201
+        return staffView(db, createStaffUser(db, actor, body))
+      },
+      {
+        permission: 'staff:write',
+        body: CreateStaffUser,
+        response: { 201: StaffUser },
+        detail: {
+          summary: 'Create a staff user',
+          description:
+            'Active at once. `subject` maps the identity provider’s `sub`; `roles` are tenant-wide or per ' +
+            'location; `passcode` is stored hashed (argon2id). A duplicate email or subject is 409.',
+        },
+      },
+    )
+    .get('/:id', ({ db, params }) => getStaffUser(db, params.id), {
+      permission: 'staff:read',
+      params: StaffParams,
+      response: StaffUser,
+      detail: { summary: 'Get a staff user' },
+    })
+    .patch('/:id', ({ db, actor, params, body }) => updateStaffUser(db, actor, params.id, body), {
+      permission: 'staff:write',
+      params: StaffParams,
+      body: UpdateStaffUser,
+      response: StaffUser,
+      detail: {
+        summary: 'Update a staff user',
+        description: `Partial: fields not sent keep their value; \`subject: null\` unmaps the identity. ${manageRule}`,
+      },
+    })
+    .post(
+      '/:id/deactivate',
+      ({ db, actor, params, tenant }) => {
+        const staff = deactivateStaffUser(db, actor, params.id)
+        revokeStaffPasscodeSessions(control, tenant.id, staff.id)
+        return staff
+      },
+      {
+        permission: 'staff:write',
+        params: StaffParams,
+        response: StaffUser,
+        detail: {
+          summary: 'Deactivate a staff user',
+          description:
+            'Takes effect at once: the user’s bearer tokens and identity headers are refused from the next ' +
+            'request, and their passcode sessions are signed out. Deactivating yourself, an inactive user or ' +
+            `the last active tenant-wide owner is 409. ${manageRule}`,
+        },
+      },
+    )
+    .post('/:id/reactivate', ({ db, actor, params }) => reactivateStaffUser(db, actor, params.id), {
+      permission: 'staff:write',
+      params: StaffParams,
+      response: StaffUser,
+      detail: {
+        summary: 'Reactivate a staff user',
+        description: `An active user is 409. Old passcode sessions stay signed out. ${manageRule}`,
+      },
+    })
+    .post(
+      '/:id/roles',
+      ({ db, actor, params, body, set }) => {
+        set.status = 201
+        return assignRole(db, actor, params.id, body)
+      },
+      {
+        permission: 'staff:write',
+        params: StaffParams,
+        body: RoleAssignment,
+        response: { 201: StaffRole },
+        detail: {
+          summary: 'Assign a role',
+          description:
+            'Tenant-wide without `locationId`, else only at that location. You can grant a role only if you ' +
+            'hold every primitive it grants where it applies (a manager cannot make an owner; a role at one ' +
+            'location does not let you grant tenant-wide roles); a passcode session only at its own ' +
+            'location. The same role at the same place twice is 409.',
+        },
+      },
+    )
+    .delete(
+      '/:id/roles/:roleId',
+      ({ db, actor, params }) => removeRole(db, actor, params.id, params.roleId),
+      {
+        permission: 'staff:write',
+        params: StaffRoleParams,
+        response: StaffRole,
+        detail: {
+          summary: 'Remove a role',
+          description:
+            'Answers the removed assignment. Same rule as assigning; removing the last active tenant-wide ' +
+            'owner role is 409.',
+        },
+      },
+    )
+    .put(
+      '/:id/passcode',
+      ({ db, actor, params, body, tenant }) => {
+        const staff = setPasscode(db, actor, params.id, body.passcode)
+        revokeStaffPasscodeSessions(control, tenant.id, staff.id)
+        return staff
+      },
+      {
+        permission: 'staff:write',
+        params: StaffParams,
+        body: SetPasscode,
+        response: StaffUser,
+        detail: {
+          summary: 'Set the POS passcode',
+          description: `Stored hashed (argon2id); signs out the user’s passcode sessions. ${manageRule}`,
+        },
+      },
+    )
+    .delete(
+      '/:id/passcode',
+      ({ db, actor, params, tenant }) => {
+        const staff = setPasscode(db, actor, params.id, null)
+        revokeStaffPasscodeSessions(control, tenant.id, staff.id)
+        return staff
+      },
+      {
+        permission: 'staff:write',
+        params: StaffParams,
+        response: StaffUser,
+        detail: {
+          summary: 'Clear the POS passcode',
+          description: `No passcode sign-in until a new one is set; signs out passcode sessions. 404 when none is set. ${manageRule}`,
+        },
+      },
+    )

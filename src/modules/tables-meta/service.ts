@@ -1,0 +1,186 @@
+// The tables dashboard's bootstrap document (`GET /tables/v1/meta`) and its own-profile edit.
+import { asc, eq } from 'drizzle-orm'
+import type { Config } from '../../config'
+import { appendAudit } from '../../platform/audit/audit'
+import { diffFields } from '../../platform/audit/diff'
+import type { RequestAuth } from '../../platform/auth/authenticate'
+import { type Permission, type RoleGrant, roleNames } from '../../platform/auth/permissions'
+import { conflict, forbidden } from '../../platform/http/problem'
+import type { ControlDb, Db, TenantPool } from '../../platform/tenancy/databases'
+import { listTenants } from '../../platform/tenancy/tenants'
+import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import type { LocationRow } from '../locations/schema'
+import { findLocation, listLocations } from '../locations/service'
+import { nextUpdatedAt } from '../staff/management'
+import { staffRoles, staffUsers } from '../staff/schema'
+import { findStaffIdBySubject, findStaffUser, roleGrantsOf } from '../staff/service'
+import type { UpdateMeInput } from './model'
+
+export interface MetaDeps {
+  config: Config
+  control: ControlDb
+  pool: TenantPool
+}
+
+const place = (row: LocationRow) => ({ id: row.id, name: row.name, timezone: row.timezone })
+
+/** Locations a staff user can act in: all with a tenant-wide role, else those of their scoped roles. */
+function actableLocations(db: Queryable, grants: RoleGrant[]): LocationRow[] {
+  const all = listLocations(db)
+  if (grants.some((g) => g.locationId === null)) return all
+  const scoped = new Set(grants.map((g) => g.locationId))
+  return all.filter((l) => scoped.has(l.id))
+}
+
+/** Sections of the dashboard, each shown when the caller holds the primitive that reads it. */
+const sections: [string, Permission][] = [
+  ['reservations', 'reservations:read'],
+  ['experiences', 'reservations:read'],
+  ['schedules', 'reservations:read'],
+  ['settings', 'reservations:write'],
+  ['webhooks', 'webhooks:read'],
+  ['staff', 'staff:read'],
+  ['audit', 'audit:read'],
+]
+
+export function tablesMeta(deps: MetaDeps, auth: RequestAuth) {
+  const { db, actor, tenant, permissions } = auth
+  if (!actor.staffUserId) throw forbidden('The tables dashboard is for staff users')
+  const staff = findStaffUser(db, actor.staffUserId)!
+  const roles = db
+    .select({ id: staffRoles.id, role: staffRoles.role, locationId: staffRoles.locationId })
+    .from(staffRoles)
+    .where(eq(staffRoles.staffUserId, staff.id))
+    .orderBy(asc(staffRoles.createdAt), asc(staffRoles.id))
+    .all()
+  const here = roles.filter((r) => r.locationId === null || r.locationId === actor.locationId)
+  const dashboardRole = roleNames.find((name) => here.some((r) => r.role === name)) ?? null
+
+  const locations =
+    actor.kind === 'passcode_session'
+      ? [findLocation(db, actor.locationId!)].filter((l): l is LocationRow => l !== undefined)
+      : actableLocations(db, roles)
+  const current = actor.locationId ? findLocation(db, actor.locationId) : undefined
+  const schema = db.$client
+    .query<{ tag: string }, []>('SELECT tag FROM schema_migrations ORDER BY tag DESC LIMIT 1')
+    .get()
+
+  return {
+    apiVersion: 'v1' as const,
+    databaseSchema: schema?.tag ?? 'none',
+    tenantId: tenant.id,
+    locationId: actor.locationId,
+    tenant: { slug: tenant.slug, name: tenant.name, timezone: tenant.timezone },
+    location: current ? place(current) : null,
+    locations: locations.map(place),
+    businesses: businessesOf(deps, auth, locations),
+    staffUser: {
+      id: staff.id,
+      email: staff.email,
+      firstName: staff.firstName,
+      lastName: staff.lastName,
+      phoneCountryCode: staff.phoneCountryCode,
+      phoneNumber: staff.phoneNumber,
+      postalCode: staff.postalCode,
+      updatedAt: staff.updatedAt,
+      roles,
+      dashboardRole,
+    },
+    dashboardSections: [...new Set(sections.filter(([, p]) => permissions.has(p)).map(([s]) => s))],
+    locationRequiredForOperationalCommands: locations.length > 1,
+    capabilities: [...permissions].sort(),
+    products: {
+      tablesReservations: {
+        status: 'active',
+        source: 'self_hosted',
+        startsAt: tenant.createdAt,
+        endsAt: null,
+      },
+      platformPos: true,
+    },
+    dependencies: {
+      postgres: false,
+      platformPayments: deps.config.paymentGateway !== 'sandbox',
+      platformOrders: true,
+      platformCustomers: true,
+      platformRestaurantFloor: false,
+    },
+  }
+}
+
+/**
+ * Every tenant where the same identity-provider subject maps to an active staff user with a role.
+ * A passcode session or test header is bound to its tenant, so it lists only that one. Opens each
+ * tenant's database (through the pool): fine for the tens of tenants a self-hosted install has.
+ */
+function businessesOf(deps: MetaDeps, auth: RequestAuth, currentLocations: LocationRow[]) {
+  const { actor, tenant } = auth
+  const current = {
+    tenantSlug: tenant.slug,
+    tenantName: tenant.name,
+    defaultLocation: currentLocations[0] ? place(currentLocations[0]) : null,
+  }
+  if (actor.kind !== 'jwt' && actor.kind !== 'identity_headers') return [current]
+  const result = []
+  for (const other of listTenants(deps.control)) {
+    if (other.id === tenant.id) {
+      result.push(current)
+      continue
+    }
+    const { db } = deps.pool.get(other.id)
+    const staffId = findStaffIdBySubject(db, actor.subject)
+    if (!staffId || findStaffUser(db, staffId)?.status !== 'active') continue
+    const grants = roleGrantsOf(db, staffId)
+    if (grants.length === 0) continue
+    const first = actableLocations(db, grants)[0]
+    result.push({
+      tenantSlug: other.slug,
+      tenantName: other.name,
+      defaultLocation: first ? place(first) : null,
+    })
+  }
+  return result
+}
+
+export function updateMe(db: Db, auth: RequestAuth, input: UpdateMeInput) {
+  const { actor } = auth
+  if (!actor.staffUserId) throw forbidden('Only a staff user has a profile')
+  const id = actor.staffUserId
+  return inWriteTransaction(db, (tx) => {
+    const before = findStaffUser(tx, id)!
+    if (Date.parse(input.expectedUpdatedAt) !== Date.parse(before.updatedAt)) {
+      throw conflict('The profile changed since you read it; reload and try again', {
+        updatedAt: before.updatedAt,
+      })
+    }
+    const { expectedUpdatedAt: _expected, ...patch } = input
+    patch.firstName = patch.firstName.trim()
+    patch.lastName = patch.lastName.trim()
+    const changes = diffFields(before, patch)
+    let row = before
+    if (Object.keys(changes).length > 0) {
+      row = tx
+        .update(staffUsers)
+        .set({ ...patch, updatedAt: nextUpdatedAt(before.updatedAt) })
+        .where(eq(staffUsers.id, id))
+        .returning()
+        .get()
+      appendAudit(tx, actor, {
+        action: 'staff.update_self',
+        entityType: 'staff_user',
+        entityId: id,
+        metadata: { changes },
+      })
+    }
+    return {
+      id: row.id,
+      email: row.email,
+      firstName: row.firstName,
+      lastName: row.lastName,
+      phoneCountryCode: row.phoneCountryCode,
+      phoneNumber: row.phoneNumber,
+      postalCode: row.postalCode,
+      updatedAt: row.updatedAt,
+    }
+  })
+}

@@ -1,0 +1,226 @@
+// POS passcode sessions: a staff user signs in at one location with their passcode and gets a
+// `vps_` token bound to that tenant, staff user and location. Sessions live in the control
+// database (found by token hash, so the token alone selects its tenant); their audit entries go
+// to the tenant's trail.
+//
+// Lockout: every sign-in attempt for a staff user is claimed (counted) before the passcode is
+// checked, so concurrent guesses cannot slip past the limit. PASSCODE_MAX_ATTEMPTS attempts
+// within PASSCODE_ATTEMPT_WINDOW_MS without a success lock passcode sign-in for that staff user
+// for PASSCODE_LOCK_MS: 429 `rate_limited` with Retry-After, even with the right passcode.
+// A success clears the count.
+import { and, eq, gt, isNull, lt } from 'drizzle-orm'
+import { findLocation } from '../../modules/locations/service'
+import { findStaffUser, roleGrantsOf } from '../../modules/staff/service'
+import { appendAudit } from '../audit/audit'
+import { ApiError } from '../http/problem'
+import type { RequestInfo } from '../http/request-context'
+import { newId } from '../ids'
+import { type PasscodeSessionRow, passcodeAttempts, passcodeSessions } from '../tenancy/control-schema'
+import type { ControlDb, TenantPool } from '../tenancy/databases'
+import type { Tenant } from '../tenancy/tenants'
+import { inWriteTransaction } from '../tenancy/transaction'
+import type { Actor } from './actor'
+import { permissionsAt } from './permissions'
+import { hashToken, newOpaqueToken, PASSCODE_SESSION_PREFIX } from './tokens'
+
+export const PASSCODE_MAX_ATTEMPTS = 5
+export const PASSCODE_ATTEMPT_WINDOW_MS = 15 * 60_000
+export const PASSCODE_LOCK_MS = 15 * 60_000
+
+const wrongPasscode = () =>
+  new ApiError('unauthenticated', 'The staff user and passcode do not match an active staff user')
+
+/** A hash to verify against when the staff user is unknown, so both paths cost the same. */
+const decoyHash = Bun.password.hashSync('00000000', { algorithm: 'argon2id' })
+
+function locked(retryAfterMs: number): ApiError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000))
+  return new ApiError(
+    'rate_limited',
+    `Passcode sign-in for this staff user is locked after ${PASSCODE_MAX_ATTEMPTS} failed attempts; retry in ${seconds} s`,
+    { headers: { 'retry-after': String(seconds) }, extensions: { retryAfterSeconds: seconds } },
+  )
+}
+
+/** Counts one attempt, refusing it while the staff user is locked out. */
+export function claimPasscodeAttempt(
+  control: ControlDb,
+  tenantId: string,
+  staffUserId: string,
+  now = Date.now(),
+) {
+  inWriteTransaction(control, (tx) => {
+    const key = and(eq(passcodeAttempts.tenantId, tenantId), eq(passcodeAttempts.staffUserId, staffUserId))
+    const row = tx.select().from(passcodeAttempts).where(key).get()
+    if (row?.lockedUntil && Date.parse(row.lockedUntil) > now) throw locked(Date.parse(row.lockedUntil) - now)
+    const fresh =
+      !row || now - Date.parse(row.windowStartedAt) >= PASSCODE_ATTEMPT_WINDOW_MS || row.lockedUntil
+    const failures = fresh ? 1 : row.failures + 1
+    const values = {
+      failures,
+      windowStartedAt: fresh ? new Date(now).toISOString() : row.windowStartedAt,
+      lockedUntil: failures >= PASSCODE_MAX_ATTEMPTS ? new Date(now + PASSCODE_LOCK_MS).toISOString() : null,
+    }
+    if (row) tx.update(passcodeAttempts).set(values).where(key).run()
+    else
+      tx.insert(passcodeAttempts)
+        .values({ tenantId, staffUserId, ...values })
+        .run()
+  })
+}
+
+function clearPasscodeAttempts(control: ControlDb, tenantId: string, staffUserId: string) {
+  control
+    .delete(passcodeAttempts)
+    .where(and(eq(passcodeAttempts.tenantId, tenantId), eq(passcodeAttempts.staffUserId, staffUserId)))
+    .run()
+}
+
+export interface PasscodeSignIn {
+  locationId: string
+  staffUserId: string
+  passcode: string
+}
+
+export interface IssuedPasscodeSession {
+  token: string
+  expiresAt: string
+  staffUserId: string
+  locationId: string
+}
+
+export function sessionActor(
+  session: PasscodeSessionRow,
+  info: RequestInfo,
+  method: string,
+  route: string,
+): Actor {
+  return {
+    kind: 'passcode_session',
+    subject: `passcode-session:${session.id}`,
+    staffUserId: session.staffUserId,
+    tenantId: session.tenantId,
+    locationId: session.locationId,
+    requestId: info.requestId,
+    ipAddress: info.ipAddress,
+    userAgent: info.userAgent,
+    method,
+    route,
+  }
+}
+
+export async function signInWithPasscode(
+  deps: { control: ControlDb; pool: TenantPool; ttlSeconds: number },
+  tenant: Tenant,
+  input: PasscodeSignIn,
+  request: { info: RequestInfo; method: string; route: string },
+): Promise<IssuedPasscodeSession> {
+  const { db } = deps.pool.get(tenant.id)
+  if (!findLocation(db, input.locationId)) {
+    throw new ApiError('not_found', `Location ${input.locationId} not found in this tenant`)
+  }
+  const staff = findStaffUser(db, input.staffUserId)
+  if (staff?.status !== 'active' || !staff.passcodeHash) {
+    await Bun.password.verify(input.passcode, decoyHash)
+    throw wrongPasscode()
+  }
+  claimPasscodeAttempt(deps.control, tenant.id, staff.id)
+  if (!(await Bun.password.verify(input.passcode, staff.passcodeHash))) throw wrongPasscode()
+  clearPasscodeAttempts(deps.control, tenant.id, staff.id)
+
+  // Re-read after the await: a deactivation that landed meanwhile wins.
+  if (findStaffUser(db, staff.id)?.status !== 'active') throw wrongPasscode()
+  if (permissionsAt(roleGrantsOf(db, staff.id), input.locationId).size === 0) {
+    throw new ApiError('forbidden', 'This staff user holds no role at this location')
+  }
+
+  const token = newOpaqueToken(PASSCODE_SESSION_PREFIX)
+  const now = Date.now()
+  const session = deps.control
+    .insert(passcodeSessions)
+    .values({
+      id: newId(),
+      tokenHash: hashToken(token),
+      tenantId: tenant.id,
+      staffUserId: staff.id,
+      locationId: input.locationId,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + deps.ttlSeconds * 1000).toISOString(),
+      revokedAt: null,
+    })
+    .returning()
+    .get()
+  try {
+    inWriteTransaction(db, (tx) =>
+      appendAudit(tx, sessionActor(session, request.info, request.method, request.route), {
+        action: 'passcode_session.create',
+        entityType: 'passcode_session',
+        entityId: session.id,
+        metadata: { staffUserId: staff.id, locationId: session.locationId, expiresAt: session.expiresAt },
+      }),
+    )
+  } catch (error) {
+    deps.control.delete(passcodeSessions).where(eq(passcodeSessions.id, session.id)).run()
+    throw error
+  }
+  // Sessions long expired are of no use to anyone: drop them now and then (here, cheaply).
+  deps.control
+    .delete(passcodeSessions)
+    .where(lt(passcodeSessions.expiresAt, new Date(now - 7 * 86_400_000).toISOString()))
+    .run()
+  return { token, expiresAt: session.expiresAt, staffUserId: staff.id, locationId: session.locationId }
+}
+
+/** The active session a `vps_` token names, or 401. */
+export function resolvePasscodeSession(
+  control: ControlDb,
+  token: string,
+  now = Date.now(),
+): PasscodeSessionRow {
+  const session = control
+    .select()
+    .from(passcodeSessions)
+    .where(eq(passcodeSessions.tokenHash, hashToken(token)))
+    .get()
+  const refuse = (reason: string) =>
+    new ApiError('unauthenticated', `Passcode session refused: ${reason}`, {
+      headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
+    })
+  if (!session) throw refuse('unknown token')
+  if (session.revokedAt) throw refuse('the session has been signed out')
+  if (Date.parse(session.expiresAt) <= now) throw refuse('the session has expired')
+  return session
+}
+
+/** Signs a session out; true when it was active. */
+export function revokePasscodeSession(control: ControlDb, sessionId: string): boolean {
+  const revoked = control
+    .update(passcodeSessions)
+    .set({ revokedAt: new Date().toISOString() })
+    .where(and(eq(passcodeSessions.id, sessionId), isNull(passcodeSessions.revokedAt)))
+    .returning({ id: passcodeSessions.id })
+    .all()
+  return revoked.length > 0
+}
+
+/** Signs out every active session of a staff user (deactivation, passcode change). */
+export function revokeStaffPasscodeSessions(
+  control: ControlDb,
+  tenantId: string,
+  staffUserId: string,
+): number {
+  const now = new Date().toISOString()
+  return control
+    .update(passcodeSessions)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(passcodeSessions.tenantId, tenantId),
+        eq(passcodeSessions.staffUserId, staffUserId),
+        isNull(passcodeSessions.revokedAt),
+        gt(passcodeSessions.expiresAt, now),
+      ),
+    )
+    .returning({ id: passcodeSessions.id })
+    .all().length
+}

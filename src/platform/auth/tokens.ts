@@ -1,0 +1,12 @@
+// Opaque bearer tokens (`vps_`, `tpk_live_`): 32 random bytes, base64url, behind a prefix that
+// names their kind. Only the SHA-256 of a token is stored, so a leaked database grants nothing.
+
+export const PASSCODE_SESSION_PREFIX = 'vps_'
+export const CREDENTIAL_PREFIX = 'tpk_live_'
+
+export function newOpaqueToken(prefix: string): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32))
+  return prefix + Buffer.from(bytes).toString('base64url')
+}
+
+export const hashToken = (token: string): string => new Bun.CryptoHasher('sha256').update(token).digest('hex')

@@ -13,6 +13,9 @@ import { giftCardRoutes } from './modules/gift-cards/routes'
 import { healthRoutes } from './modules/health/routes'
 import { inventoryRoutes } from './modules/inventory/routes'
 import { noteRoutes } from './modules/notes/routes'
+import { orderActionRoutes } from './modules/orders/action-routes'
+import { serviceOrdersPort } from './modules/orders/adapters'
+import { orderRoutes } from './modules/orders/routes'
 import { passcodeSessionRoutes } from './modules/passcode-sessions/routes'
 import { productRoutes } from './modules/products/routes'
 import { staffRoutes } from './modules/staff/routes'
@@ -55,6 +58,8 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     couponRoutes(auth, '/coupon'),
     couponRoutes(auth, '/coupons'),
     inventoryRoutes(auth),
+    orderRoutes(auth, serviceOrdersPort),
+    orderActionRoutes(auth, serviceOrdersPort),
     giftCardRoutes(auth),
     appRoutes(auth),
     webhookRoutes(auth, webhookOptions),

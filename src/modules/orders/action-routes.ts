@@ -1,0 +1,160 @@
+// Routes under /order/{id}/...: lines, discounts, lifecycle and fulfillments.
+import { Elysia } from 'elysia'
+import type { AuthPlugin } from '../../platform/auth/plugin'
+import { applyCoupon, removeDiscount } from './discounts'
+import { deleteFulfillment, fulfillAll, fulfillItems } from './fulfillments'
+import { closeOrder, submitOrder, voidLine, voidOrder } from './lifecycle'
+import { addLine, removeLine, updateLine } from './lines'
+import {
+  ApplyDiscount,
+  DiscountParams,
+  FulfillAll,
+  FulfillItems,
+  FulfillmentParams,
+  Order,
+  OrderParams,
+  VoidBody,
+} from './model'
+import { AddLine, LineParams, UpdateLine } from './model-lines'
+import type { OrdersPort } from './ports'
+
+const refused = 'An order in another status is 409 `conflict` with `currentStatus` (and `allowedStatuses`).'
+
+export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
+  new Elysia({ name: 'order-actions', prefix: '/order/:id', detail: { tags: ['Orders'] } })
+    .use(auth)
+    .post('/line', ({ db, actor, params, body }) => addLine(db, actor, port, params.id, body), {
+      permission: 'orders:write',
+      params: OrderParams,
+      body: AddLine,
+      response: Order,
+      detail: {
+        summary: 'Add a line item',
+        description: `Catalog lines are priced from the variant (\`productVariantId\` or \`sku\`); a sent \`unitPrice\` is 400. Open items (\`lineType: open_item\`) need \`title\`, \`unitPrice\` and \`openItemScope\`. Modifiers nest up to 3 levels. The line starts \`new\`; submit sends it. Answers the repriced order. Allowed on \`draft\` and \`submitted\` orders. ${refused}`,
+      },
+    })
+    .put(
+      '/line/:lineId',
+      ({ db, actor, params, body }) => updateLine(db, actor, port, params.id, params.lineId, body),
+      {
+        permission: 'orders:write',
+        params: LineParams,
+        body: UpdateLine,
+        response: Order,
+        detail: {
+          summary: 'Change a line item',
+          description: `Partial: quantity, modifiers, seat, course, notes... (price and title only for open items). Only lines not yet sent: a sent line is 409 (void it instead). Tax rate is re-resolved. ${refused}`,
+        },
+      },
+    )
+    .delete('/line/:lineId', ({ db, actor, params }) => removeLine(db, actor, params.id, params.lineId), {
+      permission: 'orders:write',
+      params: LineParams,
+      response: Order,
+      detail: {
+        summary: 'Remove a line item',
+        description: `Only lines not yet sent (a sent line is 409: void it instead); line discounts on it go too. Answers the repriced order. ${refused}`,
+      },
+    })
+    .post(
+      '/line/:lineId/void',
+      ({ db, actor, params, body }) => voidLine(db, actor, port, params.id, params.lineId, body),
+      {
+        permission: 'orders:void',
+        params: LineParams,
+        body: VoidBody,
+        response: Order,
+        detail: {
+          summary: 'Void a line item',
+          description: `Records the reason, time and staff user; the line then counts 0 in every total, and stock taken for it is put back. Voiding twice is 409. Refused (409) when the new total would fall below what is already paid. ${refused}`,
+        },
+      },
+    )
+    .post('/submit', ({ db, actor, params }) => submitOrder(db, actor, port, params.id), {
+      permission: 'orders:write',
+      params: OrderParams,
+      response: Order,
+      detail: {
+        summary: 'Submit (send) an order',
+        description: `Sends every \`new\` line to the kitchen (\`sendStatus\` \`sent\`, \`sentAt\`), depletes stock, and makes a \`draft\` order \`submitted\` (\`submittedAt\`, kept on later sends). Nothing new to send is 409. Allowed on \`draft\` and \`submitted\`. ${refused}`,
+      },
+    })
+    .post('/void', ({ db, actor, params, body }) => voidOrder(db, actor, port, params.id, body), {
+      permission: 'orders:void',
+      params: OrderParams,
+      body: VoidBody,
+      response: Order,
+      detail: {
+        summary: 'Void an order',
+        description: `Voids every line with the reason and makes the order \`voided\` (totals 0); stock is put back. Only \`draft\` or \`submitted\` orders with nothing paid (refund first). ${refused}`,
+      },
+    })
+    .post('/close', ({ db, actor, params }) => closeOrder(db, actor, params.id), {
+      permission: 'orders:write',
+      params: OrderParams,
+      response: Order,
+      detail: {
+        summary: 'Close an order',
+        description: `From \`paid\`, or from \`submitted\` when nothing is due (a fully comped check). A balance still due is 409 with \`balanceDue\`. ${refused}`,
+      },
+    })
+    .post('/discount', ({ db, actor, params, body }) => applyCoupon(db, actor, port, params.id, body), {
+      permission: 'orders:write',
+      params: OrderParams,
+      body: ApplyDiscount,
+      response: Order,
+      detail: {
+        summary: 'Apply a coupon',
+        description: `Adds an AppliedDiscount from the coupon with \`couponCode\`, to the order or to one line (\`lineItemId\`). An unknown code is 400. A coupon that does not apply is 409 with \`reason\`: \`inactive\`, \`not_started\`, \`expired\` (dates in the location's time zone), \`already_applied\`, \`not_combinable\`, \`usage_limit_reached\` (orders not voided), \`customer_required\`, \`minimum_not_met\` (subtotal below \`minimumCartAmount\`), \`no_eligible_items\` (\`appliesTo\` Product/Collection). A coupon that requires manager approval needs \`managerApprovedByStaffUserId\` naming an active staff user with \`discounts:approve\` at the order's location (403 otherwise). Amounts are recomputed whenever the order changes. ${refused}`,
+      },
+    })
+    .delete(
+      '/discount/:discountId',
+      ({ db, actor, params }) => removeDiscount(db, actor, params.id, params.discountId),
+      {
+        permission: 'orders:write',
+        params: DiscountParams,
+        response: Order,
+        detail: {
+          summary: 'Remove an applied discount',
+          description: `Answers the repriced order. ${refused}`,
+        },
+      },
+    )
+    .post('/fulfillment/all', ({ db, actor, params, body }) => fulfillAll(db, actor, params.id, body), {
+      permission: 'orders:write',
+      params: OrderParams,
+      body: FulfillAll,
+      response: Order,
+      detail: {
+        summary: 'Fulfill every line',
+        description:
+          'Records one fulfillment of everything not yet fulfilled, by SKU (lines without a SKU, open items, are not fulfilled by SKU). Nothing left is 409. Only `submitted`, `paid` or `closed` orders (409 with `currentStatus` otherwise). `shipped` only with type `Shipped`, `pickedUp` only with `Picked Up`.',
+      },
+    })
+    .post('/fulfillment', ({ db, actor, params, body }) => fulfillItems(db, actor, params.id, body), {
+      permission: 'orders:write',
+      params: OrderParams,
+      body: FulfillItems,
+      response: Order,
+      detail: {
+        summary: 'Fulfill some items',
+        description:
+          'Items by SKU (case-insensitive; repeated SKUs add up). A SKU not on the order is 400; more than remains unfulfilled is 409 with `remainingQuantity`. Only `submitted`, `paid` or `closed` orders.',
+      },
+    })
+    .delete(
+      '/fulfillment/:fulfillmentId',
+      ({ db, actor, params, set }) => {
+        deleteFulfillment(db, actor, params.id, params.fulfillmentId)
+        set.status = 204
+      },
+      {
+        permission: 'orders:write',
+        params: FulfillmentParams,
+        detail: {
+          summary: 'Delete a fulfillment',
+          description: 'Its items count as unfulfilled again. 204 with no body.',
+        },
+      },
+    )

@@ -1,0 +1,302 @@
+// TypeBox schemas of the order header, totals, discounts, fulfillments and list.
+import { t } from 'elysia'
+import { pagingQuery } from '../../platform/http/paging'
+import { AddLine, LineItem, oneOf } from './model-lines'
+import { orderStatuses } from './schema'
+
+const text = (max: number, description?: string) => t.String({ minLength: 1, maxLength: max, description })
+const optionalText = (max: number, description?: string) => t.Optional(t.Nullable(text(max, description)))
+
+export const orderSources = ['pos', 'online', 'kiosk', 'phone', 'third_party', 'api'] as const
+export const fulfillmentModes = ['dine_in', 'takeout', 'delivery', 'curbside', 'pickup', 'shipping'] as const
+
+const status = oneOf(orderStatuses, {
+  description:
+    '`draft` (being built) → `submitted` (sent to the kitchen; lines can still be added and sent again) → `paid` (payments cover the balance) → `closed`. `voided` from `draft` or `submitted` when nothing is paid.',
+})
+
+const FundraisingInput = t.Object(
+  {
+    campaignId: optionalText(200),
+    campaignCode: optionalText(100),
+    campaignName: optionalText(200),
+    causeName: optionalText(200),
+    contributionType: t.Union([t.Literal('round_up'), t.Literal('fixed')], {
+      description:
+        '`round_up`: the guest rounds the amount due (before tips) up to the next multiple of `contributionValue` cents (default 100, a whole dollar; nothing when it is already whole). `fixed`: `contributionValue` cents.',
+    }),
+    contributionValue: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000 })),
+  },
+  { additionalProperties: false },
+)
+
+export const Fundraising = t.Object({
+  campaignId: t.Nullable(t.String()),
+  campaignCode: t.Nullable(t.String()),
+  campaignName: t.Nullable(t.String()),
+  causeName: t.Nullable(t.String()),
+  contributionType: t.Union([t.Literal('round_up'), t.Literal('fixed')]),
+  contributionValue: t.Integer(),
+  contributionAmountCents: t.Integer({ description: 'Computed: the contribution added to `total`, cents.' }),
+})
+
+const headerFields = {
+  customerId: optionalText(200),
+  customerName: optionalText(200),
+  guestName: optionalText(200),
+  assignedStaffUserId: optionalText(200, 'Server of the order; default the acting staff user.'),
+  fulfillmentMode: t.Optional(oneOf(fulfillmentModes)),
+  tableId: optionalText(200),
+  sectionId: optionalText(200),
+  serviceAreaId: optionalText(200),
+  tableLabel: optionalText(50),
+  seatCount: t.Optional(t.Nullable(t.Integer({ minimum: 1, maximum: 999 }))),
+  note: optionalText(2000),
+  fundraising: t.Optional(t.Nullable(FundraisingInput)),
+}
+
+export const CreateOrder = t.Object(
+  {
+    locationId: optionalText(200, 'Default: the `x-location-id` of the request. One of the two is required.'),
+    source: t.Optional(oneOf(orderSources, { description: 'Default `pos`.' })),
+    ...headerFields,
+    lineItems: t.Optional(
+      t.Array(AddLine, { maxItems: 200, description: 'Lines to add at once, as `POST /order/{id}/line`.' }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const UpdateOrder = t.Object(headerFields, {
+  additionalProperties: false,
+  description: 'Partial update of the header of a draft or submitted order; null clears a field.',
+})
+
+export const AppliedDiscount = t.Object({
+  id: t.String({ format: 'uuid' }),
+  sourceType: t.String({ description: '`coupon` for coupons applied by code.' }),
+  sourceId: t.Nullable(t.String()),
+  code: t.Nullable(t.String()),
+  title: t.String(),
+  scope: t.Union([t.Literal('order'), t.Literal('line')]),
+  lineItemId: t.Nullable(t.String()),
+  actionMessage: t.Nullable(t.String()),
+  appliesTo: t.String(),
+  appliesToObjectIds: t.Array(t.String()),
+  combinability: t.String(),
+  stackingScope: t.String({ description: '`sequential`: applies to what earlier discounts left.' }),
+  requiresManagerApproval: t.Boolean(),
+  managerApprovedByStaffUserId: t.Nullable(t.String()),
+  excludesServiceCharges: t.Boolean(),
+  serviceChargeInteraction: t.Nullable(t.String()),
+  eligibilitySummary: t.String({ description: 'Computed: how the amount came about, or why it is 0.' }),
+  discountType: t.Union([t.Literal('amount'), t.Literal('percentage'), t.Literal('set_price')], {
+    description:
+      'From the coupon: Dollar Off is `amount`, Percentage Off `percentage`, Free `percentage` of 10000, Set Price `set_price`, No Discount `amount` of 0.',
+  }),
+  value: t.Integer({
+    description:
+      'Cents for `amount`; basis points for `percentage` (1000 = 10%); cents per unit for `set_price`.',
+  }),
+  maxDiscountAmount: t.Nullable(t.Integer()),
+  minimumCartAmount: t.Nullable(t.Integer()),
+  amount: t.Integer({
+    description:
+      'Computed, cents: the `amount` value, round-half-up(eligible × value / 10000), or for `set_price` the sum over eligible lines of what each has above value × quantity; capped at `maxDiscountAmount` and at what is left of the eligible lines after earlier discounts; 0 while the subtotal is below `minimumCartAmount`.',
+  }),
+  createdAt: t.String({ format: 'date-time' }),
+})
+
+export const fulfillmentTypes = ['Shipped', 'Picked Up', 'Carry Out', 'Local Delivery'] as const
+
+export const Fulfillment = t.Object({
+  id: t.String({ format: 'uuid' }),
+  type: oneOf(fulfillmentTypes),
+  fulfillmentDate: t.String(),
+  packageCount: t.Integer(),
+  sendTransactionEmail: t.Boolean(),
+  items: t.Array(t.Object({ sku: t.String(), quantityFulfilled: t.Integer({ minimum: 1 }) })),
+  shipped: t.Nullable(t.Object({ trackingNumbers: t.Array(t.String()), carrier: t.Nullable(t.String()) })),
+  pickedUp: t.Nullable(t.Object({ pickedUpBy: t.String() })),
+  createdAt: t.String({ format: 'date-time' }),
+})
+
+export const Order = t.Object(
+  {
+    id: t.String({ format: 'uuid' }),
+    orderNumber: t.Integer({ minimum: 1, description: 'Per tenant, from 1, without gaps or duplicates.' }),
+    customerId: t.Nullable(t.String()),
+    customerName: t.Nullable(t.String()),
+    guestName: t.Nullable(t.String()),
+    locationId: t.String(),
+    assignedStaffUserId: t.Nullable(t.String()),
+    status,
+    source: t.String(),
+    fulfillmentMode: t.String(),
+    tableId: t.Nullable(t.String()),
+    sectionId: t.Nullable(t.String()),
+    serviceAreaId: t.Nullable(t.String()),
+    tableLabel: t.Nullable(t.String()),
+    seatCount: t.Nullable(t.Integer()),
+    note: t.Nullable(t.String()),
+    subtotal: t.Integer({
+      description: 'Computed: sum of the lines’ `subtotal` (voided lines count 0), cents.',
+    }),
+    discountTotal: t.Integer({
+      description: 'Computed: sum of the applied discounts’ `amount` (= sum of the lines’ `discountAmount`).',
+    }),
+    taxTotal: t.Integer({ description: 'Computed: sum of the lines’ `taxAmount`, Added and Included.' }),
+    includedTaxTotal: t.Integer({
+      description:
+        'Computed: the part of `taxTotal` that is Included in prices, so not added to `total` again.',
+    }),
+    tipTotal: t.Integer({ description: 'Tips recorded with payments, cents.' }),
+    total: t.Integer({
+      description:
+        'Computed: subtotal − discountTotal + (taxTotal − includedTaxTotal) + tipTotal + fundraising.contributionAmountCents. Never negative.',
+    }),
+    amountPaid: t.Integer({ description: 'Payments net of refunds, tips included, cents.' }),
+    balanceDue: t.Integer({ description: 'Computed: total − amountPaid; never negative.' }),
+    paymentIntentIds: t.Array(t.String()),
+    fulfillmentStatus: t.Union(
+      [t.Literal('unfulfilled'), t.Literal('partially_fulfilled'), t.Literal('fulfilled')],
+      {
+        description: 'Computed over lines with a SKU that are not voided.',
+      },
+    ),
+    fundraising: t.Nullable(Fundraising),
+    lineItems: t.Array(LineItem),
+    appliedDiscounts: t.Array(AppliedDiscount),
+    fulfillments: t.Array(Fulfillment),
+    offPremise: t.Null({ description: 'Off-premise details are not kept by this service yet.' }),
+    submittedAt: t.Nullable(t.String({ format: 'date-time' })),
+    paidAt: t.Nullable(t.String({ format: 'date-time' })),
+    closedAt: t.Nullable(t.String({ format: 'date-time' })),
+    voidedAt: t.Nullable(t.String({ format: 'date-time' })),
+    voidedByStaffUserId: t.Nullable(t.String()),
+    voidReasonId: t.Nullable(t.String()),
+    voidReasonName: t.Nullable(t.String()),
+    createdAt: t.String({ format: 'date-time' }),
+    updatedAt: t.String({ format: 'date-time' }),
+  },
+  {
+    description:
+      'An order (a check). Money is integer cents. Rounding is half-up, per modifier portion, per discount and per line’s tax; header totals are exact sums of line amounts.',
+  },
+)
+
+export const OrderListQuery = t.Object({
+  q: t.Optional(
+    t.String({
+      maxLength: 200,
+      description:
+        'An order number (exact), or text contained in the customer or guest name (case-insensitive).',
+    }),
+  ),
+  locationId: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+  status: t.Optional(status),
+  createdAfter: t.Optional(t.String({ format: 'date-time', description: 'Inclusive.' })),
+  createdBefore: t.Optional(t.String({ format: 'date-time', description: 'Exclusive.' })),
+  ...pagingQuery(100),
+})
+
+export const OrderList = t.Object({ orders: t.Array(Order), total: t.Integer({ minimum: 0 }) })
+
+export const OrderParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200 }) })
+
+export const ApplyDiscount = t.Object(
+  {
+    couponCode: text(100, 'The coupon’s code, case-insensitive.'),
+    lineItemId: optionalText(200, 'Apply to this line only (scope `line`); default the whole order.'),
+    managerApprovedByStaffUserId: optionalText(
+      200,
+      'Required when the coupon requires manager approval: an active staff user holding `discounts:approve` at the order’s location.',
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const VoidBody = t.Object(
+  {
+    voidReasonId: optionalText(200),
+    voidReasonName: text(200, 'Why, e.g. “Customer changed mind”, “Kitchen error”.'),
+  },
+  { additionalProperties: false },
+)
+
+const dateOrDateTime = t.Union([t.String({ format: 'date' }), t.String({ format: 'date-time' })])
+
+const fulfillmentBase = {
+  type: oneOf(fulfillmentTypes),
+  fulfillmentDate: dateOrDateTime,
+  packageCount: t.Integer({ minimum: 0, maximum: 1000 }),
+  sendTransactionEmail: t.Boolean({
+    description: 'Recorded on the fulfillment and in its `order` `fulfill` event, for the mailer to act on.',
+  }),
+  shipped: t.Optional(
+    t.Object(
+      {
+        trackingNumbers: t.Array(text(200), { maxItems: 50 }),
+        carrier: optionalText(100),
+      },
+      { additionalProperties: false, description: 'Only with type `Shipped`.' },
+    ),
+  ),
+  pickedUp: t.Optional(
+    t.Object(
+      { pickedUpBy: text(200) },
+      { additionalProperties: false, description: 'Only with type `Picked Up`.' },
+    ),
+  ),
+}
+
+export const FulfillAll = t.Object(fulfillmentBase, { additionalProperties: false })
+
+export const FulfillItems = t.Object(
+  {
+    ...fulfillmentBase,
+    items: t.Array(
+      t.Object(
+        { sku: text(200), quantityFulfilled: t.Integer({ minimum: 1, maximum: 100_000 }) },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 200 },
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const FulfillmentParams = t.Object({
+  id: t.String({ minLength: 1, maxLength: 200 }),
+  fulfillmentId: t.String({ minLength: 1, maxLength: 200 }),
+})
+
+export const DiscountParams = t.Object({
+  id: t.String({ minLength: 1, maxLength: 200 }),
+  discountId: t.String({ minLength: 1, maxLength: 200 }),
+})
+
+export const LocationTaxPlace = t.Object({
+  locationId: t.String(),
+  countryCode: t.Nullable(t.String({ description: 'ISO 3166-1 alpha-2, upper case; null until set.' })),
+  stateCode: t.Nullable(t.String()),
+  updatedAt: t.Nullable(t.String({ format: 'date-time' })),
+})
+
+export const PutLocationTaxPlace = t.Object(
+  {
+    countryCode: t.String({ pattern: '^[A-Za-z]{2}$' }),
+    stateCode: t.Optional(t.Nullable(t.String({ pattern: '^[A-Za-z0-9]{1,3}$' }))),
+  },
+  { additionalProperties: false },
+)
+
+export const LocationParams = t.Object({ locationId: t.String({ minLength: 1, maxLength: 200 }) })
+
+export type CreateOrderInput = typeof CreateOrder.static
+export type UpdateOrderInput = typeof UpdateOrder.static
+export type ApplyDiscountInput = typeof ApplyDiscount.static
+export type VoidInput = typeof VoidBody.static
+export type FulfillAllInput = typeof FulfillAll.static
+export type FulfillItemsInput = typeof FulfillItems.static
+export type OrderView = typeof Order.static

@@ -1,0 +1,237 @@
+// Orders: numbering, create, read, list, header changes, and each location's tax place.
+import { and, count, desc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm'
+import { appendAudit } from '../../platform/audit/audit'
+import { diffFields } from '../../platform/audit/diff'
+import type { Actor } from '../../platform/auth/actor'
+import { appendEvent } from '../../platform/events/outbox'
+import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
+import { invalid } from '../../platform/http/problem'
+import { newId, nowIso } from '../../platform/ids'
+import type { Db } from '../../platform/tenancy/databases'
+import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { findLocation, getLocation } from '../locations/service'
+import { findStaffUser } from '../staff/service'
+import { insertLines } from './lines'
+import type { CreateOrderInput, OrderView, UpdateOrderInput } from './model'
+import { changeOrder, OPEN_STATUSES } from './mutation'
+import type { OrdersPort } from './ports'
+import { repriceOrder } from './reprice'
+import { type FundraisingValue, type OrderRow, orderLocationSettings, orderSequences, orders } from './schema'
+import { loadOrder, presentOrders } from './view'
+
+/**
+ * The next order number of the tenant. The counter row is updated inside the caller's
+ * BEGIN IMMEDIATE transaction, which holds the database's write lock until commit: two creates
+ * (in this process or another) cannot read the same value, and a rolled-back create gives its
+ * number back, so numbers have neither gaps nor duplicates.
+ */
+export function nextOrderNumber(tx: Queryable): number {
+  const row = tx
+    .insert(orderSequences)
+    .values({ name: 'order', lastValue: 1 })
+    .onConflictDoUpdate({
+      target: orderSequences.name,
+      set: { lastValue: sql`${orderSequences.lastValue} + 1` },
+    })
+    .returning({ value: orderSequences.lastValue })
+    .get()
+  return row!.value
+}
+
+function fundraisingOf(input: CreateOrderInput['fundraising']): FundraisingValue | null {
+  if (!input) return null
+  return {
+    campaignId: input.campaignId ?? null,
+    campaignCode: input.campaignCode ?? null,
+    campaignName: input.campaignName ?? null,
+    causeName: input.causeName ?? null,
+    contributionType: input.contributionType,
+    contributionValue: input.contributionValue ?? 100,
+  }
+}
+
+function resolveCustomer(tx: Queryable, port: OrdersPort, id: string) {
+  const customer = port.findCustomer(tx, id)
+  if (!customer) throw invalid('body/customerId', `no customer ${id}`)
+  return customer
+}
+
+function assertStaff(tx: Queryable, staffUserId: string | null | undefined, path: string) {
+  if (!staffUserId) return
+  const staff = findStaffUser(tx, staffUserId)
+  if (staff?.status !== 'active') throw invalid(path, `no active staff user ${staffUserId}`)
+}
+
+export function createOrder(db: Db, actor: Actor, port: OrdersPort, input: CreateOrderInput): OrderView {
+  const locationId = input.locationId ?? actor.locationId
+  if (!locationId) throw invalid('body/locationId', 'give locationId or the x-location-id header')
+  return inWriteTransaction(db, (tx) => {
+    if (!findLocation(tx, locationId)) throw invalid('body/locationId', `unknown location ${locationId}`)
+    assertStaff(tx, input.assignedStaffUserId, 'body/assignedStaffUserId')
+    const customer = input.customerId ? resolveCustomer(tx, port, input.customerId) : null
+    const now = nowIso()
+    const order = tx
+      .insert(orders)
+      .values({
+        id: newId(),
+        orderNumber: nextOrderNumber(tx),
+        customerId: customer?.id ?? null,
+        customerName: input.customerName ?? customer?.name ?? null,
+        guestName: input.guestName ?? null,
+        locationId,
+        assignedStaffUserId: input.assignedStaffUserId ?? actor.staffUserId,
+        status: 'draft',
+        source: input.source ?? 'pos',
+        fulfillmentMode: input.fulfillmentMode ?? 'dine_in',
+        tableId: input.tableId ?? null,
+        sectionId: input.sectionId ?? null,
+        serviceAreaId: input.serviceAreaId ?? null,
+        tableLabel: input.tableLabel ?? null,
+        seatCount: input.seatCount ?? null,
+        note: input.note ?? null,
+        subtotal: 0,
+        discountTotal: 0,
+        taxTotal: 0,
+        includedTaxTotal: 0,
+        tipTotal: 0,
+        contributionAmountCents: 0,
+        total: 0,
+        amountPaid: 0,
+        balanceDue: 0,
+        paymentIntentIds: [],
+        fundraising: fundraisingOf(input.fundraising),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get()
+    insertLines(tx, port, order, input.lineItems ?? [], 'body/lineItems/#')
+    repriceOrder(tx, order.id)
+    const view = loadOrder(tx, order.id)
+    appendAudit(tx, actor, {
+      action: 'order.create',
+      entityType: 'order',
+      entityId: order.id,
+      metadata: {
+        orderNumber: order.orderNumber,
+        locationId,
+        lines: view.lineItems.length,
+        total: view.total,
+      },
+    })
+    appendEvent(tx, actor, { object: 'order', action: 'create', aggregateId: order.id, payload: view })
+    return view
+  })
+}
+
+export const getOrder = (db: Queryable, id: string): OrderView => loadOrder(db, id)
+
+export interface OrderListQuery extends PageRequest {
+  q?: string
+  locationId?: string
+  status?: OrderRow['status']
+  createdAfter?: string
+  createdBefore?: string
+}
+
+/** Newest first. `q` is an exact order number or part of the customer or guest name. */
+export function listOrders(db: Queryable, query: OrderListQuery) {
+  const conditions: (SQL | undefined)[] = [
+    query.locationId ? eq(orders.locationId, query.locationId) : undefined,
+    query.status ? eq(orders.status, query.status) : undefined,
+    query.createdAfter ? gte(orders.createdAt, new Date(query.createdAfter).toISOString()) : undefined,
+    query.createdBefore ? lt(orders.createdAt, new Date(query.createdBefore).toISOString()) : undefined,
+  ]
+  const q = query.q?.trim()
+  if (q) {
+    const byName = searchColumns(q, [orders.customerName, orders.guestName])
+    const number = /^#?\d{1,15}$/.test(q) ? Number(q.replace('#', '')) : null
+    conditions.push(number !== null ? or(eq(orders.orderNumber, number), byName) : byName)
+  }
+  const where = and(...conditions)
+  const total = db.select({ n: count() }).from(orders).where(where).get()?.n ?? 0
+  const rows = db
+    .select()
+    .from(orders)
+    .where(where)
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(query.limit)
+    .offset(offsetOf(query))
+    .all()
+  return { orders: presentOrders(db, rows), total }
+}
+
+export function updateOrder(
+  db: Db,
+  actor: Actor,
+  port: OrdersPort,
+  id: string,
+  patch: UpdateOrderInput,
+): OrderView {
+  return changeOrder(
+    db,
+    actor,
+    id,
+    { action: 'order.update', event: 'update', allowed: OPEN_STATUSES, doing: 'change the header of' },
+    (tx, order) => {
+      assertStaff(tx, patch.assignedStaffUserId, 'body/assignedStaffUserId')
+      const { fundraising, ...fields } = patch
+      const set: Partial<OrderRow> = { ...fields }
+      if (fields.customerId) {
+        const customer = resolveCustomer(tx, port, fields.customerId)
+        set.customerId = customer.id
+        if (fields.customerName === undefined) set.customerName = customer.name
+      }
+      if (fundraising !== undefined) set.fundraising = fundraisingOf(fundraising)
+      const changes = diffFields(order, set)
+      if (Object.keys(changes).length > 0)
+        tx.update(orders)
+          .set({ ...set, updatedAt: nowIso() })
+          .where(eq(orders.id, id))
+          .run()
+      return { changes }
+    },
+  )
+}
+
+// ---- Where each location charges tax ----
+
+export function getLocationTaxPlace(db: Queryable, locationId: string) {
+  getLocation(db, locationId)
+  const row = db
+    .select()
+    .from(orderLocationSettings)
+    .where(eq(orderLocationSettings.locationId, locationId))
+    .get()
+  return row ?? { locationId, countryCode: null, stateCode: null, updatedAt: null }
+}
+
+export function putLocationTaxPlace(
+  db: Db,
+  actor: Actor,
+  locationId: string,
+  input: { countryCode: string; stateCode?: string | null },
+) {
+  return inWriteTransaction(db, (tx) => {
+    getLocation(tx, locationId)
+    const values = {
+      locationId,
+      countryCode: input.countryCode.toUpperCase(),
+      stateCode: input.stateCode ? input.stateCode.toUpperCase() : null,
+      updatedAt: nowIso(),
+    }
+    const row = tx
+      .insert(orderLocationSettings)
+      .values(values)
+      .onConflictDoUpdate({ target: orderLocationSettings.locationId, set: values })
+      .returning()
+      .get()
+    appendAudit(tx, actor, {
+      action: 'location.tax_place.set',
+      entityType: 'location',
+      entityId: locationId,
+      metadata: { countryCode: row.countryCode, stateCode: row.stateCode },
+    })
+    return row
+  })
+}

@@ -1,0 +1,99 @@
+// What orders need from other modules (catalog, taxes, coupons, inventory), as one small port.
+// The services depend only on this interface; `adapters.ts` implements it over those modules.
+import type { Actor } from '../../platform/auth/actor'
+import type { Queryable } from '../../platform/tenancy/transaction'
+import type { DiscountType, TaxCalculation } from './pricing'
+import type { GiftCardSaleValue } from './schema'
+
+export const taxCodes = ['food', 'wine', 'generalMerchandise', 'freight'] as const
+export type TaxCode = (typeof taxCodes)[number]
+
+/** A sellable product variant, as an order line needs it. Prices are integer cents. */
+export interface CatalogVariantInfo {
+  variantId: string
+  productId: string
+  productTitle: string
+  variantTitle: string
+  sku: string
+  price: number
+  /** null: not taxed (gift cards). */
+  taxCode: TaxCode | null
+  productType: string
+  /** False when the product is not offered at the point of sale (adminStatus not Available). */
+  availableForSale: boolean
+  collectionIds: string[]
+}
+
+export interface TaxRateInfo {
+  taxId: string | null
+  rateBps: number
+  taxCalculation: TaxCalculation
+}
+
+/** A coupon in the terms orders price with; the adapter maps the coupons module onto it. */
+export interface CouponTerms {
+  id: string
+  code: string
+  title: string
+  actionMessage: string | null
+  /** Only `active` coupons apply. */
+  status: 'active' | 'inactive'
+  startDate: string | null
+  endDate: string | null
+  discountType: DiscountType
+  /** Cents for `amount`, basis points for `percentage`, cents per unit for `set_price`. */
+  value: number
+  maxDiscountAmount: number | null
+  minimumCartAmount: number | null
+  /** null: unlimited uses. */
+  usageLimit: number | null
+  /** `total`: all orders together; `per_customer`: each customer. */
+  usageLimitType: 'total' | 'per_customer'
+  appliesTo: 'Store' | 'Product' | 'Collection'
+  appliesToObjectIds: string[]
+  combinability: 'combinable' | 'not_combinable'
+  /** `Everyone`, or only the customers listed (`Customer`), or members of listed clubs or tags. */
+  availableTo: 'Everyone' | 'Customer' | 'Club' | 'Customer Tag'
+  availableToObjectIds: string[]
+  requiresManagerApproval: boolean
+  excludesServiceCharges: boolean
+  serviceChargeInteraction: string | null
+}
+
+export interface DepletionRequest {
+  orderId: string
+  locationId: string
+  lines: { lineId: string; productId: string; quantity: number }[]
+}
+
+export interface GiftCardIssue {
+  orderId: string
+  orderNumber: number
+  locationId: string
+  lines: {
+    lineId: string
+    giftCardSale: GiftCardSaleValue
+    amount: number
+    productId: string | null
+    title: string
+  }[]
+}
+
+export interface OrdersPort {
+  /** The live customer an id names (a merged-away id gives its primary), or undefined. */
+  findCustomer(db: Queryable, id: string): { id: string; name: string } | undefined
+  findVariant(db: Queryable, ref: { variantId?: string; sku?: string }): CatalogVariantInfo | undefined
+  /** The rate for a tax code at a place; null when no tax is configured there. */
+  taxRate(
+    db: Queryable,
+    place: { countryCode: string; stateCode: string | null },
+    taxCode: TaxCode,
+  ): TaxRateInfo | null
+  findCouponByCode(db: Queryable, code: string): CouponTerms | undefined
+  /** Takes stock for sent lines, in the caller's transaction. */
+  depleteForOrderLines(tx: Queryable, actor: Actor, request: DepletionRequest): void
+  /** Puts back what the order's (or some lines') depletion took, in the caller's transaction. */
+  reverseDepletion(tx: Queryable, actor: Actor, request: { orderId: string; lineIds?: string[] }): void
+  /** Issues the gift cards sold on the order's lines, once paid, in the caller's transaction. */
+  issueGiftCards(tx: Queryable, actor: Actor, issue: GiftCardIssue): void
+}

@@ -1,0 +1,111 @@
+import { Elysia, t } from 'elysia'
+import './hooks'
+import type { AuthPlugin } from '../../platform/auth/plugin'
+import { idempotencyKeyHeader, idempotentWrite } from '../../platform/http/idempotency'
+import { pageOf } from '../../platform/http/paging'
+import {
+  CreateOrder,
+  LocationParams,
+  LocationTaxPlace,
+  Order,
+  OrderList,
+  OrderListQuery,
+  OrderParams,
+  PutLocationTaxPlace,
+  UpdateOrder,
+} from './model'
+import {
+  createOrder,
+  getLocationTaxPlace,
+  getOrder,
+  listOrders,
+  putLocationTaxPlace,
+  updateOrder,
+} from './orders'
+import type { OrdersPort } from './ports'
+
+const ROUNDING =
+  'Money is integer cents. Line subtotal = (unitPrice + modifier amounts) × quantity; modifier amounts round half-up per portion; discounts apply in order, each to what earlier ones left; tax is computed per line on the discounted amount and rounded half-up to the cent (`Added`: on top; `Included`: inside the price, reported in `includedTaxTotal`). total = subtotal − discountTotal + (taxTotal − includedTaxTotal) + tipTotal + fundraising contribution.'
+
+export const orderRoutes = (auth: AuthPlugin, port: OrdersPort) =>
+  new Elysia({ name: 'orders', prefix: '/order', detail: { tags: ['Orders'] } })
+    .use(auth)
+    .get('', ({ db, query }) => listOrders(db, { ...query, ...pageOf(query) }), {
+      permission: 'orders:read',
+      query: OrderListQuery,
+      response: OrderList,
+      detail: {
+        summary: 'List orders',
+        description:
+          'Newest first. `q` is an order number (exact, `#` optional) or part of the customer or guest name; `createdAfter` is inclusive, `createdBefore` exclusive. `total` counts every match.',
+      },
+    })
+    .post(
+      '',
+      ({ db, actor, body, headers, request, set }) => {
+        const key = headers['idempotency-key']
+        const run = () => ({ status: 201, body: createOrder(db, actor, port, body) })
+        const result = key
+          ? idempotentWrite(
+              db,
+              actor,
+              { key, method: 'POST', path: new URL(request.url).pathname, body },
+              run,
+            )
+          : run()
+        set.status = result.status
+        return result.body
+      },
+      {
+        permission: 'orders:write',
+        body: CreateOrder,
+        headers: t.Object({ 'idempotency-key': t.Optional(t.String(idempotencyKeyHeader)) }),
+        response: { 201: Order },
+        detail: {
+          summary: 'Create an order',
+          description: `A \`customerId\` must name a customer (a merged-away id is taken to its primary) and fills \`customerName\` unless sent. Starts a \`draft\` order with the next order number of the tenant (no gaps, no duplicates), at \`locationId\` or the \`x-location-id\` location, optionally with lines. Send an \`idempotency-key\` to make retries safe. ${ROUNDING}`,
+        },
+      },
+    )
+    .get('/settings/locations/:locationId', ({ db, params }) => getLocationTaxPlace(db, params.locationId), {
+      permission: 'orders:read',
+      params: LocationParams,
+      response: LocationTaxPlace,
+      detail: {
+        summary: 'Get where a location charges tax',
+        description:
+          'The country and state whose Tax record prices the location’s order lines; null until set.',
+      },
+    })
+    .put(
+      '/settings/locations/:locationId',
+      ({ db, actor, params, body }) => putLocationTaxPlace(db, actor, params.locationId, body),
+      {
+        permission: 'locations:write',
+        params: LocationParams,
+        body: PutLocationTaxPlace,
+        response: LocationTaxPlace,
+        detail: {
+          summary: 'Set where a location charges tax',
+          description:
+            'Lines added afterwards take `taxRateBps` from the Tax record of this state (else the country-wide one) by `taxCode`. Without a place or a matching Tax record, lines are untaxed (rate 0).',
+        },
+      },
+    )
+    .get('/:id', ({ db, params }) => getOrder(db, params.id), {
+      permission: 'orders:read',
+      params: OrderParams,
+      response: Order,
+      detail: { summary: 'Get an order', description: ROUNDING },
+    })
+    .put('/:id', ({ db, actor, params, body }) => updateOrder(db, actor, port, params.id, body), {
+      permission: 'orders:write',
+      params: OrderParams,
+      body: UpdateOrder,
+      response: Order,
+      detail: {
+        summary: 'Update an order’s header',
+        description:
+          'Partial: customer, guest, table, seats, note, server, fulfillment mode, fundraising. Only `draft` and `submitted` orders; otherwise 409 with `currentStatus`.',
+      },
+    })

@@ -1,0 +1,261 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { locations } from '../locations/schema'
+
+export const orderStatuses = ['draft', 'submitted', 'paid', 'closed', 'voided'] as const
+export type OrderStatus = (typeof orderStatuses)[number]
+
+export const taxCalculations = ['Added', 'Included'] as const
+
+/** Gap-free per-tenant counters; `order` holds the last order number handed out. */
+export const orderSequences = sqliteTable('order_sequences', {
+  name: text('name').primaryKey(),
+  lastValue: integer('last_value').notNull(),
+})
+
+/** Where a location charges sales tax: the place a Tax record is looked up by. */
+export const orderLocationSettings = sqliteTable('order_location_settings', {
+  locationId: text('location_id')
+    .primaryKey()
+    .references(() => locations.id, { onDelete: 'cascade' }),
+  countryCode: text('country_code').notNull(),
+  stateCode: text('state_code'),
+  updatedAt: text('updated_at').notNull(),
+})
+
+export interface FundraisingValue {
+  campaignId: string | null
+  campaignCode: string | null
+  campaignName: string | null
+  causeName: string | null
+  contributionType: 'round_up' | 'fixed'
+  contributionValue: number
+}
+
+export const orders = sqliteTable(
+  'orders',
+  {
+    id: text('id').primaryKey(),
+    orderNumber: integer('order_number').notNull(),
+    customerId: text('customer_id'),
+    customerName: text('customer_name'),
+    guestName: text('guest_name'),
+    locationId: text('location_id')
+      .notNull()
+      .references(() => locations.id),
+    assignedStaffUserId: text('assigned_staff_user_id'),
+    status: text('status', { enum: orderStatuses }).notNull(),
+    source: text('source').notNull(),
+    fulfillmentMode: text('fulfillment_mode').notNull(),
+    tableId: text('table_id'),
+    sectionId: text('section_id'),
+    serviceAreaId: text('service_area_id'),
+    tableLabel: text('table_label'),
+    seatCount: integer('seat_count'),
+    note: text('note'),
+    // Totals: integer cents, recomputed by the pricing engine on every change.
+    subtotal: integer('subtotal').notNull(),
+    discountTotal: integer('discount_total').notNull(),
+    taxTotal: integer('tax_total').notNull(),
+    includedTaxTotal: integer('included_tax_total').notNull(),
+    tipTotal: integer('tip_total').notNull(),
+    contributionAmountCents: integer('contribution_amount_cents').notNull(),
+    total: integer('total').notNull(),
+    /** Payments net of refunds, tips included. */
+    amountPaid: integer('amount_paid').notNull(),
+    balanceDue: integer('balance_due').notNull(),
+    paymentIntentIds: text('payment_intent_ids', { mode: 'json' }).$type<string[]>().notNull(),
+    fundraising: text('fundraising', { mode: 'json' }).$type<FundraisingValue | null>(),
+    submittedAt: text('submitted_at'),
+    paidAt: text('paid_at'),
+    closedAt: text('closed_at'),
+    voidedAt: text('voided_at'),
+    voidedByStaffUserId: text('voided_by_staff_user_id'),
+    voidReasonId: text('void_reason_id'),
+    voidReasonName: text('void_reason_name'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (table) => [
+    uniqueIndex('orders_order_number_unique').on(table.orderNumber),
+    index('orders_created_at').on(table.createdAt),
+    index('orders_location_created_at').on(table.locationId, table.createdAt),
+    index('orders_customer').on(table.customerId),
+    index('orders_status').on(table.status),
+  ],
+)
+
+export interface ModifierValue {
+  productId: string | null
+  title: string
+  priceDelta: number
+  quantity: number
+  groupId: string | null
+  groupTitle: string | null
+  portionId: string | null
+  portionLabel: string | null
+  portionPriceMultiplier: number
+  pricingStrategy: 'base' | 'no_charge' | 'open_price'
+  openPriceAmount: number | null
+  sizeName: string | null
+  sequenceOrdinal: number | null
+  preModifierOptionId: string | null
+  preModifierLabel: string | null
+  preModifierPosition: 'prefix' | 'suffix' | null
+  displayLabel: string | null
+  defaultApplied: boolean
+  routing: RoutingValue | null
+  modifiers: ModifierValue[]
+  /** Computed: this modifier with its nested ones, times its quantity, per unit of the line. */
+  amount: number
+}
+
+export interface GiftCardSaleValue {
+  cardType: 'Virtual' | 'Physical' | null
+  code: string | null
+  recipientName: string | null
+  recipientEmail: string | null
+  recipientPhone: string | null
+  fromName: string | null
+  purchaserEmail: string | null
+  purchaserPhone: string | null
+  giftMessage: string | null
+  notes: string | null
+  deliveryChannel: 'email' | 'sms' | null
+  deliveryDestination: string | null
+  deliveryScheduledAt: string | null
+  notifyPurchaserWhenOpened: boolean
+}
+
+export interface RoutingValue {
+  prepStationIds: string[]
+  assemblyLineId: string | null
+  immediatePrepStationIds: string[]
+  modifierRouting: 'with_parent' | 'separate' | null
+  ticketDestination: 'prep_only' | 'expo_only' | 'prep_and_expo' | null
+  appliedRuleIds: string[]
+}
+
+export const orderLines = sqliteTable(
+  'order_lines',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    lineType: text('line_type', { enum: ['catalog', 'open_item'] }).notNull(),
+    sendStatus: text('send_status', { enum: ['new', 'sent'] }).notNull(),
+    productId: text('product_id'),
+    productVariantId: text('product_variant_id'),
+    sku: text('sku'),
+    title: text('title').notNull(),
+    quantity: integer('quantity').notNull(),
+    unitPrice: integer('unit_price').notNull(),
+    taxCode: text('tax_code'),
+    taxRateBps: integer('tax_rate_bps').notNull(),
+    taxCalculation: text('tax_calculation', { enum: taxCalculations }).notNull(),
+    category: text('category'),
+    salesCategory: text('sales_category'),
+    openItemScope: text('open_item_scope'),
+    pricingStrategyApplied: text('pricing_strategy_applied').notNull(),
+    menuId: text('menu_id'),
+    sizeName: text('size_name'),
+    seatId: text('seat_id'),
+    seatNumber: integer('seat_number'),
+    course: text('course'),
+    diningOption: text('dining_option'),
+    diningOptionLabel: text('dining_option_label'),
+    prepTimeSeconds: integer('prep_time_seconds'),
+    note: text('note'),
+    modifiers: text('modifiers', { mode: 'json' }).$type<ModifierValue[]>().notNull(),
+    routing: text('routing', { mode: 'json' }).$type<RoutingValue | null>(),
+    /** A gift card sold on this line, issued by the gift cards module when the order is paid. */
+    giftCardSale: text('gift_card_sale', { mode: 'json' }).$type<GiftCardSaleValue | null>(),
+    /** The product's collections when the line was added: for coupons that apply to collections. */
+    collectionIds: text('collection_ids', { mode: 'json' }).$type<string[]>().notNull(),
+    // Computed amounts, integer cents, kept current by the pricing engine.
+    modifierTotal: integer('modifier_total').notNull(),
+    subtotal: integer('subtotal').notNull(),
+    discountAmount: integer('discount_amount').notNull(),
+    taxAmount: integer('tax_amount').notNull(),
+    total: integer('total').notNull(),
+    sentAt: text('sent_at'),
+    voidReasonId: text('void_reason_id'),
+    voidReasonName: text('void_reason_name'),
+    voidedAt: text('voided_at'),
+    voidedByStaffUserId: text('voided_by_staff_user_id'),
+    voidedByStaffName: text('voided_by_staff_name'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (table) => [
+    index('order_lines_order').on(table.orderId, table.position),
+    index('order_lines_product').on(table.productId),
+  ],
+)
+
+export const orderDiscounts = sqliteTable(
+  'order_discounts',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    sourceType: text('source_type').notNull(),
+    sourceId: text('source_id'),
+    code: text('code'),
+    title: text('title').notNull(),
+    scope: text('scope', { enum: ['order', 'line'] }).notNull(),
+    lineItemId: text('line_item_id'),
+    actionMessage: text('action_message'),
+    appliesTo: text('applies_to').notNull(),
+    appliesToObjectIds: text('applies_to_object_ids', { mode: 'json' }).$type<string[]>().notNull(),
+    combinability: text('combinability').notNull(),
+    stackingScope: text('stacking_scope').notNull(),
+    requiresManagerApproval: integer('requires_manager_approval', { mode: 'boolean' }).notNull(),
+    managerApprovedByStaffUserId: text('manager_approved_by_staff_user_id'),
+    excludesServiceCharges: integer('excludes_service_charges', { mode: 'boolean' }).notNull(),
+    serviceChargeInteraction: text('service_charge_interaction'),
+    eligibilitySummary: text('eligibility_summary').notNull(),
+    discountType: text('discount_type', { enum: ['amount', 'percentage', 'set_price'] }).notNull(),
+    value: integer('value').notNull(),
+    maxDiscountAmount: integer('max_discount_amount'),
+    minimumCartAmount: integer('minimum_cart_amount'),
+    amount: integer('amount').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (table) => [
+    index('order_discounts_order').on(table.orderId, table.position),
+    index('order_discounts_source').on(table.sourceId),
+  ],
+)
+
+export interface ShippedValue {
+  trackingNumbers: string[]
+  carrier: string | null
+}
+
+export const orderFulfillments = sqliteTable(
+  'order_fulfillments',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    fulfillmentDate: text('fulfillment_date').notNull(),
+    packageCount: integer('package_count').notNull(),
+    sendTransactionEmail: integer('send_transaction_email', { mode: 'boolean' }).notNull(),
+    items: text('items', { mode: 'json' }).$type<{ sku: string; quantityFulfilled: number }[]>().notNull(),
+    shipped: text('shipped', { mode: 'json' }).$type<ShippedValue | null>(),
+    pickedUp: text('picked_up', { mode: 'json' }).$type<{ pickedUpBy: string } | null>(),
+    createdAt: text('created_at').notNull(),
+  },
+  (table) => [index('order_fulfillments_order').on(table.orderId, table.createdAt)],
+)
+
+export type OrderRow = typeof orders.$inferSelect
+export type OrderLineRow = typeof orderLines.$inferSelect
+export type OrderDiscountRow = typeof orderDiscounts.$inferSelect
+export type OrderFulfillmentRow = typeof orderFulfillments.$inferSelect

@@ -1,0 +1,143 @@
+// Loading orders with their lines, discounts and fulfillments, and presenting them.
+import { asc, eq, inArray } from 'drizzle-orm'
+import { notFound } from '../../platform/http/problem'
+import type { Queryable } from '../../platform/tenancy/transaction'
+import type { OrderView } from './model'
+import {
+  type OrderDiscountRow,
+  type OrderFulfillmentRow,
+  type OrderLineRow,
+  type OrderRow,
+  orderDiscounts,
+  orderFulfillments,
+  orderLines,
+  orders,
+} from './schema'
+
+export function getOrderRow(db: Queryable, id: string): OrderRow {
+  const row = db.select().from(orders).where(eq(orders.id, id)).get()
+  if (!row) throw notFound('order', id)
+  return row
+}
+
+export const linesOf = (db: Queryable, orderId: string): OrderLineRow[] =>
+  db.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.position)).all()
+
+export const discountsOf = (db: Queryable, orderId: string): OrderDiscountRow[] =>
+  db
+    .select()
+    .from(orderDiscounts)
+    .where(eq(orderDiscounts.orderId, orderId))
+    .orderBy(asc(orderDiscounts.position))
+    .all()
+
+export const fulfillmentsOf = (db: Queryable, orderId: string): OrderFulfillmentRow[] =>
+  db
+    .select()
+    .from(orderFulfillments)
+    .where(eq(orderFulfillments.orderId, orderId))
+    .orderBy(asc(orderFulfillments.createdAt), asc(orderFulfillments.id))
+    .all()
+
+/** Units fulfilled per SKU (lower-cased) over the given fulfillments. */
+export function fulfilledBySku(fulfillments: OrderFulfillmentRow[]): Map<string, number> {
+  const done = new Map<string, number>()
+  for (const f of fulfillments)
+    for (const item of f.items) {
+      const sku = item.sku.toLowerCase()
+      done.set(sku, (done.get(sku) ?? 0) + item.quantityFulfilled)
+    }
+  return done
+}
+
+/** Units ordered per SKU (lower-cased) over the lines that are not voided. */
+export function orderedBySku(lines: OrderLineRow[]): Map<string, number> {
+  const ordered = new Map<string, number>()
+  for (const line of lines) {
+    if (!line.sku || line.voidedAt) continue
+    const sku = line.sku.toLowerCase()
+    ordered.set(sku, (ordered.get(sku) ?? 0) + line.quantity)
+  }
+  return ordered
+}
+
+export function presentOrder(
+  row: OrderRow,
+  lines: OrderLineRow[],
+  discounts: OrderDiscountRow[],
+  fulfillments: OrderFulfillmentRow[],
+): OrderView {
+  const left = fulfilledBySku(fulfillments)
+  let fulfillable = 0
+  let fulfilled = 0
+  const lineItems = lines.map(({ orderId: _o, position: _p, collectionIds: _c, ...line }) => {
+    let quantityFulfilled = 0
+    if (line.sku && !line.voidedAt) {
+      const sku = line.sku.toLowerCase()
+      quantityFulfilled = Math.min(line.quantity, left.get(sku) ?? 0)
+      left.set(sku, (left.get(sku) ?? 0) - quantityFulfilled)
+      fulfillable += line.quantity
+      fulfilled += quantityFulfilled
+    }
+    return { ...line, taxCode: line.taxCode as OrderView['lineItems'][number]['taxCode'], quantityFulfilled }
+  })
+  const { fundraising, contributionAmountCents, ...header } = row
+  return {
+    ...header,
+    status: row.status,
+    fulfillmentStatus:
+      fulfilled === 0 ? 'unfulfilled' : fulfilled >= fulfillable ? 'fulfilled' : 'partially_fulfilled',
+    fundraising: fundraising ? { ...fundraising, contributionAmountCents } : null,
+    lineItems: lineItems as unknown as OrderView['lineItems'],
+    appliedDiscounts: discounts.map(({ orderId: _o, position: _p, ...d }) => d),
+    fulfillments: fulfillments.map(({ orderId: _o, ...f }) => f) as OrderView['fulfillments'],
+    offPremise: null,
+  }
+}
+
+export function loadOrder(db: Queryable, id: string): OrderView {
+  const row = getOrderRow(db, id)
+  return presentOrder(row, linesOf(db, id), discountsOf(db, id), fulfillmentsOf(db, id))
+}
+
+/** Presents many orders with three batched queries rather than three per order. */
+export function presentOrders(db: Queryable, rows: OrderRow[]): OrderView[] {
+  if (rows.length === 0) return []
+  const ids = rows.map((r) => r.id)
+  const group = <T extends { orderId: string }>(items: T[]) => {
+    const byOrder = new Map<string, T[]>()
+    for (const item of items) {
+      const list = byOrder.get(item.orderId) ?? []
+      list.push(item)
+      byOrder.set(item.orderId, list)
+    }
+    return byOrder
+  }
+  const lines = group(
+    db
+      .select()
+      .from(orderLines)
+      .where(inArray(orderLines.orderId, ids))
+      .orderBy(asc(orderLines.position))
+      .all(),
+  )
+  const discounts = group(
+    db
+      .select()
+      .from(orderDiscounts)
+      .where(inArray(orderDiscounts.orderId, ids))
+      .orderBy(asc(orderDiscounts.position))
+      .all(),
+  )
+  const fulfillments = group(
+    db
+      .select()
+      .from(orderFulfillments)
+      .where(inArray(orderFulfillments.orderId, ids))
+      .orderBy(asc(orderFulfillments.createdAt), asc(orderFulfillments.id))
+      .all(),
+  )
+  return rows.map((row) =>
+    presentOrder(row, lines.get(row.id) ?? [], discounts.get(row.id) ?? [], fulfillments.get(row.id) ?? []),
+  )
+}

@@ -2,8 +2,8 @@
 
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
-import { int } from '../../platform/http/types'
-import { AddLine, LineItem, oneOf } from './model-lines'
+import { int, oneOf } from '../../platform/http/types'
+import { AddLine, LineItem } from './model-lines'
 import { orderStatuses } from './schema'
 
 const text = (max: number, description?: string) => t.String({ minLength: 1, maxLength: max, description })

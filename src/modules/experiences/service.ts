@@ -145,7 +145,7 @@ function setArchived(db: Db, actor: Actor, id: string, archive: boolean): Experi
     const before = getExperienceRow(tx, id)
     if (archive === (before.archivedAt !== null)) {
       throw conflict(`experience ${id} is ${archive ? 'already archived' : 'not archived'}`, {
-        status: statusOf(before),
+        currentStatus: statusOf(before),
         archivedAt: before.archivedAt,
       })
     }
@@ -208,7 +208,9 @@ export function publishExperience(
   return inWriteTransaction(db, (tx) => {
     const experience = getExperienceRow(tx, id)
     if (experience.archivedAt)
-      throw conflict(`experience ${id} is archived; restore it before publishing`, { status: 'archived' })
+      throw conflict(`experience ${id} is archived; restore it before publishing`, {
+        currentStatus: 'archived',
+      })
     const previous = tx
       .select()
       .from(experienceVersions)

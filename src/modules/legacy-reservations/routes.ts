@@ -72,7 +72,7 @@ export const legacyReservationRoutes = (auth: AuthPlugin) =>
         summary: 'Update a reservation',
         description:
           'Partial. `status` moves Pending → Confirmed → Checked In → Completed, or Pending/Confirmed → Cancelled or ' +
-          'No Show; any other move is 409 with the current `status` and the `allowed` ones. Checking in sets ' +
+          'No Show; any other move is 409 with `currentStatus` and the `allowed` ones. Checking in sets ' +
           '`checkInTime`; completing sets `closeOutTime` and `reservationCloseOutDate`. `paymentStatus` moves ' +
           'unpaid → paid (sets `reservationPaidDate`) → refunded. Changing the date, guests, location or option is ' +
           'checked against the type again (not allowed once Completed, Cancelled or No Show).',

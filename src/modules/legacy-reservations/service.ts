@@ -291,7 +291,7 @@ export function updateLegacyReservation(
     if (input.status && input.status !== before.status) {
       if (!statusTransitions[before.status].includes(input.status))
         throw conflict(`a ${before.status} reservation cannot become ${input.status}`, {
-          status: before.status,
+          currentStatus: before.status,
           allowed: statusTransitions[before.status],
         })
       Object.assign(patch, statusEffects(input.status, at))
@@ -310,7 +310,7 @@ export function updateLegacyReservation(
     const merged = { ...before, ...patch }
     if (rebooking || input.price !== undefined || input.isPriceOverride !== undefined) {
       if (statusTransitions[before.status].length === 0 && rebooking)
-        throw conflict(`a ${before.status} reservation cannot be rebooked`, { status: before.status })
+        throw conflict(`a ${before.status} reservation cannot be rebooked`, { currentStatus: before.status })
       const checked = rebooking
         ? checkAgainstType(tx, getReservationTypeRow(tx, before.reservationTypeId), merged, {
             now,

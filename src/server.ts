@@ -3,6 +3,7 @@ import { type AnyElysia, Elysia } from 'elysia'
 import { type Config, configFor } from './config'
 import { appRoutes } from './modules/apps/routes'
 import { auditEntryRoutes } from './modules/audit-entries/routes'
+import { cashRoutes } from './modules/cash/routes'
 import { clubMembershipRoutes } from './modules/club-memberships/routes'
 import { clubRoutes } from './modules/clubs/routes'
 import { collectionRoutes } from './modules/collections/routes'
@@ -61,6 +62,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     orderRoutes(auth, serviceOrdersPort),
     orderActionRoutes(auth, serviceOrdersPort),
     giftCardRoutes(auth),
+    cashRoutes(auth),
     appRoutes(auth),
     webhookRoutes(auth, webhookOptions),
     tablesWebhookRoutes(auth, webhookOptions),

@@ -18,6 +18,7 @@ import { orderActionRoutes } from './modules/orders/action-routes'
 import { serviceOrdersPort } from './modules/orders/adapters'
 import { orderRoutes } from './modules/orders/routes'
 import { passcodeSessionRoutes } from './modules/passcode-sessions/routes'
+import { paymentRoutes } from './modules/payments/routes'
 import { productRoutes } from './modules/products/routes'
 import { staffRoutes } from './modules/staff/routes'
 import { tablesMetaRoutes } from './modules/tables-meta/routes'
@@ -61,6 +62,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     inventoryRoutes(auth),
     orderRoutes(auth, serviceOrdersPort),
     orderActionRoutes(auth, serviceOrdersPort),
+    paymentRoutes(auth, { provider: platform.payments, port: serviceOrdersPort }),
     giftCardRoutes(auth),
     cashRoutes(auth),
     appRoutes(auth),

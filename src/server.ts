@@ -3,6 +3,7 @@ import { type AnyElysia, Elysia } from 'elysia'
 import { type Config, configFor } from './config'
 import { appRoutes } from './modules/apps/routes'
 import { auditEntryRoutes } from './modules/audit-entries/routes'
+import { cashRoutes } from './modules/cash/routes'
 import { clubMembershipRoutes } from './modules/club-memberships/routes'
 import { clubRoutes } from './modules/clubs/routes'
 import { collectionRoutes } from './modules/collections/routes'
@@ -20,6 +21,7 @@ import { orderActionRoutes } from './modules/orders/action-routes'
 import { serviceOrdersPort } from './modules/orders/adapters'
 import { orderRoutes } from './modules/orders/routes'
 import { passcodeSessionRoutes } from './modules/passcode-sessions/routes'
+import { paymentRoutes } from './modules/payments/routes'
 import { productRoutes } from './modules/products/routes'
 import { staffRoutes } from './modules/staff/routes'
 import { tablesMetaRoutes } from './modules/tables-meta/routes'
@@ -68,7 +70,9 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     inventoryRoutes(auth),
     orderRoutes(auth, serviceOrdersPort),
     orderActionRoutes(auth, serviceOrdersPort),
+    paymentRoutes(auth, { provider: platform.payments, port: serviceOrdersPort }),
     giftCardRoutes(auth),
+    cashRoutes(auth),
     appRoutes(auth),
     webhookRoutes(auth, webhookOptions),
     tablesWebhookRoutes(auth, webhookOptions),

@@ -246,7 +246,8 @@ export function recordOrderRefund(db: Db, actor: Actor, refund: OrderPaymentReco
     {
       action: 'order.payment.refund',
       event: 'refund',
-      allowed: ['submitted', 'paid', 'closed'],
+      // A draft can hold a partial payment (a draft is submitted only when paid in full).
+      allowed: ['draft', 'submitted', 'paid', 'closed'],
       doing: 'refund',
       settle: (tx, order) => {
         if (order.status === 'paid' && order.balanceDue > 0)

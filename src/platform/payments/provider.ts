@@ -22,8 +22,42 @@ export interface ProviderCustomerInput {
   name: string
 }
 
+/** A card payment to authorize (and, with `capture`, capture at once). Amounts in cents. */
+export interface CardPaymentInput {
+  amount: number
+  /** ISO 4217, lower case (`usd`). */
+  currency: string
+  /** A provider token or payment-method id: from the card reader, or a stored card's id. */
+  paymentMethod: string
+  /** The provider customer a stored card belongs to. */
+  providerCustomerId?: string | null
+  capture: boolean
+  /** Passed to the provider, so a retried request never charges twice there either. */
+  idempotencyKey: string
+  metadata: Record<string, string>
+}
+
+export interface ProviderPayment {
+  providerPaymentId: string
+  status: 'authorized' | 'captured'
+  brand: string | null
+  last4: string | null
+}
+
 export interface PaymentProvider {
   readonly name: PaymentProviderName
+  /** Authorizes a card payment; captures it too when asked. Declines throw `declined`. */
+  authorizePayment(input: CardPaymentInput): Promise<ProviderPayment>
+  /** Captures `amount` (at most what was authorized) of an authorized payment; the rest is released. */
+  capturePayment(providerPaymentId: string, amount: number, idempotencyKey: string): Promise<void>
+  /** Releases an authorization that was never captured. */
+  cancelPayment(providerPaymentId: string, idempotencyKey: string): Promise<void>
+  /** Refunds `amount` of a captured payment. */
+  refundPayment(
+    providerPaymentId: string,
+    amount: number,
+    idempotencyKey: string,
+  ): Promise<{ providerRefundId: string }>
   createCustomer(input: ProviderCustomerInput): Promise<{ providerCustomerId: string }>
   /** Attaches the card a provider token stands for to the provider customer. */
   attachPaymentMethod(providerCustomerId: string, providerToken: string): Promise<ProviderCard>

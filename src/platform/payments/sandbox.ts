@@ -21,10 +21,89 @@ function cardFor(token: string) {
   return match ? testCards[match[1]!] : undefined
 }
 
+interface SandboxPayment {
+  authorized: number
+  captured: number
+  refunded: number
+  state: 'authorized' | 'captured' | 'canceled'
+}
+
 export function sandboxProvider(): PaymentProvider {
   const cardsByCustomer = new Map<string, ProviderCard[]>()
+  const payments = new Map<string, SandboxPayment>()
+  /** Answers per idempotency key, as the real provider keeps them: a retry gets the first answer. */
+  const answers = new Map<string, unknown>()
+  const once = async <T>(key: string, work: () => T): Promise<T> => {
+    if (answers.has(key)) return answers.get(key) as T
+    const answer = work()
+    answers.set(key, answer)
+    return answer
+  }
+  const paymentOf = (id: string) => {
+    const payment = payments.get(id)
+    if (!payment) throw new PaymentProviderError('invalid_token', `No such payment: ${id}`)
+    return payment
+  }
+  const storedCard = (id: string) => {
+    for (const cards of cardsByCustomer.values()) {
+      const card = cards.find((c) => c.providerPaymentMethodId === id)
+      if (card) return card
+    }
+    return undefined
+  }
   return {
     name: 'sandbox',
+    authorizePayment(input) {
+      return once(input.idempotencyKey, () => {
+        const stored = storedCard(input.paymentMethod)
+        const card = stored ?? cardFor(input.paymentMethod)
+        if (card === 'declined') throw new PaymentProviderError('declined', 'Your card was declined.')
+        if (!card)
+          throw new PaymentProviderError(
+            'invalid_token',
+            'The sandbox provider accepts the test tokens tok_visa, tok_mastercard, ... (tok_chargeDeclined declines), or a stored sandbox card',
+          )
+        const providerPaymentId = `sandbox_pi_${newId()}`
+        payments.set(providerPaymentId, {
+          authorized: input.amount,
+          captured: input.capture ? input.amount : 0,
+          refunded: 0,
+          state: input.capture ? 'captured' : 'authorized',
+        })
+        return {
+          providerPaymentId,
+          status: input.capture ? ('captured' as const) : ('authorized' as const),
+          brand: card.brand,
+          last4: card.last4,
+        }
+      })
+    },
+    capturePayment(providerPaymentId, amount, idempotencyKey) {
+      return once(idempotencyKey, () => {
+        const payment = paymentOf(providerPaymentId)
+        if (payment.state !== 'authorized' || amount > payment.authorized)
+          throw new PaymentProviderError('invalid_token', 'This payment cannot be captured for that amount')
+        payment.captured = amount
+        payment.state = 'captured'
+      })
+    },
+    cancelPayment(providerPaymentId, idempotencyKey) {
+      return once(idempotencyKey, () => {
+        const payment = paymentOf(providerPaymentId)
+        if (payment.state !== 'authorized')
+          throw new PaymentProviderError('invalid_token', 'Only an uncaptured payment can be canceled')
+        payment.state = 'canceled'
+      })
+    },
+    refundPayment(providerPaymentId, amount, idempotencyKey) {
+      return once(idempotencyKey, () => {
+        const payment = paymentOf(providerPaymentId)
+        if (payment.state !== 'captured' || amount > payment.captured - payment.refunded)
+          throw new PaymentProviderError('invalid_token', 'The refund exceeds what was captured')
+        payment.refunded += amount
+        return { providerRefundId: `sandbox_re_${newId()}` }
+      })
+    },
     async createCustomer() {
       return { providerCustomerId: `sandbox_cus_${newId()}` }
     },

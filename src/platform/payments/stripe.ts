@@ -48,8 +48,78 @@ export function stripeProvider(options: StripeProviderOptions): PaymentProvider 
     telemetry: false,
   })
 
+  /** A card token (tok_...) becomes a PaymentMethod first; a PaymentMethod id is used as it is. */
+  const methodFor = async (paymentMethod: string) =>
+    paymentMethod.startsWith('tok_')
+      ? (await stripe.paymentMethods.create({ type: 'card', card: { token: paymentMethod } })).id
+      : paymentMethod
+
   return {
     name: 'stripe',
+    async authorizePayment(input) {
+      try {
+        const intent = await stripe.paymentIntents.create(
+          {
+            amount: input.amount,
+            currency: input.currency,
+            payment_method: await methodFor(input.paymentMethod),
+            ...(input.providerCustomerId ? { customer: input.providerCustomerId } : {}),
+            allowed_payment_method_types: ['card'],
+            capture_method: input.capture ? 'automatic' : 'manual',
+            confirm: true,
+            metadata: input.metadata,
+            expand: ['payment_method'],
+          },
+          { idempotencyKey: input.idempotencyKey },
+        )
+        const status =
+          intent.status === 'succeeded'
+            ? 'captured'
+            : intent.status === 'requires_capture'
+              ? 'authorized'
+              : null
+        if (!status)
+          throw new PaymentProviderError('declined', `The payment was not authorized (${intent.status})`)
+        const method = typeof intent.payment_method === 'object' ? intent.payment_method : null
+        return {
+          providerPaymentId: intent.id,
+          status,
+          brand: method?.card?.brand ?? null,
+          last4: method?.card?.last4 ?? null,
+        }
+      } catch (error) {
+        translate(error)
+      }
+    },
+    async capturePayment(providerPaymentId, amount, idempotencyKey) {
+      try {
+        await stripe.paymentIntents.capture(
+          providerPaymentId,
+          { amount_to_capture: amount },
+          { idempotencyKey },
+        )
+      } catch (error) {
+        translate(error)
+      }
+    },
+    async cancelPayment(providerPaymentId, idempotencyKey) {
+      try {
+        await stripe.paymentIntents.cancel(providerPaymentId, {}, { idempotencyKey })
+      } catch (error) {
+        translate(error)
+      }
+    },
+    async refundPayment(providerPaymentId, amount, idempotencyKey) {
+      try {
+        const refund = await stripe.refunds.create(
+          { payment_intent: providerPaymentId, amount },
+          { idempotencyKey },
+        )
+        return { providerRefundId: refund.id }
+      } catch (error) {
+        translate(error)
+      }
+    },
     async createCustomer(input) {
       try {
         const customer = await stripe.customers.create({
@@ -66,9 +136,7 @@ export function stripeProvider(options: StripeProviderOptions): PaymentProvider 
       try {
         // A card token (tok_...) from Stripe.js or a mobile SDK becomes a PaymentMethod first;
         // a PaymentMethod id (pm_...) is attached as it is.
-        const methodId = providerToken.startsWith('tok_')
-          ? (await stripe.paymentMethods.create({ type: 'card', card: { token: providerToken } })).id
-          : providerToken
+        const methodId = await methodFor(providerToken)
         return toCard(await stripe.paymentMethods.attach(methodId, { customer: providerCustomerId }))
       } catch (error) {
         translate(error)

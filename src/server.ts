@@ -12,10 +12,13 @@ import { registerGiftCardJobs } from './modules/gift-cards/jobs'
 import { giftCardRoutes } from './modules/gift-cards/routes'
 import { healthRoutes } from './modules/health/routes'
 import { inventoryRoutes } from './modules/inventory/routes'
+import { laborRoutes } from './modules/labor/routes'
+import { shiftRoutes } from './modules/labor/shift-routes'
 import { noteRoutes } from './modules/notes/routes'
 import { orderActionRoutes } from './modules/orders/action-routes'
 import { serviceOrdersPort } from './modules/orders/adapters'
 import { orderRoutes } from './modules/orders/routes'
+import { partnerRoutes } from './modules/partners/routes'
 import { passcodeSessionRoutes } from './modules/passcode-sessions/routes'
 import { productRoutes } from './modules/products/routes'
 import { staffRoutes } from './modules/staff/routes'
@@ -64,6 +67,9 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     appRoutes(auth),
     webhookRoutes(auth, webhookOptions),
     tablesWebhookRoutes(auth, webhookOptions),
+    laborRoutes(auth),
+    shiftRoutes(auth),
+    partnerRoutes(auth),
   ]
 }
 

@@ -8,6 +8,8 @@ import { clubRoutes } from './modules/clubs/routes'
 import { collectionRoutes } from './modules/collections/routes'
 import { couponRoutes } from './modules/coupons/routes'
 import { customerRoutes } from './modules/customers/routes'
+import { registerEraJobs } from './modules/era/jobs'
+import { eraRoutes } from './modules/era/routes'
 import { registerGiftCardJobs } from './modules/gift-cards/jobs'
 import { giftCardRoutes } from './modules/gift-cards/routes'
 import { healthRoutes } from './modules/health/routes'
@@ -70,6 +72,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     laborRoutes(auth),
     shiftRoutes(auth),
     partnerRoutes(auth),
+    ...eraRoutes(auth, registerEraJobs(platform)),
   ]
 }
 

@@ -6,7 +6,7 @@ const usage = `usage: restaurant-ops <command>
   serve
   tenant create --slug S --name N [--timezone TZ]
   tenant list
-  location create --tenant SLUG --name N [--timezone TZ]
+  location create --tenant SLUG --name N [--timezone TZ] [--address1 A] [--address2 A] [--city C] [--state S] [--postal-code P] [--country CC] [--phone P]
   staff create --tenant SLUG --email E --first-name F --last-name L [--subject SUB] [--role ROLE] [--location ID] [--passcode DIGITS]
   token --tenant SLUG --subject SUB [--ttl SECONDS]
   credential create --tenant SLUG --name N --scopes a,b --locations ID,ID [--rate-limit PER_MINUTE]

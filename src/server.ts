@@ -9,17 +9,22 @@ import { clubRoutes } from './modules/clubs/routes'
 import { collectionRoutes } from './modules/collections/routes'
 import { couponRoutes } from './modules/coupons/routes'
 import { customerRoutes } from './modules/customers/routes'
+import { registerEraJobs } from './modules/era/jobs'
+import { eraRoutes } from './modules/era/routes'
 import { experienceRoutes } from './modules/experiences/routes'
 import { registerGiftCardJobs } from './modules/gift-cards/jobs'
 import { giftCardRoutes } from './modules/gift-cards/routes'
 import { healthRoutes } from './modules/health/routes'
 import { inventoryRoutes } from './modules/inventory/routes'
+import { laborRoutes } from './modules/labor/routes'
+import { shiftRoutes } from './modules/labor/shift-routes'
 import { legacyReservationRoutes } from './modules/legacy-reservations/routes'
 import { reservationTypeRoutes } from './modules/legacy-reservations/type-routes'
 import { noteRoutes } from './modules/notes/routes'
 import { orderActionRoutes } from './modules/orders/action-routes'
 import { serviceOrdersPort } from './modules/orders/adapters'
 import { orderRoutes } from './modules/orders/routes'
+import { partnerRoutes } from './modules/partners/routes'
 import { passcodeSessionRoutes } from './modules/passcode-sessions/routes'
 import { paymentRoutes } from './modules/payments/routes'
 import { productRoutes } from './modules/products/routes'
@@ -76,6 +81,10 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     appRoutes(auth),
     webhookRoutes(auth, webhookOptions),
     tablesWebhookRoutes(auth, webhookOptions),
+    laborRoutes(auth),
+    shiftRoutes(auth),
+    partnerRoutes(auth),
+    ...eraRoutes(auth, registerEraJobs(platform)),
   ]
 }
 

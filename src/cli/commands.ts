@@ -78,6 +78,13 @@ const options = {
   locations: stringOption,
   'rate-limit': stringOption,
   id: stringOption,
+  address1: stringOption,
+  address2: stringOption,
+  city: stringOption,
+  state: stringOption,
+  'postal-code': stringOption,
+  country: stringOption,
+  phone: stringOption,
 } as const
 
 async function withPlatform<T>(work: (platform: Platform) => T | Promise<T>): Promise<T> {
@@ -127,6 +134,15 @@ export async function runCommand(argv: string[]): Promise<unknown> {
         const location = createLocation(p.pool.get(tenant.id).db, systemActor(tenant.id, 'cli'), {
           name: required(flags, 'name'),
           timezone: optional(flags, 'timezone') ?? tenant.timezone,
+          address: {
+            addressLine1: optional(flags, 'address1') ?? null,
+            addressLine2: optional(flags, 'address2') ?? null,
+            city: optional(flags, 'city') ?? null,
+            stateCode: optional(flags, 'state') ?? null,
+            postalCode: optional(flags, 'postal-code') ?? null,
+            countryCode: optional(flags, 'country') ?? null,
+            phone: optional(flags, 'phone') ?? null,
+          },
         })
         return { id: location.id, name: location.name, timezone: location.timezone }
       })

@@ -9,7 +9,22 @@ import { isTimeZone } from '../../platform/tenancy/tenants'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { type LocationRow, locations } from './schema'
 
-export function createLocation(db: Db, actor: Actor, input: { name: string; timezone: string }): LocationRow {
+/** A location's street address (all optional): what the partner restaurant routes show. */
+export interface LocationAddress {
+  addressLine1?: string | null
+  addressLine2?: string | null
+  city?: string | null
+  stateCode?: string | null
+  postalCode?: string | null
+  countryCode?: string | null
+  phone?: string | null
+}
+
+export function createLocation(
+  db: Db,
+  actor: Actor,
+  input: { name: string; timezone: string; address?: LocationAddress },
+): LocationRow {
   if (!input.name.trim()) throw invalid('name', 'must not be empty')
   if (!isTimeZone(input.timezone)) throw invalid('timezone', `unknown IANA time zone "${input.timezone}"`)
   return inWriteTransaction(db, (tx) => {
@@ -20,6 +35,7 @@ export function createLocation(db: Db, actor: Actor, input: { name: string; time
         id: newId(),
         name: input.name.trim(),
         timezone: input.timezone,
+        ...input.address,
         createdAt: now,
         updatedAt: now,
       })

@@ -7,6 +7,7 @@
 // The staff user is read on every request, so a deactivation or role change applies at once.
 
 import type { Config } from '../../config'
+import { jobAccessFor } from '../../modules/labor/access'
 import { findLocation } from '../../modules/locations/service'
 import {
   findStaffIdBySubject,
@@ -185,9 +186,12 @@ export async function authenticate(
   if (locationId !== null && !findLocation(db, locationId)) {
     throw new ApiError('not_found', `Location ${locationId} not found in this tenant`)
   }
-  const permissions = permissionsAt(staff.grants, locationId)
+  // Jobs held where the request acts add and remove primitives (labor accessPrimitives).
+  const jobs = jobAccessFor(db, staff.id, locationId)
+  const permissions = permissionsAt(staff.grants, locationId, jobs)
   requirePermission(permissions, required.permission)
-  const tenantWide = permissionsAt(staff.grants, null).has(required.permission)
+  const jobsAnywhere = locationId === null ? jobs : jobAccessFor(db, staff.id, null)
+  const tenantWide = permissionsAt(staff.grants, null, jobsAnywhere).has(required.permission)
 
   const info = requestInfo(request)
   return {
@@ -231,7 +235,11 @@ function authenticatePasscodeSession(
       { extensions: { sessionLocationId: session.locationId } },
     )
   }
-  const permissions = permissionsAt(staff.grants, session.locationId)
+  const permissions = permissionsAt(
+    staff.grants,
+    session.locationId,
+    jobAccessFor(db, staff.id, session.locationId),
+  )
   requirePermission(permissions, required.permission)
   return {
     tenant,

@@ -118,16 +118,29 @@ export interface RoleGrant {
   locationId: string | null
 }
 
+/** What the jobs a staff user holds add and remove where the request acts (labor module). */
+export interface JobAccess {
+  grants: readonly Permission[]
+  denies: readonly Permission[]
+}
+
 /**
  * The primitives a set of role grants gives at a location. A location-scoped role counts only
- * when the request names that location; tenant-wide roles count everywhere.
+ * when the request names that location; tenant-wide roles count everywhere. Job access, when
+ * given, adds its grants and then removes its denies (a deny wins over every role and grant).
  */
-export function permissionsAt(grants: readonly RoleGrant[], locationId: string | null): Set<Permission> {
+export function permissionsAt(
+  grants: readonly RoleGrant[],
+  locationId: string | null,
+  jobs?: JobAccess,
+): Set<Permission> {
   const result = new Set<Permission>()
   for (const grant of grants) {
     if (grant.locationId !== null && grant.locationId !== locationId) continue
     if (!isRoleName(grant.role)) continue
     for (const p of builtInRoles[grant.role].grants) result.add(p)
   }
+  for (const p of jobs?.grants ?? []) result.add(p)
+  for (const p of jobs?.denies ?? []) result.delete(p)
   return result
 }

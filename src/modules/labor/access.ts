@@ -1,0 +1,88 @@
+// What the jobs a staff user holds add to or take from their permissions. A job's
+// `accessPrimitives.grants` count at the location of an assignment in force; its `denies` count
+// there too, and, when a request names no location, denies of every assignment in force apply
+// (a deny cannot be escaped by leaving x-location-id out). Denies win over grants and roles.
+import { and, eq, gt, isNull, lte, or } from 'drizzle-orm'
+import type { Actor } from '../../platform/auth/actor'
+import { isPermission, type JobAccess, type Permission, permissionsAt } from '../../platform/auth/permissions'
+import { ApiError, type FieldError } from '../../platform/http/problem'
+import { nowIso } from '../../platform/ids'
+import type { Queryable } from '../../platform/tenancy/transaction'
+import { roleGrantsOf } from '../staff/service'
+import { laborJobAssignments, laborJobs } from './schema'
+
+/** Assignments in force at `at`, with their (not archived) jobs. */
+export const inForce = (at: string) =>
+  and(
+    lte(laborJobAssignments.startsAt, at),
+    or(isNull(laborJobAssignments.endsAt), gt(laborJobAssignments.endsAt, at)),
+    isNull(laborJobs.archivedAt),
+  )
+
+export function jobAccessFor(db: Queryable, staffUserId: string, locationId: string | null): JobAccess {
+  const now = nowIso()
+  const rows = db
+    .select({
+      locationId: laborJobAssignments.locationId,
+      grants: laborJobs.grants,
+      denies: laborJobs.denies,
+    })
+    .from(laborJobAssignments)
+    .innerJoin(laborJobs, eq(laborJobs.id, laborJobAssignments.laborJobId))
+    .where(and(eq(laborJobAssignments.staffUserId, staffUserId), inForce(now)))
+    .all()
+  const grants = new Set<Permission>()
+  const denies = new Set<Permission>()
+  for (const row of rows) {
+    const here = row.locationId === locationId
+    if (here) for (const p of row.grants) if (isPermission(p)) grants.add(p)
+    if (here || locationId === null) for (const p of row.denies) if (isPermission(p)) denies.add(p)
+  }
+  return { grants: [...grants], denies: [...denies] }
+}
+
+/** 400 for any primitive that is not in the catalogue; answers the lists de-duplicated. */
+export function validPrimitives(input: { grants?: string[]; denies?: string[] }): {
+  grants: Permission[]
+  denies: Permission[]
+} {
+  const errors: FieldError[] = []
+  const check = (list: string[] | undefined, key: 'grants' | 'denies') => {
+    const result: Permission[] = []
+    for (const [i, p] of (list ?? []).entries()) {
+      if (!isPermission(p))
+        errors.push({ path: `accessPrimitives/${key}/${i}`, message: `unknown primitive "${p}"` })
+      else if (!result.includes(p)) result.push(p)
+    }
+    return result
+  }
+  const grants = check(input.grants, 'grants')
+  const denies = check(input.denies, 'denies')
+  if (errors.length > 0)
+    throw new ApiError('validation_failed', 'accessPrimitives name unknown primitives', { errors })
+  return { grants, denies }
+}
+
+/**
+ * Nobody hands out, through a job, a primitive they do not hold themselves where the job applies
+ * (tenant-wide for a job of every location): a manager cannot make a job that grants
+ * webhooks:manage and take it. The command line (system actor) may do anything.
+ */
+export function assertMayHandOut(
+  db: Queryable,
+  actor: Actor,
+  grants: readonly string[],
+  locationId: string | null,
+) {
+  if (actor.kind === 'system' || grants.length === 0) return
+  if (!actor.staffUserId) throw new ApiError('forbidden', 'Only staff users may hand out job primitives')
+  const held = permissionsAt(roleGrantsOf(db, actor.staffUserId), locationId)
+  const missing = grants.filter((p) => !held.has(p as Permission))
+  if (missing.length > 0) {
+    throw new ApiError(
+      'forbidden',
+      `A job that grants ${missing.join(', ')} ${locationId === null ? 'tenant-wide' : `at location ${locationId}`} needs you to hold them there yourself`,
+      { extensions: { missingPermissions: missing } },
+    )
+  }
+}

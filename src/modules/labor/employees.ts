@@ -1,0 +1,243 @@
+// Employees: every staff user of the tenant, with their employment profile (when one was set),
+// the jobs they hold and their open shift.
+import { and, asc, count, eq, exists, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
+import { appendAudit } from '../../platform/audit/audit'
+import { diffFields } from '../../platform/audit/diff'
+import type { Actor } from '../../platform/auth/actor'
+import { assertCalendarDate } from '../../platform/dates'
+import { appendEvent } from '../../platform/events/outbox'
+import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
+import { invalid, notFound } from '../../platform/http/problem'
+import { nowIso } from '../../platform/ids'
+import type { Db } from '../../platform/tenancy/databases'
+import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { findLocation } from '../locations/service'
+import { assertMayManage } from '../staff/privileges'
+import { type StaffUserRow, staffUsers } from '../staff/schema'
+import { isActiveAt } from './assignments'
+import type { PutProfileInput } from './model'
+import {
+  type LaborJobAssignmentRow,
+  type LaborJobRow,
+  type LaborProfileRow,
+  laborJobAssignments,
+  laborJobs,
+  laborProfiles,
+  laborShifts,
+} from './schema'
+
+type Loaded = { staff: StaffUserRow; profile: LaborProfileRow | null }
+
+function staffJob(
+  tenantId: string,
+  a: LaborJobAssignmentRow,
+  job: LaborJobRow,
+  profile: LaborProfileRow | null,
+  now: string,
+) {
+  return {
+    id: a.id,
+    tenantId,
+    staffUserId: a.staffUserId,
+    laborJobId: job.id,
+    locationId: a.locationId,
+    jobCode: job.code,
+    title: job.title,
+    active: isActiveAt(a, now) && job.archivedAt === null,
+    primaryJob: a.primaryJob,
+    isTippedJob: job.tipped,
+    payType: job.compensationType,
+    basePayRateCents: a.basePayRateCents ?? job.defaultWageAmount ?? profile?.basePayRateCents ?? null,
+    overtimeEligible: profile?.overtimeEligible ?? job.compensationType === 'hourly',
+    metadata: job.jobMetadata,
+    createdAt: a.createdAt,
+    updatedAt: a.updatedAt,
+  }
+}
+
+function present(db: Queryable, tenantId: string, loaded: Loaded[]) {
+  const ids = loaded.map((l) => l.staff.id)
+  if (ids.length === 0) return []
+  const now = nowIso()
+  const jobs = db
+    .select()
+    .from(laborJobAssignments)
+    .innerJoin(laborJobs, eq(laborJobs.id, laborJobAssignments.laborJobId))
+    .where(inArray(laborJobAssignments.staffUserId, ids))
+    .orderBy(asc(laborJobAssignments.startsAt), asc(laborJobAssignments.id))
+    .all()
+  const shifts = db
+    .select()
+    .from(laborShifts)
+    .where(and(inArray(laborShifts.staffUserId, ids), isNull(laborShifts.clockOutAt)))
+    .all()
+  return loaded.map(({ staff, profile }) => {
+    const held = jobs
+      .filter((j) => j.labor_job_assignments.staffUserId === staff.id)
+      .map((j) => staffJob(tenantId, j.labor_job_assignments, j.labor_jobs, profile, now))
+    const activeJobs = held.filter((j) => j.active)
+    const shift = shifts.find((s) => s.staffUserId === staff.id)
+    const preferredName = profile?.preferredName ?? null
+    return {
+      tenantId,
+      staffUserId: staff.id,
+      email: staff.email,
+      firstName: staff.firstName,
+      lastName: staff.lastName,
+      preferredName,
+      displayName: `${preferredName ?? staff.firstName} ${staff.lastName}`,
+      staffStatus: staff.status,
+      profile: profile ? { ...profile, tenantId } : null,
+      jobs: held,
+      activeJobs,
+      primaryJob: activeJobs.find((j) => j.primaryJob) ?? null,
+      activeShift: shift
+        ? {
+            id: shift.id,
+            locationId: shift.locationId,
+            jobRole: shift.jobRole,
+            status: shift.status,
+            clockInAt: shift.clockInAt,
+          }
+        : null,
+    }
+  })
+}
+
+export function listEmployees(
+  db: Queryable,
+  tenantId: string,
+  query: {
+    locationId?: string
+    search?: string
+    staffStatus?: string
+    employmentStatus?: string
+  } & PageRequest,
+) {
+  const conditions: (SQL | undefined)[] = [
+    searchColumns(query.search, [
+      staffUsers.email,
+      laborProfiles.preferredName,
+      laborProfiles.employeeNumber,
+      sql`${staffUsers.firstName} || ' ' || ${staffUsers.lastName}`,
+    ]),
+  ]
+  if (query.staffStatus) conditions.push(eq(staffUsers.status, query.staffStatus))
+  if (query.employmentStatus)
+    conditions.push(eq(laborProfiles.employmentStatus, query.employmentStatus as never))
+  if (query.locationId) {
+    // At a location: its primary location, or a job assignment there.
+    conditions.push(
+      or(
+        eq(laborProfiles.primaryLocationId, query.locationId),
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(laborJobAssignments)
+            .where(
+              and(
+                eq(laborJobAssignments.staffUserId, staffUsers.id),
+                eq(laborJobAssignments.locationId, query.locationId),
+              ),
+            ),
+        ),
+      ),
+    )
+  }
+  const where = and(...conditions)
+  const base = () =>
+    db.select().from(staffUsers).leftJoin(laborProfiles, eq(laborProfiles.staffUserId, staffUsers.id))
+  const total =
+    db
+      .select({ n: count() })
+      .from(staffUsers)
+      .leftJoin(laborProfiles, eq(laborProfiles.staffUserId, staffUsers.id))
+      .where(where)
+      .get()?.n ?? 0
+  const rows = base()
+    .where(where)
+    .orderBy(
+      asc(sql`lower(${staffUsers.lastName})`),
+      asc(sql`lower(${staffUsers.firstName})`),
+      asc(staffUsers.id),
+    )
+    .limit(query.limit)
+    .offset(offsetOf(query))
+    .all()
+  const loaded = rows.map((r) => ({ staff: r.staff_users, profile: r.labor_profiles }))
+  return { employees: present(db, tenantId, loaded), page: { total } }
+}
+
+function load(db: Queryable, staffUserId: string): Loaded {
+  const row = db
+    .select()
+    .from(staffUsers)
+    .leftJoin(laborProfiles, eq(laborProfiles.staffUserId, staffUsers.id))
+    .where(eq(staffUsers.id, staffUserId))
+    .get()
+  if (!row) throw notFound('employee', staffUserId)
+  return { staff: row.staff_users, profile: row.labor_profiles }
+}
+
+export const getEmployee = (db: Queryable, tenantId: string, staffUserId: string) =>
+  present(db, tenantId, [load(db, staffUserId)])[0]!
+
+export function putProfile(db: Db, actor: Actor, staffUserId: string, input: PutProfileInput) {
+  assertCalendarDate('hireDate', input.hireDate)
+  return inWriteTransaction(db, (tx) => {
+    const { profile: before } = load(tx, staffUserId)
+    assertMayManage(tx, actor, staffUserId)
+    if (input.primaryLocationId && !findLocation(tx, input.primaryLocationId))
+      throw invalid('primaryLocationId', `location ${input.primaryLocationId} not found`)
+    const now = nowIso()
+    let row: LaborProfileRow
+    let changes: Record<string, unknown>
+    if (!before) {
+      row = tx
+        .insert(laborProfiles)
+        .values({
+          staffUserId,
+          employeeNumber: input.employeeNumber ?? null,
+          externalPayrollId: input.externalPayrollId ?? null,
+          preferredName: input.preferredName ?? null,
+          hireDate: input.hireDate ?? null,
+          employmentStatus: input.employmentStatus ?? 'active',
+          payType: input.payType ?? 'hourly',
+          basePayRateCents: input.basePayRateCents ?? null,
+          overtimeEligible: input.overtimeEligible ?? true,
+          isTippedEmployee: input.isTippedEmployee ?? false,
+          declaresCashTips: input.declaresCashTips ?? false,
+          participatesInTipPool: input.participatesInTipPool ?? false,
+          primaryLocationId: input.primaryLocationId ?? null,
+          metadata: input.metadata ?? {},
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning()
+        .get()
+      changes = { created: row }
+    } else {
+      changes = diffFields(before, input)
+      if (Object.keys(changes).length === 0) return getEmployee(tx, actor.tenantId, staffUserId)
+      row = tx
+        .update(laborProfiles)
+        .set({ ...input, updatedAt: now })
+        .where(eq(laborProfiles.staffUserId, staffUserId))
+        .returning()
+        .get()
+    }
+    appendAudit(tx, actor, {
+      action: before ? 'labor.profile.update' : 'labor.profile.create',
+      entityType: 'staff_user',
+      entityId: staffUserId,
+      metadata: { changes },
+    })
+    appendEvent(tx, actor, {
+      object: 'labor-employee',
+      action: before ? 'update' : 'create',
+      aggregateId: staffUserId,
+      payload: { ...row, tenantId: actor.tenantId },
+    })
+    return getEmployee(tx, actor.tenantId, staffUserId)
+  })
+}

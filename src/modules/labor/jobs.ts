@@ -1,0 +1,164 @@
+// Labor jobs: CRUD (archive instead of delete), with access primitives that change what holders may do.
+import { and, asc, count, eq, isNull, or, type SQL, sql } from 'drizzle-orm'
+import { appendAudit } from '../../platform/audit/audit'
+import { diffFields } from '../../platform/audit/diff'
+import type { Actor } from '../../platform/auth/actor'
+import { appendEvent } from '../../platform/events/outbox'
+import { offsetOf, type PageRequest } from '../../platform/http/paging'
+import { conflict, invalid, notFound } from '../../platform/http/problem'
+import { newId, nowIso } from '../../platform/ids'
+import type { Db } from '../../platform/tenancy/databases'
+import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { findLocation } from '../locations/service'
+import { assertMayHandOut, validPrimitives } from './access'
+import type { CreateJobInput, UpdateJobInput } from './model'
+import { type LaborJobRow, laborJobAssignments, laborJobs } from './schema'
+
+export function presentJob(tenantId: string, row: LaborJobRow) {
+  const { grants, denies, ...rest } = row
+  return { ...rest, tenantId, accessPrimitives: { grants, denies } }
+}
+
+export function getJobRow(db: Queryable, id: string): LaborJobRow {
+  const row = db.select().from(laborJobs).where(eq(laborJobs.id, id)).get()
+  if (!row) throw notFound('labor job', id)
+  return row
+}
+
+export const getJob = (db: Queryable, tenantId: string, id: string) => presentJob(tenantId, getJobRow(db, id))
+
+export function listJobs(
+  db: Queryable,
+  tenantId: string,
+  query: { locationId?: string; includeArchived?: boolean } & PageRequest,
+) {
+  const conditions: (SQL | undefined)[] = []
+  if (!query.includeArchived) conditions.push(isNull(laborJobs.archivedAt))
+  // A location's jobs are its own plus the jobs of every location.
+  if (query.locationId)
+    conditions.push(or(eq(laborJobs.locationId, query.locationId), isNull(laborJobs.locationId)))
+  const where = and(...conditions)
+  const total = db.select({ n: count() }).from(laborJobs).where(where).get()?.n ?? 0
+  const rows = db
+    .select()
+    .from(laborJobs)
+    .where(where)
+    .orderBy(asc(sql`lower(${laborJobs.title})`), asc(laborJobs.id))
+    .limit(query.limit)
+    .offset(offsetOf(query))
+    .all()
+  return { jobs: rows.map((r) => presentJob(tenantId, r)), page: { total } }
+}
+
+function assertCodeFree(db: Queryable, code: string | null | undefined, exceptId?: string) {
+  if (!code) return
+  const holder = db
+    .select({ id: laborJobs.id })
+    .from(laborJobs)
+    .where(eq(sql`lower(${laborJobs.code})`, code.toLowerCase()))
+    .get()
+  if (holder && holder.id !== exceptId) throw conflict(`job code "${code}" is already in use`)
+}
+
+function assertLocation(db: Queryable, locationId: string | null | undefined) {
+  if (locationId && !findLocation(db, locationId))
+    throw invalid('locationId', `location ${locationId} not found`)
+}
+
+export function createJob(db: Db, actor: Actor, input: CreateJobInput) {
+  const access = validPrimitives(input.accessPrimitives ?? {})
+  return inWriteTransaction(db, (tx) => {
+    assertLocation(tx, input.locationId)
+    assertCodeFree(tx, input.code)
+    assertMayHandOut(tx, actor, access.grants, input.locationId ?? null)
+    const now = nowIso()
+    const row = tx
+      .insert(laborJobs)
+      .values({
+        id: newId(),
+        locationId: input.locationId ?? null,
+        externalId: input.externalId ?? null,
+        code: input.code ?? null,
+        title: input.title,
+        tipped: input.tipped ?? false,
+        compensationType: input.compensationType ?? 'hourly',
+        defaultWageAmount: input.defaultWageAmount ?? null,
+        payCurrency: input.payCurrency ?? 'USD',
+        excludeFromLaborSummary: input.excludeFromLaborSummary ?? false,
+        grants: access.grants,
+        denies: access.denies,
+        payMetadata: input.payMetadata ?? {},
+        jobMetadata: input.jobMetadata ?? {},
+        archivedAt: null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get()
+    const job = presentJob(actor.tenantId, row)
+    appendAudit(tx, actor, {
+      action: 'labor.job.create',
+      entityType: 'labor_job',
+      entityId: row.id,
+      metadata: { job },
+    })
+    appendEvent(tx, actor, { object: 'labor-job', action: 'create', aggregateId: row.id, payload: job })
+    return job
+  })
+}
+
+export function updateJob(db: Db, actor: Actor, id: string, input: UpdateJobInput) {
+  const access = input.accessPrimitives ? validPrimitives(input.accessPrimitives) : undefined
+  return inWriteTransaction(db, (tx) => {
+    const before = getJobRow(tx, id)
+    const { accessPrimitives: _a, archivedAt, ...fields } = input
+    const patch: Partial<LaborJobRow> = { ...fields }
+    if (access) {
+      if (input.accessPrimitives?.grants !== undefined) patch.grants = access.grants
+      if (input.accessPrimitives?.denies !== undefined) patch.denies = access.denies
+    }
+    if (archivedAt !== undefined)
+      patch.archivedAt = archivedAt === null ? null : (before.archivedAt ?? nowIso())
+    if (patch.locationId !== undefined) {
+      assertLocation(tx, patch.locationId)
+      if (patch.locationId !== null) {
+        const elsewhere = tx
+          .select({ id: laborJobAssignments.id })
+          .from(laborJobAssignments)
+          .where(
+            and(
+              eq(laborJobAssignments.laborJobId, id),
+              sql`${laborJobAssignments.locationId} <> ${patch.locationId}`,
+            ),
+          )
+          .get()
+        if (elsewhere)
+          throw conflict('the job is assigned at other locations; end those assignments first', {
+            assignmentId: elsewhere.id,
+          })
+      }
+    }
+    if (patch.code !== undefined) assertCodeFree(tx, patch.code, id)
+    const changes = diffFields(before, patch)
+    if (Object.keys(changes).length === 0) return presentJob(actor.tenantId, before)
+    // Handing out new grants (or the same grants somewhere wider) needs the actor to hold them.
+    const locationId = patch.locationId !== undefined ? patch.locationId : before.locationId
+    if (changes.grants || changes.locationId)
+      assertMayHandOut(tx, actor, patch.grants ?? before.grants, locationId)
+    const row = tx
+      .update(laborJobs)
+      .set({ ...patch, updatedAt: nowIso() })
+      .where(eq(laborJobs.id, id))
+      .returning()
+      .get()
+    const job = presentJob(actor.tenantId, row)
+    appendAudit(tx, actor, {
+      action: 'labor.job.update',
+      entityType: 'labor_job',
+      entityId: id,
+      metadata: { changes },
+    })
+    appendEvent(tx, actor, { object: 'labor-job', action: 'update', aggregateId: id, payload: job })
+    return job
+  })
+}

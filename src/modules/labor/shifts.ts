@@ -1,0 +1,322 @@
+// Shifts (time entries): clock in with a job held at a location, breaks, clock out. One open
+// shift per staff user: checked inside the BEGIN IMMEDIATE write transaction (writers queue, so
+// the check and the insert cannot interleave) and backed by a partial unique index.
+import { and, asc, count, desc, eq, gte, inArray, isNull, lte, type SQL } from 'drizzle-orm'
+import { appendAudit } from '../../platform/audit/audit'
+import type { Actor } from '../../platform/auth/actor'
+import type { Permission } from '../../platform/auth/permissions'
+import { calendarDateIn } from '../../platform/dates'
+import { appendEvent } from '../../platform/events/outbox'
+import { offsetOf, type PageRequest } from '../../platform/http/paging'
+import { ApiError, conflict, invalid, notFound } from '../../platform/http/problem'
+import { newId, nowIso } from '../../platform/ids'
+import type { Db } from '../../platform/tenancy/databases'
+import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { findLocation } from '../locations/service'
+import { assertMayManage } from '../staff/privileges'
+import { findStaffUser } from '../staff/service'
+import { inForce } from './access'
+import { getJobRow } from './jobs'
+import type { ClockInInput } from './model'
+import {
+  type LaborShiftBreakRow,
+  type LaborShiftRow,
+  laborJobAssignments,
+  laborJobs,
+  laborProfiles,
+  laborShiftBreaks,
+  laborShifts,
+} from './schema'
+
+const HOUR_MS = 3_600_000n
+
+/** Worked milliseconds of a shift up to `until` (its clock-out, else now), unpaid breaks excluded. */
+export function workedMs(
+  shift: Pick<LaborShiftRow, 'clockInAt' | 'clockOutAt'>,
+  breaks: LaborShiftBreakRow[],
+  until = Date.now(),
+): number {
+  const end = shift.clockOutAt ? Date.parse(shift.clockOutAt) : until
+  let ms = end - Date.parse(shift.clockInAt)
+  for (const b of breaks) {
+    if (b.paid) continue
+    ms -= (b.endedAt ? Date.parse(b.endedAt) : end) - Date.parse(b.startedAt)
+  }
+  return Math.max(0, ms)
+}
+
+/** Pay of worked milliseconds at an hourly rate in cents, rounded half-up to a cent. */
+export function payFor(ms: number, rateCents: number): number {
+  const numerator = BigInt(ms) * BigInt(rateCents)
+  return Number((2n * numerator + HOUR_MS) / (2n * HOUR_MS))
+}
+
+export function presentShift(
+  tenantId: string,
+  shift: LaborShiftRow,
+  breaks: LaborShiftBreakRow[],
+  now = Date.now(),
+) {
+  const worked = workedMs(shift, breaks, now)
+  const end = shift.clockOutAt ? Date.parse(shift.clockOutAt) : now
+  const unpaid = breaks
+    .filter((b) => !b.paid)
+    .reduce((sum, b) => sum + (b.endedAt ? Date.parse(b.endedAt) : end) - Date.parse(b.startedAt), 0)
+  return {
+    ...shift,
+    tenantId,
+    breaks: breaks.map(({ id, paid, startedAt, endedAt }) => ({ id, paid, startedAt, endedAt })),
+    breakSeconds: Math.floor(unpaid / 1000),
+    paidSeconds: Math.floor(worked / 1000),
+    payCents: payFor(worked, shift.payRateCents),
+  }
+}
+
+export function breaksOf(db: Queryable, shiftIds: string[]): Map<string, LaborShiftBreakRow[]> {
+  const result = new Map<string, LaborShiftBreakRow[]>(shiftIds.map((id) => [id, []]))
+  if (shiftIds.length === 0) return result
+  const rows = db
+    .select()
+    .from(laborShiftBreaks)
+    .where(inArray(laborShiftBreaks.shiftId, shiftIds))
+    .orderBy(asc(laborShiftBreaks.startedAt))
+    .all()
+  for (const row of rows) result.get(row.shiftId)?.push(row)
+  return result
+}
+
+function getShiftRow(db: Queryable, id: string, locationScope: string | null): LaborShiftRow {
+  const row = db.select().from(laborShifts).where(eq(laborShifts.id, id)).get()
+  if (!row || (locationScope !== null && row.locationId !== locationScope)) throw notFound('shift', id)
+  return row
+}
+
+const load = (db: Queryable, tenantId: string, row: LaborShiftRow) =>
+  presentShift(tenantId, row, breaksOf(db, [row.id]).get(row.id) ?? [])
+
+export const getShift = (db: Queryable, tenantId: string, id: string, locationScope: string | null) =>
+  load(db, tenantId, getShiftRow(db, id, locationScope))
+
+export function listShifts(
+  db: Queryable,
+  tenantId: string,
+  query: {
+    staffUserId?: string
+    locationId?: string
+    status?: string
+    from?: string
+    to?: string
+  } & PageRequest,
+  locationScope: string | null,
+) {
+  const conditions: (SQL | undefined)[] = []
+  if (query.staffUserId) conditions.push(eq(laborShifts.staffUserId, query.staffUserId))
+  const locationId = locationScope ?? query.locationId
+  if (locationId) conditions.push(eq(laborShifts.locationId, locationId))
+  if (query.status) conditions.push(eq(laborShifts.status, query.status as LaborShiftRow['status']))
+  if (query.from) conditions.push(gte(laborShifts.businessDate, query.from))
+  if (query.to) conditions.push(lte(laborShifts.businessDate, query.to))
+  const where = and(...conditions)
+  const total = db.select({ n: count() }).from(laborShifts).where(where).get()?.n ?? 0
+  const rows = db
+    .select()
+    .from(laborShifts)
+    .where(where)
+    .orderBy(desc(laborShifts.clockInAt), desc(laborShifts.id))
+    .limit(query.limit)
+    .offset(offsetOf(query))
+    .all()
+  const breaks = breaksOf(
+    db,
+    rows.map((r) => r.id),
+  )
+  const now = Date.now()
+  return { shifts: rows.map((r) => presentShift(tenantId, r, breaks.get(r.id) ?? [], now)), page: { total } }
+}
+
+export interface ClockContext {
+  actor: Actor
+  permissions: Set<Permission>
+  locationScope: string | null
+}
+
+/** Clocking oneself needs labor:clock (the route's primitive); anyone else's shift needs labor:write. */
+function assertMayClock(tx: Queryable, ctx: ClockContext, staffUserId: string) {
+  if (staffUserId === ctx.actor.staffUserId) return
+  if (!ctx.permissions.has('labor:write'))
+    throw new ApiError(
+      'forbidden',
+      'Clocking another staff user in or out requires the labor:write permission',
+      {
+        extensions: { requiredPermission: 'labor:write' },
+      },
+    )
+  assertMayManage(tx, ctx.actor, staffUserId)
+}
+
+function openShiftOf(tx: Queryable, staffUserId: string) {
+  return tx
+    .select()
+    .from(laborShifts)
+    .where(and(eq(laborShifts.staffUserId, staffUserId), isNull(laborShifts.clockOutAt)))
+    .get()
+}
+
+export function clockIn(db: Db, ctx: ClockContext, input: ClockInInput) {
+  const { actor } = ctx
+  const staffUserId = input.staffUserId ?? actor.staffUserId
+  if (!staffUserId) throw invalid('staffUserId', 'required when the caller is not a staff user')
+  return inWriteTransaction(db, (tx) => {
+    const staff = findStaffUser(tx, staffUserId)
+    if (!staff) throw invalid('staffUserId', `staff user ${staffUserId} not found`)
+    assertMayClock(tx, ctx, staffUserId)
+    if (staff.status !== 'active')
+      throw conflict('only active staff users clock in', { staffStatus: staff.status })
+    const profile = tx.select().from(laborProfiles).where(eq(laborProfiles.staffUserId, staffUserId)).get()
+    if (profile && profile.employmentStatus !== 'active')
+      throw conflict(`an employee who is ${profile.employmentStatus} does not clock in`, {
+        employmentStatus: profile.employmentStatus,
+      })
+    const job = getJobRow(tx, input.laborJobId)
+    const locationId = input.locationId ?? ctx.locationScope ?? actor.locationId ?? job.locationId
+    if (!locationId) throw invalid('locationId', 'required (or send x-location-id)')
+    if (ctx.locationScope !== null && locationId !== ctx.locationScope)
+      throw new ApiError('forbidden', `This request may act only at location ${ctx.locationScope}`)
+    const location = findLocation(tx, locationId)
+    if (!location) throw invalid('locationId', `location ${locationId} not found`)
+    const now = new Date()
+    const at = now.toISOString()
+    const assignment = tx
+      .select({ assignment: laborJobAssignments })
+      .from(laborJobAssignments)
+      .innerJoin(laborJobs, eq(laborJobs.id, laborJobAssignments.laborJobId))
+      .where(
+        and(
+          eq(laborJobAssignments.staffUserId, staffUserId),
+          eq(laborJobAssignments.laborJobId, job.id),
+          eq(laborJobAssignments.locationId, locationId),
+          inForce(at),
+        ),
+      )
+      .get()?.assignment
+    if (!assignment)
+      throw conflict(`the staff user does not hold the job "${job.title}" at location ${locationId}`, {
+        laborJobId: job.id,
+        locationId,
+      })
+    const open = openShiftOf(tx, staffUserId)
+    if (open)
+      throw conflict('the staff user is already clocked in; clock out first', {
+        activeShift: {
+          id: open.id,
+          locationId: open.locationId,
+          status: open.status,
+          clockInAt: open.clockInAt,
+        },
+      })
+    // Hourly jobs are paid by the hour: the assignment's rate, else the job's, else the profile's.
+    const payRateCents =
+      job.compensationType === 'hourly'
+        ? (assignment.basePayRateCents ?? job.defaultWageAmount ?? profile?.basePayRateCents ?? 0)
+        : 0
+    const row = insertShift(tx, {
+      id: newId(),
+      staffUserId,
+      locationId,
+      laborJobId: job.id,
+      jobRole: job.title,
+      payRateCents,
+      status: 'active',
+      businessDate: calendarDateIn(now, location.timezone),
+      clockInAt: at,
+      clockOutAt: null,
+      createdAt: at,
+      updatedAt: at,
+    })
+    const shift = presentShift(actor.tenantId, row, [], now.getTime())
+    record(tx, actor, 'clock-in', shift)
+    return shift
+  })
+}
+
+/** The partial unique index is the last word on one open shift per staff user. */
+function insertShift(tx: Queryable, values: typeof laborShifts.$inferInsert): LaborShiftRow {
+  try {
+    return tx.insert(laborShifts).values(values).returning().get()
+  } catch (error) {
+    if (String(error).includes('UNIQUE constraint failed: labor_shifts.staff_user_id'))
+      throw conflict('the staff user is already clocked in; clock out first')
+    throw error
+  }
+}
+
+function record(tx: Queryable, actor: Actor, action: string, shift: ReturnType<typeof presentShift>) {
+  appendAudit(tx, actor, {
+    action: `labor.shift.${action.replace('-', '_')}`,
+    entityType: 'labor_shift',
+    entityId: shift.id,
+    metadata: { staffUserId: shift.staffUserId, status: shift.status, locationId: shift.locationId },
+  })
+  appendEvent(tx, actor, { object: 'labor-shift', action, aggregateId: shift.id, payload: shift })
+}
+
+function change(
+  db: Db,
+  ctx: ClockContext,
+  id: string,
+  action: string,
+  work: (tx: Queryable, shift: LaborShiftRow, at: string) => void,
+) {
+  return inWriteTransaction(db, (tx) => {
+    const before = getShiftRow(tx, id, ctx.locationScope)
+    assertMayClock(tx, ctx, before.staffUserId)
+    const at = nowIso()
+    work(tx, before, at)
+    const shift = load(tx, ctx.actor.tenantId, getShiftRow(tx, id, null))
+    record(tx, ctx.actor, action, shift)
+    return shift
+  })
+}
+
+const refuse = (shift: LaborShiftRow, doing: string) =>
+  conflict(`a shift that is ${shift.status} cannot ${doing}`, { currentStatus: shift.status })
+
+export const startBreak = (db: Db, ctx: ClockContext, id: string, input: { paid?: boolean }) =>
+  change(db, ctx, id, 'break-start', (tx, shift, at) => {
+    if (shift.status !== 'active') throw refuse(shift, 'start a break')
+    tx.insert(laborShiftBreaks)
+      .values({
+        id: newId(),
+        shiftId: id,
+        paid: input.paid ?? false,
+        startedAt: at,
+        endedAt: null,
+        createdAt: at,
+      })
+      .run()
+    tx.update(laborShifts).set({ status: 'on_break', updatedAt: at }).where(eq(laborShifts.id, id)).run()
+  })
+
+function endOpenBreak(tx: Queryable, shiftId: string, at: string) {
+  tx.update(laborShiftBreaks)
+    .set({ endedAt: at })
+    .where(and(eq(laborShiftBreaks.shiftId, shiftId), isNull(laborShiftBreaks.endedAt)))
+    .run()
+}
+
+export const endBreak = (db: Db, ctx: ClockContext, id: string) =>
+  change(db, ctx, id, 'break-end', (tx, shift, at) => {
+    if (shift.status !== 'on_break') throw refuse(shift, 'end a break')
+    endOpenBreak(tx, id, at)
+    tx.update(laborShifts).set({ status: 'active', updatedAt: at }).where(eq(laborShifts.id, id)).run()
+  })
+
+export const clockOut = (db: Db, ctx: ClockContext, id: string) =>
+  change(db, ctx, id, 'clock-out', (tx, shift, at) => {
+    if (shift.status === 'completed') throw refuse(shift, 'clock out')
+    endOpenBreak(tx, id, at)
+    tx.update(laborShifts)
+      .set({ status: 'completed', clockOutAt: at, updatedAt: at })
+      .where(eq(laborShifts.id, id))
+      .run()
+  })

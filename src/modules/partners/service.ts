@@ -1,0 +1,125 @@
+// Partner routes (Toast-style): this tenant's locations as restaurants.
+import { asc, count, gt } from 'drizzle-orm'
+import { ApiError, notFound } from '../../platform/http/problem'
+import type { Tenant } from '../../platform/tenancy/tenants'
+import type { Queryable } from '../../platform/tenancy/transaction'
+import { type LocationRow, locations } from '../locations/schema'
+import { findLocation } from '../locations/service'
+
+const address = (row: LocationRow) => ({
+  address1: row.addressLine1,
+  address2: row.addressLine2,
+  city: row.city,
+  stateCode: row.stateCode,
+  zipCode: row.postalCode,
+  country: row.countryCode,
+  phone: row.phone,
+})
+
+export const asRestaurant = (tenant: Tenant, row: LocationRow) => ({
+  id: row.id,
+  restaurantGuid: row.id,
+  managementGroupGuid: tenant.id,
+  name: row.name,
+  restaurantName: tenant.name,
+  locationName: row.name,
+  timeZone: row.timezone,
+  address: address(row),
+  createdDate: row.createdAt,
+  modifiedDate: row.updatedAt,
+})
+
+/** Restaurants the caller may see: every location, or only its own for a location-bound caller. */
+function visible(db: Queryable, locationScope: string | null): LocationRow[] {
+  if (locationScope !== null) {
+    const row = findLocation(db, locationScope)
+    return row ? [row] : []
+  }
+  return db.select().from(locations).orderBy(asc(locations.id)).all()
+}
+
+export const listRestaurants = (db: Queryable, tenant: Tenant, locationScope: string | null) =>
+  visible(db, locationScope).map((row) => asRestaurant(tenant, row))
+
+interface Cursor {
+  /** Last location id of the previous page (ids are UUID v7: ordered by creation). */
+  after: string
+  page: number
+}
+
+const encode = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url')
+
+function decode(token: string): Cursor {
+  try {
+    const value = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'))
+    if (typeof value?.after === 'string' && Number.isSafeInteger(value?.page) && value.page >= 2) return value
+  } catch {}
+  throw new ApiError('validation_failed', 'pageToken is not a token this service issued', {
+    errors: [{ path: 'pageToken', message: 'unknown or malformed page token' }],
+  })
+}
+
+/**
+ * Keyset pages over locations by id: a location created while a partner pages through is never
+ * skipped or repeated. The token is opaque to callers.
+ */
+export function connectedRestaurants(
+  db: Queryable,
+  tenant: Tenant,
+  locationScope: string | null,
+  query: { pageSize?: number; pageToken?: string },
+) {
+  const pageSize = query.pageSize ?? 100
+  const cursor = query.pageToken ? decode(query.pageToken) : null
+  if (locationScope !== null) {
+    const results = cursor ? [] : listRestaurants(db, tenant, locationScope)
+    return {
+      results,
+      pageSize,
+      currentPageNum: cursor?.page ?? 1,
+      currentPageToken: query.pageToken ?? null,
+      nextPageToken: null,
+      totalResultCount: listRestaurants(db, tenant, locationScope).length,
+      lastPage: true,
+    }
+  }
+  const total = db.select({ n: count() }).from(locations).get()?.n ?? 0
+  const rows = db
+    .select()
+    .from(locations)
+    .where(cursor ? gt(locations.id, cursor.after) : undefined)
+    .orderBy(asc(locations.id))
+    .limit(pageSize + 1)
+    .all()
+  const more = rows.length > pageSize
+  const page = rows.slice(0, pageSize)
+  const pageNum = cursor?.page ?? 1
+  return {
+    results: page.map((row) => asRestaurant(tenant, row)),
+    pageSize,
+    currentPageNum: pageNum,
+    currentPageToken: query.pageToken ?? null,
+    nextPageToken: more ? encode({ after: page[page.length - 1]!.id, page: pageNum + 1 }) : null,
+    totalResultCount: total,
+    lastPage: !more,
+  }
+}
+
+export function getRestaurant(db: Queryable, tenant: Tenant, locationScope: string | null, id: string) {
+  const row = findLocation(db, id)
+  if (!row || (locationScope !== null && row.id !== locationScope)) throw notFound('restaurant', id)
+  return {
+    guid: row.id,
+    general: {
+      name: tenant.name,
+      locationName: row.name,
+      timeZone: row.timezone,
+      managementGroupGuid: tenant.id,
+      currencyCode: 'USD',
+      closeoutHour: 0,
+    },
+    location: address(row),
+    createdDate: row.createdAt,
+    modifiedDate: row.updatedAt,
+  }
+}

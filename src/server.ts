@@ -12,6 +12,8 @@ import { registerGiftCardJobs } from './modules/gift-cards/jobs'
 import { giftCardRoutes } from './modules/gift-cards/routes'
 import { healthRoutes } from './modules/health/routes'
 import { inventoryRoutes } from './modules/inventory/routes'
+import { mediaRoutes } from './modules/media/routes'
+import { mediaFileRoutes } from './modules/media/uploads'
 import { noteRoutes } from './modules/notes/routes'
 import { passcodeSessionRoutes } from './modules/passcode-sessions/routes'
 import { productRoutes } from './modules/products/routes'
@@ -57,6 +59,8 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     inventoryRoutes(auth),
     giftCardRoutes(auth),
     appRoutes(auth),
+    mediaRoutes(auth, platform),
+    mediaFileRoutes(platform),
     webhookRoutes(auth, webhookOptions),
     tablesWebhookRoutes(auth, webhookOptions),
   ]

@@ -124,8 +124,28 @@ describe('customer merge', () => {
     expect(entry.entity_id).toBe(primary.id)
     const metadata = JSON.parse(entry.metadata)
     expect(metadata.sources.map((s: any) => [s.customerId, s.moved])).toEqual([
-      [source.id, { addresses: 1, paymentMethods: 1, providerCustomers: 1, aliases: 1, clubMemberships: 1 }],
-      [second.id, { addresses: 1, paymentMethods: 0, providerCustomers: 0, aliases: 0, clubMemberships: 0 }],
+      [
+        source.id,
+        {
+          addresses: 1,
+          paymentMethods: 1,
+          providerCustomers: 1,
+          aliases: 1,
+          clubMemberships: 1,
+          mediaAssets: 0,
+        },
+      ],
+      [
+        second.id,
+        {
+          addresses: 1,
+          paymentMethods: 0,
+          providerCustomers: 0,
+          aliases: 0,
+          clubMemberships: 0,
+          mediaAssets: 0,
+        },
+      ],
     ])
     expect(metadata.sources[0].customer).toMatchObject({ id: source.id, email: source.email })
     expect(metadata.changes.phone).toEqual({ from: null, to: '707-555-0100' })

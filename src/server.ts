@@ -12,6 +12,7 @@ import { registerGiftCardJobs } from './modules/gift-cards/jobs'
 import { giftCardRoutes } from './modules/gift-cards/routes'
 import { healthRoutes } from './modules/health/routes'
 import { inventoryRoutes } from './modules/inventory/routes'
+import { registerMediaJobs } from './modules/media/jobs'
 import { mediaRoutes } from './modules/media/routes'
 import { mediaFileRoutes } from './modules/media/uploads'
 import { noteRoutes } from './modules/notes/routes'
@@ -68,6 +69,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
 
 export function buildApp(platform: Platform): AnyElysia {
   registerGiftCardJobs(platform)
+  registerMediaJobs(platform)
   // Typed as AnyElysia: composing every module in one chained type exceeds what tsc can represent,
   // and nothing consumes the app's route types (no Eden client).
   const app: AnyElysia = new Elysia({ normalize: false }).use(

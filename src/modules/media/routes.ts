@@ -89,7 +89,8 @@ export const mediaRoutes = (auth: AuthPlugin, platform: Platform) => {
             'JPEG, PNG, GIF, WebP or AVIF. Embedded store: a signed, single-use URL on this service. S3: a ' +
             'presigned PUT to the bucket (with `mimeType`, the PUT must send that `Content-Type`). The ' +
             'location is `locationId`, else `x-location-id`, else none. A declared `sizeBytes` above ' +
-            '`MEDIA_MAX_BYTES` is 413 at once.',
+            '`MEDIA_MAX_BYTES` is 413 at once. A draft still not completed a day after its URL expired is ' +
+            'deleted with its bytes by the hourly job `media.purge-abandoned-drafts`.',
         },
       },
     )

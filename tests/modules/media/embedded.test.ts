@@ -267,3 +267,37 @@ describe('refused uploads', () => {
     expect((await putBytes(t, uploadUrl, png(1, 1), 'image/png')).status).toBe(409)
   })
 })
+
+describe('over a real socket', () => {
+  test('the upload streams through Bun’s server and the file is served back', async () => {
+    const server = t.app.listen({ port: 0, hostname: '127.0.0.1', maxRequestBodySize: 1 << 20 })
+    try {
+      const origin = `http://127.0.0.1:${server.server!.port}`
+      const started = await fetch(`${origin}/media/uploads/direct`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${t.tenant.owner.token}`,
+          'x-tenant-id': t.tenant.id,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ kind: 'menu_image', filename: 'menu.png' }),
+      })
+      expect(started.status).toBe(201)
+      const { asset, uploadUrl } = (await started.json()) as any
+      expect(uploadUrl).toStartWith(`${origin}/media/uploads/`)
+      const bytes = png(7, 3, 3000)
+      const put = await fetch(uploadUrl, {
+        method: 'PUT',
+        body: bytes,
+        headers: { 'content-type': 'image/png' },
+      })
+      expect(put.status).toBe(200)
+      const done = await t.request('POST', `/media/assets/${asset.id}/complete`)
+      expect(done.body).toMatchObject({ width: 7, height: 3, sizeBytes: bytes.byteLength })
+      const served = await fetch(`${origin}/media/files/${t.tenant.id}/${asset.id}`)
+      expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true)
+    } finally {
+      await server.stop(true)
+    }
+  })
+})

@@ -45,6 +45,27 @@ export interface Config {
   stripeSecretKey: string | undefined
   /** Base URL of the Stripe API; tests point it at a local fake server. */
   stripeApiUrl: string
+  /** Largest media object accepted (direct uploads and `complete`). */
+  mediaMaxBytes: number
+  /** How long a direct-upload URL stays valid. */
+  mediaUploadTtlSeconds: number
+  /** Base of public media URLs (and, embedded, of upload URLs); unset: derived (see README). */
+  mediaPublicBaseUrl: string | undefined
+  /** S3 (or S3-compatible) object store for media; unset: the embedded store under DATA_DIR/media. */
+  mediaS3: MediaS3Config | undefined
+}
+
+export interface MediaS3Config {
+  bucket: string
+  /** An S3-compatible endpoint (MinIO, R2, ...); unset: AWS. */
+  endpoint: string | undefined
+  region: string
+  /** Unset: the AWS SDK's default credential chain (environment, profile, instance role). */
+  accessKeyId: string | undefined
+  secretAccessKey: string | undefined
+  forcePathStyle: boolean
+  /** Key prefix inside the bucket, e.g. `media/`. */
+  prefix: string
 }
 
 export type PaymentGateway = 'sandbox' | 'stripe'
@@ -141,6 +162,42 @@ function smtpUrl(env: Env, name: string): string | undefined {
   return raw
 }
 
+function mediaS3(env: Env): MediaS3Config | undefined {
+  const bucket = env.MEDIA_S3_BUCKET?.trim()
+  const others = [
+    'MEDIA_S3_ENDPOINT',
+    'MEDIA_S3_ACCESS_KEY_ID',
+    'MEDIA_S3_SECRET_ACCESS_KEY',
+    'MEDIA_S3_PREFIX',
+  ]
+  if (!bucket) {
+    const stray = others.find((name) => env[name]?.trim())
+    if (stray) throw new ConfigError(stray, 'set MEDIA_S3_BUCKET too, or unset it')
+    return undefined
+  }
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+    throw new ConfigError('MEDIA_S3_BUCKET', `expected an S3 bucket name, got "${bucket}"`)
+  const accessKeyId = env.MEDIA_S3_ACCESS_KEY_ID?.trim() || undefined
+  const secretAccessKey = env.MEDIA_S3_SECRET_ACCESS_KEY?.trim() || undefined
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey))
+    throw new ConfigError(
+      accessKeyId ? 'MEDIA_S3_SECRET_ACCESS_KEY' : 'MEDIA_S3_ACCESS_KEY_ID',
+      'set both MEDIA_S3_ACCESS_KEY_ID and MEDIA_S3_SECRET_ACCESS_KEY, or neither',
+    )
+  const prefix = env.MEDIA_S3_PREFIX?.trim() ?? ''
+  if (prefix && !/^[A-Za-z0-9!_.*'()/-]+\/$/.test(prefix))
+    throw new ConfigError('MEDIA_S3_PREFIX', `expected a key prefix ending in "/", got "${prefix}"`)
+  return {
+    bucket,
+    endpoint: url(env, 'MEDIA_S3_ENDPOINT'),
+    region: text(env, 'MEDIA_S3_REGION', 'us-east-1'),
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: boolean(env, 'MEDIA_S3_FORCE_PATH_STYLE', false),
+    prefix,
+  }
+}
+
 function slug(env: Env, name: string, fallback: string): string {
   const value = text(env, name, fallback)
   if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(value)) throw new ConfigError(name, `expected a slug, got "${value}"`)
@@ -201,6 +258,10 @@ export function loadConfig(env: Env = process.env): Config {
     webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 1, 3_600_000),
     smtpUrl: smtpUrl(env, 'SMTP_URL'),
     smtpFrom: text(env, 'SMTP_FROM', 'no-reply@localhost'),
+    mediaMaxBytes: integer(env, 'MEDIA_MAX_BYTES', 26_214_400, 1, 5_368_709_120),
+    mediaUploadTtlSeconds: integer(env, 'MEDIA_UPLOAD_TTL', 900, 10, 7 * 86400),
+    mediaPublicBaseUrl: url(env, 'MEDIA_PUBLIC_BASE_URL')?.replace(/\/+$/, ''),
+    mediaS3: mediaS3(env),
   }
 }
 

@@ -20,6 +20,9 @@ import { laborRoutes } from './modules/labor/routes'
 import { shiftRoutes } from './modules/labor/shift-routes'
 import { legacyReservationRoutes } from './modules/legacy-reservations/routes'
 import { reservationTypeRoutes } from './modules/legacy-reservations/type-routes'
+import { registerMediaJobs } from './modules/media/jobs'
+import { mediaRoutes } from './modules/media/routes'
+import { mediaFileRoutes } from './modules/media/uploads'
 import { noteRoutes } from './modules/notes/routes'
 import { orderActionRoutes } from './modules/orders/action-routes'
 import { serviceOrdersPort } from './modules/orders/adapters'
@@ -79,6 +82,8 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     giftCardRoutes(auth),
     cashRoutes(auth),
     appRoutes(auth),
+    mediaRoutes(auth, platform),
+    mediaFileRoutes(platform),
     webhookRoutes(auth, webhookOptions),
     tablesWebhookRoutes(auth, webhookOptions),
     laborRoutes(auth),
@@ -90,6 +95,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
 
 export function buildApp(platform: Platform): AnyElysia {
   registerGiftCardJobs(platform)
+  registerMediaJobs(platform)
   // Typed as AnyElysia: composing every module in one chained type exceeds what tsc can represent,
   // and nothing consumes the app's route types (no Eden client).
   const app: AnyElysia = new Elysia({ normalize: false }).use(

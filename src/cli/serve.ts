@@ -69,8 +69,9 @@ export async function serve(config: Config): Promise<void> {
   const app = buildApp(platform).listen({
     port: config.port,
     hostname: config.host,
-    // Above MAX_BODY_BYTES so the app's own check answers with a problem document.
-    maxRequestBodySize: config.maxBodyBytes + 1024,
+    // Above MAX_BODY_BYTES (and MEDIA_MAX_BYTES, for embedded direct uploads) so the app's own
+    // checks answer with a problem document.
+    maxRequestBodySize: Math.max(config.maxBodyBytes, config.mediaMaxBytes) + 1024,
   })
   platform.jobs.start()
   const url = `http://${app.server?.hostname}:${app.server?.port}`

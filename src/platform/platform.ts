@@ -15,6 +15,8 @@ import { createLogger, type Logger } from './log'
 import { createMessageSender, type MessageSender } from './messaging/sender'
 import { openPaymentProvider } from './payments'
 import type { PaymentProvider } from './payments/provider'
+import { openObjectStore } from './storage'
+import type { ObjectStore } from './storage/store'
 import { type DatabaseHandle, openControlDatabase, TenantPool } from './tenancy/databases'
 
 export interface Platform {
@@ -33,6 +35,8 @@ export interface Platform {
   messages: MessageSender
   /** The webhook delivery worker (job `webhooks.deliver`). */
   webhooks: DeliveryWorker
+  /** Where media bytes live: the embedded store under DATA_DIR, or S3 when MEDIA_S3_BUCKET is set. */
+  storage: ObjectStore
   /** Stops the jobs (waiting for running ones, e.g. webhook requests in flight), then closes. */
   shutdown(): Promise<void>
   /** What the auth plugin was built from, for routes that authenticate on their own terms. */
@@ -76,6 +80,7 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     limiter: new FixedWindowLimiter(),
   }
   const jobs = new Scheduler(log)
+  const storage = openObjectStore(config)
   const webhooks = new DeliveryWorker({ config, log, control, pool, jobs })
   jobs.register({
     name: 'idempotency.purge',
@@ -91,6 +96,7 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     closed = true
     void jobs.stop()
     webhooks.close()
+    storage.close?.()
     pool.close()
     control.sqlite.close(false)
   }
@@ -105,6 +111,7 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     jobs,
     messages: createMessageSender(config, log),
     webhooks,
+    storage,
     authDeps: deps,
     payments: options.paymentProvider ?? openPaymentProvider(config),
     async shutdown() {

@@ -25,6 +25,11 @@ export const publicRoutes = new Set([
   // its authority, with no primitive, so any session can always end itself.
   'POST /auth/passcode-sessions',
   'DELETE /auth/passcode-sessions/current',
+  // Embedded media store: the upload URL's own signature (signed, expiring, single-use, handed out
+  // by the authenticated POST /media/uploads/direct) is the authority, as with an S3 presigned PUT;
+  // and ready files are public, since product images appear on public pages.
+  'PUT /media/uploads/:tenantId/:assetId',
+  'GET /media/files/:tenantId/:objectId',
 ])
 
 const root = join(import.meta.dir, '..', '..')

@@ -30,6 +30,19 @@ async function parseJsonBody(request: Request, contentType: string, maxBodyBytes
   }
 }
 
+/**
+ * Routes (method and path pattern, e.g. `PUT /media/uploads/:tenantId/:assetId`) that read their
+ * request body themselves, as raw bytes of any content type, with their own size limit: the JSON
+ * parser leaves them alone. A route registers itself with `rawBodyRoute` and declares a `parse`
+ * hook of its own that hands Elysia the unread stream.
+ */
+const rawBodyRoutes = new Set<string>()
+
+export function rawBodyRoute(method: string, path: string): string {
+  rawBodyRoutes.add(`${method.toUpperCase()} ${path}`)
+  return path
+}
+
 const tooLarge = (max: number) =>
   new ApiError('payload_too_large', `Request bodies are limited to ${max} bytes`)
 
@@ -78,8 +91,9 @@ export function httpConventions(options: { maxBodyBytes: number; log: Logger }) 
       const info = beginRequest(request, server?.requestIP(request)?.address ?? null)
       set.headers['x-request-id'] = info.requestId
     })
-    .onParse({ as: 'global' }, ({ request, contentType }) => {
+    .onParse({ as: 'global' }, ({ request, route, contentType }) => {
       if (request.method === 'GET' || request.method === 'HEAD') return
+      if (rawBodyRoutes.has(`${request.method} ${route}`)) return
       return parseJsonBody(request, contentType, options.maxBodyBytes)
     })
     .onError({ as: 'global' }, ({ error, code, request }) => {

@@ -1,0 +1,337 @@
+// Media assets: direct uploads, attaching, reusing, soft delete and restore. Completing an upload
+// (reading and checking the bytes) is in complete.ts; the embedded store's routes in uploads.ts.
+import { and, asc, eq, isNull, ne, or, type SQL } from 'drizzle-orm'
+import { appendAudit } from '../../platform/audit/audit'
+import type { Actor } from '../../platform/auth/actor'
+import { appendEvent } from '../../platform/events/outbox'
+import { offsetOf, type PageRequest } from '../../platform/http/paging'
+import { ApiError, conflict, forbidden, notFound } from '../../platform/http/problem'
+import { newId, nowIso } from '../../platform/ids'
+import { type ObjectStore, objectKey } from '../../platform/storage/store'
+import type { Db } from '../../platform/tenancy/databases'
+import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { getLocation } from '../locations/service'
+import { assertEntityExists } from './entities'
+import type { AttachAssetInput, CreateDirectUploadInput, MediaAssetView, ReuseAssetInput } from './model'
+import { type MediaAssetRow, type MediaStatus, mediaAssets } from './schema'
+
+/** The request's view of media: its tenant, and the one location a location-scoped caller is limited to. */
+export interface MediaScope {
+  tenantId: string
+  /** null: tenant-wide; otherwise only assets at this location (or at none) are visible. */
+  locationScope: string | null
+}
+
+export interface MediaContext {
+  store: ObjectStore
+  maxBytes: number
+  uploadTtlSeconds: number
+  /** This service's external origin: MEDIA_PUBLIC_BASE_URL, else the request's. */
+  serviceBaseUrl: string
+}
+
+export const EVENT_OBJECT = 'media-asset'
+
+export function toView(row: MediaAssetRow, tenantId: string): MediaAssetView {
+  return {
+    id: row.id,
+    tenantId,
+    locationId: row.locationId,
+    kind: row.kind,
+    provider: row.provider,
+    providerAssetId: row.providerAssetId,
+    uploadUrl: row.uploadUrl,
+    uploadExpiresAt: row.uploadExpiresAt,
+    publicUrl: row.publicUrl,
+    variants: row.variants,
+    status: row.status,
+    filename: row.filename,
+    mimeType: row.mimeType,
+    width: row.width,
+    height: row.height,
+    sizeBytes: row.sizeBytes,
+    checksum: row.checksum,
+    linkedEntityType: row.linkedEntityType,
+    linkedEntityId: row.linkedEntityId,
+    role: row.role,
+    metadata: row.metadata,
+    reusedFromAssetId: row.reusedFromAssetId,
+    createdByStaffUserId: row.createdByStaffUserId,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    deletedAt: row.deletedAt,
+  }
+}
+
+const visibleAt = (locationScope: string | null): SQL | undefined =>
+  locationScope === null
+    ? undefined
+    : or(isNull(mediaAssets.locationId), eq(mediaAssets.locationId, locationScope))
+
+export function listAssets(
+  db: Queryable,
+  scope: MediaScope,
+  query: {
+    locationId?: string
+    kind?: string
+    linkedEntityType?: string
+    linkedEntityId?: string
+    status?: MediaStatus
+  } & PageRequest,
+): MediaAssetView[] {
+  const where = and(
+    visibleAt(scope.locationScope),
+    query.locationId ? eq(mediaAssets.locationId, query.locationId) : undefined,
+    query.kind ? eq(mediaAssets.kind, query.kind) : undefined,
+    query.linkedEntityType ? eq(mediaAssets.linkedEntityType, query.linkedEntityType) : undefined,
+    query.linkedEntityId ? eq(mediaAssets.linkedEntityId, query.linkedEntityId) : undefined,
+    query.status ? eq(mediaAssets.status, query.status) : ne(mediaAssets.status, 'deleted'),
+  )
+  return db
+    .select()
+    .from(mediaAssets)
+    .where(where)
+    .orderBy(asc(mediaAssets.createdAt), asc(mediaAssets.id))
+    .limit(query.limit)
+    .offset(offsetOf(query))
+    .all()
+    .map((row) => toView(row, scope.tenantId))
+}
+
+/** The asset, if this caller may see it; another tenant's or another location's is 404. */
+export function getAsset(db: Queryable, scope: MediaScope, id: string): MediaAssetRow {
+  const row = db
+    .select()
+    .from(mediaAssets)
+    .where(and(eq(mediaAssets.id, id), visibleAt(scope.locationScope)))
+    .get()
+  if (!row) throw notFound('media asset', id)
+  return row
+}
+
+const stateConflict = (row: MediaAssetRow, detail: string) =>
+  conflict(detail, { asset: { id: row.id, status: row.status } })
+
+/** The location an asset goes to: checked to exist, and within a location-scoped caller's location. */
+function assetLocation(db: Queryable, scope: MediaScope, locationId: string | null): string | null {
+  if (locationId === null) return null
+  getLocation(db, locationId)
+  if (scope.locationScope !== null && locationId !== scope.locationScope)
+    throw forbidden(`You may only add media at location ${scope.locationScope}`)
+  return locationId
+}
+
+export async function createDirectUpload(
+  db: Db,
+  actor: Actor,
+  scope: MediaScope,
+  context: MediaContext,
+  input: CreateDirectUploadInput,
+): Promise<{ asset: MediaAssetView; uploadUrl: string; expiresAt: string }> {
+  if (input.sizeBytes !== undefined && input.sizeBytes > context.maxBytes)
+    throw new ApiError('payload_too_large', `Media files are limited to ${context.maxBytes} bytes`, {
+      errors: [{ path: 'body/sizeBytes', message: `must be at most ${context.maxBytes}` }],
+    })
+  const locationId = assetLocation(
+    db,
+    scope,
+    input.locationId !== undefined ? input.locationId : actor.locationId,
+  )
+  const id = newId()
+  const key = objectKey(actor.tenantId, id)
+  const expiresAt = new Date(Date.now() + context.uploadTtlSeconds * 1000)
+  const uploadUrl = await context.store.createUploadUrl({
+    key,
+    contentType: input.mimeType ?? null,
+    expiresAt,
+    serviceUploadUrl: `${context.serviceBaseUrl}${UPLOADS_PATH}/${key}`,
+  })
+  const row = inWriteTransaction(db, (tx) => {
+    const now = nowIso()
+    const inserted = tx
+      .insert(mediaAssets)
+      .values({
+        id,
+        locationId,
+        kind: input.kind,
+        provider: context.store.provider,
+        providerAssetId: key,
+        uploadUrl,
+        uploadExpiresAt: expiresAt.toISOString(),
+        publicUrl: null,
+        variants: {},
+        status: 'draft',
+        filename: input.filename ?? null,
+        declaredMimeType: input.mimeType ?? null,
+        metadata: input.metadata ?? {},
+        createdByStaffUserId: actor.staffUserId,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get()
+    const view = toView(inserted, actor.tenantId)
+    appendAudit(tx, actor, {
+      action: 'media_asset.create',
+      entityType: 'media_asset',
+      entityId: id,
+      metadata: {
+        kind: input.kind,
+        filename: inserted.filename,
+        mimeType: inserted.declaredMimeType,
+        locationId,
+      },
+    })
+    appendEvent(tx, actor, { object: EVENT_OBJECT, action: 'create', aggregateId: id, payload: view })
+    return inserted
+  })
+  return { asset: toView(row, actor.tenantId), uploadUrl, expiresAt: expiresAt.toISOString() }
+}
+
+/** Path of the embedded store's upload route: `<this>/<tenant id>/<asset id>`. */
+export const UPLOADS_PATH = '/media/uploads'
+
+export function attachAsset(
+  db: Db,
+  actor: Actor,
+  scope: MediaScope,
+  id: string,
+  input: AttachAssetInput,
+): MediaAssetView {
+  return inWriteTransaction(db, (tx) => {
+    const before = getAsset(tx, scope, id)
+    if (before.status !== 'ready')
+      throw stateConflict(before, `Only a ready asset can be attached; this one is ${before.status}`)
+    assertEntityExists(tx, input.entityType, input.entityId)
+    const same =
+      before.linkedEntityType === input.entityType &&
+      before.linkedEntityId === input.entityId &&
+      before.role === input.role
+    if (same) return toView(before, actor.tenantId)
+    const row = tx
+      .update(mediaAssets)
+      .set({
+        linkedEntityType: input.entityType,
+        linkedEntityId: input.entityId,
+        role: input.role,
+        updatedAt: nowIso(),
+      })
+      .where(eq(mediaAssets.id, id))
+      .returning()
+      .get()
+    const view = toView(row, actor.tenantId)
+    appendAudit(tx, actor, {
+      action: 'media_asset.attach',
+      entityType: 'media_asset',
+      entityId: id,
+      metadata: {
+        from: { entityType: before.linkedEntityType, entityId: before.linkedEntityId, role: before.role },
+        to: input,
+      },
+    })
+    appendEvent(tx, actor, { object: EVENT_OBJECT, action: 'attach', aggregateId: id, payload: view })
+    return view
+  })
+}
+
+export function reuseAsset(
+  db: Db,
+  actor: Actor,
+  scope: MediaScope,
+  id: string,
+  input: ReuseAssetInput,
+): MediaAssetView {
+  return inWriteTransaction(db, (tx) => {
+    const source = getAsset(tx, scope, id)
+    if (source.status !== 'ready')
+      throw stateConflict(source, `Only a ready asset can be reused; this one is ${source.status}`)
+    const locationId = assetLocation(
+      tx,
+      scope,
+      input.locationId !== undefined ? input.locationId : source.locationId,
+    )
+    assertEntityExists(tx, input.linkedEntityType, input.linkedEntityId)
+    const now = nowIso()
+    const row = tx
+      .insert(mediaAssets)
+      .values({
+        ...source,
+        id: newId(),
+        locationId,
+        uploadUrl: null,
+        uploadExpiresAt: null,
+        uploadedAt: null,
+        status: 'ready',
+        statusBeforeDelete: null,
+        linkedEntityType: input.linkedEntityType,
+        linkedEntityId: input.linkedEntityId,
+        role: input.role,
+        reusedFromAssetId: source.id,
+        createdByStaffUserId: actor.staffUserId,
+        createdAt: now,
+        updatedAt: now,
+        deletedAt: null,
+      })
+      .returning()
+      .get()
+    const view = toView(row, actor.tenantId)
+    appendAudit(tx, actor, {
+      action: 'media_asset.reuse',
+      entityType: 'media_asset',
+      entityId: row.id,
+      metadata: { sourceAssetId: source.id, locationId, ...input },
+    })
+    appendEvent(tx, actor, { object: EVENT_OBJECT, action: 'reuse', aggregateId: row.id, payload: view })
+    return view
+  })
+}
+
+export function deleteAsset(db: Db, actor: Actor, scope: MediaScope, id: string): void {
+  inWriteTransaction(db, (tx) => {
+    const before = getAsset(tx, scope, id)
+    if (before.status === 'deleted') return
+    const now = nowIso()
+    const row = tx
+      .update(mediaAssets)
+      .set({ status: 'deleted', statusBeforeDelete: before.status, deletedAt: now, updatedAt: now })
+      .where(eq(mediaAssets.id, id))
+      .returning()
+      .get()
+    appendAudit(tx, actor, {
+      action: 'media_asset.delete',
+      entityType: 'media_asset',
+      entityId: id,
+      metadata: { statusBefore: before.status },
+    })
+    appendEvent(tx, actor, {
+      object: EVENT_OBJECT,
+      action: 'delete',
+      aggregateId: id,
+      payload: toView(row, actor.tenantId),
+    })
+  })
+}
+
+export function restoreAsset(db: Db, actor: Actor, scope: MediaScope, id: string): MediaAssetView {
+  return inWriteTransaction(db, (tx) => {
+    const before = getAsset(tx, scope, id)
+    if (before.status !== 'deleted')
+      throw stateConflict(before, `Only a deleted asset can be restored; this one is ${before.status}`)
+    const status = before.statusBeforeDelete ?? 'draft'
+    const row = tx
+      .update(mediaAssets)
+      .set({ status, statusBeforeDelete: null, deletedAt: null, updatedAt: nowIso() })
+      .where(eq(mediaAssets.id, id))
+      .returning()
+      .get()
+    const view = toView(row, actor.tenantId)
+    appendAudit(tx, actor, {
+      action: 'media_asset.restore',
+      entityType: 'media_asset',
+      entityId: id,
+      metadata: { status },
+    })
+    appendEvent(tx, actor, { object: EVENT_OBJECT, action: 'restore', aggregateId: id, payload: view })
+    return view
+  })
+}

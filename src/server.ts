@@ -13,11 +13,15 @@ import { giftCardRoutes } from './modules/gift-cards/routes'
 import { healthRoutes } from './modules/health/routes'
 import { inventoryRoutes } from './modules/inventory/routes'
 import { noteRoutes } from './modules/notes/routes'
+import { registerOffPremiseJobs } from './modules/off-premise/jobs'
+import { offPremiseOrderRoutes } from './modules/off-premise/order-routes'
+import { offPremiseSettingsRoutes } from './modules/off-premise/routes'
 import { orderActionRoutes } from './modules/orders/action-routes'
 import { serviceOrdersPort } from './modules/orders/adapters'
 import { orderRoutes } from './modules/orders/routes'
 import { passcodeSessionRoutes } from './modules/passcode-sessions/routes'
 import { productRoutes } from './modules/products/routes'
+import { shippingRoutes } from './modules/shipping/routes'
 import { staffRoutes } from './modules/staff/routes'
 import { tablesMetaRoutes } from './modules/tables-meta/routes'
 import { tagRoutes } from './modules/tags/routes'
@@ -60,6 +64,9 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     inventoryRoutes(auth),
     orderRoutes(auth, serviceOrdersPort),
     orderActionRoutes(auth, serviceOrdersPort),
+    offPremiseOrderRoutes(auth, platform.messages),
+    shippingRoutes(auth),
+    offPremiseSettingsRoutes(auth),
     giftCardRoutes(auth),
     appRoutes(auth),
     webhookRoutes(auth, webhookOptions),
@@ -69,6 +76,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
 
 export function buildApp(platform: Platform): AnyElysia {
   registerGiftCardJobs(platform)
+  registerOffPremiseJobs(platform)
   // Typed as AnyElysia: composing every module in one chained type exceeds what tsc can represent,
   // and nothing consumes the app's route types (no Eden client).
   const app: AnyElysia = new Elysia({ normalize: false }).use(

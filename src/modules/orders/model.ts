@@ -1,6 +1,7 @@
 // TypeBox schemas of the order header, totals, discounts, fulfillments and list.
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
+import { OffPremiseBlock, OffPremiseInput } from '../off-premise/order-model'
 import { AddLine, LineItem, oneOf } from './model-lines'
 import { orderStatuses } from './schema'
 
@@ -63,6 +64,7 @@ export const CreateOrder = t.Object(
     lineItems: t.Optional(
       t.Array(AddLine, { maxItems: 200, description: 'Lines to add at once, as `POST /order/{id}/line`.' }),
     ),
+    offPremise: t.Optional(OffPremiseInput),
   },
   { additionalProperties: false },
 )
@@ -168,7 +170,7 @@ export const Order = t.Object(
     lineItems: t.Array(LineItem),
     appliedDiscounts: t.Array(AppliedDiscount),
     fulfillments: t.Array(Fulfillment),
-    offPremise: t.Null({ description: 'Off-premise details are not kept by this service yet.' }),
+    offPremise: t.Nullable(OffPremiseBlock),
     submittedAt: t.Nullable(t.String({ format: 'date-time' })),
     paidAt: t.Nullable(t.String({ format: 'date-time' })),
     closedAt: t.Nullable(t.String({ format: 'date-time' })),

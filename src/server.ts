@@ -21,7 +21,7 @@ import { serviceOrdersPort } from './modules/orders/adapters'
 import { orderRoutes } from './modules/orders/routes'
 import { passcodeSessionRoutes } from './modules/passcode-sessions/routes'
 import { productRoutes } from './modules/products/routes'
-import { shippingRoutes } from './modules/shipping/routes'
+import { orderShippingRoutes, shippingRoutes } from './modules/shipping/routes'
 import { staffRoutes } from './modules/staff/routes'
 import { tablesMetaRoutes } from './modules/tables-meta/routes'
 import { tagRoutes } from './modules/tags/routes'
@@ -66,6 +66,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     orderActionRoutes(auth, serviceOrdersPort),
     offPremiseOrderRoutes(auth, platform.messages),
     shippingRoutes(auth),
+    orderShippingRoutes(auth),
     offPremiseSettingsRoutes(auth),
     giftCardRoutes(auth),
     appRoutes(auth),

@@ -31,23 +31,16 @@ export const offPremiseOrderRoutes = (auth: AuthPlugin, messages: MessageSender)
   }
   return new Elysia({ name: 'off-premise-orders', prefix: '/order', detail: { tags: ['Off-premise'] } })
     .use(auth)
-    .post(
-      '/:id/off-premise/stage',
-      ({ db, actor, params, body }) => {
-        stageOrder(db, actor, params.id, body)
-        return loadOrder(db, params.id)
+    .post('/:id/off-premise/stage', ({ db, actor, params, body }) => stageOrder(db, actor, params.id, body), {
+      permission: 'orders:write',
+      params: OrderParams,
+      body: StageBody,
+      response: Order,
+      detail: {
+        summary: 'Stage an off-premise order',
+        description: `pending → staged, with where it waits. A \`batchId\` groups orders to be made ready together and needs the location’s \`batchReadyEnabled\` (else 409). ${FLOW}`,
       },
-      {
-        permission: 'orders:write',
-        params: OrderParams,
-        body: StageBody,
-        response: Order,
-        detail: {
-          summary: 'Stage an off-premise order',
-          description: `pending → staged, with where it waits. A \`batchId\` groups orders to be made ready together and needs the location’s \`batchReadyEnabled\` (else 409). ${FLOW}`,
-        },
-      },
-    )
+    })
     .post(
       '/:id/off-premise/ready',
       async ({ db, actor, params }) => {
@@ -84,10 +77,7 @@ export const offPremiseOrderRoutes = (auth: AuthPlugin, messages: MessageSender)
     )
     .post(
       '/:id/off-premise/arrive',
-      ({ db, actor, params, body }) => {
-        arriveForPickup(db, actor, params.id, body)
-        return loadOrder(db, params.id)
-      },
+      ({ db, actor, params, body }) => arriveForPickup(db, actor, params.id, body),
       {
         permission: 'orders:write',
         params: OrderParams,
@@ -99,23 +89,16 @@ export const offPremiseOrderRoutes = (auth: AuthPlugin, messages: MessageSender)
         },
       },
     )
-    .post(
-      '/:id/off-premise/complete',
-      ({ db, actor, params }) => {
-        completePickup(db, actor, params.id)
-        return loadOrder(db, params.id)
+    .post('/:id/off-premise/complete', ({ db, actor, params }) => completePickup(db, actor, params.id), {
+      permission: 'orders:write',
+      params: OrderParams,
+      body: EmptyBody,
+      response: Order,
+      detail: {
+        summary: 'Hand a pickup order to the guest',
+        description: `The order must be ready: pickup becomes \`completed\` (\`completedAt\`). ${FLOW}`,
       },
-      {
-        permission: 'orders:write',
-        params: OrderParams,
-        body: EmptyBody,
-        response: Order,
-        detail: {
-          summary: 'Hand a pickup order to the guest',
-          description: `The order must be ready: pickup becomes \`completed\` (\`completedAt\`). ${FLOW}`,
-        },
-      },
-    )
+    })
     .post(
       '/:id/off-premise/dispatch',
       async ({ db, actor, params, body }) => {

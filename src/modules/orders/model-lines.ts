@@ -1,5 +1,7 @@
 // TypeBox schemas of line items, modifiers and routing: requests and responses.
+
 import { t } from 'elysia'
+import { int } from '../../platform/http/types'
 import { taxCodes } from './ports'
 
 /** An enum of string literals without the `default` (its first value) that t.UnionEnum adds. */
@@ -14,9 +16,8 @@ export function oneOf<const T extends readonly [string, ...string[]]>(
 
 const text = (max: number, description?: string) => t.String({ minLength: 1, maxLength: max, description })
 const optionalText = (max: number, description?: string) => t.Optional(t.Nullable(text(max, description)))
-const cents = (description: string) => t.Integer({ minimum: 0, maximum: 100_000_000, description })
-const signedCents = (description: string) =>
-  t.Integer({ minimum: -100_000_000, maximum: 100_000_000, description })
+const cents = (description: string) => int({ minimum: 0, maximum: 100_000_000, description })
+const signedCents = (description: string) => int({ minimum: -100_000_000, maximum: 100_000_000, description })
 
 const taxCode = oneOf(taxCodes, {
   description:
@@ -64,7 +65,7 @@ const modifierFields = {
   portionId: optionalText(200),
   portionLabel: optionalText(100, 'e.g. `Left half`, `Whole`.'),
   sizeName: optionalText(100),
-  sequenceOrdinal: t.Optional(t.Nullable(t.Integer({ minimum: 0, maximum: 1000 }))),
+  sequenceOrdinal: t.Optional(t.Nullable(int({ minimum: 0, maximum: 1000 }))),
   preModifierOptionId: optionalText(200),
   preModifierLabel: optionalText(100, 'e.g. `Extra`, `Light`, `No`.'),
   preModifierPosition: t.Optional(t.Nullable(t.Union([t.Literal('prefix'), t.Literal('suffix')]))),
@@ -107,7 +108,7 @@ function modifierInput(depth: number): ReturnType<typeof t.Object> {
         signedCents('Cents added to one unit of the parent (negative for a removal credit). Default 0.'),
       ),
       quantity: t.Optional(
-        t.Integer({ minimum: 1, maximum: 99, description: 'Per unit of the parent. Default 1.' }),
+        int({ minimum: 1, maximum: 99, description: 'Per unit of the parent. Default 1.' }),
       ),
       portionPriceMultiplier: t.Optional(
         t.Number({
@@ -134,17 +135,17 @@ function modifierView(depth: number): ReturnType<typeof t.Object> {
   return t.Object({
     productId: t.Nullable(t.String()),
     title: t.String(),
-    priceDelta: t.Integer({ description: 'Cents, as entered.' }),
-    quantity: t.Integer(),
+    priceDelta: int({ description: 'Cents, as entered.' }),
+    quantity: int(),
     groupId: t.Nullable(t.String()),
     groupTitle: t.Nullable(t.String()),
     portionId: t.Nullable(t.String()),
     portionLabel: t.Nullable(t.String()),
     portionPriceMultiplier: t.Number(),
     pricingStrategy,
-    openPriceAmount: t.Nullable(t.Integer()),
+    openPriceAmount: t.Nullable(int()),
     sizeName: t.Nullable(t.String()),
-    sequenceOrdinal: t.Nullable(t.Integer()),
+    sequenceOrdinal: t.Nullable(int()),
     preModifierOptionId: t.Nullable(t.String()),
     preModifierLabel: t.Nullable(t.String()),
     preModifierPosition: t.Nullable(t.Union([t.Literal('prefix'), t.Literal('suffix')])),
@@ -152,7 +153,7 @@ function modifierView(depth: number): ReturnType<typeof t.Object> {
     defaultApplied: t.Boolean(),
     routing: t.Nullable(Routing),
     modifiers: depth < MAX_DEPTH ? t.Array(modifierView(depth + 1)) : t.Array(t.Any(), { maxItems: 0 }),
-    amount: t.Integer({
+    amount: int({
       description:
         'Computed, cents per one unit of the line: round-half-up(price × portionPriceMultiplier) — price being `priceDelta` (`base`), 0 (`no_charge`) or `openPriceAmount` (`open_price`) — plus the amounts of nested modifiers, times `quantity`.',
     }),
@@ -227,7 +228,7 @@ export const GiftCardSaleInput = t.Object(
 )
 
 const lineFields = {
-  quantity: t.Optional(t.Integer({ minimum: 1, maximum: 9999, description: 'Default 1.' })),
+  quantity: t.Optional(int({ minimum: 1, maximum: 9999, description: 'Default 1.' })),
   modifiers: t.Optional(t.Array(ModifierInputSchema, { maxItems: 50 })),
   routing: t.Optional(t.Nullable(RoutingInput)),
   category: optionalText(100),
@@ -235,11 +236,11 @@ const lineFields = {
   menuId: optionalText(200),
   sizeName: optionalText(100),
   seatId: optionalText(200),
-  seatNumber: t.Optional(t.Nullable(t.Integer({ minimum: 1, maximum: 999 }))),
+  seatNumber: t.Optional(t.Nullable(int({ minimum: 1, maximum: 999 }))),
   course: optionalText(50),
   diningOption: optionalText(50, 'e.g. `dine_in`, `takeout`.'),
   diningOptionLabel: optionalText(100),
-  prepTimeSeconds: t.Optional(t.Nullable(t.Integer({ minimum: 0, maximum: 86_400 }))),
+  prepTimeSeconds: t.Optional(t.Nullable(int({ minimum: 0, maximum: 86_400 }))),
   note: optionalText(1000, 'Kitchen note, e.g. “allergy: nuts”.'),
 }
 
@@ -295,11 +296,11 @@ export const LineItem = t.Object({
   productVariantId: t.Nullable(t.String()),
   sku: t.Nullable(t.String()),
   title: t.String(),
-  quantity: t.Integer({ minimum: 1 }),
-  unitPrice: t.Integer({
+  quantity: int({ minimum: 1 }),
+  unitPrice: int({
     description: 'Cents per unit before modifiers: the variant’s price, or the open item’s.',
   }),
-  taxRateBps: t.Integer({
+  taxRateBps: int({
     description:
       'Resolved from the location’s Tax record by `taxCode` when the line was added or last changed; 0 when untaxed or no tax is configured.',
   }),
@@ -314,24 +315,24 @@ export const LineItem = t.Object({
   menuId: t.Nullable(t.String()),
   sizeName: t.Nullable(t.String()),
   seatId: t.Nullable(t.String()),
-  seatNumber: t.Nullable(t.Integer({ minimum: 1 })),
+  seatNumber: t.Nullable(int({ minimum: 1 })),
   course: t.Nullable(t.String()),
   diningOption: t.Nullable(t.String()),
   diningOptionLabel: t.Nullable(t.String()),
-  prepTimeSeconds: t.Nullable(t.Integer()),
+  prepTimeSeconds: t.Nullable(int()),
   note: t.Nullable(t.String()),
   modifiers: t.Array(Modifier),
   routing: t.Nullable(Routing),
   giftCardSale: t.Nullable(GiftCardSale),
-  modifierTotal: t.Integer({ description: 'Computed: the modifiers’ amounts per unit, cents.' }),
-  subtotal: t.Integer({ description: 'Computed: (unitPrice + modifierTotal) × quantity; 0 once voided.' }),
-  discountAmount: t.Integer({ description: 'Computed: this line’s share of every applied discount.' }),
-  taxAmount: t.Integer({
+  modifierTotal: int({ description: 'Computed: the modifiers’ amounts per unit, cents.' }),
+  subtotal: int({ description: 'Computed: (unitPrice + modifierTotal) × quantity; 0 once voided.' }),
+  discountAmount: int({ description: 'Computed: this line’s share of every applied discount.' }),
+  taxAmount: int({
     description:
       'Computed per line on (subtotal − discountAmount), rounded half-up to the cent: `Added` round(net × rate / 10000); `Included` net − round(net × 10000 / (10000 + rate)).',
   }),
-  total: t.Integer({ description: 'Computed: subtotal − discountAmount, plus taxAmount when `Added`.' }),
-  quantityFulfilled: t.Integer({
+  total: int({ description: 'Computed: subtotal − discountAmount, plus taxAmount when `Added`.' }),
+  quantityFulfilled: int({
     description:
       'Computed: units of this line covered by fulfillments (matched by SKU, earlier lines first).',
   }),

@@ -1,6 +1,8 @@
 // TypeBox schemas of the order header, totals, discounts, fulfillments and list.
+
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
+import { int } from '../../platform/http/types'
 import { OffPremiseBlock, OffPremiseInput } from '../off-premise/order-model'
 import { AddLine, LineItem, oneOf } from './model-lines'
 import { orderStatuses } from './schema'
@@ -26,7 +28,7 @@ const FundraisingInput = t.Object(
       description:
         '`round_up`: the guest rounds the amount due (before tips) up to the next multiple of `contributionValue` cents (default 100, a whole dollar; nothing when it is already whole). `fixed`: `contributionValue` cents.',
     }),
-    contributionValue: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000 })),
+    contributionValue: t.Optional(int({ minimum: 1, maximum: 1_000_000 })),
   },
   { additionalProperties: false },
 )
@@ -37,8 +39,8 @@ export const Fundraising = t.Object({
   campaignName: t.Nullable(t.String()),
   causeName: t.Nullable(t.String()),
   contributionType: t.Union([t.Literal('round_up'), t.Literal('fixed')]),
-  contributionValue: t.Integer(),
-  contributionAmountCents: t.Integer({ description: 'Computed: the contribution added to `total`, cents.' }),
+  contributionValue: int(),
+  contributionAmountCents: int({ description: 'Computed: the contribution added to `total`, cents.' }),
 })
 
 const headerFields = {
@@ -51,7 +53,7 @@ const headerFields = {
   sectionId: optionalText(200),
   serviceAreaId: optionalText(200),
   tableLabel: optionalText(50),
-  seatCount: t.Optional(t.Nullable(t.Integer({ minimum: 1, maximum: 999 }))),
+  seatCount: t.Optional(t.Nullable(int({ minimum: 1, maximum: 999 }))),
   note: optionalText(2000),
   fundraising: t.Optional(t.Nullable(FundraisingInput)),
 }
@@ -96,13 +98,13 @@ export const AppliedDiscount = t.Object({
     description:
       'From the coupon: Dollar Off is `amount`, Percentage Off `percentage`, Free `percentage` of 10000, Set Price `set_price`, No Discount `amount` of 0.',
   }),
-  value: t.Integer({
+  value: int({
     description:
       'Cents for `amount`; basis points for `percentage` (1000 = 10%); cents per unit for `set_price`.',
   }),
-  maxDiscountAmount: t.Nullable(t.Integer()),
-  minimumCartAmount: t.Nullable(t.Integer()),
-  amount: t.Integer({
+  maxDiscountAmount: t.Nullable(int()),
+  minimumCartAmount: t.Nullable(int()),
+  amount: int({
     description:
       'Computed, cents: the `amount` value, round-half-up(eligible × value / 10000), or for `set_price` the sum over eligible lines of what each has above value × quantity; capped at `maxDiscountAmount` and at what is left of the eligible lines after earlier discounts; 0 while the subtotal is below `minimumCartAmount`.',
   }),
@@ -115,9 +117,9 @@ export const Fulfillment = t.Object({
   id: t.String({ format: 'uuid' }),
   type: oneOf(fulfillmentTypes),
   fulfillmentDate: t.String(),
-  packageCount: t.Integer(),
+  packageCount: int(),
   sendTransactionEmail: t.Boolean(),
-  items: t.Array(t.Object({ sku: t.String(), quantityFulfilled: t.Integer({ minimum: 1 }) })),
+  items: t.Array(t.Object({ sku: t.String(), quantityFulfilled: int({ minimum: 1 }) })),
   shipped: t.Nullable(t.Object({ trackingNumbers: t.Array(t.String()), carrier: t.Nullable(t.String()) })),
   pickedUp: t.Nullable(t.Object({ pickedUpBy: t.String() })),
   createdAt: t.String({ format: 'date-time' }),
@@ -126,7 +128,7 @@ export const Fulfillment = t.Object({
 export const Order = t.Object(
   {
     id: t.String({ format: 'uuid' }),
-    orderNumber: t.Integer({ minimum: 1, description: 'Per tenant, from 1, without gaps or duplicates.' }),
+    orderNumber: int({ minimum: 1, description: 'Per tenant, from 1, without gaps or duplicates.' }),
     customerId: t.Nullable(t.String()),
     customerName: t.Nullable(t.String()),
     guestName: t.Nullable(t.String()),
@@ -139,26 +141,26 @@ export const Order = t.Object(
     sectionId: t.Nullable(t.String()),
     serviceAreaId: t.Nullable(t.String()),
     tableLabel: t.Nullable(t.String()),
-    seatCount: t.Nullable(t.Integer()),
+    seatCount: t.Nullable(int()),
     note: t.Nullable(t.String()),
-    subtotal: t.Integer({
+    subtotal: int({
       description: 'Computed: sum of the lines’ `subtotal` (voided lines count 0), cents.',
     }),
-    discountTotal: t.Integer({
+    discountTotal: int({
       description: 'Computed: sum of the applied discounts’ `amount` (= sum of the lines’ `discountAmount`).',
     }),
-    taxTotal: t.Integer({ description: 'Computed: sum of the lines’ `taxAmount`, Added and Included.' }),
-    includedTaxTotal: t.Integer({
+    taxTotal: int({ description: 'Computed: sum of the lines’ `taxAmount`, Added and Included.' }),
+    includedTaxTotal: int({
       description:
         'Computed: the part of `taxTotal` that is Included in prices, so not added to `total` again.',
     }),
-    tipTotal: t.Integer({ description: 'Tips recorded with payments, cents.' }),
-    total: t.Integer({
+    tipTotal: int({ description: 'Tips recorded with payments, cents.' }),
+    total: int({
       description:
         'Computed: subtotal − discountTotal + (taxTotal − includedTaxTotal) + tipTotal + fundraising.contributionAmountCents. Never negative.',
     }),
-    amountPaid: t.Integer({ description: 'Payments net of refunds, tips included, cents.' }),
-    balanceDue: t.Integer({ description: 'Computed: total − amountPaid; never negative.' }),
+    amountPaid: int({ description: 'Payments net of refunds, tips included, cents.' }),
+    balanceDue: int({ description: 'Computed: total − amountPaid; never negative.' }),
     paymentIntentIds: t.Array(t.String()),
     fulfillmentStatus: t.Union(
       [t.Literal('unfulfilled'), t.Literal('partially_fulfilled'), t.Literal('fulfilled')],
@@ -202,7 +204,7 @@ export const OrderListQuery = t.Object({
   ...pagingQuery(100),
 })
 
-export const OrderList = t.Object({ orders: t.Array(Order), total: t.Integer({ minimum: 0 }) })
+export const OrderList = t.Object({ orders: t.Array(Order), total: int({ minimum: 0 }) })
 
 export const OrderParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200 }) })
 
@@ -231,7 +233,7 @@ const dateOrDateTime = t.Union([t.String({ format: 'date' }), t.String({ format:
 const fulfillmentBase = {
   type: oneOf(fulfillmentTypes),
   fulfillmentDate: dateOrDateTime,
-  packageCount: t.Integer({ minimum: 0, maximum: 1000 }),
+  packageCount: int({ minimum: 0, maximum: 1000 }),
   sendTransactionEmail: t.Boolean({
     description: 'Recorded on the fulfillment and in its `order` `fulfill` event, for the mailer to act on.',
   }),
@@ -259,7 +261,7 @@ export const FulfillItems = t.Object(
     ...fulfillmentBase,
     items: t.Array(
       t.Object(
-        { sku: text(200), quantityFulfilled: t.Integer({ minimum: 1, maximum: 100_000 }) },
+        { sku: text(200), quantityFulfilled: int({ minimum: 1, maximum: 100_000 }) },
         { additionalProperties: false },
       ),
       { minItems: 1, maxItems: 200 },

@@ -163,3 +163,15 @@ export const RateQuoteList = t.Object({ rates: t.Array(RateQuote), total: t.Inte
 export type CreateShippingInput = typeof CreateShipping.static
 export type UpdateShippingInput = typeof UpdateShipping.static
 export type ShippingView = typeof ShippingConfiguration.static
+
+export const OrderRateQuery = t.Object({
+  countryCode: t.String({ pattern: '^[A-Za-z]{2}$' }),
+  stateCode: t.Optional(t.String({ pattern: '^[A-Za-z0-9]{1,3}$' })),
+})
+
+export const OrderRateQuoteList = t.Object({
+  weight: t.Number({ description: 'The order’s shipping weight, thousandths of a pound exact.' }),
+  weightUnits: t.Literal('Lbs'),
+  rates: t.Array(RateQuote),
+  total: t.Integer({ minimum: 0 }),
+})

@@ -1,8 +1,11 @@
 import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { pageOf } from '../../platform/http/paging'
+import { OrderParams } from '../orders/model'
 import {
   CreateShipping,
+  OrderRateQuery,
+  OrderRateQuoteList,
   RateQuoteList,
   RateQuoteQuery,
   ShippingConfiguration,
@@ -11,6 +14,7 @@ import {
   ShippingParams,
   UpdateShipping,
 } from './model'
+import { quoteOrderShipping } from './order-rates'
 import {
   createShipping,
   deleteShipping,
@@ -90,3 +94,18 @@ export const shippingRoutes = (auth: AuthPlugin) =>
         detail: { summary: 'Delete a shipping configuration', description: 'Answers 204 with no body.' },
       },
     )
+
+/** Shipping rates for an order's own weight: GET /order/{id}/shipping-rates. */
+export const orderShippingRoutes = (auth: AuthPlugin) =>
+  new Elysia({ name: 'order-shipping', prefix: '/order', detail: { tags: ['Shipping'] } })
+    .use(auth)
+    .get('/:id/shipping-rates', ({ db, params, query }) => quoteOrderShipping(db, params.id, query), {
+      permission: 'orders:read',
+      params: OrderParams,
+      query: OrderRateQuery,
+      response: OrderRateQuoteList,
+      detail: {
+        summary: 'Quote shipping for an order',
+        description: `The order’s shipping weight is the sum, over lines that are not voided and sell a variant with \`hasShipping\` and a \`weight\` (pounds), of the weight rounded up to the next thousandth of a pound times the quantity; then the rates as \`GET /shipping/rates\` for the destination. ${RATES}`,
+      },
+    })

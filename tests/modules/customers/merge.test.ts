@@ -126,11 +126,27 @@ describe('customer merge', () => {
     expect(metadata.sources.map((s: any) => [s.customerId, s.moved])).toEqual([
       [
         source.id,
-        { addresses: 1, paymentMethods: 1, providerCustomers: 1, aliases: 1, clubMemberships: 1, orders: 0, orderOffPremise: 0 },
+        {
+          addresses: 1,
+          paymentMethods: 1,
+          providerCustomers: 1,
+          aliases: 1,
+          clubMemberships: 1,
+          orders: 0,
+          orderOffPremise: 0,
+        },
       ],
       [
         second.id,
-        { addresses: 1, paymentMethods: 0, providerCustomers: 0, aliases: 0, clubMemberships: 0, orders: 0, orderOffPremise: 0 },
+        {
+          addresses: 1,
+          paymentMethods: 0,
+          providerCustomers: 0,
+          aliases: 0,
+          clubMemberships: 0,
+          orders: 0,
+          orderOffPremise: 0,
+        },
       ],
     ])
     expect(metadata.sources[0].customer).toMatchObject({ id: source.id, email: source.email })

@@ -217,6 +217,13 @@ describe('off-premise orders', () => {
     )
     expect(second.throttlingAppliedMinutes).toBeGreaterThanOrEqual(14)
     expect(second.throttlingAppliedMinutes).toBeLessThanOrEqual(15)
+    // Concurrent creates are paced too: each quote reads the previous promise in its write transaction.
+    const burst = await Promise.all([1, 2, 3].map(() => create({ fulfillmentMode: 'takeout' })))
+    const promised = [second, ...burst.map((r) => r.body.offPremise.quote)]
+      .map((q) => Date.parse(q.promisedFulfillmentAt))
+      .sort((a, b) => a - b)
+    for (let i = 1; i < promised.length; i++)
+      expect(promised[i]! - promised[i - 1]!).toBeGreaterThanOrEqual(15 * 60_000)
   })
 
   test('pickup flow: pending → staged → ready → arrived → completed; every wrong move is 409', async () => {

@@ -298,3 +298,59 @@ describe('shipping: lifecycle', () => {
     expect((await t.request('GET', '/shipping', { as: other.owner, tenant: other })).body.total).toBe(0)
   })
 })
+
+describe('shipping: an order’s rates', () => {
+  let t: TestApp
+  beforeEach(async () => {
+    t = await createTestApp()
+  })
+  afterEach(() => t.close())
+
+  test('the order weighs its shippable lines (thousandths of a pound, up) and is quoted by destination', async () => {
+    await t.request('POST', '/shipping', { body: groundConfig() })
+    const wine = await t.request('POST', '/product', {
+      body: {
+        title: 'Pinot',
+        type: 'Wine',
+        variants: [
+          { title: '750ml', sku: 'PN-750', price: 3000, weight: 2.675 },
+          { title: 'Magnum', sku: 'PN-1500', price: 6000, weight: 4.0001 },
+        ],
+      },
+    })
+    expect(wine.status).toBe(201)
+    const order = (
+      await t.request('POST', '/order', {
+        body: {
+          locationId: t.tenant.locationId,
+          fulfillmentMode: 'shipping',
+          lineItems: [
+            { sku: 'PN-750', quantity: 2 },
+            { sku: 'PN-1500', quantity: 1 },
+            { lineType: 'open_item', title: 'Gift wrap', unitPrice: 500, openItemScope: 'food' },
+          ],
+        },
+      })
+    ).body
+    const res = await t.request('GET', `/order/${order.id}/shipping-rates?countryCode=US&stateCode=CA`, {
+      as: t.tenant.readOnly,
+    })
+    expect(res.status).toBe(200)
+    // 2 × 2.675 + 4.001 (4.0001 rounded up) = 9.351 lb: the 10 lb band.
+    expect(res.body).toMatchObject({ weight: 9.351, weightUnits: 'Lbs', total: 2 })
+    expect(res.body.rates.map((r: any) => [r.code, r.price])).toEqual([
+      ['GND', 1850],
+      ['EXP', 4 * 2500 + 2500], // 9.351 lb = 4.2415 kg: four full 1 kg packages and the rest
+    ])
+    expect((await t.request('GET', `/order/nope/shipping-rates?countryCode=US`)).status).toBe(404)
+    const other = await t.addTenant('other')
+    expect(
+      (
+        await t.request('GET', `/order/${order.id}/shipping-rates?countryCode=US`, {
+          as: other.owner,
+          tenant: other,
+        })
+      ).status,
+    ).toBe(404)
+  })
+})

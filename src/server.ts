@@ -8,10 +8,13 @@ import { clubRoutes } from './modules/clubs/routes'
 import { collectionRoutes } from './modules/collections/routes'
 import { couponRoutes } from './modules/coupons/routes'
 import { customerRoutes } from './modules/customers/routes'
+import { experienceRoutes } from './modules/experiences/routes'
 import { registerGiftCardJobs } from './modules/gift-cards/jobs'
 import { giftCardRoutes } from './modules/gift-cards/routes'
 import { healthRoutes } from './modules/health/routes'
 import { inventoryRoutes } from './modules/inventory/routes'
+import { legacyReservationRoutes } from './modules/legacy-reservations/routes'
+import { reservationTypeRoutes } from './modules/legacy-reservations/type-routes'
 import { noteRoutes } from './modules/notes/routes'
 import { registerOffPremiseJobs } from './modules/off-premise/jobs'
 import { offPremiseOrderRoutes } from './modules/off-premise/order-routes'
@@ -24,6 +27,7 @@ import { productRoutes } from './modules/products/routes'
 import { orderShippingRoutes, shippingRoutes } from './modules/shipping/routes'
 import { staffRoutes } from './modules/staff/routes'
 import { tablesMetaRoutes } from './modules/tables-meta/routes'
+import { tablesReservationRoutes } from './modules/tables-reservations/routes'
 import { tagRoutes } from './modules/tags/routes'
 import { taxRoutes } from './modules/taxes/routes'
 import { vendorRoutes } from './modules/vendors/routes'
@@ -48,6 +52,10 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     staffRoutes(auth, platform.control.db),
     auditEntryRoutes(auth),
     tablesMetaRoutes(platform),
+    experienceRoutes(auth),
+    tablesReservationRoutes(auth),
+    reservationTypeRoutes(auth),
+    legacyReservationRoutes(auth),
     vendorRoutes(auth),
     customerRoutes(auth, platform),
     clubRoutes(auth),

@@ -41,6 +41,7 @@ export async function runCli(
 
 export interface RunningServer {
   url: string
+  pid: number
   stop(): Promise<void>
 }
 
@@ -68,6 +69,7 @@ export async function startListening(command: string[], env: Record<string, stri
       const { port } = JSON.parse(line)
       return {
         url: `http://127.0.0.1:${port}`,
+        pid: proc.pid,
         async stop() {
           proc.kill('SIGTERM')
           await proc.exited

@@ -1,9 +1,10 @@
-import { asc, eq } from 'drizzle-orm'
+import { asc, eq, sql } from 'drizzle-orm'
 import { appendAudit } from '../../platform/audit/audit'
 import type { Actor } from '../../platform/auth/actor'
 import { invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { preparedOn } from '../../platform/tenancy/prepared'
 import { isTimeZone } from '../../platform/tenancy/tenants'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { type LocationRow, locations } from './schema'
@@ -35,7 +36,13 @@ export function createLocation(db: Db, actor: Actor, input: { name: string; time
 }
 
 export const findLocation = (db: Queryable, id: string): LocationRow | undefined =>
-  db.select().from(locations).where(eq(locations.id, id)).get()
+  preparedOn(db, 'location-by-id', () =>
+    db
+      .select()
+      .from(locations)
+      .where(eq(locations.id, sql.placeholder('id')))
+      .prepare(),
+  ).get({ id })
 
 export function getLocation(db: Queryable, id: string): LocationRow {
   const row = findLocation(db, id)

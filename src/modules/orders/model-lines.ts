@@ -1,18 +1,8 @@
 // TypeBox schemas of line items, modifiers and routing: requests and responses.
 
 import { t } from 'elysia'
-import { int } from '../../platform/http/types'
+import { int, oneOf } from '../../platform/http/types'
 import { taxCodes } from './ports'
-
-/** An enum of string literals without the `default` (its first value) that t.UnionEnum adds. */
-export function oneOf<const T extends readonly [string, ...string[]]>(
-  values: T,
-  options: { description?: string } = {},
-) {
-  const schema = t.UnionEnum(values, options)
-  delete (schema as { default?: unknown }).default
-  return schema
-}
 
 const text = (max: number, description?: string) => t.String({ minLength: 1, maxLength: max, description })
 const optionalText = (max: number, description?: string) => t.Optional(t.Nullable(text(max, description)))

@@ -2,9 +2,9 @@
 
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
-import { int } from '../../platform/http/types'
+import { int, oneOf } from '../../platform/http/types'
 import { OffPremiseBlock, OffPremiseInput } from '../off-premise/order-model'
-import { AddLine, LineItem, oneOf } from './model-lines'
+import { AddLine, LineItem } from './model-lines'
 import { orderStatuses } from './schema'
 
 const text = (max: number, description?: string) => t.String({ minLength: 1, maxLength: max, description })

@@ -1,10 +1,11 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { appendAudit } from '../../platform/audit/audit'
 import type { Actor } from '../../platform/auth/actor'
 import { isRoleName, type RoleGrant, roleNames } from '../../platform/auth/permissions'
 import { ApiError, invalid } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { preparedOn } from '../../platform/tenancy/prepared'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations/service'
 import { assertMayGrant } from './privileges'
@@ -124,23 +125,39 @@ export function createStaffUser(db: Db, actor: Actor, input: NewStaffUser): Staf
   })
 }
 
+// These three run on every authenticated request: prepared once per database handle.
 export function findStaffIdBySubject(db: Queryable, subject: string): string | undefined {
-  return db
-    .select({ staffUserId: staffIdentities.staffUserId })
-    .from(staffIdentities)
-    .where(and(eq(staffIdentities.provider, IDENTITY_PROVIDER), eq(staffIdentities.subject, subject)))
-    .get()?.staffUserId
+  return preparedOn(db, 'staff-id-by-subject', () =>
+    db
+      .select({ staffUserId: staffIdentities.staffUserId })
+      .from(staffIdentities)
+      .where(
+        and(
+          eq(staffIdentities.provider, IDENTITY_PROVIDER),
+          eq(staffIdentities.subject, sql.placeholder('subject')),
+        ),
+      )
+      .prepare(),
+  ).get({ subject })?.staffUserId
 }
 
 export const findStaffUser = (db: Queryable, id: string): StaffUserRow | undefined =>
-  db.select().from(staffUsers).where(eq(staffUsers.id, id)).get()
+  preparedOn(db, 'staff-user-by-id', () =>
+    db
+      .select()
+      .from(staffUsers)
+      .where(eq(staffUsers.id, sql.placeholder('id')))
+      .prepare(),
+  ).get({ id })
 
 export const roleGrantsOf = (db: Queryable, staffUserId: string): RoleGrant[] =>
-  db
-    .select({ role: staffRoles.role, locationId: staffRoles.locationId })
-    .from(staffRoles)
-    .where(eq(staffRoles.staffUserId, staffUserId))
-    .all()
+  preparedOn(db, 'staff-role-grants', () =>
+    db
+      .select({ role: staffRoles.role, locationId: staffRoles.locationId })
+      .from(staffRoles)
+      .where(eq(staffRoles.staffUserId, sql.placeholder('staffUserId')))
+      .prepare(),
+  ).all({ staffUserId })
 
 /** Public shape of a staff user: never the passcode hash. */
 export function presentStaffUser(row: StaffUserRow) {

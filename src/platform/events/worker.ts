@@ -13,6 +13,7 @@ import { deliverTenant } from './delivery'
 import { onEventAppended } from './outbox'
 
 export const DELIVERY_JOB = 'webhooks.deliver'
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 const SWEEP_INTERVAL_MS = 5 * 60 * 1000
 
 export interface DeliveryWorkerDeps {
@@ -61,6 +62,9 @@ export class DeliveryWorker {
     for (const [tenantId, dueAt] of [...this.due]) {
       if (signal.aborted) break
       if (dueAt > Date.now()) continue
+      // Opening and checking a tenant is synchronous work: give requests their turn between
+      // tenants, so a sweep over a thousand tenants never stalls the API.
+      await yieldToEventLoop()
       // Hints arrive for any tenant appending in this process (tests run several platforms).
       if (!findTenantById(control.db, tenantId)) {
         this.due.delete(tenantId)

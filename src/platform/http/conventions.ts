@@ -52,6 +52,10 @@ export function toApiError(error: unknown, elysiaCode: string | number): ApiErro
   if (error instanceof ApiError) return error
   // Elysia wraps what a parse hook throws in its ParseError; ours carries the real problem.
   if (error instanceof Error && error.cause instanceof ApiError) return error.cause
+  // A response that fails its own schema is our bug, not the caller's: 500, and logged.
+  if (error instanceof ValidationError && error.type === 'response') {
+    return new ApiError('internal', 'The response did not match its documented schema')
+  }
   if (error instanceof ValidationError) return validationProblem(error)
   if (elysiaCode === 'PARSE') return new ApiError('validation_failed', 'The request body could not be parsed')
   if (elysiaCode === 'NOT_FOUND') return new ApiError('not_found', 'No route matches this method and path')

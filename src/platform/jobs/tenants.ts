@@ -19,6 +19,8 @@ export async function forEachTenant(
   const failed: string[] = []
   for (const tenant of listTenants(source.control.db)) {
     if (signal.aborted) break
+    // Each tenant's work is mostly synchronous SQLite: let requests in between tenants.
+    await new Promise<void>((resolve) => setImmediate(resolve))
     try {
       await work(tenant, source.pool.get(tenant.id).db)
     } catch (error) {

@@ -1,9 +1,10 @@
 // Tenants live in the control database; each has its own SQLite file in the pool.
-import { asc, eq } from 'drizzle-orm'
+import { asc, eq, sql } from 'drizzle-orm'
 import { ApiError, invalid } from '../http/problem'
 import { newId, nowIso } from '../ids'
 import { type TenantRow, tenants } from './control-schema'
 import type { ControlDb } from './databases'
+import { preparedOn } from './prepared'
 
 export type Tenant = TenantRow
 
@@ -44,10 +45,22 @@ export function createTenant(
 }
 
 export const findTenantBySlug = (control: ControlDb, slug: string): Tenant | undefined =>
-  control.select().from(tenants).where(eq(tenants.slug, slug)).get()
+  preparedOn(control, 'tenant-by-slug', () =>
+    control
+      .select()
+      .from(tenants)
+      .where(eq(tenants.slug, sql.placeholder('slug')))
+      .prepare(),
+  ).get({ slug })
 
 export const findTenantById = (control: ControlDb, id: string): Tenant | undefined =>
-  control.select().from(tenants).where(eq(tenants.id, id)).get()
+  preparedOn(control, 'tenant-by-id', () =>
+    control
+      .select()
+      .from(tenants)
+      .where(eq(tenants.id, sql.placeholder('id')))
+      .prepare(),
+  ).get({ id })
 
 export const listTenants = (control: ControlDb): Tenant[] =>
   control.select().from(tenants).orderBy(asc(tenants.slug)).all()

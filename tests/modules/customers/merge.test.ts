@@ -134,6 +134,7 @@ describe('customer merge', () => {
           clubMemberships: 1,
           orders: 0,
           orderOffPremise: 0,
+          reservations: 0,
         },
       ],
       [
@@ -146,6 +147,7 @@ describe('customer merge', () => {
           clubMemberships: 0,
           orders: 0,
           orderOffPremise: 0,
+          reservations: 0,
         },
       ],
     ])

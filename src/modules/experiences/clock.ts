@@ -1,0 +1,80 @@
+// Wall-clock times of a location (`YYYY-MM-DD` + `HH:MM` in an IANA zone) to instants and back.
+// Schedules are written in local time, so a 19:00 slot stays 19:00 across daylight-saving changes.
+import { asc } from 'drizzle-orm'
+import type { Actor } from '../../platform/auth/actor'
+import { invalid } from '../../platform/http/problem'
+import type { Queryable } from '../../platform/tenancy/transaction'
+import { type LocationRow, locations } from '../locations/schema'
+import { findLocation } from '../locations/service'
+
+export const TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$'
+
+/** Offset of a time zone from UTC at an instant, in milliseconds. */
+function zoneOffsetMs(instant: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(new Date(instant))
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value)
+  const wall = Date.UTC(
+    part('year'),
+    part('month') - 1,
+    part('day'),
+    part('hour'),
+    part('minute'),
+    part('second'),
+  )
+  return wall - Math.floor(instant / 1000) * 1000
+}
+
+/**
+ * The instant a local date and time happen in a zone. A time skipped by a spring-forward change
+ * (02:30 on that night) is taken at the offset before the change, i.e. an hour later in wall time.
+ */
+export function zonedInstant(date: string, time: string, timeZone: string): Date {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number]
+  const [hh, mm] = time.split(':').map(Number) as [number, number]
+  const wall = Date.UTC(y, m - 1, d, hh, mm)
+  const first = wall - zoneOffsetMs(wall, timeZone)
+  return new Date(wall - zoneOffsetMs(first, timeZone))
+}
+
+/** 0 = Sunday .. 6 = Saturday of a calendar date (a date has no zone). */
+export function weekdayOf(date: string): number {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number]
+  return new Date(Date.UTC(y, m - 1, d)).getUTCDay()
+}
+
+/** The calendar date `days` after `date`. */
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number]
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10)
+}
+
+/**
+ * The location a write is for: the one given, else the request's location (`x-location-id`),
+ * else the tenant's only location. 400 when it names no location of this tenant, or when the
+ * tenant has several and none was named.
+ */
+export function chooseLocation(
+  db: Queryable,
+  actor: Actor,
+  given: string | undefined,
+  path: string,
+): LocationRow {
+  const id = given ?? actor.locationId ?? undefined
+  if (id !== undefined) {
+    const row = findLocation(db, id)
+    if (!row) throw invalid(path, `no location ${id} in this tenant`)
+    return row
+  }
+  const all = db.select().from(locations).orderBy(asc(locations.createdAt)).limit(2).all()
+  if (all.length === 1) return all[0]!
+  throw invalid(path, 'this tenant has several locations: name one (or send x-location-id)')
+}

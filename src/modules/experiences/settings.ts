@@ -1,0 +1,71 @@
+// The tenant's public booking page: which location it books into, under which slug and name,
+// and whether it is public at all. One record per tenant; GET is 404 until the first PUT.
+import { eq } from 'drizzle-orm'
+import { appendAudit } from '../../platform/audit/audit'
+import { diffFields } from '../../platform/audit/diff'
+import type { Actor } from '../../platform/auth/actor'
+import { notFound } from '../../platform/http/problem'
+import { nowIso } from '../../platform/ids'
+import type { Db } from '../../platform/tenancy/databases'
+import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { chooseLocation } from './clock'
+import type { PutLocationMappingInput } from './model'
+import { type LocationMappingRow, tablesLocationMapping } from './schema'
+
+const MAPPING_ID = 'default'
+
+const view = ({ id: _id, ...rest }: LocationMappingRow) => rest
+
+export function getLocationMapping(db: Queryable) {
+  const row = db.select().from(tablesLocationMapping).where(eq(tablesLocationMapping.id, MAPPING_ID)).get()
+  if (!row) throw notFound('location mapping (not configured yet: PUT it first)')
+  return view(row)
+}
+
+export function putLocationMapping(db: Db, actor: Actor, input: PutLocationMappingInput) {
+  return inWriteTransaction(db, (tx) => {
+    const location = chooseLocation(tx, actor, input.locationId, 'body/locationId')
+    const before = tx
+      .select()
+      .from(tablesLocationMapping)
+      .where(eq(tablesLocationMapping.id, MAPPING_ID))
+      .get()
+    const fields = {
+      tenantLocationCode: input.tenantLocationCode,
+      locationId: location.id,
+      publicSlug: input.publicSlug,
+      publicName: input.publicName.trim(),
+      isPublic: input.isPublic,
+    }
+    const now = nowIso()
+    if (before) {
+      const changes = diffFields(before, fields)
+      if (Object.keys(changes).length === 0) return view(before)
+      const row = tx
+        .update(tablesLocationMapping)
+        .set({ ...fields, updatedAt: now })
+        .where(eq(tablesLocationMapping.id, MAPPING_ID))
+        .returning()
+        .get()
+      appendAudit(tx, actor, {
+        action: 'tables.location_mapping.update',
+        entityType: 'tables_location_mapping',
+        entityId: MAPPING_ID,
+        metadata: { changes },
+      })
+      return view(row)
+    }
+    const row = tx
+      .insert(tablesLocationMapping)
+      .values({ id: MAPPING_ID, ...fields, createdAt: now, updatedAt: now })
+      .returning()
+      .get()
+    appendAudit(tx, actor, {
+      action: 'tables.location_mapping.create',
+      entityType: 'tables_location_mapping',
+      entityId: MAPPING_ID,
+      metadata: fields,
+    })
+    return view(row)
+  })
+}

@@ -1,0 +1,42 @@
+// How reservations join other families: a customer merge moves legacy reservations to the
+// primary, a reservation links its customer to the reservation location (`GET
+// /customers?locationId=`), and tags attach to reservations of either kind (legacy `/reservation`
+// and tables-API) by id.
+import { eq } from 'drizzle-orm'
+import { registerCustomerLocationLink, registerCustomerReferenceMover } from '../customers/references'
+import { tablesReservations } from '../tables-reservations/schema'
+import { registerTaggable } from '../tags/assignments'
+import { legacyReservations } from './schema'
+
+registerCustomerReferenceMover(
+  'reservations',
+  (tx, sourceId, primaryId) =>
+    tx
+      .update(legacyReservations)
+      .set({ customerId: primaryId })
+      .where(eq(legacyReservations.customerId, sourceId))
+      .returning({ id: legacyReservations.id })
+      .all().length,
+)
+
+registerCustomerLocationLink('reservations', (db, locationId) =>
+  db
+    .select({ id: legacyReservations.customerId })
+    .from(legacyReservations)
+    .where(eq(legacyReservations.reservationLocationId, locationId)),
+)
+
+registerTaggable(
+  'reservation',
+  (db, objectId) =>
+    db
+      .select({ id: legacyReservations.id })
+      .from(legacyReservations)
+      .where(eq(legacyReservations.id, objectId))
+      .get() !== undefined ||
+    db
+      .select({ id: tablesReservations.id })
+      .from(tablesReservations)
+      .where(eq(tablesReservations.id, objectId))
+      .get() !== undefined,
+)

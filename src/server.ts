@@ -24,6 +24,9 @@ import { registerMediaJobs } from './modules/media/jobs'
 import { mediaRoutes } from './modules/media/routes'
 import { mediaFileRoutes } from './modules/media/uploads'
 import { noteRoutes } from './modules/notes/routes'
+import { registerOffPremiseJobs } from './modules/off-premise/jobs'
+import { offPremiseOrderRoutes } from './modules/off-premise/order-routes'
+import { offPremiseSettingsRoutes } from './modules/off-premise/routes'
 import { orderActionRoutes } from './modules/orders/action-routes'
 import { serviceOrdersPort } from './modules/orders/adapters'
 import { orderRoutes } from './modules/orders/routes'
@@ -31,6 +34,7 @@ import { partnerRoutes } from './modules/partners/routes'
 import { passcodeSessionRoutes } from './modules/passcode-sessions/routes'
 import { paymentRoutes } from './modules/payments/routes'
 import { productRoutes } from './modules/products/routes'
+import { orderShippingRoutes, shippingRoutes } from './modules/shipping/routes'
 import { staffRoutes } from './modules/staff/routes'
 import { tablesMetaRoutes } from './modules/tables-meta/routes'
 import { tablesReservationRoutes } from './modules/tables-reservations/routes'
@@ -79,6 +83,10 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     orderRoutes(auth, serviceOrdersPort),
     orderActionRoutes(auth, serviceOrdersPort),
     paymentRoutes(auth, { provider: platform.payments, port: serviceOrdersPort }),
+    offPremiseOrderRoutes(auth, platform.messages),
+    shippingRoutes(auth),
+    orderShippingRoutes(auth),
+    offPremiseSettingsRoutes(auth),
     giftCardRoutes(auth),
     cashRoutes(auth),
     appRoutes(auth),
@@ -96,6 +104,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
 export function buildApp(platform: Platform): AnyElysia {
   registerGiftCardJobs(platform)
   registerMediaJobs(platform)
+  registerOffPremiseJobs(platform)
   // Typed as AnyElysia: composing every module in one chained type exceeds what tsc can represent,
   // and nothing consumes the app's route types (no Eden client).
   const app: AnyElysia = new Elysia({ normalize: false }).use(

@@ -3,6 +3,7 @@
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
 import { int, oneOf } from '../../platform/http/types'
+import { OffPremiseBlock, OffPremiseInput } from '../off-premise/order-model'
 import { AddLine, LineItem } from './model-lines'
 import { orderStatuses } from './schema'
 
@@ -65,6 +66,7 @@ export const CreateOrder = t.Object(
     lineItems: t.Optional(
       t.Array(AddLine, { maxItems: 200, description: 'Lines to add at once, as `POST /order/{id}/line`.' }),
     ),
+    offPremise: t.Optional(OffPremiseInput),
   },
   { additionalProperties: false },
 )
@@ -170,7 +172,7 @@ export const Order = t.Object(
     lineItems: t.Array(LineItem),
     appliedDiscounts: t.Array(AppliedDiscount),
     fulfillments: t.Array(Fulfillment),
-    offPremise: t.Null({ description: 'Off-premise details are not kept by this service yet.' }),
+    offPremise: t.Nullable(OffPremiseBlock),
     submittedAt: t.Nullable(t.String({ format: 'date-time' })),
     paidAt: t.Nullable(t.String({ format: 'date-time' })),
     closedAt: t.Nullable(t.String({ format: 'date-time' })),

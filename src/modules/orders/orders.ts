@@ -10,6 +10,7 @@ import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { findLocation, getLocation } from '../locations/service'
+import { attachOffPremise, changeOffPremiseMode } from '../off-premise/attach'
 import { findStaffUser } from '../staff/service'
 import { insertLines } from './lines'
 import type { CreateOrderInput, OrderView, UpdateOrderInput } from './model'
@@ -105,6 +106,7 @@ export function createOrder(db: Db, actor: Actor, port: OrdersPort, input: Creat
       })
       .returning()
       .get()
+    attachOffPremise(tx, actor, order, input.offPremise)
     insertLines(tx, port, order, input.lineItems ?? [], 'body/lineItems/#')
     repriceOrder(tx, order.id)
     const view = loadOrder(tx, order.id)
@@ -175,6 +177,7 @@ export function updateOrder(
     { action: 'order.update', event: 'update', allowed: OPEN_STATUSES, doing: 'change the header of' },
     (tx, order) => {
       assertStaff(tx, patch.assignedStaffUserId, 'body/assignedStaffUserId')
+      if (patch.fulfillmentMode) changeOffPremiseMode(tx, actor, order, patch.fulfillmentMode)
       const { fundraising, ...fields } = patch
       const set: Partial<OrderRow> = { ...fields }
       if (fields.customerId) {

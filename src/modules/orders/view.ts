@@ -2,6 +2,8 @@
 import { asc, eq, inArray } from 'drizzle-orm'
 import { notFound } from '../../platform/http/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
+import type { OffPremiseView } from '../off-premise/order-model'
+import { offPremiseViews } from '../off-premise/present'
 import type { OrderView } from './model'
 import {
   type OrderDiscountRow,
@@ -66,6 +68,7 @@ export function presentOrder(
   lines: OrderLineRow[],
   discounts: OrderDiscountRow[],
   fulfillments: OrderFulfillmentRow[],
+  offPremise: OffPremiseView | null = null,
 ): OrderView {
   const left = fulfilledBySku(fulfillments)
   let fulfillable = 0
@@ -91,13 +94,19 @@ export function presentOrder(
     lineItems: lineItems as unknown as OrderView['lineItems'],
     appliedDiscounts: discounts.map(({ orderId: _o, position: _p, ...d }) => d),
     fulfillments: fulfillments.map(({ orderId: _o, ...f }) => f) as OrderView['fulfillments'],
-    offPremise: null,
+    offPremise,
   }
 }
 
 export function loadOrder(db: Queryable, id: string): OrderView {
   const row = getOrderRow(db, id)
-  return presentOrder(row, linesOf(db, id), discountsOf(db, id), fulfillmentsOf(db, id))
+  return presentOrder(
+    row,
+    linesOf(db, id),
+    discountsOf(db, id),
+    fulfillmentsOf(db, id),
+    offPremiseViews(db, [id]).get(id) ?? null,
+  )
 }
 
 /** Presents many orders with three batched queries rather than three per order. */
@@ -137,7 +146,14 @@ export function presentOrders(db: Queryable, rows: OrderRow[]): OrderView[] {
       .orderBy(asc(orderFulfillments.createdAt), asc(orderFulfillments.id))
       .all(),
   )
+  const offPremise = offPremiseViews(db, ids)
   return rows.map((row) =>
-    presentOrder(row, lines.get(row.id) ?? [], discounts.get(row.id) ?? [], fulfillments.get(row.id) ?? []),
+    presentOrder(
+      row,
+      lines.get(row.id) ?? [],
+      discounts.get(row.id) ?? [],
+      fulfillments.get(row.id) ?? [],
+      offPremise.get(row.id) ?? null,
+    ),
   )
 }

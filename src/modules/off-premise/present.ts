@@ -1,0 +1,72 @@
+// The `offPremise` block of orders, loaded in one query per table for any number of orders.
+// Imports nothing from the orders module (the orders view imports this).
+import { asc, inArray } from 'drizzle-orm'
+import type { Queryable } from '../../platform/tenancy/transaction'
+import type { OffPremiseView } from './order-model'
+import {
+  type OffPremiseNotificationRow,
+  type OrderOffPremiseRow,
+  offPremiseNotifications,
+  orderOffPremise,
+} from './schema'
+
+export function presentOffPremise(
+  row: OrderOffPremiseRow,
+  notifications: OffPremiseNotificationRow[],
+): OffPremiseView {
+  return {
+    channel: row.channel,
+    customer: row.customer,
+    quote: row.quote,
+    readyAt: row.readyAt,
+    staging: row.staging,
+    guestMessaging: {
+      ...row.guestMessaging,
+      notifications: notifications.map((n) => ({
+        id: n.id,
+        event: n.event,
+        template: n.template,
+        channel: n.channel,
+        status: n.status,
+        recipient: n.recipient,
+        subject: n.subject,
+        body: n.body,
+        updatedAt: n.updatedAt,
+        sentAt: n.sentAt,
+        failureReason: n.failureReason,
+      })),
+    },
+    pickup: row.pickup ?? null,
+    delivery: row.delivery ?? null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  }
+}
+
+/** The off-premise block of each of the orders that has one. */
+export function offPremiseViews(db: Queryable, orderIds: string[]): Map<string, OffPremiseView> {
+  const views = new Map<string, OffPremiseView>()
+  if (orderIds.length === 0) return views
+  const rows = db.select().from(orderOffPremise).where(inArray(orderOffPremise.orderId, orderIds)).all()
+  if (rows.length === 0) return views
+  const notifications = db
+    .select()
+    .from(offPremiseNotifications)
+    .where(
+      inArray(
+        offPremiseNotifications.orderId,
+        rows.map((r) => r.orderId),
+      ),
+    )
+    .orderBy(asc(offPremiseNotifications.createdAt), asc(offPremiseNotifications.id))
+    .all()
+  for (const row of rows)
+    views.set(
+      row.orderId,
+      presentOffPremise(
+        row,
+        notifications.filter((n) => n.orderId === row.orderId),
+      ),
+    )
+  return views
+}

@@ -1,0 +1,64 @@
+// Shipping rates for an order: the order's shipping weight from its catalog lines, then the
+// rate quote for a destination.
+import { and, eq, inArray, isNull } from 'drizzle-orm'
+import type { Queryable } from '../../platform/tenancy/transaction'
+import { orderLines } from '../orders/schema'
+import { getOrderRow } from '../orders/view'
+import { productVariants } from '../products/schema'
+import { quoteShippingRates } from './service'
+
+/**
+ * Thousandths of a pound the order weighs: for each line that is not voided and sells a variant
+ * with `hasShipping` and a `weight`, the variant's weight rounded up to the next thousandth of a
+ * pound, times the quantity. Lines without a weight count 0.
+ */
+export function orderShippingWeightMilliLbs(db: Queryable, orderId: string): number {
+  const lines = db
+    .select({ variantId: orderLines.productVariantId, quantity: orderLines.quantity })
+    .from(orderLines)
+    .where(and(eq(orderLines.orderId, orderId), isNull(orderLines.voidedAt)))
+    .all()
+    .filter((l): l is { variantId: string; quantity: number } => l.variantId !== null)
+  if (lines.length === 0) return 0
+  const variants = new Map(
+    db
+      .select({
+        id: productVariants.id,
+        weight: productVariants.weight,
+        hasShipping: productVariants.hasShipping,
+      })
+      .from(productVariants)
+      .where(
+        inArray(
+          productVariants.id,
+          lines.map((l) => l.variantId),
+        ),
+      )
+      .all()
+      .map((v) => [v.id, v]),
+  )
+  let milli = 0
+  for (const line of lines) {
+    const variant = variants.get(line.variantId)
+    if (!variant?.hasShipping || !variant.weight) continue
+    // Rounded first so float noise (2.675 * 1000 = 2674.9999...) cannot round a weight up.
+    const exact = Math.round(variant.weight * 1e6) / 1000
+    milli += Math.ceil(exact) * line.quantity
+  }
+  return milli
+}
+
+export function quoteOrderShipping(
+  db: Queryable,
+  orderId: string,
+  destination: { countryCode: string; stateCode?: string },
+) {
+  getOrderRow(db, orderId)
+  const milli = orderShippingWeightMilliLbs(db, orderId)
+  const weight = milli / 1000
+  return {
+    weight,
+    weightUnits: 'Lbs' as const,
+    ...quoteShippingRates(db, { weight, weightUnits: 'Lbs', ...destination }),
+  }
+}

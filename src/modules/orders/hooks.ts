@@ -1,7 +1,9 @@
 // How orders join the customers family: a customer merge moves their orders to the primary, and
-// an order links its customer to the order's location (`GET /customers?locationId=`).
+// an order links its customer to the order's location (`GET /customers?locationId=`), and tags
+// attach to existing orders only.
 import { eq } from 'drizzle-orm'
 import { registerCustomerLocationLink, registerCustomerReferenceMover } from '../customers/references'
+import { registerTaggable } from '../tags/assignments'
 import { orders } from './schema'
 
 registerCustomerReferenceMover(
@@ -13,6 +15,12 @@ registerCustomerReferenceMover(
       .where(eq(orders.customerId, sourceId))
       .returning({ id: orders.id })
       .all().length,
+)
+
+// Order tags attach through the tags family's service to orders of this tenant.
+registerTaggable(
+  'order',
+  (db, id) => db.select({ id: orders.id }).from(orders).where(eq(orders.id, id)).get() !== undefined,
 )
 
 registerCustomerLocationLink('orders', (db, locationId) =>

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { registerCustomerReferenceMover } from '../../../src/modules/customers/references'
 import { countRows, createTestApp, type TestApp } from '../../harness'
-import { addAddress, addCard, makeClub, makeCustomer } from './helpers'
+import { addAddress, addCard, makeClub, makeCustomer, makeTag } from './helpers'
 
 const merge = (t: TestApp, primaryCustomerId: string, sourceCustomerIds: string[], extra: object = {}) =>
   t.request('POST', '/customers/merge', {
@@ -20,6 +20,7 @@ const snapshot = (t: TestApp) =>
       'payment_provider_customers',
       'club_memberships',
       'customer_aliases',
+      'tag_assignments',
       'audit_entries',
       'outbox_events',
     ].map((table) => [table, t.tenant.db.$client.query(`SELECT * FROM ${table} ORDER BY rowid`).all()]),
@@ -33,12 +34,14 @@ describe('customer merge', () => {
   afterEach(() => t.close())
 
   test('moves addresses, cards, provider accounts, memberships and earlier aliases, and leaves aliases', async () => {
-    const primary = await makeCustomer(t, { firstName: 'Pat', tags: ['VIP'], notes: 'Likes Zin' })
+    const vip = await makeTag(t, 'VIP')
+    const wholesale = await makeTag(t, 'Wholesale')
+    const primary = await makeCustomer(t, { firstName: 'Pat', tags: [vip.id], notes: 'Likes Zin' })
     const source = await makeCustomer(t, {
       firstName: 'Patricia',
       phone: '707-555-0100',
       company: 'Acme',
-      tags: ['VIP', 'Wholesale'],
+      tags: [vip.id, wholesale.id],
       notes: 'Allergic to sulfites',
       socialProfiles: { instagram: '@pat' },
     })
@@ -76,7 +79,10 @@ describe('customer merge', () => {
       email: primary.email,
       phone: '707-555-0100',
       company: 'Acme',
-      tags: ['VIP', 'Wholesale'],
+      tags: [
+        { id: vip.id, title: 'VIP' },
+        { id: wholesale.id, title: 'Wholesale' },
+      ],
       notes: 'Likes Zin\n\nAllergic to sulfites',
       additionalPhones: ['707-555-0111'],
       socialProfiles: { instagram: '@pat' },
@@ -97,6 +103,8 @@ describe('customer merge', () => {
       .all()
     expect(accounts).toEqual([{ customer_id: primary.id }])
     expect(countRows(t.tenant.db, 'customers')).toBe(1)
+    // The source's tags moved; the tag both carried is kept once.
+    expect(countRows(t.tenant.db, 'tag_assignments')).toBe(2)
 
     // Sources (and the customer merged into a source before) answer the primary.
     for (const id of [source.id, second.id, earlier.id]) {
@@ -126,11 +134,33 @@ describe('customer merge', () => {
     expect(metadata.sources.map((s: any) => [s.customerId, s.moved])).toEqual([
       [
         source.id,
-        { addresses: 1, paymentMethods: 1, providerCustomers: 1, aliases: 1, clubMemberships: 1, orders: 0 },
+        {
+          addresses: 1,
+          paymentMethods: 1,
+          providerCustomers: 1,
+          aliases: 1,
+          clubMemberships: 1,
+          orders: 0,
+          tags: 1,
+          notes: 0,
+          giftCards: 0,
+          coupons: 0,
+        },
       ],
       [
         second.id,
-        { addresses: 1, paymentMethods: 0, providerCustomers: 0, aliases: 0, clubMemberships: 0, orders: 0 },
+        {
+          addresses: 1,
+          paymentMethods: 0,
+          providerCustomers: 0,
+          aliases: 0,
+          clubMemberships: 0,
+          orders: 0,
+          tags: 0,
+          notes: 0,
+          giftCards: 0,
+          coupons: 0,
+        },
       ],
     ])
     expect(metadata.sources[0].customer).toMatchObject({ id: source.id, email: source.email })

@@ -70,9 +70,12 @@ export type CustomerReferenceCount = (db: Queryable, customerId: string) => numb
 
 const referenceCounts = new Map<string, CustomerReferenceCount>()
 
-/** Registers (or replaces) a counter of one kind of record pointing at a customer, e.g. `notes`. */
-export function registerCustomerReferenceCount(kind: string, counter: CustomerReferenceCount): void {
+/** Registers (or replaces) a counter of one kind of record pointing at a customer, e.g. `notes`; answers its removal. */
+export function registerCustomerReferenceCount(kind: string, counter: CustomerReferenceCount): () => void {
   referenceCounts.set(kind, counter)
+  return () => {
+    if (referenceCounts.get(kind) === counter) referenceCounts.delete(kind)
+  }
 }
 
 /** `{kind: count}` of the registered records still pointing at a customer; empty when none do. */

@@ -1,7 +1,10 @@
 // POST /customers/merge: every kind of reference moves, aliases resolve, refusals change nothing.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { registerCustomerReferenceMover } from '../../../src/modules/customers/references'
+import {
+  registerCustomerReferenceCount,
+  registerCustomerReferenceMover,
+} from '../../../src/modules/customers/references'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { addAddress, addCard, makeClub, makeCustomer, makeTag } from './helpers'
 
@@ -300,6 +303,47 @@ describe('customer merge', () => {
       expect(JSON.parse(entry.metadata).sources[0].moved).toMatchObject({ testOrders: 2, addresses: 1 })
     } finally {
       unregisterOrders()
+    }
+  })
+
+  test('a family that counts its references without a mover refuses both merge and delete; a mover joins it in', async () => {
+    // A stand-in for a family whose table has no foreign key to customers (as notes, gift cards).
+    t.tenant.db.$client.run('CREATE TABLE test_visits (id TEXT PRIMARY KEY, customer_id TEXT)')
+    const primary = await makeCustomer(t)
+    const source = await makeCustomer(t)
+    t.tenant.db.$client.run("INSERT INTO test_visits VALUES ('v1', ?)", [source.id])
+    const unregisterCount = registerCustomerReferenceCount('testVisits', (db, customerId) => {
+      const [n] = db.get<[number]>(sql`SELECT count(*) FROM test_visits WHERE customer_id = ${customerId}`)
+      return n
+    })
+    try {
+      const before = snapshot(t)
+      const refused = await merge(t, primary.id, [source.id])
+      expect(refused.status).toBe(409)
+      expect(refused.body.references).toEqual({ testVisits: 1 })
+      expect(snapshot(t)).toEqual(before)
+      const deleteRefused = await t.request('DELETE', `/customers/${source.id}`)
+      expect(deleteRefused.status).toBe(409)
+      expect(deleteRefused.body.references).toEqual({ testVisits: 1 })
+      expect(snapshot(t)).toEqual(before)
+
+      const unregisterMover = registerCustomerReferenceMover(
+        'testVisits',
+        (tx, sourceId, primaryId) =>
+          tx.all(
+            sql`UPDATE test_visits SET customer_id = ${primaryId} WHERE customer_id = ${sourceId} RETURNING id`,
+          ).length,
+      )
+      try {
+        expect((await merge(t, primary.id, [source.id])).status).toBe(200)
+        expect(t.tenant.db.$client.query('SELECT customer_id FROM test_visits').all()).toEqual([
+          { customer_id: primary.id },
+        ])
+      } finally {
+        unregisterMover()
+      }
+    } finally {
+      unregisterCount()
     }
   })
 })

@@ -327,7 +327,7 @@ describe('club-membership and order tags through the tag service', () => {
   })
   afterEach(() => t.close())
 
-  test('attach only to memberships and orders that exist in the tenant', async () => {
+  test('attach only to memberships and orders that exist in the tenant; a customer with orders is not deleted', async () => {
     const actor = systemActor(t.tenant.id, 'test')
     const customer = await makeCustomer(t)
     const club = (await t.request('POST', '/clubs', { body: { title: 'Club', slug: 'club' } })).body
@@ -355,5 +355,14 @@ describe('club-membership and order tags through the tag service', () => {
       /not found/,
     )
     expect(countRows(db, 'tag_assignments')).toBe(2)
+    // orders.customer_id has no foreign key; the customer with an order is still kept from deletion.
+    const owner = await makeCustomer(t)
+    expect(
+      (await t.request('POST', '/order', { body: { locationId: t.tenant.locationId, customerId: owner.id } }))
+        .status,
+    ).toBe(201)
+    const refused = await t.request('DELETE', `/customers/${owner.id}`)
+    expect(refused.status).toBe(409)
+    expect(refused.body.references).toEqual({ orders: 1 })
   })
 })

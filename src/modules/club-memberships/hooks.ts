@@ -1,5 +1,5 @@
 // How club memberships join the customers family: merges move them, they link customers to the
-// location they signed up at, and a card an active membership charges cannot be removed. Also
+// location they signed up at, tags attach to them, and a card an active membership charges cannot be removed. Also
 // recomputes next process dates when a club's cadence changes.
 import { and, count, eq, isNull, ne } from 'drizzle-orm'
 import { appendAudit } from '../../platform/audit/audit'
@@ -11,6 +11,7 @@ import {
   registerCustomerReferenceMover,
   registerPaymentMethodUse,
 } from '../customers/references'
+import { registerTaggable } from '../tags/assignments'
 import { clubMemberships } from './schema'
 import { scheduleOf } from './service'
 
@@ -23,6 +24,14 @@ registerCustomerReferenceMover(
       .where(eq(clubMemberships.customerId, sourceId))
       .returning({ id: clubMemberships.id })
       .all().length,
+)
+
+// Club-membership tags attach through the tags family's service to memberships of this tenant.
+registerTaggable(
+  'club-membership',
+  (db, id) =>
+    db.select({ id: clubMemberships.id }).from(clubMemberships).where(eq(clubMemberships.id, id)).get() !==
+    undefined,
 )
 
 registerCustomerLocationLink('clubMemberships', (db, locationId) =>

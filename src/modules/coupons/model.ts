@@ -31,7 +31,8 @@ const fields = {
   appliesToObjectIds: t.Array(t.String({ minLength: 1, maxLength: 200 }), {
     maxItems: 500,
     uniqueItems: true,
-    description: 'Product or collection ids (1..500) for Product and Collection coupons; empty for Store.',
+    description:
+      'Product or collection ids (1..500) for Product and Collection coupons, each a product or collection of this tenant (400 naming the index otherwise); empty for Store.',
   }),
   productDiscountType: oneOf(discountTypes, {
     description: 'Discount on the eligible items. Default No Discount.',
@@ -62,7 +63,7 @@ const fields = {
     maxItems: 500,
     uniqueItems: true,
     description:
-      'Customer, club or customer-tag ids (1..500) unless availableTo is Everyone. Customer-tag ids must be customer tags.',
+      'Customer, club or customer-tag ids (1..500) unless availableTo is Everyone, each a customer, club or customer tag of this tenant (400 naming the index otherwise). A customer id merged away is stored as the customer it was merged into, and a customer merge replaces the source’s id with the primary’s.',
   }),
   combinability: oneOf(combinabilities, {
     description:

@@ -1,4 +1,5 @@
 import { Elysia, t } from 'elysia'
+import './hooks'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { pageOf } from '../../platform/http/paging'
 import { Coupon, CouponList, CouponListQuery, CouponParams, CreateCoupon, UpdateCoupon } from './model'
@@ -30,7 +31,7 @@ export const couponRoutes = (auth: AuthPlugin, prefix: '/coupon' | '/coupons') =
         detail: {
           summary: 'Create a coupon',
           description:
-            'Only `title` is required. Codes are unique case-insensitively (409); omitted, one is generated. Discount values: Percentage Off in basis points 1..10000 (1000 = 10%, above 100% is 400), Dollar Off and Set Price in cents, No Discount and Free without a value. `startDate` must not be after `endDate`. Product and Collection coupons need `appliesToObjectIds`; Customer, Club and Customer Tag availability needs `availableToObjectIds` (customer-tag ids must be customer tags). Money fields are cents.',
+            'Only `title` is required. Codes are unique case-insensitively (409); omitted, one is generated. Discount values: Percentage Off in basis points 1..10000 (1000 = 10%, above 100% is 400), Dollar Off and Set Price in cents, No Discount and Free without a value. `startDate` must not be after `endDate`. Product and Collection coupons need `appliesToObjectIds`, which must be products or collections of this tenant; Customer, Club and Customer Tag availability needs `availableToObjectIds`, which must be customers, clubs or customer tags of this tenant (400 naming each bad id by index; a merged-away customer id is stored as the primary). Money fields are cents.',
         },
       },
     )
@@ -48,7 +49,7 @@ export const couponRoutes = (auth: AuthPlugin, prefix: '/coupon' | '/coupons') =
       detail: {
         summary: 'Update a coupon',
         description:
-          'Partial; the coupon that results must satisfy the same rules as a new one (400 otherwise, nothing changed). A code taken by another coupon is 409.',
+          'Partial; the coupon that results must satisfy the same rules as a new one (400 otherwise, nothing changed). The ids in `appliesToObjectIds` and `availableToObjectIds` are checked against this tenant when the patch sends them or their `appliesTo`/`availableTo` (ids stored earlier are not re-checked otherwise). A code taken by another coupon is 409.',
       },
     })
     .delete(

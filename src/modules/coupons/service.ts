@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm'
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm'
 import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
 import type { Actor } from '../../platform/auth/actor'
@@ -8,6 +8,10 @@ import { ApiError, conflict, type FieldError, notFound } from '../../platform/ht
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { clubs } from '../clubs/schema'
+import { collections } from '../collections/schema'
+import { resolveCustomerId } from '../customers/service'
+import { products } from '../products/schema'
 import { tags } from '../tags/schema'
 import type { CreateCouponInput, UpdateCouponInput } from './model'
 import { type CouponFields, couponErrors } from './rules'
@@ -67,24 +71,91 @@ function generateCode(db: Queryable): string {
   }
 }
 
-/** The coupon's own rules, plus: Customer Tag coupons name customer tags of this tenant. */
-function assertValid(db: Queryable, coupon: CouponFields) {
-  const errors: FieldError[] = couponErrors(coupon)
-  if (coupon.availableTo === 'Customer Tag') {
-    for (const [i, id] of coupon.availableToObjectIds.entries()) {
-      const tag = db.select({ objectType: tags.objectType }).from(tags).where(eq(tags.id, id)).get()
-      if (tag?.objectType !== 'Customer')
-        errors.push({ path: `body/availableToObjectIds/${i}`, message: `${id} is not a customer tag` })
-    }
+/** The ids among `ids` that are rows of `table` in this tenant. */
+function existing(
+  db: Queryable,
+  table: typeof products | typeof collections | typeof clubs | typeof tags,
+  ids: string[],
+) {
+  if (ids.length === 0) return new Set<string>()
+  return new Set(
+    db
+      .select({ id: table.id })
+      .from(table)
+      .where(inArray(table.id, [...new Set(ids)]))
+      .all()
+      .map((r) => r.id),
+  )
+}
+
+/**
+ * The ids a coupon names must be records of this tenant: products (appliesTo Product),
+ * collections (Collection), customers (availableTo Customer; an id merged away becomes the
+ * customer it was merged into), clubs (Club) or customer tags (Customer Tag). Answers the
+ * coupon with customer ids resolved, or the errors naming each bad id.
+ */
+function checkedReferences(
+  db: Queryable,
+  coupon: CouponFields,
+  check: { appliesTo: boolean; availableTo: boolean },
+): { coupon: CouponFields; errors: FieldError[] } {
+  const errors: FieldError[] = []
+  const refuse = (field: string, i: number, message: string) =>
+    errors.push({ path: `body/${field}/${i}`, message })
+  const next = { ...coupon }
+  if (check.appliesTo && coupon.appliesTo !== 'Store') {
+    const table = coupon.appliesTo === 'Product' ? products : collections
+    const found = existing(db, table, coupon.appliesToObjectIds)
+    coupon.appliesToObjectIds.forEach((id, i) => {
+      if (!found.has(id))
+        refuse('appliesToObjectIds', i, `${id} is not a ${coupon.appliesTo.toLowerCase()} of this tenant`)
+    })
   }
+  if (check.availableTo && coupon.availableTo === 'Customer') {
+    next.availableToObjectIds = coupon.availableToObjectIds.map((id, i) => {
+      try {
+        return resolveCustomerId(db, id)
+      } catch {
+        refuse('availableToObjectIds', i, `${id} is not a customer of this tenant`)
+        return id
+      }
+    })
+    next.availableToObjectIds = [...new Set(next.availableToObjectIds)]
+  } else if (check.availableTo && coupon.availableTo === 'Club') {
+    const found = existing(db, clubs, coupon.availableToObjectIds)
+    coupon.availableToObjectIds.forEach((id, i) => {
+      if (!found.has(id)) refuse('availableToObjectIds', i, `${id} is not a club of this tenant`)
+    })
+  } else if (check.availableTo && coupon.availableTo === 'Customer Tag') {
+    coupon.availableToObjectIds.forEach((id, i) => {
+      const tag = db.select({ objectType: tags.objectType }).from(tags).where(eq(tags.id, id)).get()
+      if (tag?.objectType !== 'Customer') refuse('availableToObjectIds', i, `${id} is not a customer tag`)
+    })
+  }
+  return { coupon: next, errors }
+}
+
+/**
+ * The coupon's own rules, plus the records it names (checked on create, and on update when the
+ * patch touches them). Answers the coupon to store.
+ */
+function assertValid(
+  db: Queryable,
+  coupon: CouponFields,
+  check = { appliesTo: true, availableTo: true },
+): CouponFields {
+  const errors: FieldError[] = couponErrors(coupon)
+  const checked = errors.length === 0 ? checkedReferences(db, coupon, check) : { coupon, errors: [] }
+  errors.push(...checked.errors)
   if (errors.length > 0)
     throw new ApiError('validation_failed', `${errors[0]!.path}: ${errors[0]!.message}`, { errors })
+  return checked.coupon
 }
 
 export function createCoupon(db: Db, actor: Actor, input: CreateCouponInput): CouponRow {
   return inWriteTransaction(db, (tx) => {
     if (input.code !== undefined) assertCodeFree(tx, input.code)
-    const fields: CouponFields = {
+    const given: CouponFields = {
       code: input.code ?? generateCode(tx),
       title: input.title,
       actionMessage: input.actionMessage ?? null,
@@ -109,7 +180,7 @@ export function createCoupon(db: Db, actor: Actor, input: CreateCouponInput): Co
       maxDiscountAmount: input.maxDiscountAmount ?? null,
       promotionSets: input.promotionSets ?? [],
     }
-    assertValid(tx, fields)
+    const fields = assertValid(tx, given)
     const now = nowIso()
     const row = tx
       .insert(coupons)
@@ -132,11 +203,15 @@ export function updateCoupon(db: Db, actor: Actor, id: string, patch: UpdateCoup
     const before = getCoupon(tx, id)
     if (patch.code !== undefined) assertCodeFree(tx, patch.code, id)
     const { id: _id, createdAt: _c, updatedAt: _u, ...current } = before
-    const merged: CouponFields = { ...current }
+    const given: CouponFields = { ...current }
     for (const [key, value] of Object.entries(patch))
-      if (value !== undefined) (merged as Record<string, unknown>)[key] = value
-    assertValid(tx, merged)
-    const changes = diffFields(before, patch)
+      if (value !== undefined) (given as Record<string, unknown>)[key] = value
+    // Ids already stored are not checked again unless the patch touches them.
+    const merged = assertValid(tx, given, {
+      appliesTo: patch.appliesTo !== undefined || patch.appliesToObjectIds !== undefined,
+      availableTo: patch.availableTo !== undefined || patch.availableToObjectIds !== undefined,
+    })
+    const changes = diffFields(before, merged)
     if (Object.keys(changes).length === 0) return before
     const row = tx
       .update(coupons)

@@ -11,7 +11,7 @@ import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import type { CustomerView } from './model'
-import { customerReferenceMovers, registerCustomerReferenceMover } from './references'
+import { customerReferenceMovers, customerReferencesOf, registerCustomerReferenceMover } from './references'
 import {
   type AliasRow,
   type CustomerRow,
@@ -80,14 +80,14 @@ const fillable = [
 
 /**
  * The primary's fields after absorbing a source: the primary's values win; its empty fields take
- * the source's; notes are appended; tags, additional phones and social profiles are combined.
+ * the source's; notes are appended; additional phones and social profiles are combined (tags move
+ * as tag assignments, through their mover).
  */
 function absorb(primary: CustomerRow, source: CustomerRow): CustomerRow {
   const next = { ...primary }
   for (const field of fillable)
     if (next[field] === null && source[field] !== null) next[field] = source[field]
   if (source.notes) next.notes = next.notes ? `${next.notes}\n\n${source.notes}` : source.notes
-  next.tags = [...new Set([...next.tags, ...source.tags])]
   const phones = [...next.additionalPhones, ...source.additionalPhones]
   if (source.phone && source.phone !== next.phone) phones.push(source.phone)
   next.additionalPhones = [...new Set(phones)].filter((p) => p !== next.phone)
@@ -116,6 +116,13 @@ export function mergeCustomers(
       const counts: Record<string, number> = {}
       for (const [kind, mover] of customerReferenceMovers()) counts[kind] = mover(tx, source.id, primary.id)
       merged = absorb(merged, source)
+      const left = customerReferencesOf(tx, source.id)
+      if (Object.keys(left).length > 0)
+        throw new ApiError(
+          'conflict',
+          `records of a kind merge does not move yet still refer to customer ${source.id}`,
+          { extensions: { references: left } },
+        )
       try {
         tx.delete(customers).where(eq(customers.id, source.id)).run()
       } catch (error) {

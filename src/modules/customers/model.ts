@@ -30,6 +30,12 @@ export const Address = t.Object(
   { $id: '#/components/schemas/CustomerAddress' },
 )
 
+/** The element of a Customer's `tags`: the tag's id and title, as Commerce7 shows them. */
+export const CustomerTag = t.Object(
+  { id: t.String({ format: 'uuid' }), title: t.String() },
+  { $id: '#/components/schemas/CustomerTag' },
+)
+
 const SocialProfiles = t.Object({
   facebook: t.Nullable(t.String()),
   x: t.Nullable(t.String()),
@@ -46,7 +52,10 @@ export const Customer = t.Object(
     email: t.String(),
     phone: t.Nullable(t.String()),
     status: customerStatus,
-    tags: t.Array(t.String()),
+    tags: t.Array(CustomerTag, {
+      description:
+        'The Manual customer tags attached to the customer (tag assignments), in title order. Attach and detach with `POST /customers/{id}/tags` and `DELETE /customers/{id}/tags/{tagId}`, or replace them all with `tags` on PUT.',
+    }),
     marketingOptIn: t.Boolean(),
     notes: t.Nullable(t.String()),
     company: t.Nullable(t.String()),
@@ -89,17 +98,18 @@ export const UpdateAddress = t.Partial(t.Object(addressFields), {
 })
 
 const phone = t.String({ minLength: 1, maxLength: 50 })
-const tag = t.String({ minLength: 1, maxLength: 100 })
+const tagId = t.String({ minLength: 1, maxLength: 200 })
 
 const customerFields = {
   externalRef: optionalText(200, 'Your own reference for the customer (another system’s id).'),
   phone: t.Optional(t.Nullable(phone)),
   status: t.Optional(customerStatus),
   tags: t.Optional(
-    t.Array(tag, {
+    t.Array(tagId, {
       maxItems: 100,
       uniqueItems: true,
-      description: 'Tag titles; the whole list is replaced when sent.',
+      description:
+        'Ids of Manual customer tags (`GET /tag/customer`); the customer’s tags become exactly these when sent (an empty list detaches them all). An id that is not a Manual customer tag is 400 naming its index.',
     }),
   ),
   marketingOptIn: t.Optional(t.Boolean()),
@@ -259,4 +269,14 @@ export const IdempotencyHeaders = t.Object({
         'Optional: a retry with the same key and body answers the first result instead of storing the card twice.',
     }),
   ),
+})
+
+export const AttachCustomerTag = t.Object(
+  { tagId: t.String({ minLength: 1, maxLength: 200, description: 'A Manual customer tag.' }) },
+  { additionalProperties: false },
+)
+
+export const CustomerTagParams = t.Object({
+  id: t.String({ minLength: 1, maxLength: 200 }),
+  tagId: t.String({ minLength: 1, maxLength: 200 }),
 })

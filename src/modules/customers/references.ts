@@ -6,6 +6,11 @@
 //   merge's audit entry. Tables referencing `customers.id` should declare the foreign key without
 //   ON DELETE CASCADE, so a family that forgot to register makes the merge fail (409) rather than
 //   lose rows when the source customer is deleted.
+// - Reference counts: a family whose table cannot carry that foreign key (it predates the
+//   customers table, or rebuilding it would drop its triggers) registers a counter of its rows
+//   pointing at a customer instead. Deleting a customer that any counter finds is refused (409
+//   naming the kinds and counts), and a merge checks after the movers ran that nothing counted
+//   still points at a source, so a counter without a mover fails the merge the same way.
 // - Payment-method uses: a stored card that something live still charges (an active club
 //   membership) cannot be removed. Each family that references cards registers a counter.
 // - Location links: `GET /customers?locationId=` returns customers created at the location plus
@@ -59,4 +64,26 @@ export function paymentMethodUsesOf(db: Queryable, paymentMethodId: string): Rec
     if (n > 0) uses[kind] = n
   }
   return uses
+}
+
+export type CustomerReferenceCount = (db: Queryable, customerId: string) => number
+
+const referenceCounts = new Map<string, CustomerReferenceCount>()
+
+/** Registers (or replaces) a counter of one kind of record pointing at a customer, e.g. `notes`; answers its removal. */
+export function registerCustomerReferenceCount(kind: string, counter: CustomerReferenceCount): () => void {
+  referenceCounts.set(kind, counter)
+  return () => {
+    if (referenceCounts.get(kind) === counter) referenceCounts.delete(kind)
+  }
+}
+
+/** `{kind: count}` of the registered records still pointing at a customer; empty when none do. */
+export function customerReferencesOf(db: Queryable, customerId: string): Record<string, number> {
+  const found: Record<string, number> = {}
+  for (const [kind, counter] of referenceCounts) {
+    const n = counter(db, customerId)
+    if (n > 0) found[kind] = n
+  }
+  return found
 }

@@ -17,6 +17,7 @@ import {
 import { paymentMethodRoutes } from './payment-method-routes'
 import { detachDeletedCards, type PaymentDeps } from './payment-methods'
 import { createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer } from './service'
+import { customerTagRoutes } from './tags'
 
 const aliasNote = 'An id merged away into another customer answers (and acts on) the primary customer.'
 
@@ -43,7 +44,7 @@ function customerResource(auth: AuthPlugin, deps: PaymentDeps, prefix: string) {
         detail: {
           summary: 'Create a customer',
           description:
-            'Email is required and unique within the tenant, case-insensitively (a duplicate is 409 naming the holder). `addresses` may be sent along. The customer records `x-location-id` as the location it was created at.',
+            'Email is required and unique within the tenant, case-insensitively (a duplicate is 409 naming the holder). `addresses` may be sent along, and `tags` as a list of Manual customer tag ids (400 naming the index of one that is not); the response shows `tags` as `[{id, title}]`. The customer records `x-location-id` as the location it was created at.',
         },
       },
     )
@@ -54,7 +55,7 @@ function customerResource(auth: AuthPlugin, deps: PaymentDeps, prefix: string) {
       detail: {
         summary: 'Merge customers',
         description:
-          'In one transaction, everything that points at a source customer (addresses, stored cards, club memberships, earlier aliases, and what later families register) moves to the primary; the primary keeps its own values and takes the sources’ where it has none (notes appended, tags and phones combined); each source is removed and leaves a CustomerAlias, so `GET /customers/{sourceId}` answers the primary. `confirmation` must be `MERGE`. Memberships move as they are (two live memberships of one club are both kept for staff to review). Merging a customer into itself is 400; a primary or source already merged away is 409; an unknown id (or another tenant’s) is 404.',
+          'In one transaction, everything that points at a source customer (addresses, stored cards, tag assignments, club memberships, orders, notes, gift cards, coupons available to the source, earlier aliases, and what later families register) moves to the primary; a tag both carry is kept once; the primary keeps its own values and takes the sources’ where it has none (the `notes` field appended, phones combined); each source is removed and leaves a CustomerAlias, so `GET /customers/{sourceId}` answers the primary. `confirmation` must be `MERGE`. Memberships move as they are (two live memberships of one club are both kept for staff to review). Merging a customer into itself is 400; a primary or source already merged away is 409; an unknown id (or another tenant’s) is 404.',
       },
     })
     .get('/:id', ({ db, params }) => getCustomer(db, params.id), {
@@ -70,7 +71,7 @@ function customerResource(auth: AuthPlugin, deps: PaymentDeps, prefix: string) {
       response: Customer,
       detail: {
         summary: 'Update a customer',
-        description: `Partial: fields not sent keep their value; \`tags\` and \`additionalPhones\` are replaced as a whole, \`socialProfiles\` per profile. ${aliasNote}`,
+        description: `Partial: fields not sent keep their value; \`tags\` (Manual customer tag ids) and \`additionalPhones\` are replaced as a whole, \`socialProfiles\` per profile. ${aliasNote}`,
       },
     })
     .delete(
@@ -87,7 +88,7 @@ function customerResource(auth: AuthPlugin, deps: PaymentDeps, prefix: string) {
         detail: {
           summary: 'Delete a customer',
           description:
-            'Removes the customer with its addresses and stored-card references (the cards are detached at the provider) and answers it. Refused with 409 while club memberships or other records still refer to the customer: set `status` to `inactive` or merge instead.',
+            'Removes the customer with its addresses, tag assignments and stored-card references (the cards are detached at the provider) and answers it. Refused with 409 while club memberships, notes, gift cards or other records still refer to the customer (`references` names the kinds and counts where known): set `status` to `inactive` or merge instead.',
         },
       },
     )
@@ -133,3 +134,5 @@ export const customerRoutes = (auth: AuthPlugin, deps: PaymentDeps) =>
     .use(addressRoutes(auth, '/customer'))
     .use(paymentMethodRoutes(auth, deps, '/customers'))
     .use(paymentMethodRoutes(auth, deps, '/customer'))
+    .use(customerTagRoutes(auth, '/customers'))
+    .use(customerTagRoutes(auth, '/customer'))

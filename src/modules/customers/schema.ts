@@ -20,8 +20,6 @@ export const customers = sqliteTable(
     email: text('email').notNull(),
     phone: text('phone'),
     status: text('status', { enum: ['active', 'inactive'] }).notNull(),
-    /** Tag titles, stored on the customer until tag assignments (the tags family) take over. */
-    tags: text('tags', { mode: 'json' }).$type<string[]>().notNull(),
     marketingOptIn: integer('marketing_opt_in', { mode: 'boolean' }).notNull(),
     notes: text('notes'),
     company: text('company'),

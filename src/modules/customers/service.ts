@@ -8,9 +8,10 @@ import { conflict, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { assertManualTagIds, removeAssignmentsOf, replaceTags, tagsForMany } from '../tags/assignments'
 import { addressValues } from './address-values'
 import type { AddressView, CreateCustomerInput, CustomerView, UpdateCustomerInput } from './model'
-import { customerLocationLinks } from './references'
+import { customerLocationLinks, customerReferencesOf } from './references'
 import {
   type AddressRow,
   type CustomerRow,
@@ -68,11 +69,14 @@ function addressesOf(db: Queryable, customerIds: string[]): Map<string, AddressV
 }
 
 export function customerViews(db: Queryable, rows: CustomerRow[]): CustomerView[] {
-  const addresses = addressesOf(
-    db,
-    rows.map((r) => r.id),
-  )
-  return rows.map((row) => ({ ...row, addresses: addresses.get(row.id) ?? [] }))
+  const ids = rows.map((r) => r.id)
+  const addresses = addressesOf(db, ids)
+  const tags = tagsForMany(db, 'customer', ids)
+  return rows.map((row) => ({
+    ...row,
+    tags: (tags.get(row.id) ?? []).map((tag) => ({ id: tag.id, title: tag.title })),
+    addresses: addresses.get(row.id) ?? [],
+  }))
 }
 
 export const customerView = (db: Queryable, row: CustomerRow): CustomerView => customerViews(db, [row])[0]!
@@ -150,6 +154,7 @@ function withProfiles(
 export function createCustomer(db: Db, actor: Actor, input: CreateCustomerInput): CustomerView {
   return inWriteTransaction(db, (tx) => {
     assertEmailFree(tx, input.email)
+    if (input.tags) assertManualTagIds(tx, 'customer', input.tags, 'body/tags')
     const now = nowIso()
     const row = tx
       .insert(customers)
@@ -161,7 +166,6 @@ export function createCustomer(db: Db, actor: Actor, input: CreateCustomerInput)
         email: input.email,
         phone: input.phone ?? null,
         status: input.status ?? 'active',
-        tags: input.tags ?? [],
         marketingOptIn: input.marketingOptIn ?? false,
         notes: input.notes ?? null,
         company: input.company ?? null,
@@ -188,6 +192,8 @@ export function createCustomer(db: Db, actor: Actor, input: CreateCustomerInput)
         })
         .run()
     })
+    // Joins this transaction: the tag assignments (each audited) commit with the customer.
+    if (input.tags?.length) replaceTags(db, actor, { objectType: 'customer', objectId: row.id }, input.tags)
     const view = customerView(tx, row)
     appendAudit(tx, actor, {
       action: 'customer.create',
@@ -204,11 +210,21 @@ export function updateCustomer(db: Db, actor: Actor, id: string, patch: UpdateCu
   return inWriteTransaction(db, (tx) => {
     const before = getCustomerRow(tx, id)
     if (patch.email !== undefined) assertEmailFree(tx, patch.email, before.id)
+    const { tags: tagIds, ...fields } = patch
+    if (tagIds) assertManualTagIds(tx, 'customer', tagIds, 'body/tags')
     const next = {
-      ...patch,
-      socialProfiles: patch.socialProfiles && withProfiles(before.socialProfiles, patch.socialProfiles),
+      ...fields,
+      socialProfiles: fields.socialProfiles && withProfiles(before.socialProfiles, fields.socialProfiles),
     }
     const changes = diffFields(before, next)
+    if (tagIds) {
+      const beforeTags = customerView(tx, before).tags.map((t) => t.id)
+      const afterTags = replaceTags(db, actor, { objectType: 'customer', objectId: before.id }, tagIds).map(
+        (t) => t.id,
+      )
+      if (JSON.stringify(beforeTags) !== JSON.stringify(afterTags))
+        changes.tags = { from: beforeTags, to: afterTags }
+    }
     if (Object.keys(changes).length === 0) return customerView(tx, before)
     const row = tx
       .update(customers)
@@ -243,9 +259,10 @@ export function touchCustomer(tx: Queryable, actor: Actor, customerId: string): 
 }
 
 /**
- * Deletes a customer with its addresses, stored-card references and aliases. Refused (409) while
- * other records (club memberships, orders, ...) still point at it: mark it inactive or merge it
- * instead. Answers the deleted customer and the cards the caller should detach at the provider.
+ * Deletes a customer with its addresses, stored-card references, aliases and tag assignments.
+ * Refused (409) while other records (club memberships, notes, gift cards, ...) still point at it:
+ * mark it inactive or merge it instead. Answers the deleted customer and the cards the caller
+ * should detach at the provider.
  */
 export function deleteCustomer(
   db: Db,
@@ -255,6 +272,15 @@ export function deleteCustomer(
   return inWriteTransaction(db, (tx) => {
     const row = getCustomerRow(tx, id)
     const view = customerView(tx, row)
+    const references = customerReferencesOf(tx, row.id)
+    if (Object.keys(references).length > 0)
+      throw conflict(
+        `other records (${Object.entries(references)
+          .map(([kind, n]) => `${n} ${kind}`)
+          .join(', ')}) still refer to this customer; set it inactive or merge it instead`,
+        { customerId: row.id, references },
+      )
+    removeAssignmentsOf(tx, 'customer', row.id)
     const paymentMethods = tx
       .select()
       .from(customerPaymentMethods)

@@ -1,6 +1,6 @@
 // Gift cards themselves: issuing, reading, looking up by code, descriptive changes, status.
 import { timingSafeEqual } from 'node:crypto'
-import { desc, eq, max, or, sql } from 'drizzle-orm'
+import { desc, eq, inArray, max, or, sql } from 'drizzle-orm'
 import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
 import type { Actor } from '../../platform/auth/actor'
@@ -10,6 +10,8 @@ import { conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { customers } from '../customers/schema'
+import { customerViews, resolveCustomerId } from '../customers/service'
 import { findLocation } from '../locations/service'
 import { appendLedgerEntry, presentGiftCard } from './ledger'
 import type { CreateGiftCardInput, UpdateGiftCardInput } from './model'
@@ -41,15 +43,47 @@ export function assertLocation(db: Queryable, locationId: string | null | undefi
   if (locationId && !findLocation(db, locationId)) throw invalid(path, `location ${locationId} not found`)
 }
 
+/** A customer id of a card body: the live customer it names (following a merge), or 400. */
+function checkedCustomerId(db: Queryable, id: string | null | undefined): string | null | undefined {
+  if (!id) return id
+  try {
+    return resolveCustomerId(db, id)
+  } catch {
+    throw invalid('body/customerId', `customer ${id} not found`)
+  }
+}
+
+/** Cards as the API shows them; with `expand=customer`, each with its `customer` (or null). */
+export function giftCardViews(db: Queryable, rows: GiftCardRow[], expand: { customer?: boolean } = {}) {
+  if (!expand.customer) return rows.map(presentGiftCard)
+  const ids = [...new Set(rows.map((r) => r.customerId).filter((id): id is string => id !== null))]
+  const byId = new Map(
+    ids.length === 0
+      ? []
+      : customerViews(db, db.select().from(customers).where(inArray(customers.id, ids)).all()).map((c) => [
+          c.id,
+          c,
+        ]),
+  )
+  return rows.map((row) => ({
+    ...presentGiftCard(row),
+    customer: row.customerId ? (byId.get(row.customerId) ?? null) : null,
+  }))
+}
+
 export function getGiftCardRow(db: Queryable, id: string): GiftCardRow {
   const row = db.select().from(giftCards).where(eq(giftCards.id, id)).get()
   if (!row) throw notFound('gift card', id)
   return row
 }
 
-export const getGiftCard = (db: Queryable, id: string) => presentGiftCard(getGiftCardRow(db, id))
+export const getGiftCard = (db: Queryable, id: string, expand: { customer?: boolean } = {}) =>
+  giftCardViews(db, [getGiftCardRow(db, id)], expand)[0]!
 
-export function listGiftCards(db: Queryable, query: { q?: string } & PageRequest) {
+export function listGiftCards(
+  db: Queryable,
+  query: { q?: string; expand?: { customer?: boolean } } & PageRequest,
+) {
   const text = query.q?.trim()
   const where = text
     ? or(
@@ -73,7 +107,7 @@ export function listGiftCards(db: Queryable, query: { q?: string } & PageRequest
     .limit(query.limit)
     .offset(offsetOf(query))
     .all()
-  return { giftCards: rows.map(presentGiftCard), total }
+  return { giftCards: giftCardViews(db, rows, query.expand), total }
 }
 
 /**
@@ -155,6 +189,7 @@ export function insertGiftCard(tx: Queryable, actor: Actor, input: NewCard): Gif
   const code = checkedCode(input.code, 'body/code')
   assertCodeFree(tx, code)
   assertLocation(tx, input.originLocationId, 'body/originLocationId')
+  const customerId = checkedCustomerId(tx, input.customerId)
   const next =
     (tx
       .select({ n: max(giftCards.giftCardNumber) })
@@ -167,6 +202,7 @@ export function insertGiftCard(tx: Queryable, actor: Actor, input: NewCard): Gif
     .values({
       ...rest,
       ...deliveryState(input),
+      ...(customerId === undefined ? {} : { customerId }),
       id: newId(),
       giftCardNumber: next,
       status: 'Inactive',
@@ -221,9 +257,11 @@ export function createGiftCard(db: Db, actor: Actor, input: CreateGiftCardInput)
   })
 }
 
-export function updateGiftCard(db: Db, actor: Actor, id: string, patch: UpdateGiftCardInput) {
+export function updateGiftCard(db: Db, actor: Actor, id: string, body: UpdateGiftCardInput) {
   return inWriteTransaction(db, (tx) => {
     const before = getGiftCardRow(tx, id)
+    const patch =
+      body.customerId === undefined ? body : { ...body, customerId: checkedCustomerId(tx, body.customerId) }
     const changes = diffFields(before, patch)
     if (Object.keys(changes).length === 0) return presentGiftCard(before)
     const touchesDelivery = ['deliveryChannel', 'deliveryDestination', 'deliveryScheduledAt'].some(

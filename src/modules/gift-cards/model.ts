@@ -2,6 +2,7 @@ import type { TLiteral, TUnion } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
 import { int } from '../../platform/http/types'
+import { Customer } from '../customers/model'
 import {
   deliveryChannels,
   deliveryStatuses,
@@ -67,6 +68,11 @@ export const GiftCard = t.Object(
     openedAt: nullableText,
     purchaserNotifiedAt: nullableText,
     customerId: nullableText,
+    customer: t.Optional(
+      t.Nullable(Customer, {
+        description: 'With `expand=customer` only: the customer who owns the card (null when it has none).',
+      }),
+    ),
     createdAt: t.String(),
     updatedAt: t.String(),
   },
@@ -118,7 +124,10 @@ const editableFields = {
   ...deliveryFields,
   expiryDate: t.Optional(t.Nullable(date)),
   productId: optionalText(200),
-  customerId: optionalText(200, 'The customer who owns the card (stored as given).'),
+  customerId: optionalText(
+    200,
+    'The customer who owns the card: a customer of this tenant (400 otherwise; an id merged away is stored as the customer it was merged into); null clears it.',
+  ),
 }
 
 export const CreateGiftCard = t.Object(
@@ -155,10 +164,17 @@ export const UpdateGiftCard = t.Object(
   },
 )
 
+const expand = t.Optional(
+  t.String({ pattern: '^customer$', description: '`customer` embeds the card’s customer as `customer`.' }),
+)
+
+export const GiftCardGetQuery = t.Object({ expand })
+
 export const GiftCardListQuery = t.Object({
   q: t.Optional(
     t.String({ maxLength: 200, description: 'Searches title, code, number, recipient and purchaser.' }),
   ),
+  expand,
   ...pagingQuery(200),
 })
 

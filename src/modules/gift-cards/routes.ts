@@ -1,6 +1,7 @@
 // /gift-card: cards, lookup and settings here; value routes in ledger-routes.ts; reports in
 // report-routes.ts. One plugin for server.ts.
 import { Elysia } from 'elysia'
+import './hooks'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { pageOf } from '../../platform/http/paging'
 import { createGiftCard, getGiftCard, listGiftCards, markGiftCardOpened, updateGiftCard } from './cards'
@@ -9,6 +10,7 @@ import { lookupGiftCard } from './lookup'
 import {
   CreateGiftCard,
   GiftCard,
+  GiftCardGetQuery,
   GiftCardList,
   GiftCardListQuery,
   GiftCardParams,
@@ -23,17 +25,27 @@ import { getGiftCardSettings, putGiftCardSettings } from './settings'
 const cardRoutes = (auth: AuthPlugin) =>
   new Elysia({ name: 'gift-cards.cards', prefix: '/gift-card', detail: { tags: ['Gift cards'] } })
     .use(auth)
-    .get('', ({ db, query }) => listGiftCards(db, { q: query.q, ...pageOf(query) }), {
-      permission: 'gift-cards:read',
-      query: GiftCardListQuery,
-      response: GiftCardList,
-      detail: {
-        summary: 'List gift cards',
-        description:
-          'Newest card number first. `q` matches title, code, recipient name or email, purchaser email ' +
-          '(case-insensitive, partial), the exact card number, or a whole code typed with or without dashes.',
+    .get(
+      '',
+      ({ db, query }) =>
+        listGiftCards(db, {
+          q: query.q,
+          expand: { customer: query.expand === 'customer' },
+          ...pageOf(query),
+        }),
+      {
+        permission: 'gift-cards:read',
+        query: GiftCardListQuery,
+        response: GiftCardList,
+        detail: {
+          summary: 'List gift cards',
+          description:
+            'Newest card number first. `q` matches title, code, recipient name or email, purchaser email ' +
+            '(case-insensitive, partial), the exact card number, or a whole code typed with or without dashes. ' +
+            '`expand=customer` embeds each card’s customer (a Customer, or null).',
+        },
       },
-    })
+    )
     .post(
       '',
       ({ db, actor, body, set }) => {
@@ -51,7 +63,9 @@ const cardRoutes = (auth: AuthPlugin) =>
             '`POST /gift-card/{id}/activate` puts `initialAmount` on it (or send `activate: true`). A code already ' +
             'in use (case-insensitive, ignoring spaces and dashes) is 409. With a `deliveryChannel` the card is ' +
             'scheduled for delivery at `deliveryScheduledAt` (default now) to `deliveryDestination` (default the ' +
-            "recipient's email or phone); it goes out once Active. The origin location defaults to x-location-id.",
+            "recipient's email or phone); it goes out once Active. The origin location defaults to x-location-id. " +
+            '`customerId` must be a customer of this tenant (400 otherwise). A customer merge moves cards to the ' +
+            'primary; a customer who owns cards cannot be deleted (409).',
         },
       },
     )
@@ -85,12 +99,20 @@ const cardRoutes = (auth: AuthPlugin) =>
           '`sharedAcrossLocations` off a card is redeemable only at its origin location.',
       },
     })
-    .get('/:id', ({ db, params }) => getGiftCard(db, params.id), {
-      permission: 'gift-cards:read',
-      params: GiftCardParams,
-      response: GiftCard,
-      detail: { summary: 'Get a gift card' },
-    })
+    .get(
+      '/:id',
+      ({ db, params, query }) => getGiftCard(db, params.id, { customer: query.expand === 'customer' }),
+      {
+        permission: 'gift-cards:read',
+        params: GiftCardParams,
+        query: GiftCardGetQuery,
+        response: GiftCard,
+        detail: {
+          summary: 'Get a gift card',
+          description: '`expand=customer` embeds the card’s customer as `customer` (a Customer, or null).',
+        },
+      },
+    )
     .put('/:id', ({ db, actor, params, body }) => updateGiftCard(db, actor, params.id, body), {
       permission: 'gift-cards:write',
       params: GiftCardParams,

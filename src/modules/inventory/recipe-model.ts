@@ -61,7 +61,11 @@ export const CreateRecipe = t.Object(
     yieldQuantity,
     components: componentsInput,
     productId: t.Optional(
-      t.Nullable(id('Required for menu_item, refused for prep. One active recipe per product.')),
+      t.Nullable(
+        id(
+          'Required for menu_item (a product of this tenant, 400 otherwise), refused for prep. One active recipe per product; the product cannot be deleted while the recipe is active.',
+        ),
+      ),
     ),
     outputIngredientId: t.Optional(
       t.Nullable(

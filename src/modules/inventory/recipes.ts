@@ -10,6 +10,8 @@ import { ApiError, conflict, type FieldError, notFound } from '../../platform/ht
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { registerProductDeleteGuard } from '../products/references'
+import { products } from '../products/schema'
 import { divideRoundHalfUp } from './costing'
 import type { CreateRecipeInput, UpdateRecipeInput } from './recipe-model'
 import {
@@ -20,6 +22,22 @@ import {
   recipeComponents,
   recipes,
 } from './schema'
+
+// A product an active menu-item recipe depletes for cannot be deleted (409 naming the recipe):
+// deactivate the recipe first. Inactive recipes keep the id as history; reactivating one whose
+// product is gone is 400.
+registerProductDeleteGuard('recipes', (tx, productId) => {
+  const recipe = tx
+    .select({ id: recipes.id, title: recipes.title })
+    .from(recipes)
+    .where(and(eq(recipes.productId, productId), eq(recipes.active, true)))
+    .get()
+  if (recipe)
+    throw conflict(
+      `product ${productId} is used by the active recipe "${recipe.title}"; deactivate the recipe first`,
+      { recipe },
+    )
+})
 
 export type Recipe = RecipeRow & { components: Omit<RecipeComponentRow, 'recipeId' | 'position'>[] }
 
@@ -107,6 +125,8 @@ function validate(db: Queryable, shape: Shape, fromUpdate: boolean) {
   const err = (path: string, message: string) => errors.push({ path: `body/${path}`, message })
   if (shape.kind === 'menu_item') {
     if (!shape.productId) err('productId', 'a menu_item recipe needs a productId')
+    else if (!db.select({ id: products.id }).from(products).where(eq(products.id, shape.productId)).get())
+      err('productId', `unknown product "${shape.productId}"`)
     if (shape.outputIngredientId) err('outputIngredientId', 'a menu_item recipe has no outputIngredientId')
   } else {
     if (!shape.outputIngredientId) err('outputIngredientId', 'a prep recipe needs an outputIngredientId')

@@ -13,7 +13,7 @@ const reference = (what: string) =>
       t.String({
         minLength: 1,
         maxLength: 200,
-        description: `The ${what} the note is about. Taken as given for now (not yet checked against ${what}s).`,
+        description: `The ${what} the note is about: a ${what} of this tenant (400 naming the field otherwise); null clears it.`,
       }),
     ),
   )

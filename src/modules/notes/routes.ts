@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { pageOf } from '../../platform/http/paging'
+import './hooks'
 import { CreateNote, Note, NoteList, NoteListQuery, NoteParams, UpdateNote } from './model'
 import { createNote, deleteNote, getNote, listNotes, updateNote } from './service'
 
@@ -24,7 +25,7 @@ export const noteRoutes = (auth: AuthPlugin) =>
         detail: {
           summary: 'List notes',
           description:
-            'Newest `noteDate` first. `q` searches the content; `customerId`, `orderId` and `clubMembershipId` filter exactly and combine with AND.',
+            'Newest `noteDate` first. `q` searches the content; `customerId` (a merged-away id follows the merge), `orderId` and `clubMembershipId` filter exactly and combine with AND.',
         },
       },
     )
@@ -41,7 +42,7 @@ export const noteRoutes = (auth: AuthPlugin) =>
         detail: {
           summary: 'Create a note',
           description:
-            '`content` and `noteDate` (a calendar date, YYYY-MM-DD) are required; `type` defaults to Note. The customer, order and club membership ids are stored as given.',
+            '`content` and `noteDate` (a calendar date, YYYY-MM-DD) are required; `type` defaults to Note. `customerId`, `orderId` and `clubMembershipId` must name records of this tenant (400 naming each bad field); a customer id merged away is stored as the customer it was merged into. A customer merge moves its notes to the primary; a customer with notes cannot be deleted (409).',
         },
       },
     )
@@ -58,7 +59,8 @@ export const noteRoutes = (auth: AuthPlugin) =>
       response: Note,
       detail: {
         summary: 'Update a note',
-        description: 'Partial: fields not sent keep their value; null clears a reference.',
+        description:
+          'Partial: fields not sent keep their value; null clears a reference. References sent are checked as on create.',
       },
     })
     .delete(

@@ -10,7 +10,11 @@ export const notes = sqliteTable(
     content: text('content').notNull(),
     /** The date the note is about (YYYY-MM-DD), which may differ from when it was written. */
     noteDate: text('note_date').notNull(),
-    /** Plain references for now; the customers, orders and clubs families validate them later. */
+    /**
+     * Checked against the tenant when written (notes/service.ts). No foreign key (adding one would
+     * rebuild the table): customer merges move notes and customer deletion counts them instead
+     * (notes/hooks.ts).
+     */
     customerId: text('customer_id'),
     orderId: text('order_id'),
     clubMembershipId: text('club_membership_id'),

@@ -5,18 +5,70 @@ import type { Actor } from '../../platform/auth/actor'
 import { assertCalendarDate } from '../../platform/dates'
 import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
-import { notFound } from '../../platform/http/problem'
+import { ApiError, type FieldError, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { clubMemberships } from '../club-memberships/schema'
+import { resolveCustomerId } from '../customers/service'
+import { orders } from '../orders/schema'
 import type { CreateNoteInput, NoteListFilters, UpdateNoteInput } from './model'
 import { type NoteRow, notes } from './schema'
+
+interface References {
+  customerId?: string | null
+  orderId?: string | null
+  clubMembershipId?: string | null
+}
+
+/**
+ * The references of a note body, checked against this tenant: each id sent must name a customer,
+ * order or club membership here (one 400 naming every bad field). A customer id merged away is
+ * stored as the customer it was merged into.
+ */
+function checkedReferences<T extends References>(db: Queryable, input: T): T {
+  const errors: FieldError[] = []
+  const result = { ...input }
+  if (input.customerId) {
+    try {
+      result.customerId = resolveCustomerId(db, input.customerId)
+    } catch {
+      errors.push({ path: 'body/customerId', message: `customer ${input.customerId} not found` })
+    }
+  }
+  if (input.orderId && !db.select({ id: orders.id }).from(orders).where(eq(orders.id, input.orderId)).get())
+    errors.push({ path: 'body/orderId', message: `order ${input.orderId} not found` })
+  if (
+    input.clubMembershipId &&
+    !db
+      .select({ id: clubMemberships.id })
+      .from(clubMemberships)
+      .where(eq(clubMemberships.id, input.clubMembershipId))
+      .get()
+  )
+    errors.push({
+      path: 'body/clubMembershipId',
+      message: `club membership ${input.clubMembershipId} not found`,
+    })
+  if (errors.length > 0)
+    throw new ApiError('validation_failed', `${errors[0]!.path}: ${errors[0]!.message}`, { errors })
+  return result
+}
+
+/** A customer filter follows merges; an unknown id simply matches nothing. */
+function customerFilter(db: Queryable, id: string): string {
+  try {
+    return resolveCustomerId(db, id)
+  } catch {
+    return id
+  }
+}
 
 /** Notes newest first by `noteDate`, then by when they were written. */
 export function listNotes(db: Queryable, query: NoteListFilters & PageRequest) {
   const where = and(
     searchColumns(query.q, [notes.content]),
-    query.customerId ? eq(notes.customerId, query.customerId) : undefined,
+    query.customerId ? eq(notes.customerId, customerFilter(db, query.customerId)) : undefined,
     query.orderId ? eq(notes.orderId, query.orderId) : undefined,
     query.clubMembershipId ? eq(notes.clubMembershipId, query.clubMembershipId) : undefined,
   )
@@ -38,9 +90,10 @@ export function getNote(db: Queryable, id: string): NoteRow {
   return row
 }
 
-export function createNote(db: Db, actor: Actor, input: CreateNoteInput): NoteRow {
-  assertCalendarDate('body/noteDate', input.noteDate)
+export function createNote(db: Db, actor: Actor, body: CreateNoteInput): NoteRow {
+  assertCalendarDate('body/noteDate', body.noteDate)
   return inWriteTransaction(db, (tx) => {
+    const input = checkedReferences(tx, body)
     const now = nowIso()
     const row = tx
       .insert(notes)
@@ -68,10 +121,11 @@ export function createNote(db: Db, actor: Actor, input: CreateNoteInput): NoteRo
   })
 }
 
-export function updateNote(db: Db, actor: Actor, id: string, patch: UpdateNoteInput): NoteRow {
-  assertCalendarDate('body/noteDate', patch.noteDate)
+export function updateNote(db: Db, actor: Actor, id: string, body: UpdateNoteInput): NoteRow {
+  assertCalendarDate('body/noteDate', body.noteDate)
   return inWriteTransaction(db, (tx) => {
     const before = getNote(tx, id)
+    const patch = checkedReferences(tx, body)
     const changes = diffFields(before, patch)
     if (Object.keys(changes).length === 0) return before
     const row = tx

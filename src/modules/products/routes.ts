@@ -86,7 +86,9 @@ export const productRoutes = (auth: AuthPlugin) =>
           summary: 'Delete a product',
           description:
             'Answers 204 with no body. Deletes the variants and their inventory and removes the ' +
-            'product from every collection. 409 while another product’s bundle contains one of its variants.',
+            'product from every collection. 409 while another product’s bundle contains one of its variants, ' +
+            'or while an active menu-item recipe uses the product (`recipe {id, title}` names it; deactivate ' +
+            'the recipe first: a product an active recipe depletes is never deleted under it).',
         },
       },
     )

@@ -12,6 +12,7 @@ import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { collectionProducts } from '../collections/schema'
 import type { CreateProductInput, ProductView, UpdateProductInput } from './model'
+import { assertProductDeletable } from './references'
 import { type ProductImage, type ProductRow, type ProductType, products, productVariants } from './schema'
 import {
   asNewVariant,
@@ -285,6 +286,7 @@ export function deleteProduct(db: Db, actor: Actor, id: string): void {
       view.variants.map((v) => v.id),
       id,
     )
+    assertProductDeletable(tx, id)
     const collectionIds = tx
       .select({ id: collectionProducts.collectionId })
       .from(collectionProducts)

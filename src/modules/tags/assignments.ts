@@ -6,7 +6,7 @@ import { appendAudit } from '../../platform/audit/audit'
 import type { Actor } from '../../platform/auth/actor'
 import { calendarDateIn } from '../../platform/dates'
 import { appendEvent } from '../../platform/events/outbox'
-import { conflict, notFound } from '../../platform/http/problem'
+import { ApiError, conflict, type FieldError, notFound } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
@@ -21,12 +21,16 @@ const existenceChecks = new Map<TagObjectType, ExistenceCheck>()
 
 /**
  * Registers the existence check of an object type (one per type; a second registration
- * replaces the first). Without one, object ids are taken as given. Returns an unregister function.
+ * replaces the first). Without one, object ids are taken as given. Returns a function that puts
+ * back the check this one replaced (so a test can override a family's check and restore it).
  */
 export function registerTaggable(objectType: TagObjectType, exists: ExistenceCheck): () => void {
+  const previous = existenceChecks.get(objectType)
   existenceChecks.set(objectType, exists)
   return () => {
-    if (existenceChecks.get(objectType) === exists) existenceChecks.delete(objectType)
+    if (existenceChecks.get(objectType) !== exists) return
+    if (previous) existenceChecks.set(objectType, previous)
+    else existenceChecks.delete(objectType)
   }
 }
 
@@ -215,4 +219,74 @@ export function dynamicTagsFor(
     .orderBy(asc(sql`lower(${tags.title})`), asc(tags.id))
     .all()
   return candidates.filter((tag) => matchesConditions(objectType, tag, record, today))
+}
+
+/**
+ * Moves every assignment of one object to another of the same type (a customer merge): tags the
+ * target already carries are dropped from the source rather than duplicated. Runs in the
+ * caller's transaction; answers how many assignments moved.
+ */
+export function moveAssignments(
+  tx: Queryable,
+  objectType: TagObjectType,
+  fromId: string,
+  toId: string,
+): number {
+  const kept = new Set(tagsFor(tx, objectType, toId).map((t) => t.id))
+  const of = (id: string) => and(eq(tagAssignments.objectType, objectType), eq(tagAssignments.objectId, id))
+  const duplicates = tagsFor(tx, objectType, fromId)
+    .map((t) => t.id)
+    .filter((id) => kept.has(id))
+  if (duplicates.length > 0)
+    tx.delete(tagAssignments)
+      .where(and(of(fromId), inArray(tagAssignments.tagId, duplicates)))
+      .run()
+  return tx
+    .update(tagAssignments)
+    .set({ objectId: toId })
+    .where(of(fromId))
+    .returning({ tagId: tagAssignments.tagId })
+    .all().length
+}
+
+/** Removes every assignment of an object that is being deleted; answers the tags it carried. */
+export function removeAssignmentsOf(tx: Queryable, objectType: TagObjectType, objectId: string): TagRow[] {
+  const carried = tagsFor(tx, objectType, objectId)
+  tx.delete(tagAssignments)
+    .where(and(eq(tagAssignments.objectType, objectType), eq(tagAssignments.objectId, objectId)))
+    .run()
+  return carried
+}
+
+/**
+ * For a `tags` list in another family's request body: every id must be a Manual tag of the
+ * object type in this tenant, else one 400 naming each bad entry (`<path>/<index>`).
+ */
+export function assertManualTagIds(
+  db: Queryable,
+  objectType: TagObjectType,
+  tagIds: readonly string[],
+  path: string,
+): void {
+  if (tagIds.length === 0) return
+  const found = new Map(
+    db
+      .select({ id: tags.id, type: tags.type })
+      .from(tags)
+      .where(and(eq(tags.objectType, objectTypes[objectType]), inArray(tags.id, [...new Set(tagIds)])))
+      .all()
+      .map((t) => [t.id, t.type]),
+  )
+  const errors: FieldError[] = []
+  tagIds.forEach((id, i) => {
+    const type = found.get(id)
+    if (!type) errors.push({ path: `${path}/${i}`, message: `${id} is not a ${objectTypes[objectType]} tag` })
+    else if (type !== 'Manual')
+      errors.push({
+        path: `${path}/${i}`,
+        message: `tag ${id} is Dynamic: it applies by its conditions and cannot be attached by hand`,
+      })
+  })
+  if (errors.length > 0)
+    throw new ApiError('validation_failed', `${errors[0]!.path}: ${errors[0]!.message}`, { errors })
 }

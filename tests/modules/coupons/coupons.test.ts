@@ -17,6 +17,26 @@ const createCoupon = async (ctx: ScenarioContext, body: Record<string, unknown> 
   return res.body
 }
 
+/** A product, a collection, a customer and a club of a tenant, for coupons to name. */
+async function records(t: TestApp, tenant = t.tenant) {
+  const post = async (url: string, body: Record<string, unknown>) => {
+    const res = await t.request('POST', url, { as: tenant.owner, tenant, body })
+    expect(res.status).toBe(201)
+    return res.body.id as string
+  }
+  const productId = await post('/product', {
+    title: 'Cabernet',
+    type: 'Wine',
+    variants: [{ title: 'Bottle', sku: `CAB-${tenant.slug}`, price: 4000 }],
+  })
+  return {
+    productId,
+    collectionId: await post('/collection', { title: 'Reds' }),
+    customerId: await post('/customers', { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.test' }),
+    clubId: await post('/clubs', { title: 'Allocation', slug: 'allocation' }),
+  }
+}
+
 const refused = (name: string, body: Record<string, unknown>, path?: string) => ({
   name,
   method: 'POST',
@@ -64,14 +84,17 @@ describe('coupons: scenarios', () => {
       name: 'create with every field',
       method: 'POST',
       url: '/coupons',
-      body: {
+      setup: async (ctx) => {
+        ctx.vars.refs = await records(ctx.t)
+      },
+      body: (ctx: ScenarioContext) => ({
         title: 'Club summer',
         code: 'SUMMER-25',
         actionMessage: 'Summer savings applied',
         usageLimitType: 'Per Customer',
         usageLimit: 2,
         appliesTo: 'Collection',
-        appliesToObjectIds: ['col-reds'],
+        appliesToObjectIds: [ctx.vars.refs.collectionId],
         productDiscountType: 'Dollar Off',
         productDiscount: 500,
         shippingDiscountType: 'Free',
@@ -81,14 +104,14 @@ describe('coupons: scenarios', () => {
         status: 'Disabled',
         minimumCartAmount: 5000,
         availableTo: 'Club',
-        availableToObjectIds: ['club-1'],
+        availableToObjectIds: [ctx.vars.refs.clubId],
         combinability: 'exclusive',
         requiresManagerApproval: true,
         excludesServiceCharges: false,
         serviceChargeInteraction: 'post_discount',
         maxDiscountAmount: 2500,
         promotionSets: [{ name: 'summer', tier: 1 }],
-      },
+      }),
       status: 201,
       expectBody: {
         code: 'SUMMER-25',
@@ -174,6 +197,119 @@ describe('coupons: scenarios', () => {
     refused('a maxDiscountAmount of 0 is 400', { maxDiscountAmount: 0 }),
     refused('a negative minimumCartAmount is 400', { minimumCartAmount: -100 }),
     refused('an unknown combinability is 400', { combinability: 'stackable' }),
+    ...(
+      [
+        ['appliesTo', 'Product', 'productId'],
+        ['appliesTo', 'Collection', 'collectionId'],
+        ['availableTo', 'Customer', 'customerId'],
+        ['availableTo', 'Club', 'clubId'],
+      ] as const
+    ).flatMap(([field, type, ref]) => [
+      {
+        name: `${field} ${type} naming a ${type.toLowerCase()} of the tenant is accepted`,
+        method: 'POST',
+        url: '/coupon',
+        setup: async (ctx: ScenarioContext) => {
+          ctx.vars.refs = await records(ctx.t)
+        },
+        body: (ctx: ScenarioContext) => ({
+          title: 'x',
+          [field]: type,
+          [`${field}ObjectIds`]: [ctx.vars.refs[ref]],
+        }),
+        status: 201,
+        check: (res: { body: any }, ctx: ScenarioContext) =>
+          expect(res.body[`${field}ObjectIds`]).toEqual([ctx.vars.refs[ref]]),
+      },
+      {
+        name: `${field} ${type} naming unknown ids is 400 naming each and writes nothing`,
+        method: 'POST',
+        url: '/coupon',
+        setup: async (ctx: ScenarioContext) => {
+          ctx.vars.refs = await records(ctx.t)
+        },
+        body: (ctx: ScenarioContext) => ({
+          title: 'x',
+          [field]: type,
+          [`${field}ObjectIds`]: ['nope-1', ctx.vars.refs[ref], 'nope-2'],
+        }),
+        status: 400,
+        code: 'validation_failed',
+        check: (res: { body: any }, ctx: ScenarioContext) => {
+          expect(res.body.errors).toEqual([
+            { path: `body/${field}ObjectIds/0`, message: expect.stringContaining('nope-1') },
+            { path: `body/${field}ObjectIds/2`, message: expect.stringContaining('nope-2') },
+          ])
+          expect(countRows(ctx.t.tenant.db, 'coupons')).toBe(0)
+        },
+      },
+      {
+        name: `${field} ${type} naming another tenant's ${type.toLowerCase()} is 400`,
+        method: 'POST',
+        url: '/coupon',
+        setup: async (ctx: ScenarioContext) => {
+          ctx.vars.refs = await records(ctx.t, await ctx.t.addTenant('other'))
+        },
+        body: (ctx: ScenarioContext) => ({
+          title: 'x',
+          [field]: type,
+          [`${field}ObjectIds`]: [ctx.vars.refs[ref]],
+        }),
+        status: 400,
+        code: 'validation_failed',
+        check: (res: { body: any }) => expect(res.body.errors[0].path).toBe(`body/${field}ObjectIds/0`),
+      },
+    ]),
+    {
+      name: 'a Product coupon naming a collection id is 400 (ids are checked against the appliesTo type)',
+      method: 'POST',
+      url: '/coupon',
+      setup: async (ctx) => {
+        ctx.vars.refs = await records(ctx.t)
+      },
+      body: (ctx: ScenarioContext) => ({
+        title: 'x',
+        appliesTo: 'Product',
+        appliesToObjectIds: [ctx.vars.refs.collectionId],
+      }),
+      status: 400,
+      code: 'validation_failed',
+    },
+    {
+      name: 'update switching to Club with a customer id is 400 and changes nothing',
+      method: 'PUT',
+      url: (ctx) => `/coupon/${ctx.vars.couponId}`,
+      setup: async (ctx) => {
+        ctx.vars.refs = await records(ctx.t)
+        await createCoupon(ctx, {
+          title: 'x',
+          availableTo: 'Customer',
+          availableToObjectIds: [ctx.vars.refs.customerId],
+        })
+      },
+      body: { availableTo: 'Club' },
+      status: 400,
+      code: 'validation_failed',
+      check: async (_res, ctx) =>
+        expect((await ctx.t.request('GET', `/coupon/${ctx.vars.couponId}`)).body.availableTo).toBe(
+          'Customer',
+        ),
+    },
+    {
+      name: 'read_only may not create a coupon naming products (403)',
+      method: 'POST',
+      url: '/coupon',
+      setup: async (ctx) => {
+        ctx.vars.refs = await records(ctx.t)
+      },
+      as: (ctx) => ctx.t.tenant.readOnly,
+      body: (ctx: ScenarioContext) => ({
+        title: 'x',
+        appliesTo: 'Product',
+        appliesToObjectIds: [ctx.vars.refs.productId],
+      }),
+      status: 403,
+    },
     {
       name: 'Customer Tag availability with a customer tag is accepted',
       method: 'POST',
@@ -338,6 +474,51 @@ describe('coupons: behaviour', () => {
     t = await createTestApp()
   })
   afterEach(() => t.close())
+
+  test('a customer merge makes coupons name the primary; a merged-away id is stored as the primary', async () => {
+    const { customerId: primary } = await records(t)
+    const source = (
+      await t.request('POST', '/customers', {
+        body: { firstName: 'Bo', lastName: 'Ng', email: 'bo@example.test' },
+      })
+    ).body.id
+    const both = (
+      await t.request('POST', '/coupon', {
+        body: { title: 'Both', availableTo: 'Customer', availableToObjectIds: [primary, source] },
+      })
+    ).body
+    const onlySource = (
+      await t.request('POST', '/coupon', {
+        body: { title: 'Source', availableTo: 'Customer', availableToObjectIds: [source] },
+      })
+    ).body
+    const merged = await t.request('POST', '/customers/merge', {
+      body: { primaryCustomerId: primary, sourceCustomerIds: [source], confirmation: 'MERGE' },
+    })
+    expect(merged.status).toBe(200)
+    expect((await t.request('GET', `/coupon/${both.id}`)).body.availableToObjectIds).toEqual([primary])
+    expect((await t.request('GET', `/coupon/${onlySource.id}`)).body.availableToObjectIds).toEqual([primary])
+    const viaAlias = await t.request('POST', '/coupon', {
+      body: { title: 'Alias', availableTo: 'Customer', availableToObjectIds: [source] },
+    })
+    expect(viaAlias.body.availableToObjectIds).toEqual([primary])
+  })
+
+  test('ids stored earlier are not re-checked by an update that does not touch them', async () => {
+    const { productId } = await records(t)
+    const coupon = (
+      await t.request('POST', '/coupon', {
+        body: { title: 'Cab', appliesTo: 'Product', appliesToObjectIds: [productId] },
+      })
+    ).body
+    expect((await t.request('DELETE', `/product/${productId}`)).status).toBe(204)
+    const renamed = await t.request('PUT', `/coupon/${coupon.id}`, { body: { title: 'Renamed' } })
+    expect(renamed.status).toBe(200)
+    const resent = await t.request('PUT', `/coupon/${coupon.id}`, {
+      body: { appliesToObjectIds: [productId] },
+    })
+    expect(resent.status).toBe(400)
+  })
 
   test('the singular and plural paths are one collection', async () => {
     const created = (await t.request('POST', '/coupon', { body: tenPercent })).body

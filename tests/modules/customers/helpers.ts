@@ -44,6 +44,14 @@ export async function makeClub(t: TestApp, body: Record<string, unknown> = {}, t
   return res.body
 }
 
+/** A Manual customer tag (`POST /tag/customer`). */
+export async function makeTag(t: TestApp, title: string, tenant?: TenantFixture) {
+  const target = tenant ?? t.tenant
+  const res = await t.request('POST', '/tag/customer', { as: target.owner, tenant: target, body: { title } })
+  expect(res.status).toBe(201)
+  return res.body as { id: string; title: string }
+}
+
 export async function addAddress(t: TestApp, customerId: string, overrides: Record<string, unknown> = {}) {
   const res = await t.request('POST', `/customers/${customerId}/addresses`, { body: address(overrides) })
   expect(res.status).toBe(201)

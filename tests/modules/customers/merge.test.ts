@@ -1,9 +1,12 @@
 // POST /customers/merge: every kind of reference moves, aliases resolve, refusals change nothing.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { registerCustomerReferenceMover } from '../../../src/modules/customers/references'
+import {
+  registerCustomerReferenceCount,
+  registerCustomerReferenceMover,
+} from '../../../src/modules/customers/references'
 import { countRows, createTestApp, type TestApp } from '../../harness'
-import { addAddress, addCard, makeClub, makeCustomer } from './helpers'
+import { addAddress, addCard, makeClub, makeCustomer, makeTag } from './helpers'
 
 const merge = (t: TestApp, primaryCustomerId: string, sourceCustomerIds: string[], extra: object = {}) =>
   t.request('POST', '/customers/merge', {
@@ -20,6 +23,7 @@ const snapshot = (t: TestApp) =>
       'payment_provider_customers',
       'club_memberships',
       'customer_aliases',
+      'tag_assignments',
       'audit_entries',
       'outbox_events',
     ].map((table) => [table, t.tenant.db.$client.query(`SELECT * FROM ${table} ORDER BY rowid`).all()]),
@@ -33,12 +37,14 @@ describe('customer merge', () => {
   afterEach(() => t.close())
 
   test('moves addresses, cards, provider accounts, memberships and earlier aliases, and leaves aliases', async () => {
-    const primary = await makeCustomer(t, { firstName: 'Pat', tags: ['VIP'], notes: 'Likes Zin' })
+    const vip = await makeTag(t, 'VIP')
+    const wholesale = await makeTag(t, 'Wholesale')
+    const primary = await makeCustomer(t, { firstName: 'Pat', tags: [vip.id], notes: 'Likes Zin' })
     const source = await makeCustomer(t, {
       firstName: 'Patricia',
       phone: '707-555-0100',
       company: 'Acme',
-      tags: ['VIP', 'Wholesale'],
+      tags: [vip.id, wholesale.id],
       notes: 'Allergic to sulfites',
       socialProfiles: { instagram: '@pat' },
     })
@@ -76,7 +82,10 @@ describe('customer merge', () => {
       email: primary.email,
       phone: '707-555-0100',
       company: 'Acme',
-      tags: ['VIP', 'Wholesale'],
+      tags: [
+        { id: vip.id, title: 'VIP' },
+        { id: wholesale.id, title: 'Wholesale' },
+      ],
       notes: 'Likes Zin\n\nAllergic to sulfites',
       additionalPhones: ['707-555-0111'],
       socialProfiles: { instagram: '@pat' },
@@ -97,6 +106,8 @@ describe('customer merge', () => {
       .all()
     expect(accounts).toEqual([{ customer_id: primary.id }])
     expect(countRows(t.tenant.db, 'customers')).toBe(1)
+    // The source's tags moved; the tag both carried is kept once.
+    expect(countRows(t.tenant.db, 'tag_assignments')).toBe(2)
 
     // Sources (and the customer merged into a source before) answer the primary.
     for (const id of [source.id, second.id, earlier.id]) {
@@ -136,6 +147,10 @@ describe('customer merge', () => {
           orderOffPremise: 0,
           reservations: 0,
           mediaAssets: 0,
+          tags: 1,
+          notes: 0,
+          giftCards: 0,
+          coupons: 0,
         },
       ],
       [
@@ -150,6 +165,10 @@ describe('customer merge', () => {
           orderOffPremise: 0,
           reservations: 0,
           mediaAssets: 0,
+          tags: 0,
+          notes: 0,
+          giftCards: 0,
+          coupons: 0,
         },
       ],
     ])
@@ -290,6 +309,47 @@ describe('customer merge', () => {
       expect(JSON.parse(entry.metadata).sources[0].moved).toMatchObject({ testOrders: 2, addresses: 1 })
     } finally {
       unregisterOrders()
+    }
+  })
+
+  test('a family that counts its references without a mover refuses both merge and delete; a mover joins it in', async () => {
+    // A stand-in for a family whose table has no foreign key to customers (as notes, gift cards).
+    t.tenant.db.$client.run('CREATE TABLE test_visits (id TEXT PRIMARY KEY, customer_id TEXT)')
+    const primary = await makeCustomer(t)
+    const source = await makeCustomer(t)
+    t.tenant.db.$client.run("INSERT INTO test_visits VALUES ('v1', ?)", [source.id])
+    const unregisterCount = registerCustomerReferenceCount('testVisits', (db, customerId) => {
+      const [n] = db.get<[number]>(sql`SELECT count(*) FROM test_visits WHERE customer_id = ${customerId}`)
+      return n
+    })
+    try {
+      const before = snapshot(t)
+      const refused = await merge(t, primary.id, [source.id])
+      expect(refused.status).toBe(409)
+      expect(refused.body.references).toEqual({ testVisits: 1 })
+      expect(snapshot(t)).toEqual(before)
+      const deleteRefused = await t.request('DELETE', `/customers/${source.id}`)
+      expect(deleteRefused.status).toBe(409)
+      expect(deleteRefused.body.references).toEqual({ testVisits: 1 })
+      expect(snapshot(t)).toEqual(before)
+
+      const unregisterMover = registerCustomerReferenceMover(
+        'testVisits',
+        (tx, sourceId, primaryId) =>
+          tx.all(
+            sql`UPDATE test_visits SET customer_id = ${primaryId} WHERE customer_id = ${sourceId} RETURNING id`,
+          ).length,
+      )
+      try {
+        expect((await merge(t, primary.id, [source.id])).status).toBe(200)
+        expect(t.tenant.db.$client.query('SELECT customer_id FROM test_visits').all()).toEqual([
+          { customer_id: primary.id },
+        ])
+      } finally {
+        unregisterMover()
+      }
+    } finally {
+      unregisterCount()
     }
   })
 })

@@ -330,15 +330,20 @@ describe('gift cards: behaviour', () => {
 
   test('update changes descriptive fields, schedules delivery, and never the balance', async () => {
     const created = await issueCard(t, 4000)
+    const customer = (
+      await t.request('POST', '/customers', {
+        body: { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.test' },
+      })
+    ).body
     const res = await t.request('PUT', `/gift-card/${created.id}`, {
-      body: { recipientEmail: 'friend@example.test', deliveryChannel: 'email', customerId: 'cust-1' },
+      body: { recipientEmail: 'friend@example.test', deliveryChannel: 'email', customerId: customer.id },
     })
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({
       deliveryStatus: 'scheduled',
       deliveryChannel: 'email',
       deliveryDestination: 'friend@example.test',
-      customerId: 'cust-1',
+      customerId: customer.id,
       currentBalance: 4000,
     })
     expect(res.body.deliveryScheduledAt).toBeString()

@@ -14,7 +14,7 @@ import { type Db, tenantDatabasePath } from '../../../src/platform/tenancy/datab
 import { openSqlite } from '../../../src/platform/tenancy/sqlite'
 import { inWriteTransaction } from '../../../src/platform/tenancy/transaction'
 import { createTestApp, type TestApp } from '../../harness'
-import { addLocation, expectLedgerConsistent, makeIngredient } from './helpers'
+import { addLocation, expectLedgerConsistent, makeIngredient, makeProduct } from './helpers'
 
 interface Row {
   location_id: string
@@ -97,11 +97,12 @@ describe('inventory ledger under concurrency', () => {
 
   test('several connections to the tenant file interleave receivings, waste and sales consistently', async () => {
     const flour = await makeIngredient(t)
+    const bread = await makeProduct(t, 'Bread')
     await t.request('POST', '/inventory/recipes', {
       body: {
         kind: 'menu_item',
         title: 'Bread',
-        productId: 'bread',
+        productId: bread,
         yieldQuantity: 1,
         components: [{ ingredientId: flour.id, quantity: 3 }],
       },
@@ -122,7 +123,7 @@ describe('inventory ledger under concurrency', () => {
             depleteForOrderLines(tx, actor, {
               orderId: `o${i}`,
               locationId,
-              lines: [{ lineId: 'l', productId: 'bread', quantity: 2 }],
+              lines: [{ lineId: 'l', productId: bread, quantity: 2 }],
             }),
           )
           expected -= 6

@@ -9,7 +9,7 @@ import {
 import { type Actor, systemActor } from '../../../src/platform/auth/actor'
 import { inWriteTransaction } from '../../../src/platform/tenancy/transaction'
 import { countRows, createTestApp, type TestApp } from '../../harness'
-import { addLocation, expectLedgerConsistent, makeIngredient, receive } from './helpers'
+import { addLocation, expectLedgerConsistent, makeIngredient, makeProduct, receive } from './helpers'
 
 describe('depletion', () => {
   let t: TestApp
@@ -18,6 +18,7 @@ describe('depletion', () => {
   let cheese: any
   let basil: any
   let recipe: any
+  let margherita: string
 
   const onHand = async (ingredientId: string, locationId = t.tenant.locationId) =>
     (await t.request('GET', `/inventory/ingredients/${ingredientId}`)).body.stocks.find(
@@ -39,12 +40,13 @@ describe('depletion', () => {
     await receive(t, flour.id, { quantity: 10_000, unitCost: 2 })
     await receive(t, cheese.id, { quantity: 1_000, unitCost: 15 })
     // Basil is never received: no cost yet.
+    margherita = await makeProduct(t, 'Margherita')
     recipe = (
       await t.request('POST', '/inventory/recipes', {
         body: {
           kind: 'menu_item',
           title: 'Margherita (2 pizzas)',
-          productId: 'prod-margherita',
+          productId: margherita,
           yieldQuantity: 2,
           components: [
             { ingredientId: flour.id, quantity: 500 },
@@ -61,7 +63,7 @@ describe('depletion', () => {
     const movements = deplete({
       orderId: 'order-1',
       lines: [
-        { lineId: 'line-1', productId: 'prod-margherita', quantity: 3 },
+        { lineId: 'line-1', productId: margherita, quantity: 3 },
         { lineId: 'line-2', productId: 'prod-without-recipe', quantity: 5 },
       ],
     })
@@ -82,13 +84,13 @@ describe('depletion', () => {
   })
 
   test('one unit of a 2-yield recipe takes half; a component that rounds to nothing is skipped', async () => {
-    const one = deplete({ orderId: 'o', lines: [{ lineId: 'l', productId: 'prod-margherita', quantity: 1 }] })
+    const one = deplete({ orderId: 'o', lines: [{ lineId: 'l', productId: margherita, quantity: 1 }] })
     // flour 250, cheese 125.5 -> 126, basil 0.5 -> 1.
     expect(one.map((m) => m.quantityDelta)).toEqual([-250, -126, -1])
     await t.request('PUT', `/inventory/recipes/${recipe.id}`, { body: { yieldQuantity: 4 } })
     const quarter = deplete({
       orderId: 'o2',
-      lines: [{ lineId: 'l', productId: 'prod-margherita', quantity: 1 }],
+      lines: [{ lineId: 'l', productId: margherita, quantity: 1 }],
     })
     // flour 125, cheese 62.75 -> 63, basil 0.25 -> nothing.
     expect(quarter.map((m) => [m.ingredientId, m.quantityDelta])).toEqual([
@@ -100,15 +102,15 @@ describe('depletion', () => {
   test('inactive recipes and unknown products deplete nothing and record nothing', async () => {
     await t.request('POST', `/inventory/recipes/${recipe.id}/deactivate`)
     const before = countRows(t.tenant.db, 'audit_entries')
-    expect(
-      deplete({ orderId: 'o', lines: [{ lineId: 'l', productId: 'prod-margherita', quantity: 1 }] }),
-    ).toEqual([])
+    expect(deplete({ orderId: 'o', lines: [{ lineId: 'l', productId: margherita, quantity: 1 }] })).toEqual(
+      [],
+    )
     expect(countRows(t.tenant.db, 'inventory_movements')).toBe(2) // the two receivings
     expect(countRows(t.tenant.db, 'audit_entries')).toBe(before)
   })
 
   test('a retried submission does not deplete a line twice; new lines of the order still deplete', async () => {
-    const line1 = { lineId: 'line-1', productId: 'prod-margherita', quantity: 2 }
+    const line1 = { lineId: 'line-1', productId: margherita, quantity: 2 }
     expect(deplete({ orderId: 'o', lines: [line1] })).toHaveLength(3)
     expect(deplete({ orderId: 'o', lines: [line1] })).toEqual([])
     expect(
@@ -122,7 +124,7 @@ describe('depletion', () => {
     deplete({
       orderId: 'o',
       locationId: patio,
-      lines: [{ lineId: 'l', productId: 'prod-margherita', quantity: 2 }],
+      lines: [{ lineId: 'l', productId: margherita, quantity: 2 }],
     })
     expect(await onHand(flour.id, patio)).toBe(-500)
     expect(await onHand(flour.id)).toBe(10_000)
@@ -130,7 +132,7 @@ describe('depletion', () => {
   })
 
   test('a void reverses the sale movements exactly, at their own cost, once', async () => {
-    deplete({ orderId: 'o', lines: [{ lineId: 'line-1', productId: 'prod-margherita', quantity: 3 }] })
+    deplete({ orderId: 'o', lines: [{ lineId: 'line-1', productId: margherita, quantity: 3 }] })
     // A later receiving moves the average; the reversal still uses the sale's cost.
     await receive(t, cheese.id, { quantity: 623, unitCost: 25 }) // (623×15 + 623×25) / 1246 = 20
     const reversals = reverse({ orderId: 'o' })
@@ -158,15 +160,15 @@ describe('depletion', () => {
     deplete({
       orderId: 'o',
       lines: [
-        { lineId: 'a', productId: 'prod-margherita', quantity: 2 },
-        { lineId: 'b', productId: 'prod-margherita', quantity: 4 },
+        { lineId: 'a', productId: margherita, quantity: 2 },
+        { lineId: 'b', productId: margherita, quantity: 4 },
       ],
     })
     expect(await onHand(flour.id)).toBe(8_500)
     expect(reverse({ orderId: 'o', lineIds: ['b'] }).map((m) => m.referenceLineId)).toEqual(['b', 'b', 'b'])
     expect(await onHand(flour.id)).toBe(9_500)
     expect(
-      deplete({ orderId: 'o', lines: [{ lineId: 'b', productId: 'prod-margherita', quantity: 4 }] }),
+      deplete({ orderId: 'o', lines: [{ lineId: 'b', productId: margherita, quantity: 4 }] }),
     ).toHaveLength(3)
     expect(await onHand(flour.id)).toBe(8_500)
     expect(reverse({ orderId: 'o' })).toHaveLength(6)
@@ -175,7 +177,7 @@ describe('depletion', () => {
   })
 
   test('reversal uses what was depleted, not the recipe as it is now', async () => {
-    deplete({ orderId: 'o', lines: [{ lineId: 'l', productId: 'prod-margherita', quantity: 2 }] })
+    deplete({ orderId: 'o', lines: [{ lineId: 'l', productId: margherita, quantity: 2 }] })
     await t.request('PUT', `/inventory/recipes/${recipe.id}`, {
       body: { components: [{ ingredientId: cheese.id, quantity: 999 }] },
     })
@@ -192,7 +194,7 @@ describe('depletion', () => {
         depleteForOrderLines(tx, actor, {
           orderId: 'o',
           locationId: t.tenant.locationId,
-          lines: [{ lineId: 'l', productId: 'prod-margherita', quantity: 1 }],
+          lines: [{ lineId: 'l', productId: margherita, quantity: 1 }],
         })
         throw new Error('payment declined')
       }),
@@ -208,7 +210,7 @@ describe('depletion', () => {
   test('a sale reversal cannot be recorded twice for one sale, even bypassing the service', () => {
     const [sale] = deplete({
       orderId: 'o',
-      lines: [{ lineId: 'l', productId: 'prod-margherita', quantity: 1 }],
+      lines: [{ lineId: 'l', productId: margherita, quantity: 1 }],
     })
     reverse({ orderId: 'o' })
     expect(() =>
@@ -222,7 +224,7 @@ describe('depletion', () => {
   })
 
   test('depletion and reversal are audited against the order and emit inventory events', () => {
-    deplete({ orderId: 'o', lines: [{ lineId: 'l', productId: 'prod-margherita', quantity: 2 }] })
+    deplete({ orderId: 'o', lines: [{ lineId: 'l', productId: margherita, quantity: 2 }] })
     reverse({ orderId: 'o' })
     const audit = t.tenant.db.$client
       .query(
@@ -250,7 +252,7 @@ describe('depletion', () => {
   })
 
   test('sale movements show in the ingredient movement list with their order reference', async () => {
-    deplete({ orderId: 'o', lines: [{ lineId: 'l', productId: 'prod-margherita', quantity: 2 }] })
+    deplete({ orderId: 'o', lines: [{ lineId: 'l', productId: margherita, quantity: 2 }] })
     const list = (await t.request('GET', `/inventory/ingredients/${flour.id}/movements`)).body
     expect(list.movements[0]).toMatchObject({
       movementType: 'sale',

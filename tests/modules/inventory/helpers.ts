@@ -17,6 +17,17 @@ export async function makeIngredient(t: TestApp, body: Record<string, unknown> =
   return res.body
 }
 
+/** A product (`POST /product`) for menu-item recipes to name; answers its id. */
+export async function makeProduct(t: TestApp, title = 'Margherita', tenant?: TenantFixture): Promise<string> {
+  const res = await t.request('POST', '/product', {
+    as: tenant?.owner,
+    tenant,
+    body: { title, type: 'Food', variants: [{ title, sku: `SKU-${++codes}`, price: 1200 }] },
+  })
+  expect(res.status).toBe(201)
+  return res.body.id
+}
+
 export function addLocation(tenant: TenantFixture, name = 'Second') {
   return createLocation(tenant.db, systemActor(tenant.id, 'test'), { name, timezone: 'America/Los_Angeles' })
     .id

@@ -1,16 +1,17 @@
 // Recipes: validation, one active recipe per product/output, list filters, update, cost.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { countRows, createTestApp, runScenarios, type ScenarioContext, type TestApp } from '../../harness'
-import { makeIngredient, receive } from './helpers'
+import { makeIngredient, makeProduct, receive } from './helpers'
 
 const two = async (ctx: ScenarioContext) => {
   ctx.vars.a = await makeIngredient(ctx.t, { name: 'Flour' })
   ctx.vars.b = await makeIngredient(ctx.t, { name: 'Water' })
+  ctx.vars.margherita = await makeProduct(ctx.t, 'Margherita')
 }
 const pizza = (ctx: ScenarioContext, extra: Record<string, unknown> = {}) => ({
   kind: 'menu_item',
   title: 'Margherita',
-  productId: 'product-margherita',
+  productId: ctx.vars.margherita,
   yieldQuantity: 1,
   components: [
     { ingredientId: ctx.vars.a.id, quantity: 250 },
@@ -50,17 +51,18 @@ describe('recipes: scenarios', () => {
       expectBody: {
         kind: 'menu_item',
         title: 'Margherita',
-        productId: 'product-margherita',
         outputIngredientId: null,
         yieldQuantity: 1,
         active: true,
         note: 'Stretch thin',
       },
-      check: (res, ctx) =>
+      check: (res, ctx) => {
+        expect(res.body.productId).toBe(ctx.vars.margherita)
         expect(res.body.components.map((c: any) => [c.ingredientId, c.quantity])).toEqual([
           [ctx.vars.a.id, 250],
           [ctx.vars.b.id, 150],
-        ]),
+        ])
+      },
     },
     {
       name: 'create a prep recipe producing an ingredient',
@@ -107,6 +109,74 @@ describe('recipes: scenarios', () => {
     invalid('a menu_item without productId is 400', (ctx) => pizza(ctx, { productId: undefined }), [
       'body/productId',
     ]),
+    invalid(
+      'a menu_item naming an unknown product is 400',
+      (ctx) => pizza(ctx, { productId: 'no-such-product' }),
+      ['body/productId'],
+    ),
+    {
+      ...invalid(
+        "a menu_item naming another tenant's product is 400",
+        (ctx) => pizza(ctx, { productId: ctx.vars.theirs }),
+        ['body/productId'],
+      ),
+      setup: async (ctx: ScenarioContext) => {
+        await two(ctx)
+        const other = await ctx.t.addTenant('other')
+        ctx.vars.theirs = await makeProduct(ctx.t, 'Theirs', other)
+      },
+    },
+    {
+      name: 'update moving a recipe to an unknown product is 400 and changes nothing',
+      method: 'PUT',
+      url: (ctx) => `/inventory/recipes/${ctx.vars.recipe.id}`,
+      setup: (ctx) => createPizza(ctx),
+      body: { productId: 'no-such-product', title: 'Changed' },
+      status: 400,
+      code: 'validation_failed',
+      check: async (res, ctx) => {
+        expect(res.body.errors.map((e: any) => e.path)).toEqual(['body/productId'])
+        const after = await ctx.t.request('GET', `/inventory/recipes/${ctx.vars.recipe.id}`)
+        expect(after.body).toMatchObject({ title: 'Margherita', productId: ctx.vars.margherita })
+      },
+    },
+    {
+      name: 'deleting a product an active recipe uses is 409 naming the recipe',
+      method: 'DELETE',
+      url: (ctx) => `/product/${ctx.vars.margherita}`,
+      setup: (ctx) => createPizza(ctx),
+      status: 409,
+      code: 'conflict',
+      check: async (res, ctx) => {
+        expect(res.body.recipe).toEqual({ id: ctx.vars.recipe.id, title: 'Margherita' })
+        expect((await ctx.t.request('GET', `/product/${ctx.vars.margherita}`)).status).toBe(200)
+      },
+    },
+    {
+      name: 'a product whose recipe is inactive can be deleted; the recipe then cannot be reactivated (400)',
+      method: 'DELETE',
+      url: (ctx) => `/product/${ctx.vars.margherita}`,
+      setup: async (ctx) => {
+        await createPizza(ctx)
+        await ctx.t.request('POST', `/inventory/recipes/${ctx.vars.recipe.id}/deactivate`)
+      },
+      status: 204,
+      check: async (_res, ctx) => {
+        const reactivate = await ctx.t.request('POST', `/inventory/recipes/${ctx.vars.recipe.id}/reactivate`)
+        expect(reactivate.status).toBe(400)
+        expect(reactivate.body.errors.map((e: any) => e.path)).toEqual(['body/productId'])
+      },
+    },
+    {
+      name: 'read_only may not create a recipe for a product (403)',
+      method: 'POST',
+      url: '/inventory/recipes',
+      setup: two,
+      as: (ctx) => ctx.t.tenant.readOnly,
+      body: (ctx: ScenarioContext) => pizza(ctx),
+      status: 403,
+      check: (_res, ctx) => expect(countRows(ctx.t.tenant.db, 'recipes')).toBe(0),
+    },
     invalid(
       'a menu_item with an outputIngredientId is 400',
       (ctx) => pizza(ctx, { outputIngredientId: ctx.vars.b.id }),
@@ -250,7 +320,7 @@ describe('recipes: behaviour', () => {
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({
       title: 'Margherita DOC',
-      productId: 'product-margherita',
+      productId: c.vars.margherita,
       yieldQuantity: 1,
     })
     expect(res.body.components.map((x: any) => [x.ingredientId, x.quantity])).toEqual([
@@ -286,10 +356,11 @@ describe('recipes: behaviour', () => {
     const c = ctx()
     await createPizza(c)
     const other = await t.request('POST', '/inventory/recipes', {
-      body: pizza(c, { productId: 'product-marinara' }),
+      body: pizza(c, { productId: await makeProduct(t, 'Marinara') }),
     })
+    expect(other.status).toBe(201)
     const res = await t.request('PUT', `/inventory/recipes/${other.body.id}`, {
-      body: { productId: 'product-margherita' },
+      body: { productId: c.vars.margherita },
     })
     expect(res.status).toBe(409)
   })
@@ -308,11 +379,12 @@ describe('recipes: behaviour', () => {
       },
     })
     expect(batch.body).toMatchObject({ kind: 'prep' })
+    const focacciaId = await makeProduct(t, 'Focaccia')
     const focaccia = await t.request('POST', '/inventory/recipes', {
       body: {
         kind: 'menu_item',
         title: 'Focaccia',
-        productId: 'product-focaccia',
+        productId: focacciaId,
         yieldQuantity: 8,
         components: [{ ingredientId: dough.id, quantity: 800 }],
       },
@@ -323,7 +395,7 @@ describe('recipes: behaviour', () => {
     expect(await titles('')).toEqual(['dough batch', 'Focaccia', 'Margherita'])
     expect(await titles('?kind=prep')).toEqual(['dough batch'])
     expect(await titles('?active=true')).toEqual(['dough batch', 'Margherita'])
-    expect(await titles('?productId=product-focaccia')).toEqual(['Focaccia'])
+    expect(await titles(`?productId=${focacciaId}`)).toEqual(['Focaccia'])
     expect(await titles(`?ingredientId=${c.vars.a.id}`)).toEqual(['dough batch', 'Margherita'])
     expect(await titles('?q=MARG')).toEqual(['Margherita'])
     const page = (await t.request('GET', '/inventory/recipes?limit=1&page=3')).body
@@ -393,7 +465,7 @@ describe('recipes: behaviour', () => {
       body: {
         kind: 'menu_item',
         title: 'Theirs',
-        productId: 'p',
+        productId: await makeProduct(t, 'Theirs', other),
         yieldQuantity: 1,
         components: [{ ingredientId: theirs.id, quantity: 1 }],
       },
@@ -412,7 +484,7 @@ describe('recipes: behaviour', () => {
       body: {
         kind: 'menu_item',
         title: 'Mine',
-        productId: 'p',
+        productId: await makeProduct(t, 'Mine'),
         yieldQuantity: 1,
         components: [{ ingredientId: theirs.id, quantity: 1 }],
       },

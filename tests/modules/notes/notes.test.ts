@@ -1,7 +1,40 @@
 // /note: CRUD, filters by customer, order and club membership, q, paging, calendar dates,
 // permissions, tenant isolation, audit and events.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { countRows, createTestApp, runScenarios, type ScenarioContext, type TestApp } from '../../harness'
+import {
+  countRows,
+  createTestApp,
+  runScenarios,
+  type ScenarioContext,
+  type TenantFixture,
+  type TestApp,
+} from '../../harness'
+
+let sequence = 0
+
+/** Real records for notes to refer to: customers, orders and a club membership of a tenant. */
+async function records(t: TestApp, tenant: TenantFixture = t.tenant) {
+  const as = { as: tenant.owner, tenant }
+  const post = async (url: string, body: Record<string, unknown>) => {
+    const res = await t.request('POST', url, { ...as, body })
+    expect(res.status).toBe(201)
+    return res.body as { id: string }
+  }
+  const customer = async () => {
+    const n = ++sequence
+    return post('/customers', { firstName: 'Ann', lastName: `Lee${n}`, email: `ann${n}@example.test` })
+  }
+  const [c1, c2] = [await customer(), await customer()]
+  const club = await post('/clubs', { title: `Club ${++sequence}`, slug: `club-${sequence}` })
+  const m1 = await post('/club-membership', {
+    customerId: c1.id,
+    clubId: club.id,
+    orderDeliveryMethod: 'Pickup',
+  })
+  const o1 = await post('/order', { locationId: tenant.locationId, customerId: c1.id })
+  const o2 = await post('/order', { locationId: tenant.locationId })
+  return { c1: c1.id, c2: c2.id, m1: m1.id, o1: o1.id, o2: o2.id }
+}
 
 const createNote = async (
   ctx: ScenarioContext,
@@ -19,15 +52,107 @@ describe('notes: scenarios', () => {
       name: 'create answers 201 with the note and defaults',
       method: 'POST',
       url: '/note',
-      body: { content: 'Prefers the patio', noteDate: '2025-02-01', customerId: 'cust-1' },
+      setup: async (ctx) => {
+        ctx.vars.refs = await records(ctx.t)
+      },
+      body: (ctx: ScenarioContext) => ({
+        content: 'Prefers the patio',
+        noteDate: '2025-02-01',
+        customerId: ctx.vars.refs.c1,
+      }),
       status: 201,
       expectBody: {
         type: 'Note',
         content: 'Prefers the patio',
         noteDate: '2025-02-01',
-        customerId: 'cust-1',
         orderId: null,
         clubMembershipId: null,
+      },
+      check: (res, ctx) => expect(res.body.customerId).toBe(ctx.vars.refs.c1),
+    },
+    {
+      name: 'create naming records of the tenant stores all three references',
+      method: 'POST',
+      url: '/note',
+      setup: async (ctx) => {
+        ctx.vars.refs = await records(ctx.t)
+      },
+      body: (ctx: ScenarioContext) => ({
+        content: 'Skipped shipment',
+        noteDate: '2025-02-01',
+        customerId: ctx.vars.refs.c1,
+        orderId: ctx.vars.refs.o1,
+        clubMembershipId: ctx.vars.refs.m1,
+      }),
+      status: 201,
+      check: (res, ctx) =>
+        expect(res.body).toMatchObject({
+          customerId: ctx.vars.refs.c1,
+          orderId: ctx.vars.refs.o1,
+          clubMembershipId: ctx.vars.refs.m1,
+        }),
+    },
+    ...(['customerId', 'orderId', 'clubMembershipId'] as const).map((field) => ({
+      name: `create with an unknown ${field} is 400 naming it and writes nothing`,
+      method: 'POST',
+      url: '/note',
+      body: { content: 'x', noteDate: '2025-02-01', [field]: 'no-such-id' },
+      status: 400,
+      code: 'validation_failed',
+      check: (res: { body: any }, ctx: ScenarioContext) => {
+        expect(res.body.errors).toEqual([
+          { path: `body/${field}`, message: expect.stringContaining('no-such-id') },
+        ])
+        expect(countRows(ctx.t.tenant.db, 'notes')).toBe(0)
+      },
+    })),
+    {
+      name: 'create naming all three unknown references is one 400 naming each',
+      method: 'POST',
+      url: '/note',
+      body: { content: 'x', noteDate: '2025-02-01', customerId: 'a', orderId: 'b', clubMembershipId: 'c' },
+      status: 400,
+      code: 'validation_failed',
+      check: (res) =>
+        expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual([
+          'body/customerId',
+          'body/orderId',
+          'body/clubMembershipId',
+        ]),
+    },
+    {
+      name: "create naming another tenant's customer, order and membership is 400",
+      method: 'POST',
+      url: '/note',
+      setup: async (ctx) => {
+        ctx.vars.refs = await records(ctx.t, await ctx.t.addTenant('other'))
+      },
+      body: (ctx: ScenarioContext) => ({
+        content: 'x',
+        noteDate: '2025-02-01',
+        customerId: ctx.vars.refs.c1,
+        orderId: ctx.vars.refs.o1,
+        clubMembershipId: ctx.vars.refs.m1,
+      }),
+      status: 400,
+      code: 'validation_failed',
+      check: (res, ctx) => {
+        expect(res.body.errors).toHaveLength(3)
+        expect(countRows(ctx.t.tenant.db, 'notes')).toBe(0)
+      },
+    },
+    {
+      name: 'update to an unknown order is 400 and changes nothing',
+      method: 'PUT',
+      url: (ctx) => `/note/${ctx.vars.noteId}`,
+      setup: (ctx) => createNote(ctx).then(() => {}),
+      body: { orderId: 'no-such-order', content: 'changed' },
+      status: 400,
+      code: 'validation_failed',
+      check: async (res, ctx) => {
+        expect(res.body.errors[0].path).toBe('body/orderId')
+        const after = await ctx.t.request('GET', `/note/${ctx.vars.noteId}`)
+        expect(after.body).toMatchObject({ content: 'Likes Syrah', orderId: null })
       },
     },
     {
@@ -118,13 +243,15 @@ describe('notes: scenarios', () => {
       name: 'update is partial; null clears a reference',
       method: 'PUT',
       url: (ctx) => `/note/${ctx.vars.noteId}`,
-      setup: (ctx) =>
-        createNote(ctx, { content: 'a', noteDate: '2025-01-01', customerId: 'c', orderId: 'o' }).then(
-          () => {},
-        ),
+      setup: async (ctx) => {
+        ctx.vars.refs = await records(ctx.t)
+        const { c1, o1 } = ctx.vars.refs
+        await createNote(ctx, { content: 'a', noteDate: '2025-01-01', customerId: c1, orderId: o1 })
+      },
       body: { orderId: null, content: 'b' },
       status: 200,
-      expectBody: { content: 'b', customerId: 'c', orderId: null, noteDate: '2025-01-01' },
+      expectBody: { content: 'b', orderId: null, noteDate: '2025-01-01' },
+      check: (res, ctx) => expect(res.body.customerId).toBe(ctx.vars.refs.c1),
     },
     {
       name: 'update with a non-calendar noteDate is 400',
@@ -206,16 +333,18 @@ describe('notes: behaviour', () => {
   })
 
   test('filters combine; q searches content; newest noteDate first; paging with total', async () => {
-    const add = (body: Record<string, unknown>) => t.request('POST', '/note', { body })
-    await add({ content: 'Loves Pinot', noteDate: '2025-01-01', customerId: 'c1' })
-    await add({ content: 'Birthday dinner', noteDate: '2025-03-01', customerId: 'c1', orderId: 'o1' })
+    const { c1, c2, o1, o2, m1 } = await records(t)
+    const add = async (body: Record<string, unknown>) =>
+      expect((await t.request('POST', '/note', { body })).status).toBe(201)
+    await add({ content: 'Loves Pinot', noteDate: '2025-01-01', customerId: c1 })
+    await add({ content: 'Birthday dinner', noteDate: '2025-03-01', customerId: c1, orderId: o1 })
     await add({
       content: 'Skipped shipment',
       noteDate: '2025-02-01',
-      customerId: 'c1',
-      clubMembershipId: 'm1',
+      customerId: c1,
+      clubMembershipId: m1,
     })
-    await add({ content: 'pinot for the table', noteDate: '2025-02-15', customerId: 'c2', orderId: 'o2' })
+    await add({ content: 'pinot for the table', noteDate: '2025-02-15', customerId: c2, orderId: o2 })
     const contents = async (qs: string) =>
       (await t.request('GET', `/note${qs}`)).body.notes.map((n: { content: string }) => n.content)
 
@@ -225,25 +354,66 @@ describe('notes: behaviour', () => {
       'Skipped shipment',
       'Loves Pinot',
     ])
-    expect(await contents('?customerId=c1')).toEqual(['Birthday dinner', 'Skipped shipment', 'Loves Pinot'])
-    expect(await contents('?customerId=c1&orderId=o1')).toEqual(['Birthday dinner'])
-    expect(await contents('?customerId=c2&orderId=o1')).toEqual([])
-    expect(await contents('?clubMembershipId=m1')).toEqual(['Skipped shipment'])
+    expect(await contents(`?customerId=${c1}`)).toEqual([
+      'Birthday dinner',
+      'Skipped shipment',
+      'Loves Pinot',
+    ])
+    expect(await contents(`?customerId=${c1}&orderId=${o1}`)).toEqual(['Birthday dinner'])
+    expect(await contents(`?customerId=${c2}&orderId=${o1}`)).toEqual([])
+    expect(await contents(`?clubMembershipId=${m1}`)).toEqual(['Skipped shipment'])
+    expect(await contents('?customerId=no-such-customer')).toEqual([])
     expect(await contents('?q=PINOT')).toEqual(['pinot for the table', 'Loves Pinot'])
-    const page = await t.request('GET', '/note?customerId=c1&limit=2&page=2')
+    const page = await t.request('GET', `/note?customerId=${c1}&limit=2&page=2`)
     expect(page.body.total).toBe(3)
     expect(page.body.notes.map((n: { content: string }) => n.content)).toEqual(['Loves Pinot'])
   })
 
+  test('a customer merge moves notes to the primary; a merged-away id is stored and filtered as the primary', async () => {
+    const { c1, c2 } = await records(t)
+    const note = (
+      await t.request('POST', '/note', { body: { content: 'a', noteDate: '2025-01-01', customerId: c2 } })
+    ).body
+    const merged = await t.request('POST', '/customers/merge', {
+      body: { primaryCustomerId: c1, sourceCustomerIds: [c2], confirmation: 'MERGE' },
+    })
+    expect(merged.status).toBe(200)
+    expect((await t.request('GET', `/note/${note.id}`)).body.customerId).toBe(c1)
+    const entry = t.tenant.db.$client
+      .query("SELECT metadata FROM audit_entries WHERE action = 'customer.merge'")
+      .get() as { metadata: string }
+    expect(JSON.parse(entry.metadata).sources[0].moved.notes).toBe(1)
+    const viaAlias = await t.request('POST', '/note', {
+      body: { content: 'b', noteDate: '2025-01-02', customerId: c2 },
+    })
+    expect(viaAlias.body.customerId).toBe(c1)
+    expect((await t.request('GET', `/note?customerId=${c2}`)).body.total).toBe(2)
+  })
+
+  test('a customer with notes cannot be deleted (409 naming them); without them it can', async () => {
+    const { c2 } = await records(t)
+    const note = (
+      await t.request('POST', '/note', { body: { content: 'a', noteDate: '2025-01-01', customerId: c2 } })
+    ).body
+    const refused = await t.request('DELETE', `/customers/${c2}`)
+    expect(refused.status).toBe(409)
+    expect(refused.body.references).toEqual({ notes: 1 })
+    expect((await t.request('GET', `/customers/${c2}`)).status).toBe(200)
+    expect((await t.request('PUT', `/note/${note.id}`, { body: { customerId: null } })).status).toBe(200)
+    expect((await t.request('DELETE', `/customers/${c2}`)).status).toBe(200)
+  })
+
   test("another tenant's note is 404 for every route and stays unchanged", async () => {
     const other = await t.addTenant('other')
+    const { c1 } = await records(t, other)
     const theirs = (
       await t.request('POST', '/note', {
         as: other.owner,
         tenant: other,
-        body: { content: 'theirs', noteDate: '2025-01-01', customerId: 'c1' },
+        body: { content: 'theirs', noteDate: '2025-01-01', customerId: c1 },
       })
     ).body
+    expect(theirs.customerId).toBe(c1)
     for (const [method, body] of [
       ['GET', undefined],
       ['PUT', { content: 'mine' }],
@@ -251,7 +421,7 @@ describe('notes: behaviour', () => {
     ] as const) {
       expect((await t.request(method, `/note/${theirs.id}`, { body })).status).toBe(404)
     }
-    expect((await t.request('GET', '/note?customerId=c1')).body.total).toBe(0)
+    expect((await t.request('GET', `/note?customerId=${c1}`)).body.total).toBe(0)
     const still = await t.request('GET', `/note/${theirs.id}`, { as: other.owner, tenant: other })
     expect(still.body.content).toBe('theirs')
   })

@@ -1,5 +1,7 @@
 // The exported assignment service (attachTag, detachTag, replaceTags, tagsFor, tagsForMany,
-// dynamicTagsFor) and the existence-check registry, over arbitrary object ids.
+// dynamicTagsFor) and the existence-check registry, over arbitrary object ids: the customers
+// family's real existence check is set aside for these tests (and restored after each); it is
+// exercised through the API in tests/modules/customers/tags.test.ts.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import {
@@ -31,11 +33,16 @@ const code = (fn: () => unknown) => {
 describe('tag assignments', () => {
   let t: TestApp
   let actor: Actor
+  let restoreCustomerCheck: () => void
   beforeEach(async () => {
     t = await createTestApp()
     actor = systemActor(t.tenant.id, 'test')
+    restoreCustomerCheck = registerTaggable('customer', () => true)
   })
-  afterEach(() => t.close())
+  afterEach(() => {
+    restoreCustomerCheck()
+    t.close()
+  })
 
   const manual = (title: string, objectType: 'customer' | 'order' = 'customer') =>
     createTag(t.tenant.db, actor, objectType, { title })
@@ -97,7 +104,7 @@ describe('tag assignments', () => {
     expect(countRows(db, 'tag_assignments')).toBe(0)
   })
 
-  test('a registered existence check makes unknown objects 404; unregistering restores ids as given', () => {
+  test('a registered existence check makes unknown objects 404; unregistering restores the check it replaced', () => {
     const db = t.tenant.db
     const vip = manual('VIP')
     const known = new Set(['cust-known'])
@@ -110,10 +117,15 @@ describe('tag assignments', () => {
         code(() => attachTag(db, actor, { objectType: 'customer', objectId: 'cust-known', tagId: vip.id })),
       ).toBe('ok')
       // Other object types are unaffected by the customer check.
-      const rush = manual('Rush', 'order')
-      expect(
-        code(() => attachTag(db, actor, { objectType: 'order', objectId: 'anything', tagId: rush.id })),
-      ).toBe('ok')
+      const restoreOrders = registerTaggable('order', () => true)
+      try {
+        const rush = manual('Rush', 'order')
+        expect(
+          code(() => attachTag(db, actor, { objectType: 'order', objectId: 'anything', tagId: rush.id })),
+        ).toBe('ok')
+      } finally {
+        restoreOrders()
+      }
     } finally {
       unregister()
     }

@@ -1,0 +1,84 @@
+// A customer's tags are Manual customer tags attached through the tags family's assignments
+// (the single source of truth); the Customer's `tags` field is derived from them.
+import { and, eq } from 'drizzle-orm'
+import { Elysia } from 'elysia'
+import type { Actor } from '../../platform/auth/actor'
+import type { AuthPlugin } from '../../platform/auth/plugin'
+import { invalid } from '../../platform/http/problem'
+import type { Db } from '../../platform/tenancy/databases'
+import { inWriteTransaction } from '../../platform/tenancy/transaction'
+import { attachTag, detachTag, moveAssignments, registerTaggable, tagsFor } from '../tags/assignments'
+import { objectTypes } from '../tags/fields'
+import { tags } from '../tags/schema'
+import { AttachCustomerTag, Customer, CustomerParams, CustomerTagParams, type CustomerView } from './model'
+import { registerCustomerReferenceMover } from './references'
+import { customers } from './schema'
+import { getCustomer, resolveCustomerId, touchCustomer } from './service'
+
+// Tags attach to live customers only (another tenant's id is not in this database, so 404).
+registerTaggable(
+  'customer',
+  (db, id) => db.select({ id: customers.id }).from(customers).where(eq(customers.id, id)).get() !== undefined,
+)
+// A merge moves the source's tags to the primary; a tag both carry is kept once.
+registerCustomerReferenceMover('tags', (tx, sourceId, primaryId) =>
+  moveAssignments(tx, 'customer', sourceId, primaryId),
+)
+
+/**
+ * Attaches a Manual customer tag. An id that is not a customer tag of the tenant is 400 naming
+ * `body/tagId`; a Dynamic one is 409. Attaching a tag the customer already carries changes nothing.
+ */
+export function attachCustomerTag(db: Db, actor: Actor, id: string, tagId: string): CustomerView {
+  return inWriteTransaction(db, (tx) => {
+    const customerId = resolveCustomerId(tx, id)
+    const tag = tx
+      .select({ id: tags.id })
+      .from(tags)
+      .where(and(eq(tags.id, tagId), eq(tags.objectType, objectTypes.customer)))
+      .get()
+    if (!tag) throw invalid('body/tagId', `${tagId} is not a customer tag`)
+    const had = tagsFor(tx, 'customer', customerId).some((t) => t.id === tagId)
+    attachTag(db, actor, { objectType: 'customer', objectId: customerId, tagId })
+    return had ? getCustomer(tx, customerId) : touchCustomer(tx, actor, customerId)
+  })
+}
+
+/** Detaches a tag; 404 when the customer does not carry it. */
+export function detachCustomerTag(db: Db, actor: Actor, id: string, tagId: string): CustomerView {
+  return inWriteTransaction(db, (tx) => {
+    const customerId = resolveCustomerId(tx, id)
+    detachTag(db, actor, { objectType: 'customer', objectId: customerId, tagId })
+    return touchCustomer(tx, actor, customerId)
+  })
+}
+
+const aliasNote = 'An id merged away into another customer acts on the primary customer.'
+
+/** `POST /customers/{id}/tags` and `DELETE /customers/{id}/tags/{tagId}`, under both prefixes. */
+export const customerTagRoutes = (auth: AuthPlugin, prefix: string) =>
+  new Elysia({ name: `customer-tags${prefix}`, prefix, detail: { tags: ['Customers'] } })
+    .use(auth)
+    .post('/:id/tags', ({ db, actor, params, body }) => attachCustomerTag(db, actor, params.id, body.tagId), {
+      permission: 'customers:write',
+      params: CustomerParams,
+      body: AttachCustomerTag,
+      response: Customer,
+      detail: {
+        summary: 'Attach a tag to a customer',
+        description: `Answers the customer with its \`tags\` (\`[{id, title}]\`). \`tagId\` must be a Manual customer tag (\`GET /tag/customer\`): another id is 400, a Dynamic tag 409 (Dynamic tags apply by their conditions). Attaching a tag the customer already carries changes nothing. Needs \`customers:write\` (tagging a customer is editing the customer; \`tags:write\` manages the tags themselves). The attachment is audited and emits \`tag.attach\` and \`customer.update\`. ${aliasNote}`,
+      },
+    })
+    .delete(
+      '/:id/tags/:tagId',
+      ({ db, actor, params }) => detachCustomerTag(db, actor, params.id, params.tagId),
+      {
+        permission: 'customers:write',
+        params: CustomerTagParams,
+        response: Customer,
+        detail: {
+          summary: 'Detach a tag from a customer',
+          description: `Answers the customer without the tag. 404 when the customer does not carry it. Audited; emits \`tag.detach\` and \`customer.update\`. ${aliasNote}`,
+        },
+      },
+    )

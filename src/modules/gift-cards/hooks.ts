@@ -1,0 +1,24 @@
+// How gift cards join the customers family: a merge moves a source customer's cards to the
+// primary, and a customer who owns cards cannot be deleted (409; merge or set it inactive). The
+// cards table keeps no foreign key to customers: adding one would rebuild the table and its
+// ledger triggers.
+import { count, eq } from 'drizzle-orm'
+import { registerCustomerReferenceCount, registerCustomerReferenceMover } from '../customers/references'
+import { giftCards } from './schema'
+
+registerCustomerReferenceMover(
+  'giftCards',
+  (tx, sourceId, primaryId) =>
+    tx
+      .update(giftCards)
+      .set({ customerId: primaryId })
+      .where(eq(giftCards.customerId, sourceId))
+      .returning({ id: giftCards.id })
+      .all().length,
+)
+
+registerCustomerReferenceCount(
+  'giftCards',
+  (db, customerId) =>
+    db.select({ n: count() }).from(giftCards).where(eq(giftCards.customerId, customerId)).get()?.n ?? 0,
+)

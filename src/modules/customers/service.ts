@@ -7,8 +7,15 @@ import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/p
 import { conflict, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { preparedOn } from '../../platform/tenancy/prepared'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { assertManualTagIds, removeAssignmentsOf, replaceTags, tagsForMany } from '../tags/assignments'
+import {
+  assertManualTagIds,
+  removeAssignmentsOf,
+  replaceTags,
+  tagsFor,
+  tagsForMany,
+} from '../tags/assignments'
 import { addressValues } from './address-values'
 import type { AddressView, CreateCustomerInput, CustomerView, UpdateCustomerInput } from './model'
 import { customerLocationLinks, customerReferencesOf } from './references'
@@ -39,12 +46,29 @@ export function resolveCustomerId(db: Queryable, id: string): string {
   throw notFound('customer', id)
 }
 
+// A customer read is the hottest read of the API: its lookups are prepared once per handle.
+const customerById = (db: Queryable, id: string): CustomerRow | undefined =>
+  preparedOn(db, 'customer-by-id', () =>
+    db
+      .select()
+      .from(customers)
+      .where(eq(customers.id, sql.placeholder('id')))
+      .prepare(),
+  ).get({ id })
+
+const addressesOfOne = (db: Queryable, customerId: string): AddressRow[] =>
+  preparedOn(db, 'customer-addresses', () =>
+    db
+      .select()
+      .from(customerAddresses)
+      .where(eq(customerAddresses.customerId, sql.placeholder('customerId')))
+      .orderBy(asc(customerAddresses.createdAt), asc(customerAddresses.id))
+      .prepare(),
+  ).all({ customerId })
+
+/** The customer, or the primary it was merged into. */
 export function getCustomerRow(db: Queryable, id: string): CustomerRow {
-  const row = db
-    .select()
-    .from(customers)
-    .where(eq(customers.id, resolveCustomerId(db, id)))
-    .get()
+  const row = customerById(db, id) ?? customerById(db, resolveCustomerId(db, id))
   if (!row) throw notFound('customer', id)
   return row
 }
@@ -79,7 +103,11 @@ export function customerViews(db: Queryable, rows: CustomerRow[]): CustomerView[
   }))
 }
 
-export const customerView = (db: Queryable, row: CustomerRow): CustomerView => customerViews(db, [row])[0]!
+export const customerView = (db: Queryable, row: CustomerRow): CustomerView => ({
+  ...row,
+  tags: tagsFor(db, 'customer', row.id).map((tag) => ({ id: tag.id, title: tag.title })),
+  addresses: addressesOfOne(db, row.id).map(addressView),
+})
 
 export function getCustomer(db: Queryable, id: string): CustomerView {
   return customerView(db, getCustomerRow(db, id))

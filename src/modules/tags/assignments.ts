@@ -1,6 +1,7 @@
 // Attaching Manual tags to objects of other families. Families wire their own routes (e.g.
 // `/customers/{id}/tags`) on top of these functions and register an existence check for their
 // object type, so attaching a tag to an unknown object is 404.
+
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import { appendAudit } from '../../platform/audit/audit'
 import type { Actor } from '../../platform/auth/actor'
@@ -9,6 +10,7 @@ import { appendEvent } from '../../platform/events/outbox'
 import { ApiError, conflict, type FieldError, notFound } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { preparedOn } from '../../platform/tenancy/prepared'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { matchesConditions, objectTypes, type TagObjectType } from './fields'
 import { type TagRow, tagAssignments, tags } from './schema'
@@ -160,7 +162,23 @@ export function replaceTags(db: Db, actor: Actor, target: TagTarget, tagIds: rea
 
 /** The Manual tags attached to one object, in title order. */
 export function tagsFor(db: Queryable, objectType: TagObjectType, objectId: string): TagRow[] {
-  return tagsForMany(db, objectType, [objectId]).get(objectId) ?? []
+  // One object's tags are read on every GET of it: a prepared statement per database handle.
+  return preparedOn(db, 'tags-for-object', () =>
+    db
+      .select({ tag: tags })
+      .from(tagAssignments)
+      .innerJoin(tags, eq(tags.id, tagAssignments.tagId))
+      .where(
+        and(
+          eq(tagAssignments.objectType, sql.placeholder('objectType')),
+          eq(tagAssignments.objectId, sql.placeholder('objectId')),
+        ),
+      )
+      .orderBy(asc(sql`lower(${tags.title})`), asc(tags.id))
+      .prepare(),
+  )
+    .all({ objectType, objectId })
+    .map((row) => row.tag)
 }
 
 /** The Manual tags of many objects at once (for list routes), keyed by object id. */

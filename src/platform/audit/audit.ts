@@ -1,8 +1,9 @@
 // The append-only, hash-chained audit trail. Every write calls appendAudit inside its own
 // transaction, so a committed write always has its entry and a rolled-back one never does.
-import { asc, desc, gt } from 'drizzle-orm'
+import { asc, desc, gt, sql } from 'drizzle-orm'
 import type { Actor } from '../auth/actor'
 import { newId, nowIso } from '../ids'
+import { preparedOn } from '../tenancy/prepared'
 import type { Queryable } from '../tenancy/transaction'
 import { type AuditEntryRow, auditEntries } from './schema'
 
@@ -39,13 +40,47 @@ function entryHash(entry: HashedFields): string {
   return new Bun.CryptoHasher('sha256').update(canonical).digest('hex')
 }
 
+const auditColumns = [
+  'id',
+  'subject',
+  'staffUserId',
+  'tenantId',
+  'locationId',
+  'requestId',
+  'ipAddress',
+  'userAgent',
+  'method',
+  'route',
+  'action',
+  'entityType',
+  'entityId',
+  'metadata',
+  'createdAt',
+  'prevHash',
+  'hash',
+] as const
+
+// Every write appends an entry: both statements are prepared once per connection.
+const lastHash = (tx: Queryable) =>
+  preparedOn(tx, 'audit-last-hash', () =>
+    tx
+      .select({ hash: auditEntries.hash })
+      .from(auditEntries)
+      .orderBy(desc(auditEntries.seq))
+      .limit(1)
+      .prepare(),
+  ).get()?.hash
+
+const insertEntry = (tx: Queryable) =>
+  preparedOn(tx, 'audit-insert', () =>
+    tx
+      .insert(auditEntries)
+      .values(Object.fromEntries(auditColumns.map((c) => [c, sql.placeholder(c)])) as never)
+      .returning()
+      .prepare(),
+  )
+
 export function appendAudit(tx: Queryable, actor: Actor, record: AuditRecord): AuditEntryRow {
-  const last = tx
-    .select({ hash: auditEntries.hash })
-    .from(auditEntries)
-    .orderBy(desc(auditEntries.seq))
-    .limit(1)
-    .get()
   const fields: HashedFields = {
     id: newId(),
     subject: actor.subject,
@@ -62,13 +97,9 @@ export function appendAudit(tx: Queryable, actor: Actor, record: AuditRecord): A
     entityId: record.entityId,
     metadata: record.metadata ?? {},
     createdAt: nowIso(),
-    prevHash: last?.hash ?? GENESIS_HASH,
+    prevHash: lastHash(tx) ?? GENESIS_HASH,
   }
-  return tx
-    .insert(auditEntries)
-    .values({ ...fields, hash: entryHash(fields) })
-    .returning()
-    .get()
+  return insertEntry(tx).get({ ...fields, hash: entryHash(fields) })
 }
 
 export type ChainVerdict =

@@ -1,7 +1,9 @@
 // Appending events to the transactional outbox. The delivery worker (webhooks) reads them later;
 // writing them in the same transaction as the change means no committed change loses its event.
+import { sql } from 'drizzle-orm'
 import type { Actor } from '../auth/actor'
 import { newId, nowIso } from '../ids'
+import { preparedOn } from '../tenancy/prepared'
 import type { Queryable } from '../tenancy/transaction'
 import { type OutboxEventRow, outboxEvents } from './schema'
 
@@ -35,19 +37,37 @@ export function signalOutbox(tenantId: string): void {
 export function appendEvent(tx: Queryable, actor: Actor, event: DomainEvent): OutboxEventRow {
   // A hint only: the transaction commits synchronously before any listener's work can run.
   signalOutbox(actor.tenantId)
-  return tx
-    .insert(outboxEvents)
-    .values({
-      id: newId(),
-      object: event.object,
-      action: event.action,
-      aggregateId: event.aggregateId,
-      payload: event.payload,
-      user: actor.staffUserId ?? actor.subject,
-      locationId: actor.locationId,
-      requestId: actor.requestId,
-      createdAt: nowIso(),
-    })
-    .returning()
-    .get()
+  return insertEvent(tx).get({
+    id: newId(),
+    object: event.object,
+    action: event.action,
+    aggregateId: event.aggregateId,
+    payload: event.payload,
+    user: actor.staffUserId ?? actor.subject,
+    locationId: actor.locationId,
+    requestId: actor.requestId,
+    createdAt: nowIso(),
+  })
 }
+
+const eventColumns = [
+  'id',
+  'object',
+  'action',
+  'aggregateId',
+  'payload',
+  'user',
+  'locationId',
+  'requestId',
+  'createdAt',
+]
+
+// Most writes append an event: the insert is prepared once per connection.
+const insertEvent = (tx: Queryable) =>
+  preparedOn(tx, 'outbox-insert', () =>
+    tx
+      .insert(outboxEvents)
+      .values(Object.fromEntries(eventColumns.map((c) => [c, sql.placeholder(c)])) as never)
+      .returning()
+      .prepare(),
+  )

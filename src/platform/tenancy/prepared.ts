@@ -3,12 +3,17 @@
 // hot path (authentication, tenant and location resolution) reuse a prepared statement.
 const statementsByHandle = new WeakMap<object, Map<string, unknown>>()
 
-/** The statement `build` makes for this handle, made on first use. Keys are per call site. */
+/**
+ * The statement `build` makes for this handle, made on first use. Keys are per call site.
+ * A drizzle database and its transactions share one session (one SQLite connection), so
+ * statements are kept per session: a statement prepared outside a transaction serves inside one.
+ */
 export function preparedOn<T>(handle: object, key: string, build: () => T): T {
-  let statements = statementsByHandle.get(handle)
+  const owner = (handle as { session?: object }).session ?? handle
+  let statements = statementsByHandle.get(owner)
   if (!statements) {
     statements = new Map()
-    statementsByHandle.set(handle, statements)
+    statementsByHandle.set(owner, statements)
   }
   let statement = statements.get(key) as T | undefined
   if (statement === undefined) {

@@ -17,6 +17,17 @@ export interface DatabaseHandle {
   db: Db
 }
 
+/**
+ * drizzle over a connection whose `prepare` reuses compiled statements. drizzle's bun-sqlite
+ * session calls `client.prepare(sql)` for every query it runs (and never finalizes), so SQLite
+ * compiled the same SQL again on each request; bun's `query()` keeps one compiled statement per
+ * SQL text. drizzle emits `?` placeholders, so the set of SQL texts is bounded by the code.
+ */
+export function drizzleOn(sqlite: Database): Db {
+  sqlite.prepare = ((sql: string) => sqlite.query(sql)) as Database['prepare']
+  return drizzle({ client: sqlite })
+}
+
 export const controlDatabasePath = (dataDir: string) => join(dataDir, 'control.sqlite')
 export const tenantDatabasePath = (dataDir: string, tenantId: string) => join(dataDir, `${tenantId}.sqlite`)
 
@@ -24,7 +35,7 @@ export function openControlDatabase(dataDir: string, options: SqliteOptions): Da
   mkdirSync(dataDir, { recursive: true })
   const sqlite = openSqlite(controlDatabasePath(dataDir), options)
   migrate(sqlite, controlMigrations)
-  return { sqlite, db: drizzle({ client: sqlite }) }
+  return { sqlite, db: drizzleOn(sqlite) }
 }
 
 /** Closing is deferred so a request that already holds an evicted handle can finish with it. */
@@ -66,7 +77,7 @@ export class TenantPool {
       migrate(sqlite, tenantMigrations)
       this.migrated.add(tenantId)
     }
-    const handle = { sqlite, db: drizzle({ client: sqlite }) }
+    const handle = { sqlite, db: drizzleOn(sqlite) }
     this.handles.set(tenantId, handle)
     return handle
   }

@@ -13,6 +13,7 @@ import { inWriteTransaction, type Queryable } from '../../platform/tenancy/trans
 import { customers } from '../customers/schema'
 import { customerViews, resolveCustomerId } from '../customers/service'
 import { findLocation } from '../locations/service'
+import { products } from '../products/schema'
 import { appendLedgerEntry, presentGiftCard } from './ledger'
 import type { CreateGiftCardInput, UpdateGiftCardInput } from './model'
 import { type GiftCardRow, type GiftCardStatus, type GiftCardType, giftCards } from './schema'
@@ -260,6 +261,11 @@ export function createGiftCard(db: Db, actor: Actor, input: CreateGiftCardInput)
 export function updateGiftCard(db: Db, actor: Actor, id: string, body: UpdateGiftCardInput) {
   return inWriteTransaction(db, (tx) => {
     const before = getGiftCardRow(tx, id)
+    if (
+      body.productId &&
+      !tx.select({ id: products.id }).from(products).where(eq(products.id, body.productId)).get()
+    )
+      throw invalid('body/productId', `product ${body.productId} not found`)
     const patch =
       body.customerId === undefined ? body : { ...body, customerId: checkedCustomerId(tx, body.customerId) }
     const changes = diffFields(before, patch)

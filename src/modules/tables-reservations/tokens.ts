@@ -29,10 +29,15 @@ export interface OptionClaims {
   paymentOption: PaymentOption
 }
 
+function storedSigningKey(db: Db): Uint8Array | undefined {
+  const stored = db.select().from(tablesSigningKeys).where(eq(tablesSigningKeys.id, KEY_ID)).get()
+  return stored ? Buffer.from(stored.secret, 'base64url') : undefined
+}
+
 /** The tenant's signing secret, made on first use (concurrent first uses agree on one). */
 function signingKey(db: Db): Uint8Array {
-  const stored = db.select().from(tablesSigningKeys).where(eq(tablesSigningKeys.id, KEY_ID)).get()
-  if (stored) return Buffer.from(stored.secret, 'base64url')
+  const stored = storedSigningKey(db)
+  if (stored) return stored
   const secret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
   inWriteTransaction(db, (tx) =>
     tx
@@ -69,8 +74,12 @@ const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number
 /** The claims of a genuine, unexpired token; 400 `validation_failed` for anything else. */
 export async function verifyOptionToken(db: Db, token: string): Promise<OptionClaims> {
   let payload: Record<string, unknown>
+  // Verifying never makes the key: without one, this tenant has issued no token, and a refused
+  // request must write nothing.
+  const key = storedSigningKey(db)
+  if (!key) throw invalidToken('the option token is not valid (not issued by this tenant’s availability)')
   try {
-    const verified = await jwtVerify(token, signingKey(db), { algorithms: ['HS256'], typ: TOKEN_TYPE })
+    const verified = await jwtVerify(token, key, { algorithms: ['HS256'], typ: TOKEN_TYPE })
     payload = verified.payload
   } catch (error) {
     if (error instanceof errors.JWTExpired)

@@ -1,16 +1,17 @@
 // The OrdersPort over the other modules of the service: the catalog (products, collections),
-// taxes, coupons, inventory depletion and gift card issuance.
-import { eq } from 'drizzle-orm'
+// taxes, coupons, club memberships and customer tags, inventory depletion and gift card issuance.
+import { and, eq, ne } from 'drizzle-orm'
 import type { Queryable } from '../../platform/tenancy/transaction'
+import { clubMemberships } from '../club-memberships/schema'
 import { collectionProducts } from '../collections/schema'
-import type { CouponRow } from '../coupons/schema'
 import { findCouponByCode } from '../coupons/service'
 import { customerAliases, customers } from '../customers/schema'
 import { issueGiftCardsForPaidOrder } from '../gift-cards/sales'
 import { depleteForOrderLines, reverseOrderDepletion } from '../inventory/depletion'
 import { type CatalogVariant, findVariant, findVariantBySku } from '../products/variants'
+import { tagsFor } from '../tags/assignments'
 import { taxRateFor } from '../taxes/rates'
-import type { CatalogVariantInfo, CouponTerms, OrdersPort } from './ports'
+import type { CatalogVariantInfo, OrdersPort } from './ports'
 
 const collectionIdsOf = (db: Queryable, productId: string): string[] =>
   db
@@ -47,42 +48,6 @@ function findCustomerRow(db: Queryable, id: string) {
   return db.select().from(customers).where(eq(customers.id, primary)).get()
 }
 
-/** A coupon of the coupons module in the terms orders price with. */
-export function couponTerms(row: CouponRow): CouponTerms {
-  const discount: Pick<CouponTerms, 'discountType' | 'value'> =
-    row.productDiscountType === 'Percentage Off'
-      ? { discountType: 'percentage', value: Math.min(row.productDiscount ?? 0, 10_000) }
-      : row.productDiscountType === 'Free'
-        ? { discountType: 'percentage', value: 10_000 }
-        : row.productDiscountType === 'Set Price'
-          ? { discountType: 'set_price', value: row.productDiscount ?? 0 }
-          : row.productDiscountType === 'Dollar Off'
-            ? { discountType: 'amount', value: row.productDiscount ?? 0 }
-            : { discountType: 'amount', value: 0 }
-  return {
-    id: row.id,
-    code: row.code,
-    title: row.title,
-    actionMessage: row.actionMessage,
-    status: row.status === 'Enabled' ? 'active' : 'inactive',
-    startDate: row.startDate,
-    endDate: row.endDate,
-    ...discount,
-    maxDiscountAmount: row.maxDiscountAmount,
-    minimumCartAmount: row.minimumCartAmount,
-    usageLimit: row.usageLimitType === 'Unlimited' ? null : (row.usageLimit ?? 0),
-    usageLimitType: row.usageLimitType === 'Per Customer' ? 'per_customer' : 'total',
-    appliesTo: row.appliesTo,
-    appliesToObjectIds: row.appliesToObjectIds,
-    combinability: row.combinability === 'exclusive' ? 'not_combinable' : 'combinable',
-    availableTo: row.availableTo,
-    availableToObjectIds: row.availableToObjectIds,
-    requiresManagerApproval: row.requiresManagerApproval,
-    excludesServiceCharges: row.excludesServiceCharges,
-    serviceChargeInteraction: row.serviceChargeInteraction,
-  }
-}
-
 export const serviceOrdersPort: OrdersPort = {
   findCustomer: (db, id) => {
     const row = findCustomerRow(db, id)
@@ -100,10 +65,16 @@ export const serviceOrdersPort: OrdersPort = {
     const rate = taxRateFor(db, place, taxCode)
     return rate ? { taxId: rate.taxId, rateBps: rate.rateBps, taxCalculation: rate.taxCalculation } : null
   },
-  findCouponByCode: (db, code) => {
-    const row = findCouponByCode(db, code)
-    return row ? couponTerms(row) : undefined
-  },
+  findCouponByCode: (db, code) => findCouponByCode(db, code) ?? undefined,
+  customerSegments: (db, customerId) => ({
+    clubIds: db
+      .selectDistinct({ id: clubMemberships.clubId })
+      .from(clubMemberships)
+      .where(and(eq(clubMemberships.customerId, customerId), ne(clubMemberships.status, 'Cancelled')))
+      .all()
+      .map((r) => r.id),
+    tagIds: tagsFor(db, 'customer', customerId).map((t) => t.id),
+  }),
   depleteForOrderLines: (tx, actor, request) => {
     depleteForOrderLines(tx, actor, request)
   },

@@ -87,7 +87,7 @@ export const AppliedDiscount = t.Object({
   actionMessage: t.Nullable(t.String()),
   appliesTo: t.String(),
   appliesToObjectIds: t.Array(t.String()),
-  combinability: t.String(),
+  combinability: t.String({ description: 'From the coupon: `combinable` or `exclusive`.' }),
   stackingScope: t.String({ description: '`sequential`: applies to what earlier discounts left.' }),
   requiresManagerApproval: t.Boolean(),
   managerApprovedByStaffUserId: t.Nullable(t.String()),
@@ -106,7 +106,7 @@ export const AppliedDiscount = t.Object({
   minimumCartAmount: t.Nullable(int()),
   amount: int({
     description:
-      'Computed, cents: the `amount` value, round-half-up(eligible × value / 10000), or for `set_price` the sum over eligible lines of what each has above value × quantity; capped at `maxDiscountAmount` and at what is left of the eligible lines after earlier discounts; 0 while the subtotal is below `minimumCartAmount`.',
+      'Computed by the coupons engine, cents, on what earlier discounts left of the eligible lines: the `amount` value, round-half-up(eligible × value / 10000), or for `set_price` the sum over eligible lines of what each has above value × quantity; never more than the eligible amount; capped at `maxDiscountAmount`; 0 while the subtotal is below `minimumCartAmount` or no line is eligible any more. Spread over the lines in proportion to what each has left (set_price: to what each has above the price), largest remainders taking the odd cents.',
   }),
   createdAt: t.String({ format: 'date-time' }),
 })

@@ -2,7 +2,9 @@
 // The services depend only on this interface; `adapters.ts` implements it over those modules.
 import type { Actor } from '../../platform/auth/actor'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import type { DiscountType, TaxCalculation } from './pricing'
+import type { CouponTerms } from '../coupons/apply'
+import type { CouponRow } from '../coupons/schema'
+import type { TaxCalculation } from './pricing'
 import type { GiftCardSaleValue } from './schema'
 
 export const taxCodes = ['food', 'wine', 'generalMerchandise', 'freight'] as const
@@ -30,34 +32,20 @@ export interface TaxRateInfo {
   taxCalculation: TaxCalculation
 }
 
-/** A coupon in the terms orders price with; the adapter maps the coupons module onto it. */
-export interface CouponTerms {
-  id: string
-  code: string
-  title: string
-  actionMessage: string | null
-  /** Only `active` coupons apply. */
-  status: 'active' | 'inactive'
-  startDate: string | null
-  endDate: string | null
-  discountType: DiscountType
-  /** Cents for `amount`, basis points for `percentage`, cents per unit for `set_price`. */
-  value: number
-  maxDiscountAmount: number | null
-  minimumCartAmount: number | null
-  /** null: unlimited uses. */
-  usageLimit: number | null
-  /** `total`: all orders together; `per_customer`: each customer. */
-  usageLimitType: 'total' | 'per_customer'
-  appliesTo: 'Store' | 'Product' | 'Collection'
-  appliesToObjectIds: string[]
-  combinability: 'combinable' | 'not_combinable'
-  /** `Everyone`, or only the customers listed (`Customer`), or members of listed clubs or tags. */
-  availableTo: 'Everyone' | 'Customer' | 'Club' | 'Customer Tag'
-  availableToObjectIds: string[]
-  requiresManagerApproval: boolean
-  excludesServiceCharges: boolean
-  serviceChargeInteraction: string | null
+/**
+ * A coupon of the coupons module as orders apply it: its terms, which the coupons engine
+ * (`applyCoupon`, `couponDiscount` in src/modules/coupons/apply.ts) reads, plus what an
+ * AppliedDiscount copies. Orders keep no eligibility rules of their own.
+ */
+export type OrderCoupon = CouponTerms &
+  Pick<CouponRow, 'id' | 'code' | 'title' | 'actionMessage' | 'serviceChargeInteraction'>
+
+/** Who a customer is for coupons available to a Club or a Customer Tag. */
+export interface CustomerSegments {
+  /** Clubs the customer has a live (not cancelled) membership of. */
+  clubIds: string[]
+  /** The customer's Manual customer tags. */
+  tagIds: string[]
 }
 
 export interface DepletionRequest {
@@ -89,7 +77,10 @@ export interface OrdersPort {
     place: { countryCode: string; stateCode: string | null },
     taxCode: TaxCode,
   ): TaxRateInfo | null
-  findCouponByCode(db: Queryable, code: string): CouponTerms | undefined
+  /** The coupon with a code, case-insensitive. */
+  findCouponByCode(db: Queryable, code: string): OrderCoupon | undefined
+  /** The clubs and tags of a live customer, for coupons available to a Club or Customer Tag. */
+  customerSegments(db: Queryable, customerId: string): CustomerSegments
   /** Takes stock for sent lines, in the caller's transaction. */
   depleteForOrderLines(tx: Queryable, actor: Actor, request: DepletionRequest): void
   /** Puts back what the order's (or some lines') depletion took, in the caller's transaction. */

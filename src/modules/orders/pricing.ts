@@ -2,7 +2,9 @@
 // Every amount is an integer number of cents; every rate is basis points (1 bps = 0.01%);
 // portion multipliers are basis points too (5000 = half). Rounding is half-up (all amounts are
 // non-negative, so half-up and half-away-from-zero agree), done once per modifier portion, once
-// per discount and once per line's tax, never on sums.
+// per discount and once per line's tax, never on sums. What a discount takes, and from which
+// lines, is the coupons engine's (couponDiscount); orders stack the results and tax what is left.
+import { type CouponAmountTerms, couponDiscount } from '../coupons/apply'
 
 export type TaxCalculation = 'Added' | 'Included'
 
@@ -26,24 +28,20 @@ export interface PricingLine {
   taxRateBps: number
   taxCalculation: TaxCalculation
   voided: boolean
+  /** For Product coupons; null or absent: no product (open items). */
+  productId?: string | null
+  /** For Collection coupons. */
+  collectionIds?: string[]
+  /** False for lines no discount may reduce (gift card sales). Default true. */
+  discountable?: boolean
 }
-
-export type DiscountType = 'amount' | 'percentage' | 'set_price'
 
 export interface PricingDiscount {
   id: string
-  discountType: DiscountType
-  /**
-   * Cents for `amount`; basis points of the eligible amount for `percentage`; for `set_price`
-   * the cents each eligible unit should cost (the discount is what is left above that).
-   */
-  value: number
-  maxDiscountAmount: number | null
-  minimumCartAmount: number | null
+  /** The coupon terms its amount follows, in the coupons module's vocabulary. */
+  terms: CouponAmountTerms
   /** A line discount (scope `line`): only this line. */
   lineItemId: string | null
-  /** Lines an order discount may reduce; null: every line. */
-  eligibleLineIds: string[] | null
 }
 
 export type Fundraising =
@@ -124,28 +122,6 @@ export function lineTax(net: number, rateBps: number, calculation: TaxCalculatio
   return net - Number(divideHalfUp(BigInt(net) * BPS, BPS + BigInt(rateBps)))
 }
 
-/**
- * Splits `amount` over `weights` in proportion, exactly: floors first, then one cent each to the
- * largest remainders (earlier entries first on ties). Requires amount <= sum of weights, so no
- * share exceeds its weight.
- */
-export function allocate(amount: number, weights: number[]): number[] {
-  const total = weights.reduce((a, b) => a + b, 0)
-  if (amount === 0 || total === 0) return weights.map(() => 0)
-  const big = BigInt(amount)
-  const bigTotal = BigInt(total)
-  const shares = weights.map((w) => (big * BigInt(w)) / bigTotal)
-  const remainders = weights.map((w, i) => ({ i, r: (big * BigInt(w)) % bigTotal }))
-  let left = amount - Number(shares.reduce((a, b) => a + b, 0n))
-  remainders.sort((a, b) => (a.r === b.r ? a.i - b.i : a.r > b.r ? -1 : 1))
-  for (const { i } of remainders) {
-    if (left === 0) break
-    shares[i]! += 1n
-    left--
-  }
-  return shares.map(Number)
-}
-
 /** The round-up or fixed contribution on an amount due (tips excluded). */
 export function contributionOn(amountDue: number, fundraising: Fundraising | null): number {
   if (!fundraising) return 0
@@ -158,11 +134,38 @@ export function contributionOn(amountDue: number, fundraising: Fundraising | nul
 const money = (cents: number) =>
   `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`
 
+/** Why a discount came to its amount, for receipts and staff. */
+function summaryOf(terms: CouponAmountTerms, outcome: ReturnType<typeof couponDiscount>, subtotal: number) {
+  if (!outcome.applies)
+    return outcome.reason === 'minimum_not_met'
+      ? `Needs a subtotal of at least ${money(terms.minimumCartAmount ?? 0)}; the order has ${money(subtotal)}.`
+      : 'Nothing on the order is eligible.'
+  if (outcome.eligibleCents === 0) return 'No eligible amount left on the order.'
+  const value = terms.productDiscount ?? 0
+  const notes = [
+    terms.productDiscountType === 'Percentage Off'
+      ? `${value / 100}% of ${money(outcome.eligibleCents)} eligible`
+      : terms.productDiscountType === 'Dollar Off'
+        ? `${money(value)} off`
+        : terms.productDiscountType === 'Set Price'
+          ? `${money(value)} a unit`
+          : terms.productDiscountType === 'Free'
+            ? `free, ${money(outcome.eligibleCents)} eligible`
+            : 'no discount',
+  ]
+  if (outcome.capped) notes.push(`capped at ${money(terms.maxDiscountAmount ?? 0)}`)
+  else if (terms.productDiscountType === 'Dollar Off' && value > outcome.eligibleCents)
+    notes.push(`limited to the ${money(outcome.eligibleCents)} eligible`)
+  return `${notes.join(', ')}.`
+}
+
 /**
  * Prices a whole order. Discounts apply in the order given, each to what earlier discounts left
- * of its eligible lines, so stacked discounts never take a line below zero; an order discount is
- * spread over its eligible lines in proportion to what remains of each (largest remainder), and
- * tax is then computed per line on the discounted amount. Voided lines count nothing.
+ * of the lines (sequential stacking), so stacked discounts never take a line below zero. The
+ * coupons engine (couponDiscount) decides each discount's amount on that cart (minimum cart
+ * amount against the order's subtotal, eligible lines, cap) and splits it over its lines; tax is
+ * then computed per line on the discounted amount. Voided lines count nothing; lines marked not
+ * discountable (gift card sales) are never offered to a discount.
  */
 export function priceOrder(input: {
   lines: PricingLine[]
@@ -186,57 +189,27 @@ export function priceOrder(input: {
 
   const lineDiscounts = new Map<string, number>(input.lines.map((l) => [l.id, 0]))
   const discounts = new Map<string, DiscountAmount>()
+  const discountable = live.filter((l) => l.discountable !== false)
   for (const discount of input.discounts) {
-    const targets = live.filter((l) =>
-      discount.lineItemId !== null
-        ? l.id === discount.lineItemId
-        : discount.eligibleLineIds === null || discount.eligibleLineIds.includes(l.id),
-    )
-    if (discount.minimumCartAmount !== null && subtotal < discount.minimumCartAmount) {
-      discounts.set(discount.id, {
-        amount: 0,
-        eligibilitySummary: `Needs a subtotal of at least ${money(discount.minimumCartAmount)}; the order has ${money(subtotal)}.`,
-      })
-      continue
-    }
-    const weights = targets.map((l) => remaining.get(l.id)!)
-    const base = weights.reduce((a, b) => a + b, 0)
-    if (base === 0) {
-      discounts.set(discount.id, { amount: 0, eligibilitySummary: 'No eligible amount left on the order.' })
-      continue
-    }
-    // Set Price: each eligible line gives up what it has above value × quantity.
-    const setPriceShares =
-      discount.discountType === 'set_price'
-        ? targets.map((l, i) => Math.max(0, weights[i]! - discount.value * l.quantity))
-        : null
-    let amount =
-      discount.discountType === 'amount'
-        ? discount.value
-        : discount.discountType === 'percentage'
-          ? applyBps(base, discount.value)
-          : setPriceShares!.reduce((a, b) => a + b, 0)
-    const notes: string[] = [
-      discount.discountType === 'amount'
-        ? `${money(discount.value)} off`
-        : discount.discountType === 'percentage'
-          ? `${discount.value / 100}% of ${money(base)} eligible`
-          : `${money(discount.value)} a unit`,
-    ]
-    if (discount.maxDiscountAmount !== null && amount > discount.maxDiscountAmount) {
-      amount = discount.maxDiscountAmount
-      notes.push(`capped at ${money(discount.maxDiscountAmount)}`)
-    }
-    if (amount > base) {
-      amount = base
-      notes.push(`limited to the ${money(base)} eligible`)
-    }
-    const shares = allocate(amount, setPriceShares ?? weights)
-    targets.forEach((l, i) => {
-      remaining.set(l.id, remaining.get(l.id)! - shares[i]!)
-      lineDiscounts.set(l.id, lineDiscounts.get(l.id)! + shares[i]!)
+    const outcome = couponDiscount(discount.terms, {
+      subtotalCents: subtotal,
+      lines: discountable.map((l) => ({
+        id: l.id,
+        productId: l.productId ?? null,
+        collectionIds: l.collectionIds ?? [],
+        quantity: l.quantity,
+        amountCents: remaining.get(l.id)!,
+      })),
+      lineId: discount.lineItemId ?? undefined,
     })
-    discounts.set(discount.id, { amount, eligibilitySummary: `${notes.join(', ')}.` })
+    const amount = outcome.applies ? outcome.productDiscountCents : 0
+    if (outcome.applies)
+      discountable.forEach((l, i) => {
+        const share = outcome.lineDiscountCents[i]!
+        remaining.set(l.id, remaining.get(l.id)! - share)
+        lineDiscounts.set(l.id, lineDiscounts.get(l.id)! + share)
+      })
+    discounts.set(discount.id, { amount, eligibilitySummary: summaryOf(discount.terms, outcome, subtotal) })
   }
 
   const lines = new Map<string, LineAmounts>()

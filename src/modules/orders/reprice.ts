@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm'
 import { conflict } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Queryable } from '../../platform/tenancy/transaction'
+import type { CouponAmountTerms } from '../coupons/apply'
 import {
   type Fundraising,
   type PricingDiscount,
@@ -43,32 +44,58 @@ export const toPricingLine = (line: OrderLineRow): PricingLine => ({
   taxRateBps: line.taxRateBps,
   taxCalculation: line.taxCalculation,
   voided: line.voidedAt !== null,
+  productId: line.productId,
+  collectionIds: line.collectionIds,
+  // Gift card sales are never discounted.
+  discountable: !line.giftCardSale,
 })
 
-/** The lines an order discount may reduce, from its `appliesTo`. Gift card sales are never discounted. */
-export function discountableLines(
-  discount: Pick<OrderDiscountRow, 'appliesTo' | 'appliesToObjectIds'>,
-  lines: OrderLineRow[],
-): OrderLineRow[] {
-  const ids = new Set(discount.appliesToObjectIds)
-  const sellable = lines.filter((l) => !l.giftCardSale)
-  if (discount.appliesTo === 'Product') return sellable.filter((l) => l.productId && ids.has(l.productId))
-  if (discount.appliesTo === 'Collection')
-    return sellable.filter((l) => l.collectionIds.some((c) => ids.has(c)))
-  return sellable
+/**
+ * An AppliedDiscount's `discountType` and `value` for a coupon's product discount: Dollar Off is
+ * `amount`, Percentage Off `percentage`, Free `percentage` of 10000, Set Price `set_price`,
+ * No Discount `amount` of 0.
+ */
+export function appliedDiscountTypeOf(
+  coupon: Pick<CouponAmountTerms, 'productDiscountType' | 'productDiscount'>,
+): Pick<OrderDiscountRow, 'discountType' | 'value'> {
+  const value = coupon.productDiscount ?? 0
+  switch (coupon.productDiscountType) {
+    case 'Percentage Off':
+      return { discountType: 'percentage', value }
+    case 'Free':
+      return { discountType: 'percentage', value: 10_000 }
+    case 'Set Price':
+      return { discountType: 'set_price', value }
+    case 'Dollar Off':
+      return { discountType: 'amount', value }
+    case 'No Discount':
+      return { discountType: 'amount', value: 0 }
+  }
 }
 
-export const eligibleLineIds = (discount: OrderDiscountRow, lines: OrderLineRow[]): string[] =>
-  discountableLines(discount, lines).map((l) => l.id)
-
-export const toPricingDiscount = (discount: OrderDiscountRow, lines: OrderLineRow[]): PricingDiscount => ({
-  id: discount.id,
-  discountType: discount.discountType,
-  value: discount.value,
-  maxDiscountAmount: discount.maxDiscountAmount,
+/** The coupon terms an applied discount's amount follows: the copy taken when it was applied. */
+export const amountTermsOf = (discount: OrderDiscountRow): CouponAmountTerms => ({
+  appliesTo: discount.appliesTo as CouponAmountTerms['appliesTo'],
+  appliesToObjectIds: discount.appliesToObjectIds,
+  productDiscountType:
+    discount.discountType === 'percentage'
+      ? 'Percentage Off'
+      : discount.discountType === 'set_price'
+        ? 'Set Price'
+        : 'Dollar Off',
+  productDiscount: discount.value,
+  // Orders carry no shipping or service charges yet.
+  shippingDiscountType: 'No Discount',
+  shippingDiscount: null,
   minimumCartAmount: discount.minimumCartAmount,
+  excludesServiceCharges: discount.excludesServiceCharges,
+  maxDiscountAmount: discount.maxDiscountAmount,
+})
+
+export const toPricingDiscount = (discount: OrderDiscountRow): PricingDiscount => ({
+  id: discount.id,
+  terms: amountTermsOf(discount),
   lineItemId: discount.scope === 'line' ? discount.lineItemId : null,
-  eligibleLineIds: eligibleLineIds(discount, lines),
 })
 
 export const fundraisingOf = (order: OrderRow): Fundraising | null =>
@@ -86,7 +113,7 @@ export function repriceOrder(tx: Queryable, orderId: string): OrderRow {
   const discounts = discountsOf(tx, orderId)
   const priced = priceOrder({
     lines: lines.map(toPricingLine),
-    discounts: discounts.map((d) => toPricingDiscount(d, lines)),
+    discounts: discounts.map(toPricingDiscount),
     tipTotal: order.tipTotal,
     fundraising: fundraisingOf(order),
   })

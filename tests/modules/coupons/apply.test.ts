@@ -3,7 +3,13 @@
 // maxDiscountAmount, consistent with the coupon rules).
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { applyCoupon, type CartSummary, type CouponTerms } from '../../../src/modules/coupons/apply'
+import {
+  allocate,
+  applyCoupon,
+  type CartSummary,
+  type CouponTerms,
+  couponDiscount,
+} from '../../../src/modules/coupons/apply'
 import { couponErrors } from '../../../src/modules/coupons/rules'
 import { discountTypes } from '../../../src/modules/coupons/schema'
 
@@ -63,6 +69,10 @@ describe('applyCoupon: worked examples', () => {
       productDiscountCents: 1_450,
       shippingDiscountCents: 0,
       eligibleCents: 14_500,
+      // $90 : $25 : $30 of $14.50 → 900, 250, 300
+      lineDiscountCents: [900, 250, 300],
+      serviceChargeDiscountCents: 0,
+      capped: false,
     })
   })
 
@@ -246,6 +256,79 @@ describe('applyCoupon: worked examples', () => {
     expect(reason({ requiresManagerApproval: true }, { managerApproved: true })).toBe('applies')
   })
 
+  test('the product discount is split over the lines: in proportion, Set Price by each line’s excess, capped', () => {
+    const split = (terms: Partial<CouponTerms>, summary: Partial<CartSummary> = {}) => {
+      const outcome = apply(terms, summary)
+      if (!outcome.applies) throw new Error(`refused: ${outcome.reason}`)
+      return [outcome.lineDiscountCents, outcome.serviceChargeDiscountCents]
+    }
+    // $10 off $90 / $25 / $30: 620.68…, 172.41…, 206.89… → 620, 172, 206 and the odd cents to the
+    // largest remainders (206.89 and 620.68): 621, 172, 207.
+    expect(split({ productDiscountType: 'Dollar Off', productDiscount: 1_000 })).toEqual([[621, 172, 207], 0])
+    // Service charges take their share of a Store discount that includes them: 10% of $155.
+    expect(split({ excludesServiceCharges: false })).toEqual([[900, 250, 300], 100])
+    // Collection coupons touch only their lines.
+    expect(
+      split({ appliesTo: 'Collection', appliesToObjectIds: ['tastings'], productDiscount: 5000 }),
+    ).toEqual([[0, 1_250, 0], 0])
+    // Set Price $20: the cabernet gives 2 × $25, the flight $5, the shirt $10; capped at $13 the
+    // $65 of excess is spread 1000 / 100 / 200.
+    expect(
+      split({ productDiscountType: 'Set Price', productDiscount: 2_000, maxDiscountAmount: 1_300 }),
+    ).toEqual([[1_000, 100, 200], 0])
+  })
+
+  test('a line coupon (lineId) discounts that line only, and only if the coupon applies to it', () => {
+    const lines = cart.lines.map((l, i) => ({ ...l, id: `l${i}` }))
+    const outcome = apply(
+      { productDiscountType: 'Dollar Off', productDiscount: 500 },
+      { lines, lineId: 'l1' },
+    )
+    expect(outcome).toMatchObject({
+      applies: true,
+      productDiscountCents: 500,
+      lineDiscountCents: [0, 500, 0],
+    })
+    // A line coupon never reaches the service charges, even when the coupon includes them.
+    expect(apply({ excludesServiceCharges: false }, { lines, lineId: 'l2' })).toMatchObject({
+      eligibleCents: 3_000,
+      serviceChargeDiscountCents: 0,
+    })
+    expect(reason({ appliesTo: 'Product', appliesToObjectIds: ['cab'] }, { lines, lineId: 'l1' })).toBe(
+      'no_eligible_items',
+    )
+    expect(reason({}, { lines, lineId: 'missing' })).toBe('no_eligible_items')
+    // A line with no product (an open item) is never a Product coupon's line.
+    const open = [{ id: 'o', productId: null, quantity: 1, amountCents: 1_000 }]
+    expect(reason({ appliesTo: 'Product', appliesToObjectIds: ['cab'] }, { lines: open })).toBe(
+      'no_eligible_items',
+    )
+    expect(amounts({}, { lines: open, subtotalCents: 1_000 })).toEqual([100, 0])
+  })
+
+  test('the same coupon twice is refused when the coupons carry ids', () => {
+    const others = [{ id: 'c-10', combinability: 'combinable' as const }]
+    expect(applyCoupon({ ...base, id: 'c-10' }, { ...cart, otherCoupons: others })).toMatchObject({
+      applies: false,
+      reason: 'already_applied',
+    })
+    expect(applyCoupon({ ...base, id: 'c-20' }, { ...cart, otherCoupons: others }).applies).toBe(true)
+  })
+
+  test('couponDiscount recomputes the amount without the admission checks, still minding the minimum', () => {
+    const held = {
+      ...base,
+      status: 'Disabled' as const,
+      endDate: '2000-01-01',
+      requiresManagerApproval: true,
+    }
+    expect(couponDiscount(held, cart)).toMatchObject({ applies: true, discountCents: 1_450 })
+    expect(couponDiscount({ ...held, minimumCartAmount: 20_000 }, cart)).toMatchObject({
+      applies: false,
+      reason: 'minimum_not_met',
+    })
+  })
+
   test('a refusal carries a message for the guest', () => {
     const outcome = apply({ endDate: '2025-01-31' })
     expect(outcome).toEqual({ applies: false, reason: 'expired', message: 'This coupon ended on 2025-01-31' })
@@ -355,6 +438,41 @@ describe('applyCoupon: properties', () => {
         const lines = summary.lines.reduce((s, l) => s + l.amountCents, 0)
         expect(outcome.eligibleCents).toBeLessThanOrEqual(lines + (summary.serviceChargeCents ?? 0))
       }),
+    )
+  })
+
+  test('the line split adds up to the product discount and never exceeds a line', () => {
+    fc.assert(
+      fc.property(couponArb, cartArb, (coupon, summary) => {
+        const outcome = applyCoupon(coupon, summary)
+        if (!outcome.applies) return
+        expect(outcome.lineDiscountCents).toHaveLength(summary.lines.length)
+        const shared = outcome.lineDiscountCents.reduce((s, c) => s + c, 0)
+        expect(shared + outcome.serviceChargeDiscountCents).toBe(outcome.productDiscountCents)
+        outcome.lineDiscountCents.forEach((c, i) => {
+          expect(c).toBeGreaterThanOrEqual(0)
+          expect(c).toBeLessThanOrEqual(summary.lines[i]!.amountCents)
+        })
+        expect(outcome.serviceChargeDiscountCents).toBeLessThanOrEqual(summary.serviceChargeCents ?? 0)
+      }),
+    )
+  })
+
+  test('allocate splits exactly and never gives a share above its weight', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 100_000 }), { maxLength: 8 }),
+        fc.nat(),
+        (weights, n) => {
+          const total = weights.reduce((a, b) => a + b, 0)
+          const amount = total === 0 ? 0 : n % (total + 1)
+          const shares = allocate(amount, weights)
+          expect(shares.reduce((a, b) => a + b, 0)).toBe(amount)
+          shares.forEach((s, i) => {
+            expect(s).toBeLessThanOrEqual(weights[i]!)
+          })
+        },
+      ),
     )
   })
 

@@ -5,9 +5,10 @@ import { Elysia } from 'elysia'
 import { orderActionRoutes } from '../../../src/modules/orders/action-routes'
 import type {
   CatalogVariantInfo,
-  CouponTerms,
+  CustomerSegments,
   DepletionRequest,
   GiftCardIssue,
+  OrderCoupon,
   OrdersPort,
   TaxCode,
   TaxRateInfo,
@@ -20,7 +21,9 @@ export interface FakeCatalog {
   variants: CatalogVariantInfo[]
   /** Keyed `US-CA` or `US` (country-wide), by tax code. */
   taxes: Map<string, Record<TaxCode, number> & { calculation: TaxRateInfo['taxCalculation'] }>
-  coupons: CouponTerms[]
+  coupons: OrderCoupon[]
+  /** Clubs and tags by customer id. */
+  segments: Map<string, CustomerSegments>
   depleted: DepletionRequest[]
   reversed: { orderId: string; lineIds?: string[] }[]
   issued: GiftCardIssue[]
@@ -40,6 +43,7 @@ export function fakePort(catalog: FakeCatalog): OrdersPort {
       return { taxId: 'tax', rateBps: tax[code], taxCalculation: tax.calculation }
     },
     findCouponByCode: (_db, code) => catalog.coupons.find((c) => c.code.toLowerCase() === code.toLowerCase()),
+    customerSegments: (_db, customerId) => catalog.segments.get(customerId) ?? { clubIds: [], tagIds: [] },
     depleteForOrderLines: (_tx, _actor, request) => {
       catalog.depleted.push(request)
     },
@@ -66,19 +70,22 @@ export const variant = (
   ...over,
 })
 
-export const coupon = (over: Partial<CouponTerms> & { code: string }): CouponTerms => ({
+/** A coupon as the coupons module stores it (default: 5.00 off the store, for everyone). */
+export const coupon = (over: Partial<OrderCoupon> & { code: string }): OrderCoupon => ({
   id: `c-${over.code}`,
   title: `Coupon ${over.code}`,
   actionMessage: null,
-  status: 'active',
+  status: 'Enabled',
   startDate: null,
   endDate: null,
-  discountType: 'amount',
-  value: 500,
+  productDiscountType: 'Dollar Off',
+  productDiscount: 500,
+  shippingDiscountType: 'No Discount',
+  shippingDiscount: null,
   maxDiscountAmount: null,
   minimumCartAmount: null,
+  usageLimitType: 'Unlimited',
   usageLimit: null,
-  usageLimitType: 'total',
   appliesTo: 'Store',
   appliesToObjectIds: [],
   combinability: 'combinable',
@@ -86,7 +93,7 @@ export const coupon = (over: Partial<CouponTerms> & { code: string }): CouponTer
   availableToObjectIds: [],
   requiresManagerApproval: false,
   excludesServiceCharges: false,
-  serviceChargeInteraction: null,
+  serviceChargeInteraction: 'pre_discount',
   ...over,
 })
 
@@ -130,6 +137,7 @@ export async function createOrdersTestApp(): Promise<OrdersTestApp> {
       ],
     ]),
     coupons: [],
+    segments: new Map(),
     depleted: [],
     reversed: [],
     issued: [],

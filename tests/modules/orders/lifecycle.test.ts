@@ -286,7 +286,11 @@ describe('fundraising', () => {
 describe('gift card lines', () => {
   test('sold untaxed and undiscounted, one per line, issued when the order is paid', async () => {
     t.catalog.coupons.push(
-      (await import('./helpers')).coupon({ code: 'TEN', discountType: 'percentage', value: 1000 }),
+      (await import('./helpers')).coupon({
+        code: 'TEN',
+        productDiscountType: 'Percentage Off',
+        productDiscount: 1000,
+      }),
     )
     const order = await newOrder(t, {
       lineItems: [

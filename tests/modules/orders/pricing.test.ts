@@ -1,8 +1,8 @@
 // The pricing engine: examples worked by hand, then properties over random orders.
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
+import { allocate } from '../../../src/modules/coupons/apply'
 import {
-  allocate,
   contributionOn,
   divideHalfUp,
   lineTax,
@@ -31,18 +31,38 @@ const line = (id: string, unitPrice: number, extra: Partial<PricingLine> = {}): 
   taxRateBps: 0,
   taxCalculation: 'Added',
   voided: false,
+  // Each test line is its own product, so `eligibleLineIds` below name products.
+  productId: id,
   ...extra,
 })
 
-const discount = (id: string, extra: Partial<PricingDiscount>): PricingDiscount => ({
+/** An order discount in the terms of an AppliedDiscount (`amount`, `percentage`, `set_price`). */
+interface DiscountShorthand {
+  discountType?: 'amount' | 'percentage' | 'set_price'
+  value?: number
+  maxDiscountAmount?: number | null
+  minimumCartAmount?: number | null
+  lineItemId?: string | null
+  /** Lines (products) an order discount may reduce; absent or null: every line (a Store coupon). */
+  eligibleLineIds?: string[] | null
+}
+
+const couponTypes = { amount: 'Dollar Off', percentage: 'Percentage Off', set_price: 'Set Price' } as const
+
+const discount = (id: string, d: DiscountShorthand): PricingDiscount => ({
   id,
-  discountType: 'amount',
-  value: 0,
-  maxDiscountAmount: null,
-  minimumCartAmount: null,
-  lineItemId: null,
-  eligibleLineIds: null,
-  ...extra,
+  lineItemId: d.lineItemId ?? null,
+  terms: {
+    appliesTo: d.eligibleLineIds ? 'Product' : 'Store',
+    appliesToObjectIds: d.eligibleLineIds ?? [],
+    productDiscountType: couponTypes[d.discountType ?? 'amount'],
+    productDiscount: d.value ?? 0,
+    shippingDiscountType: 'No Discount',
+    shippingDiscount: null,
+    minimumCartAmount: d.minimumCartAmount ?? null,
+    excludesServiceCharges: true,
+    maxDiscountAmount: d.maxDiscountAmount ?? null,
+  },
 })
 
 const price = (lines: PricingLine[], discounts: PricingDiscount[] = [], extra = {}) =>
@@ -273,6 +293,7 @@ const orderArb = fc
         taxRateBps: l.taxRateBps,
         taxCalculation: o.calc === 'mixed' ? (l.included ? 'Included' : 'Added') : o.calc,
         voided: l.voided,
+        productId: `l${i}`,
       }))
       // The service refuses lines whose modifiers take the unit price below zero.
       .map((l) =>
@@ -280,15 +301,16 @@ const orderArb = fc
           ? { ...l, modifiers: [] }
           : l,
       )
-    const discounts: PricingDiscount[] = o.discounts.map((d, i) => ({
-      id: `d${i}`,
-      discountType: d.discountType,
-      value: d.discountType === 'percentage' ? d.bps : d.amountValue,
-      maxDiscountAmount: d.maxDiscountAmount,
-      minimumCartAmount: d.minimumCartAmount,
-      lineItemId: d.target === null ? null : `l${d.target % lines.length}`,
-      eligibleLineIds: d.eligibleMask ? lines.filter((_, j) => d.eligibleMask![j]).map((l) => l.id) : null,
-    }))
+    const discounts: PricingDiscount[] = o.discounts.map((d, i) =>
+      discount(`d${i}`, {
+        discountType: d.discountType,
+        value: d.discountType === 'percentage' ? d.bps : d.amountValue,
+        maxDiscountAmount: d.maxDiscountAmount,
+        minimumCartAmount: d.minimumCartAmount,
+        lineItemId: d.target === null ? null : `l${d.target % lines.length}`,
+        eligibleLineIds: d.eligibleMask ? lines.filter((_, j) => d.eligibleMask![j]).map((l) => l.id) : null,
+      }),
+    )
     return { calc: o.calc, lines, discounts, tipTotal: o.tipTotal, fundraising: o.fundraising }
   })
 
@@ -352,8 +374,9 @@ describe('properties over random orders', () => {
         order.discounts.forEach((d) => {
           const amount = discounts.get(d.id)!.amount
           expect(amount).toBeGreaterThanOrEqual(0)
-          if (d.maxDiscountAmount !== null) expect(amount).toBeLessThanOrEqual(d.maxDiscountAmount)
-          if (d.discountType === 'amount') expect(amount).toBeLessThanOrEqual(d.value)
+          const { maxDiscountAmount, productDiscountType, productDiscount } = d.terms
+          if (maxDiscountAmount !== null) expect(amount).toBeLessThanOrEqual(maxDiscountAmount)
+          if (productDiscountType === 'Dollar Off') expect(amount).toBeLessThanOrEqual(productDiscount!)
         })
       }),
       { numRuns: 400 },

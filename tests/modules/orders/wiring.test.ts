@@ -189,7 +189,7 @@ describe('orders in the service app', () => {
     expect(discounted).toMatchObject({ discountTotal: 500, taxTotal: 750, total: 8250, balanceDue: 8250 })
     const disabled = await t.request('POST', `/order/${order.id}/discount`, { body: { couponCode: 'OFF' } })
     expect(disabled.status).toBe(409)
-    expect(disabled.body.reason).toBe('inactive')
+    expect(disabled.body.reason).toBe('disabled')
     // Another state of the same country falls back to the country-wide rate.
     await ok('PUT', `/order/settings/locations/${t.tenant.locationId}`, {
       countryCode: 'US',

@@ -39,7 +39,7 @@ export function openControlDatabase(dataDir: string, options: SqliteOptions): Da
 }
 
 /** Closing is deferred so a request that already holds an evicted handle can finish with it. */
-const EVICTED_CLOSE_DELAY_MS = 5_000
+const EVICTED_CLOSE_DELAY_MS = 1_000
 
 /** Open tenant databases, least recently used evicted beyond `size` (TENANT_POOL_SIZE). */
 export class TenantPool {

@@ -17,6 +17,9 @@ export function openSqlite(path: string, options: SqliteOptions): Database {
   // Bun's bundled SQLite defaults WAL databases to FULL; set it explicitly.
   db.exec(`PRAGMA synchronous = ${options.synchronous}`)
   db.exec('PRAGMA foreign_keys = ON')
+  // A small page cache per connection (default ~2 MB): a tenant's working set is small, and a
+  // thousand tenants' connections must fit a small machine.
+  db.exec('PRAGMA cache_size = -512')
   if (options.walAutoCheckpoint === false) db.exec('PRAGMA wal_autocheckpoint = 0')
   return db
 }

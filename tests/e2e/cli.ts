@@ -6,6 +6,37 @@ import { join } from 'node:path'
 export const root = join(import.meta.dir, '..', '..')
 export const sourceCommand = [process.execPath, join(root, 'src', 'main.ts')]
 
+let compiled: string | undefined
+
+/** The compiled binary, built once per test process the way `npm run build` builds it. */
+export function compiledCommand(): string[] {
+  if (!compiled) {
+    const out = join(mkdtempSync(join(tmpdir(), 'restaurant-ops-bin-')), 'restaurant-ops')
+    const build = Bun.spawnSync(
+      [
+        process.execPath,
+        'build',
+        'src/main.ts',
+        '--compile',
+        '--minify-whitespace',
+        '--minify-syntax',
+        '--outfile',
+        out,
+      ],
+      { cwd: root, stdout: 'pipe', stderr: 'pipe' },
+    )
+    if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`)
+    compiled = out
+  }
+  return [compiled]
+}
+
+/** Every end-to-end scenario runs against both: the source under Bun, and the compiled binary. */
+export const runtimes: [name: string, command: () => string[]][] = [
+  ['source', () => sourceCommand],
+  ['compiled binary', compiledCommand],
+]
+
 export const freshDataDir = () => mkdtempSync(join(tmpdir(), 'restaurant-ops-e2e-'))
 
 export interface CommandResult {

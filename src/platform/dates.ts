@@ -48,3 +48,39 @@ export function calendarDateIn(instant: Date, timeZone = 'UTC'): string {
 
 /** Today's date in an IANA time zone, as `YYYY-MM-DD`. */
 export const todayIn = (timeZone: string, now: Date = new Date()): string => calendarDateIn(now, timeZone)
+
+/** Offset of a time zone from UTC at an instant, in milliseconds. */
+export function zoneOffsetMs(instant: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(new Date(instant))
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value)
+  const wall = Date.UTC(
+    part('year'),
+    part('month') - 1,
+    part('day'),
+    part('hour'),
+    part('minute'),
+    part('second'),
+  )
+  return wall - Math.floor(instant / 1000) * 1000
+}
+
+/**
+ * The instant a local date and time happen in a zone. A time skipped by a spring-forward change
+ * (02:30 on that night) is taken at the offset before the change, i.e. an hour later in wall time.
+ */
+export function zonedInstant(date: string, time: string, timeZone: string): Date {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number]
+  const [hh, mm] = time.split(':').map(Number) as [number, number]
+  const wall = Date.UTC(y, m - 1, d, hh, mm)
+  const first = wall - zoneOffsetMs(wall, timeZone)
+  return new Date(wall - zoneOffsetMs(first, timeZone))
+}

@@ -3,47 +3,12 @@
 import { asc } from 'drizzle-orm'
 import type { Actor } from '../../platform/auth/actor'
 import { invalid } from '../../platform/http/problem'
+
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { type LocationRow, locations } from '../locations/schema'
 import { findLocation } from '../locations/service'
 
 export const TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$'
-
-/** Offset of a time zone from UTC at an instant, in milliseconds. */
-function zoneOffsetMs(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(new Date(instant))
-  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value)
-  const wall = Date.UTC(
-    part('year'),
-    part('month') - 1,
-    part('day'),
-    part('hour'),
-    part('minute'),
-    part('second'),
-  )
-  return wall - Math.floor(instant / 1000) * 1000
-}
-
-/**
- * The instant a local date and time happen in a zone. A time skipped by a spring-forward change
- * (02:30 on that night) is taken at the offset before the change, i.e. an hour later in wall time.
- */
-export function zonedInstant(date: string, time: string, timeZone: string): Date {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number]
-  const [hh, mm] = time.split(':').map(Number) as [number, number]
-  const wall = Date.UTC(y, m - 1, d, hh, mm)
-  const first = wall - zoneOffsetMs(wall, timeZone)
-  return new Date(wall - zoneOffsetMs(first, timeZone))
-}
 
 /** 0 = Sunday .. 6 = Saturday of a calendar date (a date has no zone). */
 export function weekdayOf(date: string): number {

@@ -1,9 +1,10 @@
 // When each experience can be booked: the current version of every published, unarchived
 // experience, with its slots; and the concrete start times one of them offers on a date.
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm'
+import { zonedInstant } from '../../platform/dates'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { locations } from '../locations/schema'
-import { addDays, weekdayOf, zonedInstant } from './clock'
+import { addDays, weekdayOf } from './clock'
 import {
   type ExperienceRow,
   type ExperienceVersionRow,

@@ -5,6 +5,7 @@
 // holds exactly: each ledger entry in the period falls into exactly one of those terms.
 import { and, asc, eq, gte, inArray, isNotNull, lt, ne, notExists, or, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
+import { zonedInstant } from '../../platform/dates'
 import { searchColumns } from '../../platform/http/paging'
 import { invalid } from '../../platform/http/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
@@ -31,38 +32,9 @@ export interface ReportRange {
 const datePattern = /^\d{4}-\d{2}-\d{2}$/
 const dateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i
 
-/** Offset of a time zone from UTC at an instant, in milliseconds. */
-function zoneOffsetMs(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(new Date(instant))
-  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value)
-  const wall = Date.UTC(
-    part('year'),
-    part('month') - 1,
-    part('day'),
-    part('hour'),
-    part('minute'),
-    part('second'),
-  )
-  return wall - Math.floor(instant / 1000) * 1000
-}
-
 /** The instant a calendar day starts in a time zone. */
-export function startOfDay(date: string, timeZone: string): number {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number]
-  const wall = Date.UTC(y, m - 1, d)
-  let instant = wall - zoneOffsetMs(wall, timeZone)
-  instant = wall - zoneOffsetMs(instant, timeZone)
-  return instant
-}
+export const startOfDay = (date: string, timeZone: string): number =>
+  zonedInstant(date, '00:00', timeZone).getTime()
 
 function parseBound(value: string, field: 'from' | 'to', timeZone: string): number {
   const path = `query/${field}`

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { zonedInstant } from '../../../src/modules/experiences/clock'
+import { zonedInstant } from '../../../src/platform/dates'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { inDays } from './helpers'
 

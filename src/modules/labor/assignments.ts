@@ -72,21 +72,21 @@ export function listAssignments(
 }
 
 function assertWindow(startsAt: string, endsAt: string | null) {
-  if (endsAt !== null && endsAt <= startsAt) throw invalid('endsAt', 'must be after startsAt')
+  if (endsAt !== null && endsAt <= startsAt) throw invalid('body/endsAt', 'must be after startsAt')
 }
 
 export function createAssignment(db: Db, actor: Actor, input: CreateAssignmentInput) {
   return inWriteTransaction(db, (tx) => {
     const staff = findStaffUser(tx, input.staffUserId)
-    if (!staff) throw invalid('staffUserId', `staff user ${input.staffUserId} not found`)
+    if (!staff) throw invalid('body/staffUserId', `staff user ${input.staffUserId} not found`)
     const job = getJobRow(tx, input.laborJobId)
-    if (job.archivedAt) throw invalid('laborJobId', 'the job is archived')
+    if (job.archivedAt) throw invalid('body/laborJobId', 'the job is archived')
     const locationId = input.locationId ?? job.locationId ?? actor.locationId
     if (!locationId)
-      throw invalid('locationId', 'required for a job of every location (or send x-location-id)')
-    if (!findLocation(tx, locationId)) throw invalid('locationId', `location ${locationId} not found`)
+      throw invalid('body/locationId', 'required for a job of every location (or send x-location-id)')
+    if (!findLocation(tx, locationId)) throw invalid('body/locationId', `location ${locationId} not found`)
     if (job.locationId !== null && job.locationId !== locationId)
-      throw invalid('locationId', `the job belongs to location ${job.locationId}`)
+      throw invalid('body/locationId', `the job belongs to location ${job.locationId}`)
     assertMayManage(tx, actor, staff.id)
     assertMayHandOut(tx, actor, job.grants, locationId)
     const now = nowIso()

@@ -188,7 +188,7 @@ export function putProfile(db: Db, actor: Actor, staffUserId: string, input: Put
     const { profile: before } = load(tx, staffUserId)
     assertMayManage(tx, actor, staffUserId)
     if (input.primaryLocationId && !findLocation(tx, input.primaryLocationId))
-      throw invalid('primaryLocationId', `location ${input.primaryLocationId} not found`)
+      throw invalid('body/primaryLocationId', `location ${input.primaryLocationId} not found`)
     const now = nowIso()
     let row: LaborProfileRow
     let changes: Record<string, unknown>

@@ -62,7 +62,7 @@ function assertCodeFree(db: Queryable, code: string | null | undefined, exceptId
 
 function assertLocation(db: Queryable, locationId: string | null | undefined) {
   if (locationId && !findLocation(db, locationId))
-    throw invalid('locationId', `location ${locationId} not found`)
+    throw invalid('body/locationId', `location ${locationId} not found`)
 }
 
 export function createJob(db: Db, actor: Actor, input: CreateJobInput) {

@@ -165,10 +165,10 @@ function openShiftOf(tx: Queryable, staffUserId: string) {
 export function clockIn(db: Db, ctx: ClockContext, input: ClockInInput) {
   const { actor } = ctx
   const staffUserId = input.staffUserId ?? actor.staffUserId
-  if (!staffUserId) throw invalid('staffUserId', 'required when the caller is not a staff user')
+  if (!staffUserId) throw invalid('body/staffUserId', 'required when the caller is not a staff user')
   return inWriteTransaction(db, (tx) => {
     const staff = findStaffUser(tx, staffUserId)
-    if (!staff) throw invalid('staffUserId', `staff user ${staffUserId} not found`)
+    if (!staff) throw invalid('body/staffUserId', `staff user ${staffUserId} not found`)
     assertMayClock(tx, ctx, staffUserId)
     if (staff.status !== 'active')
       throw conflict('only active staff users clock in', { staffStatus: staff.status })
@@ -179,11 +179,11 @@ export function clockIn(db: Db, ctx: ClockContext, input: ClockInInput) {
       })
     const job = getJobRow(tx, input.laborJobId)
     const locationId = input.locationId ?? ctx.locationScope ?? actor.locationId ?? job.locationId
-    if (!locationId) throw invalid('locationId', 'required (or send x-location-id)')
+    if (!locationId) throw invalid('body/locationId', 'required (or send x-location-id)')
     if (ctx.locationScope !== null && locationId !== ctx.locationScope)
       throw new ApiError('forbidden', `This request may act only at location ${ctx.locationScope}`)
     const location = findLocation(tx, locationId)
-    if (!location) throw invalid('locationId', `location ${locationId} not found`)
+    if (!location) throw invalid('body/locationId', `location ${locationId} not found`)
     const now = new Date()
     const at = now.toISOString()
     const assignment = tx

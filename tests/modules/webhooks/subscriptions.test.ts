@@ -12,6 +12,14 @@ const createHook = async (ctx: ScenarioContext, body: Record<string, unknown> = 
   return res.body
 }
 
+/** A webhook of another tenant, whose id every route of this tenant must answer 404. */
+const createOtherTenantsHook = async (ctx: ScenarioContext) => {
+  const other = await ctx.t.addTenant('other')
+  const res = await ctx.t.request('POST', '/web-hook', { tenant: other, as: other.owner, body: hook })
+  expect(res.status).toBe(201)
+  ctx.vars.id = res.body.id
+}
+
 const key = (k = 'create-key-0001') => ({ 'idempotency-key': k })
 
 describe('legacy /web-hook', () => {
@@ -201,11 +209,7 @@ describe('legacy /web-hook', () => {
       name: 'another tenant’s webhook is 404',
       method: 'GET',
       url: (ctx) => `/web-hook/${ctx.vars.id}`,
-      setup: async (ctx) => {
-        const other = await ctx.t.addTenant('other')
-        const res = await ctx.t.request('POST', '/web-hook', { tenant: other, as: other.owner, body: hook })
-        ctx.vars.id = res.body.id
-      },
+      setup: createOtherTenantsHook,
       status: 404,
       code: 'not_found',
     },
@@ -213,11 +217,7 @@ describe('legacy /web-hook', () => {
       name: 'another tenant’s webhook cannot be deleted (404)',
       method: 'DELETE',
       url: (ctx) => `/web-hook/${ctx.vars.id}`,
-      setup: async (ctx) => {
-        const other = await ctx.t.addTenant('other')
-        const res = await ctx.t.request('POST', '/web-hook', { tenant: other, as: other.owner, body: hook })
-        ctx.vars.id = res.body.id
-      },
+      setup: createOtherTenantsHook,
       status: 404,
       code: 'not_found',
     },

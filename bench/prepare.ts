@@ -1,6 +1,8 @@
 // Builds the benchmark data directories in-process, through the same services the API uses:
 // one tenant with a customer and ORDER_COUNT orders, and TENANT_COUNT tenants with a customer each.
+
 import { configFor } from '../src/config'
+import { accessSources } from '../src/modules/access'
 import { createCustomer } from '../src/modules/customers/service'
 import { createLocation } from '../src/modules/locations/service'
 import { createStaffUser } from '../src/modules/staff/service'
@@ -120,7 +122,7 @@ const columnsOf = (sqlite: Platform['control']['sqlite'], table: string) =>
 
 /** `count` tenants, each with an owner mapped to OWNER_SUBJECT and one customer. */
 export async function prepareManyTenants(dataDir: string, count: number) {
-  const platform = await openPlatform(configFor({ dataDir, tenantPoolSize: 64 }))
+  const platform = await openPlatform(configFor({ dataDir, tenantPoolSize: 64 }), { access: accessSources })
   try {
     const tenants: { tenantId: string; customerId: string }[] = []
     for (let i = 0; i < count; i++) {

@@ -1,11 +1,13 @@
 // The benchmark suite: every scenario against a bare Bun.serve baseline measured in the same run
 // on the same machine, reported as ratios. Usage: npm run bench [-- --duration 10 --connections 32]
 // Writes bench/results/latest.json and prints a Markdown table for bench/README.md.
+
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { configFor } from '../src/config'
+import { accessSources } from '../src/modules/access'
 import { openPlatform } from '../src/platform/platform'
 import { type RunningServer, sourceCommand, startListening, startServer } from '../tests/e2e/cli'
 import { type LoadResult, load, rssMb } from './lib'
@@ -26,7 +28,7 @@ const tenantCount = Number(values.tenants)
 const serverEnv = { LOG_LEVEL: 'error', BACKUP_INTERVAL: '0' }
 
 async function tokenFor(dataDir: string) {
-  const platform = await openPlatform(configFor({ dataDir }))
+  const platform = await openPlatform(configFor({ dataDir }), { access: accessSources })
   try {
     return await platform.devIssuer!.mint({ subject: OWNER_SUBJECT, ttlSeconds: 86_400 })
   } finally {

@@ -1,6 +1,7 @@
 // createApp: the platform plugins and every module, composed into one Elysia app.
 import { type AnyElysia, Elysia } from 'elysia'
 import { type Config, configFor } from './config'
+import { accessSources } from './modules/access'
 import { appRoutes } from './modules/apps/routes'
 import { auditEntryRoutes } from './modules/audit-entries/routes'
 import { cashRoutes } from './modules/cash/routes'
@@ -48,7 +49,7 @@ import { httpConventions } from './platform/http/conventions'
 import { mountDocs } from './platform/http/docs'
 import { openPlatform, type Platform, type PlatformOptions } from './platform/platform'
 
-export interface AppOptions extends PlatformOptions {
+export interface AppOptions extends Omit<PlatformOptions, 'access'> {
   config?: Config
 }
 
@@ -121,6 +122,6 @@ export function buildApp(platform: Platform): AnyElysia {
 export type App = ReturnType<typeof buildApp>
 
 export async function createApp(options: AppOptions = {}): Promise<{ app: App; platform: Platform }> {
-  const platform = await openPlatform(options.config ?? configFor({}), options)
+  const platform = await openPlatform(options.config ?? configFor({}), { ...options, access: accessSources })
   return { app: buildApp(platform), platform }
 }

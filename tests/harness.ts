@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Config, configFor } from '../src/config'
 import { createLocation } from '../src/modules/locations/service'
+import { signInWithPasscode } from '../src/modules/passcode-sessions/service'
 import { createStaffUser } from '../src/modules/staff/service'
 import { systemActor } from '../src/platform/auth/actor'
 import { createCredential, type NewCredential } from '../src/platform/auth/credentials'
-import { signInWithPasscode } from '../src/platform/auth/passcode-sessions'
 import type { RoleName } from '../src/platform/auth/permissions'
 import { beginRequest } from '../src/platform/http/request-context'
 import type { Platform } from '../src/platform/platform'
@@ -145,6 +145,7 @@ export async function createTestApp(
     const { credential, token } = createCredential(
       platform.control.db,
       platform.pool,
+      platform.authDeps.access,
       {
         name: input.name ?? 'Test partner',
         scopes: input.scopes ?? ['reservations:read', 'reservations:write'],

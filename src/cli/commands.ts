@@ -1,6 +1,8 @@
 // The command line: each command honours DATA_DIR and prints one JSON object as its last line.
+
 import { parseArgs } from 'node:util'
 import { loadConfig } from '../config'
+import { accessSources } from '../modules/access'
 import { createLocation } from '../modules/locations/service'
 import {
   createStaffUser,
@@ -88,7 +90,7 @@ const options = {
 } as const
 
 async function withPlatform<T>(work: (platform: Platform) => T | Promise<T>): Promise<T> {
-  const platform = await openPlatform(loadConfig())
+  const platform = await openPlatform(loadConfig(), { access: accessSources })
   try {
     return await work(platform)
   } finally {
@@ -189,7 +191,7 @@ export async function runCommand(argv: string[]): Promise<unknown> {
         const rate = optional(flags, 'rate-limit')
         if (rate !== undefined && !/^\d+$/.test(rate))
           throw new UsageError('--rate-limit must be a whole number')
-        const { credential, token } = createCredential(p.control.db, p.pool, {
+        const { credential, token } = createCredential(p.control.db, p.pool, accessSources, {
           tenantId: tenant.id,
           name: required(flags, 'name'),
           scopes: list(required(flags, 'scopes')),

@@ -1,6 +1,8 @@
 // `serve`: open the platform, create the embedded default on an empty data directory, start
 // replication or scheduled snapshots, listen, and shut down gracefully on SIGTERM/SIGINT.
+
 import type { Config } from '../config'
+import { accessSources } from '../modules/access'
 import { backedUpDatabases } from '../platform/backup/databases'
 import { LitestreamSupervisor, resolveLitestreamBinary } from '../platform/backup/litestream'
 import { writeServeLock } from '../platform/backup/restore'
@@ -49,7 +51,7 @@ function startBackups(platform: Platform): void {
 }
 
 export async function serve(config: Config): Promise<void> {
-  const platform = await openPlatform(config)
+  const platform = await openPlatform(config, { access: accessSources })
   const { log } = platform
   const releaseLock = writeServeLock(config.dataDir)
   ensureEmbeddedDefault(platform)

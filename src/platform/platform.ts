@@ -1,10 +1,14 @@
 // Everything a running service holds open: configuration, logger, databases and the verifier.
 // Built once per app (tests build one per test over a fresh data directory).
 import type { Config } from '../config'
+import type { AccessSources } from './auth/access-sources'
+import { AuthSignals } from './auth/auth-signals'
+import { watchAuthVersion } from './auth/auth-version'
 import type { AuthDeps } from './auth/authenticate'
 import { type DevIssuer, openDevIssuer } from './auth/dev-issuer'
 import { createTokenVerifier } from './auth/jwt'
 import { type AuthPlugin, authPlugin } from './auth/plugin'
+import { PrincipalCache, TenantDirectory } from './auth/principal-cache'
 import { FixedWindowLimiter } from './auth/rate-limit'
 import type { LitestreamSupervisor } from './backup/litestream'
 import { DeliveryWorker } from './events/worker'
@@ -48,21 +52,27 @@ export interface Platform {
 }
 
 export interface PlatformOptions {
+  /** Staff users, roles, jobs and locations as the modules describe them (src/modules/access.ts). */
+  access: AccessSources
   /** In-process tests only: honour `x-staff-user-id`. Never reachable from the environment. */
   trustStaffUserIdHeader?: boolean
   /** In-process tests only: a payment provider to use instead of the configured one. */
   paymentProvider?: PaymentProvider
 }
 
-export async function openPlatform(config: Config, options: PlatformOptions = {}): Promise<Platform> {
+export async function openPlatform(config: Config, options: PlatformOptions): Promise<Platform> {
   const log = createLogger(config.logLevel)
   const sqliteOptions = {
     synchronous: config.sqliteSynchronous,
     busyTimeoutMs: config.sqliteBusyTimeoutMs,
     walAutoCheckpoint: !config.litestreamReplicaUrl,
   }
+  const signals = new AuthSignals(config.dataDir)
   const control = openControlDatabase(config.dataDir, sqliteOptions)
-  const pool = new TenantPool(config.dataDir, config.tenantPoolSize, sqliteOptions)
+  watchAuthVersion(control.sqlite, () => signals.bumpControl())
+  const pool = new TenantPool(config.dataDir, config.tenantPoolSize, sqliteOptions, (tenantId, sqlite) =>
+    watchAuthVersion(sqlite, () => signals.bumpTenant(tenantId)),
+  )
   const devIssuer = config.authJwksUrl
     ? null
     : await openDevIssuer(config.dataDir, config.authIssuer, config.authAudience)
@@ -78,6 +88,9 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     verifyToken,
     trustStaffUserIdHeader: options.trustStaffUserIdHeader ?? false,
     limiter: new FixedWindowLimiter(),
+    access: options.access,
+    principals: new PrincipalCache(signals),
+    tenants: new TenantDirectory(control.db, signals),
   }
   const jobs = new Scheduler(log)
   const storage = openObjectStore(config)

@@ -166,7 +166,7 @@ describe('tenant and location selection', () => {
     expect(countRows(t.tenant.db, 'vendors')).toBe(0)
   })
 
-  test('a location-scoped role grants only at its location', async () => {
+  test('a location-scoped role grants only at its location; with no location named it acts there', async () => {
     const second = t.tenant.db.$client
       .query(
         "INSERT INTO locations (id, name, timezone, created_at, updated_at) VALUES ('loc-2', 'Patio', 'UTC', 'x', 'x') RETURNING id",
@@ -181,7 +181,12 @@ describe('tenant and location selection', () => {
       })
     expect((await at(t.tenant.locationId)).status).toBe(201)
     expect((await at(second.id)).status).toBe(403)
-    expect((await at()).status).toBe(403)
+    const unnamed = await at()
+    expect(unnamed.status).toBe(201)
+    const entry = t.tenant.db.$client
+      .query('SELECT location_id AS locationId FROM audit_entries WHERE entity_id = ?')
+      .get(unnamed.body.id) as { locationId: string }
+    expect(entry.locationId).toBe(t.tenant.locationId)
   })
 })
 

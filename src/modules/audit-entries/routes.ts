@@ -7,9 +7,9 @@ import { listAuditEntries } from './service'
 export const auditEntryRoutes = (auth: AuthPlugin) =>
   new Elysia({ name: 'audit-entries', prefix: '/audit-entries', detail: { tags: ['Audit'] } }).use(auth).get(
     '',
-    ({ db, query, locationScope }) => {
+    ({ db, query, locations }) => {
       const { page: _p, limit: _l, ...filters } = query
-      return listAuditEntries(db, { ...filters, locationScope, ...pageOf(query) })
+      return listAuditEntries(db, { ...filters, ...pageOf(query) }, locations)
     },
     {
       permission: 'audit:read',
@@ -20,8 +20,8 @@ export const auditEntryRoutes = (auth: AuthPlugin) =>
         description:
           'Newest first. Every write of the tenant leaves one entry, in the same transaction as the write; ' +
           'the trail is append-only and hash-chained (`audit verify --tenant SLUG` recomputes the chain). ' +
-          'Filters combine with AND. A caller whose `audit:read` comes only from a role at the ' +
-          '`x-location-id` location (or a passcode session) sees only entries of that location.',
+          'Filters combine with AND. A caller whose `audit:read` comes only from roles at some locations ' +
+          '(or a passcode session), or who names one with `x-location-id`, sees only entries of those locations.',
       },
     },
   )

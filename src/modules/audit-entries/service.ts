@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm'
 import { auditEntries } from '../../platform/audit/schema'
+import { type LocationScope, scopeCondition } from '../../platform/auth/location-scope'
 import { offsetOf, type PageRequest } from '../../platform/http/paging'
 import { invalid } from '../../platform/http/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
@@ -17,7 +18,8 @@ function boundary(field: 'from' | 'to', value: string): string {
 
 export function listAuditEntries(
   db: Queryable,
-  query: Omit<AuditListInput, 'page' | 'limit'> & PageRequest & { locationScope: string | null },
+  query: Omit<AuditListInput, 'page' | 'limit'> & PageRequest,
+  locations: LocationScope,
 ) {
   const conditions: (SQL | undefined)[] = [
     query.entityType ? eq(auditEntries.entityType, query.entityType) : undefined,
@@ -27,7 +29,7 @@ export function listAuditEntries(
     query.action ? eq(auditEntries.action, query.action) : undefined,
     query.subject ? eq(auditEntries.subject, query.subject) : undefined,
     query.locationId ? eq(auditEntries.locationId, query.locationId) : undefined,
-    query.locationScope ? eq(auditEntries.locationId, query.locationScope) : undefined,
+    scopeCondition(locations, auditEntries.locationId),
   ]
   const from = query.from === undefined ? undefined : boundary('from', query.from)
   const to = query.to === undefined ? undefined : boundary('to', query.to)

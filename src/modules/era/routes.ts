@@ -2,6 +2,7 @@
 // id answers 202 while the report is computed in the background, then 200 with its rows.
 import { Elysia, t } from 'elysia'
 import type { Actor } from '../../platform/auth/actor'
+import type { LocationScope } from '../../platform/auth/location-scope'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { ApiError } from '../../platform/http/problem'
 import type { Db } from '../../platform/tenancy/databases'
@@ -39,12 +40,12 @@ function family(auth: AuthPlugin, worker: EraWorker, kind: EraReportKind) {
       db: Db
       actor: Actor
       body: EraRequestInput
-      locationScope: string | null
+      locations: LocationScope
       tenant: { id: string }
     },
     timeRange: EraTimeRange,
   ) => {
-    const id = requestReport(ctx.db, ctx.actor, kind, timeRange, ctx.body, ctx.locationScope)
+    const id = requestReport(ctx.db, ctx.actor, kind, timeRange, ctx.body, ctx.locations)
     worker.requested(ctx.tenant.id)
     return new Response(JSON.stringify(id), { headers: { 'content-type': 'application/json' } })
   }
@@ -71,8 +72,8 @@ function family(auth: AuthPlugin, worker: EraWorker, kind: EraReportKind) {
     })
     .get(
       '/:param',
-      ({ db, params, set }) => {
-        const outcome = readReport(db, kind, params.param)
+      ({ db, params, locations, set }) => {
+        const outcome = readReport(db, kind, params.param, locations)
         if (outcome.status === 'complete') return outcome.rows
         if (outcome.status === 'failed')
           throw new ApiError('internal', `The report could not be computed: ${outcome.error}`)

@@ -3,6 +3,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm'
 import { appendAudit } from '../../platform/audit/audit'
 import type { Actor } from '../../platform/auth/actor'
+import { assertReaches, type LocationScope, reaches } from '../../platform/auth/location-scope'
 import { isCalendarDate } from '../../platform/dates'
 import { ApiError, type FieldError, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -85,16 +86,14 @@ export function requestReport(
   kind: EraReportKind,
   timeRange: EraTimeRange,
   input: EraRequestInput,
-  locationScope: string | null,
+  locations: LocationScope,
 ): string {
   return inWriteTransaction(db, (tx) => {
     const params = validate(tx, kind, input)
-    // A location-bound caller reports on its own location only.
-    if (locationScope !== null) {
-      const outside = (params.restaurantIds ?? []).filter((id) => id !== locationScope)
-      if (outside.length > 0)
-        throw new ApiError('forbidden', `This request may report only on location ${locationScope}`)
-      params.restaurantIds = [locationScope]
+    // A location-bound caller reports on its own locations only (all of them when it names none).
+    if (!locations.all) {
+      for (const id of params.restaurantIds ?? []) assertReaches(locations, id)
+      params.restaurantIds ??= [...locations.ids]
     }
     const id = newId()
     tx.insert(eraReportRequests)
@@ -126,13 +125,22 @@ export type ReportOutcome =
   | { status: 'complete'; rows: unknown[] }
   | { status: 'failed'; error: string }
 
-export function readReport(db: Queryable, kind: EraReportKind, id: string): ReportOutcome {
+export function readReport(
+  db: Queryable,
+  kind: EraReportKind,
+  id: string,
+  locations: LocationScope,
+): ReportOutcome {
   const row = db
     .select()
     .from(eraReportRequests)
     .where(and(eq(eraReportRequests.id, id), eq(eraReportRequests.kind, kind)))
     .get()
-  if (!row) throw notFound(`${kind} report request`, id)
+  // A report covers its restaurants (all of them when none were named): a caller who cannot
+  // reach every one of them does not see it.
+  const covered = row?.params.restaurantIds
+  const visible = locations.all || covered?.every((at) => reaches(locations, at)) === true
+  if (!row || !visible) throw notFound(`${kind} report request`, id)
   if (row.status === 'complete') return { status: 'complete', rows: row.result ?? [] }
   if (row.status === 'failed') return { status: 'failed', error: row.error ?? 'unknown error' }
   return { status: 'pending', request: row }

@@ -1,12 +1,6 @@
-// Scheduled delivery of digital gift cards (email or SMS) and the purchaser's "your gift was
-// opened" notice. The scheduler calls deliverDueGiftCards per tenant; each card is claimed in a
-// short transaction, sent outside any transaction, and the outcome recorded in another one.
-// Delivery is at least once: a crash between sending and recording sends again after the claim
-// times out (CLAIM_TIMEOUT_MS).
-import { basename } from 'node:path'
 import { and, eq, inArray, isNotNull, isNull, lt, lte, or } from 'drizzle-orm'
 import { appendAudit } from '../../platform/audit/audit'
-import { type Actor, systemActor } from '../../platform/auth/actor'
+import type { Actor } from '../../platform/auth/actor'
 import { appendEvent } from '../../platform/events/outbox'
 import { newId } from '../../platform/ids'
 import { MessageSendError, type MessageSender, type OutgoingMessage } from '../../platform/messaging/sender'

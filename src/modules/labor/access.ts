@@ -1,12 +1,16 @@
-// What the jobs a staff user holds add to or take from their permissions. A job's
-// `accessPrimitives.grants` count at the location of an assignment in force; its `denies` count
-// there too, and, when a request names no location, denies of every assignment in force apply
-// (a deny cannot be escaped by leaving x-location-id out). Denies win over grants and roles.
+// What the jobs a staff user holds add to or take from their permissions, for the principal
+// (src/modules/access.ts). A job's `accessPrimitives.grants` count at the location of an
+// assignment in force; its `denies` count there too, and, when a request names no location,
+// denies of every assignment in force apply (see permissionsAt). Denies win over grants and roles.
 import { and, eq, gt, isNull, lte, or } from 'drizzle-orm'
 import type { Actor } from '../../platform/auth/actor'
-import { isPermission, type JobAccess, type Permission, permissionsAt } from '../../platform/auth/permissions'
+import {
+  isPermission,
+  type LocatedAccess,
+  type Permission,
+  permissionsAt,
+} from '../../platform/auth/permissions'
 import { ApiError, type FieldError } from '../../platform/http/problem'
-import { nowIso } from '../../platform/ids'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { roleGrantsOf } from '../staff/service'
 import { laborJobAssignments, laborJobs } from './schema'
@@ -19,26 +23,53 @@ export const inForce = (at: string) =>
     isNull(laborJobs.archivedAt),
   )
 
-export function jobAccessFor(db: Queryable, staffUserId: string, locationId: string | null): JobAccess {
-  const now = nowIso()
+/**
+ * The access a staff user's jobs adjust as of `now`, and when that next changes on its own (an
+ * assignment that starts or ends later).
+ */
+export function jobAdjustments(
+  db: Queryable,
+  staffUserId: string,
+  now: number,
+): { adjustments: LocatedAccess[]; changesAt: number | null } {
+  const at = new Date(now).toISOString()
   const rows = db
     .select({
       locationId: laborJobAssignments.locationId,
+      startsAt: laborJobAssignments.startsAt,
+      endsAt: laborJobAssignments.endsAt,
       grants: laborJobs.grants,
       denies: laborJobs.denies,
     })
     .from(laborJobAssignments)
     .innerJoin(laborJobs, eq(laborJobs.id, laborJobAssignments.laborJobId))
-    .where(and(eq(laborJobAssignments.staffUserId, staffUserId), inForce(now)))
+    .where(
+      and(
+        eq(laborJobAssignments.staffUserId, staffUserId),
+        or(isNull(laborJobAssignments.endsAt), gt(laborJobAssignments.endsAt, at)),
+        isNull(laborJobs.archivedAt),
+      ),
+    )
     .all()
-  const grants = new Set<Permission>()
-  const denies = new Set<Permission>()
-  for (const row of rows) {
-    const here = row.locationId === locationId
-    if (here) for (const p of row.grants) if (isPermission(p)) grants.add(p)
-    if (here || locationId === null) for (const p of row.denies) if (isPermission(p)) denies.add(p)
+  const adjustments: LocatedAccess[] = []
+  let changesAt: number | null = null
+  const later = (time: string) => {
+    const ms = Date.parse(time)
+    if (changesAt === null || ms < changesAt) changesAt = ms
   }
-  return { grants: [...grants], denies: [...denies] }
+  for (const row of rows) {
+    if (row.startsAt > at) {
+      later(row.startsAt)
+      continue
+    }
+    if (row.endsAt !== null) later(row.endsAt)
+    adjustments.push({
+      locationId: row.locationId,
+      grants: row.grants.filter(isPermission),
+      denies: row.denies.filter(isPermission),
+    })
+  }
+  return { adjustments, changesAt }
 }
 
 /** 400 for any primitive that is not in the catalogue; answers the lists de-duplicated. */

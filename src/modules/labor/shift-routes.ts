@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { pageOf } from '../../platform/http/paging'
 import { ClockIn, IdParams, Shift, ShiftList, ShiftListQuery, StartBreak } from './model'
-import { clockIn, clockOut, endBreak, getShift, listShifts, startBreak } from './shifts'
+import { clockIn, clockOut, endBreak, getShift, listShifts, shiftLocated, startBreak } from './shifts'
 
 const whoNote =
   'Staff users clock themselves with `labor:clock`; acting on another staff user’s shift also needs `labor:write` (403 otherwise).'
@@ -12,8 +12,8 @@ export const shiftRoutes = (auth: AuthPlugin) =>
     .use(auth)
     .get(
       '',
-      ({ db, tenant, query, locationScope }) =>
-        listShifts(db, tenant.id, { ...query, ...pageOf(query) }, locationScope),
+      ({ db, tenant, query, locations }) =>
+        listShifts(db, tenant.id, { ...query, ...pageOf(query) }, locations),
       {
         permission: 'labor:read',
         query: ShiftListQuery,
@@ -25,21 +25,18 @@ export const shiftRoutes = (auth: AuthPlugin) =>
         },
       },
     )
-    .get(
-      '/:id',
-      ({ db, tenant, params, locationScope }) => getShift(db, tenant.id, params.id, locationScope),
-      {
-        permission: 'labor:read',
-        params: IdParams,
-        response: Shift,
-        detail: { summary: 'Get a shift' },
-      },
-    )
+    .get('/:id', ({ db, tenant, params }) => getShift(db, tenant.id, params.id), {
+      permission: 'labor:read',
+      locatedBy: shiftLocated,
+      params: IdParams,
+      response: Shift,
+      detail: { summary: 'Get a shift' },
+    })
     .post(
       '/clock-in',
-      ({ db, actor, permissions, locationScope, body, set }) => {
+      ({ db, actor, permissions, locations, body, set }) => {
         set.status = 201
-        return clockIn(db, { actor, permissions, locationScope }, body)
+        return clockIn(db, { actor, permissions, locations }, body)
       },
       {
         permission: 'labor:clock',
@@ -53,10 +50,11 @@ export const shiftRoutes = (auth: AuthPlugin) =>
     )
     .post(
       '/:id/breaks',
-      ({ db, actor, permissions, locationScope, params, body }) =>
-        startBreak(db, { actor, permissions, locationScope }, params.id, body),
+      ({ db, actor, permissions, locations, params, body }) =>
+        startBreak(db, { actor, permissions, locations }, params.id, body),
       {
         permission: 'labor:clock',
+        locatedBy: shiftLocated,
         params: IdParams,
         body: StartBreak,
         response: Shift,
@@ -68,10 +66,11 @@ export const shiftRoutes = (auth: AuthPlugin) =>
     )
     .post(
       '/:id/breaks/end',
-      ({ db, actor, permissions, locationScope, params }) =>
-        endBreak(db, { actor, permissions, locationScope }, params.id),
+      ({ db, actor, permissions, locations, params }) =>
+        endBreak(db, { actor, permissions, locations }, params.id),
       {
         permission: 'labor:clock',
+        locatedBy: shiftLocated,
         params: IdParams,
         response: Shift,
         detail: {
@@ -82,10 +81,11 @@ export const shiftRoutes = (auth: AuthPlugin) =>
     )
     .post(
       '/:id/clock-out',
-      ({ db, actor, permissions, locationScope, params }) =>
-        clockOut(db, { actor, permissions, locationScope }, params.id),
+      ({ db, actor, permissions, locations, params }) =>
+        clockOut(db, { actor, permissions, locations }, params.id),
       {
         permission: 'labor:clock',
+        locatedBy: shiftLocated,
         params: IdParams,
         response: Shift,
         detail: {

@@ -4,6 +4,12 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, lte, type SQL } from 'drizzle-orm'
 import { appendAudit } from '../../platform/audit/audit'
 import type { Actor } from '../../platform/auth/actor'
+import {
+  assertReaches,
+  type LocationScope,
+  locatedRow,
+  scopeCondition,
+} from '../../platform/auth/location-scope'
 import type { Permission } from '../../platform/auth/permissions'
 import { calendarDateIn } from '../../platform/dates'
 import { appendEvent } from '../../platform/events/outbox'
@@ -85,17 +91,20 @@ export function breaksOf(db: Queryable, shiftIds: string[]): Map<string, LaborSh
   return result
 }
 
-function getShiftRow(db: Queryable, id: string, locationScope: string | null): LaborShiftRow {
+function getShiftRow(db: Queryable, id: string): LaborShiftRow {
   const row = db.select().from(laborShifts).where(eq(laborShifts.id, id)).get()
-  if (!row || (locationScope !== null && row.locationId !== locationScope)) throw notFound('shift', id)
+  if (!row) throw notFound('shift', id)
   return row
 }
+
+/** Where a shift was worked (routes declare it with `locatedBy`). */
+export const shiftLocated = locatedRow('shift', laborShifts, laborShifts.id, laborShifts.locationId)
 
 const load = (db: Queryable, tenantId: string, row: LaborShiftRow) =>
   presentShift(tenantId, row, breaksOf(db, [row.id]).get(row.id) ?? [])
 
-export const getShift = (db: Queryable, tenantId: string, id: string, locationScope: string | null) =>
-  load(db, tenantId, getShiftRow(db, id, locationScope))
+export const getShift = (db: Queryable, tenantId: string, id: string) =>
+  load(db, tenantId, getShiftRow(db, id))
 
 export function listShifts(
   db: Queryable,
@@ -107,12 +116,11 @@ export function listShifts(
     from?: string
     to?: string
   } & PageRequest,
-  locationScope: string | null,
+  locations: LocationScope,
 ) {
-  const conditions: (SQL | undefined)[] = []
+  const conditions: (SQL | undefined)[] = [scopeCondition(locations, laborShifts.locationId)]
   if (query.staffUserId) conditions.push(eq(laborShifts.staffUserId, query.staffUserId))
-  const locationId = locationScope ?? query.locationId
-  if (locationId) conditions.push(eq(laborShifts.locationId, locationId))
+  if (query.locationId) conditions.push(eq(laborShifts.locationId, query.locationId))
   if (query.status) conditions.push(eq(laborShifts.status, query.status as LaborShiftRow['status']))
   if (query.from) conditions.push(gte(laborShifts.businessDate, query.from))
   if (query.to) conditions.push(lte(laborShifts.businessDate, query.to))
@@ -136,8 +144,8 @@ export function listShifts(
 
 export interface ClockContext {
   actor: Actor
-  permissions: Set<Permission>
-  locationScope: string | null
+  permissions: ReadonlySet<Permission>
+  locations: LocationScope
 }
 
 /** Clocking oneself needs labor:clock (the route's primitive); anyone else's shift needs labor:write. */
@@ -178,10 +186,9 @@ export function clockIn(db: Db, ctx: ClockContext, input: ClockInInput) {
         employmentStatus: profile.employmentStatus,
       })
     const job = getJobRow(tx, input.laborJobId)
-    const locationId = input.locationId ?? ctx.locationScope ?? actor.locationId ?? job.locationId
+    const locationId = input.locationId ?? actor.locationId ?? job.locationId
     if (!locationId) throw invalid('body/locationId', 'required (or send x-location-id)')
-    if (ctx.locationScope !== null && locationId !== ctx.locationScope)
-      throw new ApiError('forbidden', `This request may act only at location ${ctx.locationScope}`)
+    assertReaches(ctx.locations, locationId)
     const location = findLocation(tx, locationId)
     if (!location) throw invalid('body/locationId', `location ${locationId} not found`)
     const now = new Date()
@@ -268,11 +275,11 @@ function change(
   work: (tx: Queryable, shift: LaborShiftRow, at: string) => void,
 ) {
   return inWriteTransaction(db, (tx) => {
-    const before = getShiftRow(tx, id, ctx.locationScope)
+    const before = getShiftRow(tx, id)
     assertMayClock(tx, ctx, before.staffUserId)
     const at = nowIso()
     work(tx, before, at)
-    const shift = load(tx, ctx.actor.tenantId, getShiftRow(tx, id, null))
+    const shift = load(tx, ctx.actor.tenantId, getShiftRow(tx, id))
     record(tx, ctx.actor, action, shift)
     return shift
   })

@@ -68,3 +68,10 @@ export function getLocation(db: Queryable, id: string): LocationRow {
 
 export const listLocations = (db: Queryable): LocationRow[] =>
   db.select().from(locations).orderBy(asc(locations.createdAt)).all()
+
+export const listLocationIds = (db: Queryable): string[] =>
+  db
+    .select({ id: locations.id })
+    .from(locations)
+    .all()
+    .map((row) => row.id)

@@ -1,4 +1,5 @@
 import { Elysia, t } from 'elysia'
+import type { LocationScope } from '../../platform/auth/location-scope'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { pageOf } from '../../platform/http/paging'
 import type { Platform } from '../../platform/platform'
@@ -33,17 +34,17 @@ export const mediaRoutes = (auth: AuthPlugin, platform: Platform) => {
     uploadTtlSeconds: config.mediaUploadTtlSeconds,
     serviceBaseUrl: config.mediaPublicBaseUrl ?? new URL(request.url).origin,
   })
-  const scopeOf = (actor: { tenantId: string }, locationScope: string | null) => ({
+  const scopeOf = (actor: { tenantId: string }, locations: LocationScope) => ({
     tenantId: actor.tenantId,
-    locationScope,
+    locations,
   })
 
   return new Elysia({ name: 'media', prefix: '/media', detail: { tags: ['Media'] } })
     .use(auth)
     .get(
       '/assets',
-      ({ db, actor, locationScope, query }) =>
-        listAssets(db, scopeOf(actor, locationScope), {
+      ({ db, actor, locations, query }) =>
+        listAssets(db, scopeOf(actor, locations), {
           locationId: query.locationId,
           kind: query.kind,
           linkedEntityType: query.linkedEntityType,
@@ -66,14 +67,8 @@ export const mediaRoutes = (auth: AuthPlugin, platform: Platform) => {
     )
     .post(
       '/uploads/direct',
-      async ({ db, actor, locationScope, body, request, set }) => {
-        const result = await createDirectUpload(
-          db,
-          actor,
-          scopeOf(actor, locationScope),
-          context(request),
-          body,
-        )
+      async ({ db, actor, locations, body, request, set }) => {
+        const result = await createDirectUpload(db, actor, scopeOf(actor, locations), context(request), body)
         set.status = 201
         return result
       },
@@ -96,8 +91,8 @@ export const mediaRoutes = (auth: AuthPlugin, platform: Platform) => {
     )
     .post(
       '/assets/:id/complete',
-      ({ db, actor, locationScope, params, body, request }) =>
-        completeUpload(db, actor, scopeOf(actor, locationScope), context(request), params.id, body),
+      ({ db, actor, locations, params, body, request }) =>
+        completeUpload(db, actor, scopeOf(actor, locations), context(request), params.id, body),
       {
         permission: 'media:write',
         params: MediaParams,
@@ -118,8 +113,8 @@ export const mediaRoutes = (auth: AuthPlugin, platform: Platform) => {
     )
     .post(
       '/assets/:id/attach',
-      ({ db, actor, locationScope, params, body }) =>
-        attachAsset(db, actor, scopeOf(actor, locationScope), params.id, body),
+      ({ db, actor, locations, params, body }) =>
+        attachAsset(db, actor, scopeOf(actor, locations), params.id, body),
       {
         permission: 'media:write',
         params: MediaParams,
@@ -138,9 +133,9 @@ export const mediaRoutes = (auth: AuthPlugin, platform: Platform) => {
     )
     .post(
       '/assets/:id/reuse',
-      ({ db, actor, locationScope, params, body, set }) => {
+      ({ db, actor, locations, params, body, set }) => {
         set.status = 201
-        return reuseAsset(db, actor, scopeOf(actor, locationScope), params.id, body)
+        return reuseAsset(db, actor, scopeOf(actor, locations), params.id, body)
       },
       {
         permission: 'media:write',
@@ -159,8 +154,8 @@ export const mediaRoutes = (auth: AuthPlugin, platform: Platform) => {
     )
     .delete(
       '/assets/:id',
-      ({ db, actor, locationScope, params, set }) => {
-        deleteAsset(db, actor, scopeOf(actor, locationScope), params.id)
+      ({ db, actor, locations, params, set }) => {
+        deleteAsset(db, actor, scopeOf(actor, locations), params.id)
         set.status = 204
       },
       {
@@ -178,8 +173,7 @@ export const mediaRoutes = (auth: AuthPlugin, platform: Platform) => {
     )
     .post(
       '/assets/:id/restore',
-      ({ db, actor, locationScope, params }) =>
-        restoreAsset(db, actor, scopeOf(actor, locationScope), params.id),
+      ({ db, actor, locations, params }) => restoreAsset(db, actor, scopeOf(actor, locations), params.id),
       {
         permission: 'media:write',
         params: MediaParams,

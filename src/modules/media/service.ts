@@ -1,11 +1,12 @@
 // Media assets: direct uploads, attaching, reusing, soft delete and restore. Completing an upload
 // (reading and checking the bytes) is in complete.ts; the embedded store's routes in uploads.ts.
-import { and, asc, eq, isNull, ne, or, type SQL } from 'drizzle-orm'
+import { and, asc, eq, ne, type SQL } from 'drizzle-orm'
 import { appendAudit } from '../../platform/audit/audit'
 import type { Actor } from '../../platform/auth/actor'
+import { assertReaches, type LocationScope, scopeCondition } from '../../platform/auth/location-scope'
 import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest } from '../../platform/http/paging'
-import { ApiError, conflict, forbidden, notFound } from '../../platform/http/problem'
+import { ApiError, conflict, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import { type ObjectStore, objectKey } from '../../platform/storage/store'
 import type { Db } from '../../platform/tenancy/databases'
@@ -15,11 +16,10 @@ import { assertEntityExists } from './entities'
 import type { AttachAssetInput, CreateDirectUploadInput, MediaAssetView, ReuseAssetInput } from './model'
 import { type MediaAssetRow, type MediaStatus, mediaAssets } from './schema'
 
-/** The request's view of media: its tenant, and the one location a location-scoped caller is limited to. */
+/** The request's view of media: its tenant, and the locations it reaches (assets at none are seen by all). */
 export interface MediaScope {
   tenantId: string
-  /** null: tenant-wide; otherwise only assets at this location (or at none) are visible. */
-  locationScope: string | null
+  locations: LocationScope
 }
 
 export interface MediaContext {
@@ -63,10 +63,8 @@ export function toView(row: MediaAssetRow, tenantId: string): MediaAssetView {
   }
 }
 
-const visibleAt = (locationScope: string | null): SQL | undefined =>
-  locationScope === null
-    ? undefined
-    : or(isNull(mediaAssets.locationId), eq(mediaAssets.locationId, locationScope))
+const visibleAt = (locations: LocationScope): SQL | undefined =>
+  scopeCondition(locations, mediaAssets.locationId, { unlocatedToo: true })
 
 export function listAssets(
   db: Queryable,
@@ -80,7 +78,7 @@ export function listAssets(
   } & PageRequest,
 ): MediaAssetView[] {
   const where = and(
-    visibleAt(scope.locationScope),
+    visibleAt(scope.locations),
     query.locationId ? eq(mediaAssets.locationId, query.locationId) : undefined,
     query.kind ? eq(mediaAssets.kind, query.kind) : undefined,
     query.linkedEntityType ? eq(mediaAssets.linkedEntityType, query.linkedEntityType) : undefined,
@@ -103,7 +101,7 @@ export function getAsset(db: Queryable, scope: MediaScope, id: string): MediaAss
   const row = db
     .select()
     .from(mediaAssets)
-    .where(and(eq(mediaAssets.id, id), visibleAt(scope.locationScope)))
+    .where(and(eq(mediaAssets.id, id), visibleAt(scope.locations)))
     .get()
   if (!row) throw notFound('media asset', id)
   return row
@@ -116,8 +114,7 @@ const stateConflict = (row: MediaAssetRow, detail: string) =>
 function assetLocation(db: Queryable, scope: MediaScope, locationId: string | null): string | null {
   if (locationId === null) return null
   getLocation(db, locationId)
-  if (scope.locationScope !== null && locationId !== scope.locationScope)
-    throw forbidden(`You may only add media at location ${scope.locationScope}`)
+  assertReaches(scope.locations, locationId)
   return locationId
 }
 

@@ -12,22 +12,18 @@ import { connectedRestaurants, getRestaurant, listRestaurants } from './service'
 export const partnerRoutes = (auth: AuthPlugin) =>
   new Elysia({ name: 'partners', detail: { tags: ['Partners'] } })
     .use(auth)
-    .get(
-      '/partners/v1/restaurants',
-      ({ db, tenant, locationScope }) => listRestaurants(db, tenant, locationScope),
-      {
-        permission: 'partners:read',
-        response: PartnerRestaurantList,
-        detail: {
-          summary: 'List restaurants',
-          description:
-            'A bare array: every location of this tenant as a restaurant (id, names, time zone, address), oldest first. A caller bound to one location (passcode session, location-scoped role) sees only it.',
-        },
+    .get('/partners/v1/restaurants', ({ db, tenant, locations }) => listRestaurants(db, tenant, locations), {
+      permission: 'partners:read',
+      response: PartnerRestaurantList,
+      detail: {
+        summary: 'List restaurants',
+        description:
+          'A bare array: every location of this tenant as a restaurant (id, names, time zone, address), oldest first. A caller bound to one location (passcode session, location-scoped role) sees only it.',
       },
-    )
+    })
     .get(
       '/partners/v1/connectedRestaurants',
-      ({ db, tenant, locationScope, query }) => connectedRestaurants(db, tenant, locationScope, query),
+      ({ db, tenant, locations, query }) => connectedRestaurants(db, tenant, locations, query),
       {
         permission: 'partners:read',
         query: ConnectedQuery,
@@ -41,7 +37,7 @@ export const partnerRoutes = (auth: AuthPlugin) =>
     )
     .get(
       '/restaurants/v1/restaurants/:id',
-      ({ db, tenant, locationScope, params }) => getRestaurant(db, tenant, locationScope, params.id),
+      ({ db, tenant, locations, params }) => getRestaurant(db, tenant, locations, params.id),
       {
         permission: 'partners:read',
         params: RestaurantParams,

@@ -1,5 +1,6 @@
 // Partner routes (Toast-style): this tenant's locations as restaurants.
-import { asc, count, gt } from 'drizzle-orm'
+import { and, asc, count, gt } from 'drizzle-orm'
+import { type LocationScope, reaches, scopeCondition } from '../../platform/auth/location-scope'
 import { ApiError, notFound } from '../../platform/http/problem'
 import type { Tenant } from '../../platform/tenancy/tenants'
 import type { Queryable } from '../../platform/tenancy/transaction'
@@ -29,17 +30,15 @@ export const asRestaurant = (tenant: Tenant, row: LocationRow) => ({
   modifiedDate: row.updatedAt,
 })
 
-/** Restaurants the caller may see: every location, or only its own for a location-bound caller. */
-function visible(db: Queryable, locationScope: string | null): LocationRow[] {
-  if (locationScope !== null) {
-    const row = findLocation(db, locationScope)
-    return row ? [row] : []
-  }
-  return db.select().from(locations).orderBy(asc(locations.id)).all()
-}
-
-export const listRestaurants = (db: Queryable, tenant: Tenant, locationScope: string | null) =>
-  visible(db, locationScope).map((row) => asRestaurant(tenant, row))
+/** Restaurants the caller may see: every location, or only those a location-bound caller reaches. */
+export const listRestaurants = (db: Queryable, tenant: Tenant, scope: LocationScope) =>
+  db
+    .select()
+    .from(locations)
+    .where(scopeCondition(scope, locations.id))
+    .orderBy(asc(locations.id))
+    .all()
+    .map((row) => asRestaurant(tenant, row))
 
 interface Cursor {
   /** Last location id of the previous page (ids are UUID v7: ordered by creation). */
@@ -66,28 +65,17 @@ function decode(token: string): Cursor {
 export function connectedRestaurants(
   db: Queryable,
   tenant: Tenant,
-  locationScope: string | null,
+  scope: LocationScope,
   query: { pageSize?: number; pageToken?: string },
 ) {
   const pageSize = query.pageSize ?? 100
   const cursor = query.pageToken ? decode(query.pageToken) : null
-  if (locationScope !== null) {
-    const results = cursor ? [] : listRestaurants(db, tenant, locationScope)
-    return {
-      results,
-      pageSize,
-      currentPageNum: cursor?.page ?? 1,
-      currentPageToken: query.pageToken ?? null,
-      nextPageToken: null,
-      totalResultCount: listRestaurants(db, tenant, locationScope).length,
-      lastPage: true,
-    }
-  }
-  const total = db.select({ n: count() }).from(locations).get()?.n ?? 0
+  const reachable = scopeCondition(scope, locations.id)
+  const total = db.select({ n: count() }).from(locations).where(reachable).get()?.n ?? 0
   const rows = db
     .select()
     .from(locations)
-    .where(cursor ? gt(locations.id, cursor.after) : undefined)
+    .where(and(reachable, cursor ? gt(locations.id, cursor.after) : undefined))
     .orderBy(asc(locations.id))
     .limit(pageSize + 1)
     .all()
@@ -105,9 +93,9 @@ export function connectedRestaurants(
   }
 }
 
-export function getRestaurant(db: Queryable, tenant: Tenant, locationScope: string | null, id: string) {
+export function getRestaurant(db: Queryable, tenant: Tenant, scope: LocationScope, id: string) {
   const row = findLocation(db, id)
-  if (!row || (locationScope !== null && row.id !== locationScope)) throw notFound('restaurant', id)
+  if (!row || !reaches(scope, row.id)) throw notFound('restaurant', id)
   return {
     guid: row.id,
     general: {

@@ -10,12 +10,12 @@ import {
   PASSCODE_MAX_ATTEMPTS,
   revokePasscodeSession,
   sessionActor,
-  signInWithPasscode,
 } from '../../platform/auth/passcode-sessions'
 import { requestInfo } from '../../platform/http/request-context'
 import type { Platform } from '../../platform/platform'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
 import { CreatePasscodeSession, PasscodeSession } from './model'
+import { signInWithPasscode } from './service'
 
 const minutes = (ms: number) => ms / 60_000
 

@@ -4,6 +4,8 @@ import { and, asc, count, eq, exists, isNull, or, sql } from 'drizzle-orm'
 import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
 import type { Actor } from '../../platform/auth/actor'
+import { type LocationScope, scopeCondition } from '../../platform/auth/location-scope'
+import { IDENTITY_PROVIDER } from '../../platform/auth/tokens'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { ApiError, conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -13,7 +15,7 @@ import { findLocation } from '../locations/service'
 import type { RoleAssignmentInput, UpdateStaffUserInput } from './model'
 import { assertKeepsAnOwner, assertMayGrant, assertMayManage, tenantOwnerRolesOf } from './privileges'
 import { type StaffUserRow, staffIdentities, staffRoles, staffUsers } from './schema'
-import { findStaffIdBySubject, hashPasscode, IDENTITY_PROVIDER, normalizeEmail } from './service'
+import { findStaffIdBySubject, hashPasscode, normalizeEmail } from './service'
 
 export function staffView(db: Queryable, row: StaffUserRow) {
   const { passcodeHash, ...rest } = row
@@ -51,8 +53,8 @@ function getRow(db: Queryable, id: string): StaffUserRow {
 
 export const getStaffUser = (db: Queryable, id: string): StaffView => staffView(db, getRow(db, id))
 
-/** Staff who work at a location: a role there, or a tenant-wide role. */
-const worksAt = (db: Queryable, locationId: string) =>
+/** Staff who work within the scope: a role at one of its locations, or a tenant-wide role. */
+const worksWithin = (db: Queryable, scope: LocationScope) =>
   exists(
     db
       .select({ one: sql`1` })
@@ -60,19 +62,20 @@ const worksAt = (db: Queryable, locationId: string) =>
       .where(
         and(
           eq(staffRoles.staffUserId, staffUsers.id),
-          or(isNull(staffRoles.locationId), eq(staffRoles.locationId, locationId)),
+          or(isNull(staffRoles.locationId), scopeCondition(scope, staffRoles.locationId)),
         ),
       ),
   )
 
 export function listStaffUsers(
   db: Queryable,
-  query: { q?: string; status?: string; locationScope: string | null } & PageRequest,
+  query: { q?: string; status?: string } & PageRequest,
+  scope: LocationScope,
 ) {
   const where = and(
     searchColumns(query.q, [staffUsers.firstName, staffUsers.lastName, staffUsers.email]),
     query.status ? eq(staffUsers.status, query.status) : undefined,
-    query.locationScope ? worksAt(db, query.locationScope) : undefined,
+    scope.all ? undefined : worksWithin(db, scope),
   )
   const total = db.select({ n: count() }).from(staffUsers).where(where).get()?.n ?? 0
   const rows = db

@@ -36,8 +36,8 @@ export const staffRoutes = (auth: AuthPlugin, control: ControlDb) =>
     .use(auth)
     .get(
       '',
-      ({ db, query, locationScope }) =>
-        listStaffUsers(db, { q: query.q, status: query.status, locationScope, ...pageOf(query) }),
+      ({ db, query, locations }) =>
+        listStaffUsers(db, { q: query.q, status: query.status, ...pageOf(query) }, locations),
       {
         permission: 'staff:read',
         query: StaffListQuery,

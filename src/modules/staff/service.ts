@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import { appendAudit } from '../../platform/audit/audit'
 import type { Actor } from '../../platform/auth/actor'
 import { isRoleName, type RoleGrant, roleNames } from '../../platform/auth/permissions'
+import { IDENTITY_PROVIDER } from '../../platform/auth/tokens'
 import { ApiError, invalid } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
@@ -10,9 +11,6 @@ import { inWriteTransaction, type Queryable } from '../../platform/tenancy/trans
 import { findLocation } from '../locations/service'
 import { assertMayGrant } from './privileges'
 import { type StaffUserRow, staffIdentities, staffRoles, staffUsers } from './schema'
-
-/** The identity provider name of the staff auth identity mapping. */
-export const IDENTITY_PROVIDER = 'idp'
 
 export interface NewStaffUser {
   email: string

@@ -9,8 +9,8 @@ export const tablesMetaRoutes = (platform: Platform) => {
     .use(platform.auth)
     .get(
       '/meta',
-      ({ db, actor, tenant, permissions, locationScope }) =>
-        tablesMeta(deps, { db, actor, tenant, permissions, locationScope }),
+      ({ db, actor, tenant, permissions, locations }) =>
+        tablesMeta(deps, { db, actor, tenant, permissions, locations }),
       {
         permission: 'reservations:read',
         response: TablesMeta,
@@ -31,8 +31,8 @@ export const tablesMetaRoutes = (platform: Platform) => {
     )
     .patch(
       '/me',
-      ({ db, actor, tenant, permissions, locationScope, body }) =>
-        updateMe(db, { db, actor, tenant, permissions, locationScope }, body),
+      ({ db, actor, tenant, permissions, locations, body }) =>
+        updateMe(db, { db, actor, tenant, permissions, locations }, body),
       {
         permission: 'profile:write',
         body: UpdateMe,

@@ -1,8 +1,7 @@
 import { asc, count, eq, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { conflict, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -61,13 +60,13 @@ export function createVendor(db: Db, actor: Actor, input: CreateVendorInput): Ve
       })
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'vendor.create',
       entityType: 'vendor',
       entityId: row.id,
       metadata: { vendor: row },
+      event: row,
     })
-    appendEvent(tx, actor, { object: 'vendor', action: 'create', aggregateId: row.id, payload: row })
     return row
   })
 }
@@ -84,13 +83,13 @@ export function updateVendor(db: Db, actor: Actor, id: string, patch: UpdateVend
       .where(eq(vendors.id, id))
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'vendor.update',
       entityType: 'vendor',
       entityId: id,
       metadata: { changes },
+      event: row,
     })
-    appendEvent(tx, actor, { object: 'vendor', action: 'update', aggregateId: id, payload: row })
     return row
   })
 }
@@ -99,13 +98,13 @@ export function deleteVendor(db: Db, actor: Actor, id: string): VendorRow {
   return inWriteTransaction(db, (tx) => {
     const row = getVendor(tx, id)
     tx.delete(vendors).where(eq(vendors.id, id)).run()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'vendor.delete',
       entityType: 'vendor',
       entityId: id,
       metadata: { vendor: row },
+      event: row,
     })
-    appendEvent(tx, actor, { object: 'vendor', action: 'delete', aggregateId: id, payload: row })
     return row
   })
 }

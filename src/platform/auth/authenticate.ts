@@ -1,38 +1,30 @@
-// Who is calling, for which tenant and location, with which permissions: steps 2 to 5 of
-// "One request" in design.md. Fails closed: anything unresolved is 401, 403, 404 or 429.
+// Who is calling, for which tenant, with which permissions and at which locations: steps 2 to 6
+// of "One request" in design.md. Fails closed: anything unresolved is 401, 403, 404 or 429.
 //
 // Bearer kinds: `vps_` (POS passcode session), `tpk_live_` (tables-API credential), anything
 // else a JWT from the identity provider. Without a bearer: `x-staff-user-id` (in-process tests
 // only), then `x-auth-provider: idp` + `x-auth-user-id` (only with AUTH_TRUST_IDENTITY_HEADERS).
-// The staff user is read on every request, so a deactivation or role change applies at once.
-
+//
+// The principal behind a credential is built once and cached (principal-cache.ts): a request
+// whose principal is cached runs no SQL here. Deactivations, role and job changes, revocations
+// and new locations reach it through the auth version (auth-signals.ts) from the next request.
 import type { Config } from '../../config'
-import { jobAccessFor } from '../../modules/labor/access'
-import { findLocation } from '../../modules/locations/service'
-import {
-  findStaffIdBySubject,
-  findStaffUser,
-  IDENTITY_PROVIDER,
-  roleGrantsOf,
-} from '../../modules/staff/service'
 import { ApiError } from '../http/problem'
 import { requestInfo } from '../http/request-context'
 import type { ControlDb, Db, TenantPool } from '../tenancy/databases'
-import { findTenantById, findTenantBySlug, type Tenant } from '../tenancy/tenants'
-import type { Actor, PrincipalKind } from './actor'
-import {
-  CREDENTIAL_ROUTE_PREFIX,
-  type CredentialScope,
-  credentialActor,
-  resolveCredential,
-} from './credentials'
+import type { Tenant } from '../tenancy/tenants'
+import type { AccessSources, StaffAccess } from './access-sources'
+import type { Actor } from './actor'
+import { CREDENTIAL_ROUTE_PREFIX, type CredentialScope, resolveCredential } from './credentials'
 import type { TokenVerifier } from './jwt'
-import { resolvePasscodeSession, sessionActor } from './passcode-sessions'
-import type { Permission, RoleGrant } from './permissions'
-import { permissionsAt } from './permissions'
+import { type LocationScope, onlyLocations, reaches } from './location-scope'
+import { resolvePasscodeSession } from './passcode-sessions'
+import type { Permission } from './permissions'
+import { credentialPrincipal, type Principal, sessionPrincipal, staffPrincipal } from './principal'
+import type { PrincipalCache, SignalStamp, TenantDirectory } from './principal-cache'
 import { type FixedWindowLimiter, rateLimitHeaders } from './rate-limit'
-import { namedLocations, primaryLocation, type RequestParts } from './request-locations'
-import { CREDENTIAL_PREFIX, PASSCODE_SESSION_PREFIX } from './tokens'
+import { namedLocations, type RequestParts } from './request-locations'
+import { CREDENTIAL_PREFIX, IDENTITY_PROVIDER, PASSCODE_SESSION_PREFIX } from './tokens'
 
 export interface AuthDeps {
   config: Config
@@ -43,6 +35,10 @@ export interface AuthDeps {
   trustStaffUserIdHeader: boolean
   /** Per-credential request counts (tpk_live_ rate limits). */
   limiter: FixedWindowLimiter
+  /** Staff users, roles, jobs and locations, as the modules that own them describe them. */
+  access: AccessSources
+  principals: PrincipalCache
+  tenants: TenantDirectory
 }
 
 /** What a route requires: a staff primitive, and optionally the scope that lets a credential in. */
@@ -55,13 +51,10 @@ export interface RequestAuth {
   tenant: Tenant
   db: Db
   actor: Actor
-  permissions: Set<Permission>
-  /**
-   * Non-null when the caller may only see and touch data of this one location: a passcode
-   * session's location, a credential's location, or x-location-id when the route's primitive
-   * comes only from a location-scoped role. Location-aware reads filter by it.
-   */
-  locationScope: string | null
+  /** The primitives held where the request acts. */
+  permissions: ReadonlySet<Permission>
+  /** The locations this request may read and write (location-scope.ts). */
+  locations: LocationScope
 }
 
 export interface RequestContext extends RequestParts {
@@ -72,27 +65,24 @@ export interface RequestContext extends RequestParts {
 const unauthenticated = (detail: string) =>
   new ApiError('unauthenticated', detail, { headers: { 'www-authenticate': 'Bearer' } })
 
-export function resolveTenant(deps: Pick<AuthDeps, 'control' | 'config'>, headers: Headers): Tenant {
+const noActiveStaff = () =>
+  new ApiError('forbidden', 'No active staff user is mapped to this subject in the selected tenant')
+
+export function resolveTenant(deps: Pick<AuthDeps, 'tenants' | 'config'>, headers: Headers): Tenant {
   const id = headers.get('x-tenant-id')
-  const slug = headers.get('x-tenant-slug')
-  const tenant = id
-    ? findTenantById(deps.control, id)
-    : findTenantBySlug(deps.control, slug ?? deps.config.defaultTenantSlug)
-  if (!tenant)
-    throw new ApiError('tenant_not_found', `Tenant ${id ?? slug ?? deps.config.defaultTenantSlug} not found`)
+  const slug = headers.get('x-tenant-slug') ?? deps.config.defaultTenantSlug
+  const tenant = id ? deps.tenants.byTenantId(id) : deps.tenants.byTenantSlug(slug)
+  if (!tenant) throw new ApiError('tenant_not_found', `Tenant ${id ?? slug} not found`)
   return tenant
 }
 
 /** A token that carries its tenant: tenant headers, when sent, must name that same tenant. */
-function tokenTenant(deps: AuthDeps, headers: Headers, tenantId: string): Tenant {
-  const tenant = findTenantById(deps.control, tenantId)
-  if (!tenant) throw unauthenticated('The token names a tenant that no longer exists')
+function assertTokenTenant(headers: Headers, tenant: Tenant): void {
   const id = headers.get('x-tenant-id')
   const slug = headers.get('x-tenant-slug')
   if ((id !== null && id !== tenant.id) || (slug !== null && slug !== tenant.slug)) {
     throw new ApiError('forbidden', 'This token belongs to another tenant than the one selected')
   }
-  return tenant
 }
 
 export function bearerOf(headers: Headers): string | null {
@@ -103,51 +93,203 @@ export function bearerOf(headers: Headers): string | null {
   return match[1]
 }
 
-interface Principal {
-  kind: PrincipalKind
-  subject: string
-  staffUserId: string | undefined
+/**
+ * The principal cached under `key`, or the one `build` makes from the databases and caches.
+ * `build` reads the change signals (`stamp`) before the rows they guard.
+ */
+function cachedPrincipal(
+  deps: AuthDeps,
+  key: string,
+  build: (stamp: (tenantId: string) => SignalStamp) => Principal,
+): Principal {
+  const cached = deps.principals.get(key, Date.now())
+  if (cached) return cached
+  const signals = deps.principals.signals
+  const control = signals.control()
+  let stamp: SignalStamp | undefined
+  const principal = build((tenantId) => {
+    stamp = { control, tenant: signals.tenant(tenantId) }
+    return stamp
+  })
+  deps.principals.set(key, principal, stamp!)
+  return principal
 }
 
-async function resolveStaffPrincipal(
+function activeStaff(deps: AuthDeps, db: Db, staffUserId: string | undefined): StaffAccess {
+  const access = staffUserId ? deps.access.staffAccess(db, staffUserId, Date.now()) : undefined
+  if (access?.status !== 'active') throw noActiveStaff()
+  return access
+}
+
+/** A staff user acting tenant-wide: the JWT's subject, or an identity header in tests. */
+async function staffPrincipalFor(
   deps: AuthDeps,
   headers: Headers,
   bearer: string | null,
-  db: Db,
 ): Promise<Principal> {
+  // The tenant first: an unknown one is 404 whoever asks.
+  const tenant = resolveTenant(deps, headers)
+  let kind: 'jwt' | 'staff_header' | 'identity_headers'
+  let subject: string
+  let staffHeader: string | null = null
   if (bearer !== null) {
-    const { subject } = await deps.verifyToken(bearer)
-    return { kind: 'jwt', subject, staffUserId: findStaffIdBySubject(db, subject) }
-  }
-  const staffHeader = headers.get('x-staff-user-id')
-  if (deps.trustStaffUserIdHeader && staffHeader) {
-    return { kind: 'staff_header', subject: `staff:${staffHeader}`, staffUserId: staffHeader }
-  }
-  const provider = headers.get('x-auth-provider')
-  if (deps.config.authTrustIdentityHeaders && provider !== null) {
-    const subject = headers.get('x-auth-user-id')
+    kind = 'jwt'
+    subject = (await deps.verifyToken(bearer)).subject
+  } else if (deps.trustStaffUserIdHeader && headers.get('x-staff-user-id')) {
+    kind = 'staff_header'
+    staffHeader = headers.get('x-staff-user-id')!
+    subject = `staff:${staffHeader}`
+  } else if (deps.config.authTrustIdentityHeaders && headers.get('x-auth-provider') !== null) {
+    kind = 'identity_headers'
+    const provider = headers.get('x-auth-provider')
     if (provider !== IDENTITY_PROVIDER)
       throw unauthenticated(`Identity provider "${provider}" is not accepted`)
-    if (!subject) throw unauthenticated('x-auth-user-id is required with x-auth-provider')
-    return { kind: 'identity_headers', subject, staffUserId: findStaffIdBySubject(db, subject) }
+    const sent = headers.get('x-auth-user-id')
+    if (!sent) throw unauthenticated('x-auth-user-id is required with x-auth-provider')
+    subject = sent
+  } else {
+    throw unauthenticated('A bearer token is required')
   }
-  throw unauthenticated('A bearer token is required')
+  return cachedPrincipal(deps, `${tenant.id} ${kind} ${subject}`, (stamp) => {
+    stamp(tenant.id)
+    const { db } = deps.pool.get(tenant.id)
+    const access = activeStaff(deps, db, staffHeader ?? deps.access.staffIdBySubject(db, subject))
+    return staffPrincipal({ kind, subject, tenant, tenantLocations: deps.access.locationIds(db) }, access)
+  })
 }
 
-function activeStaffGrants(db: Db, staffUserId: string | undefined): { id: string; grants: RoleGrant[] } {
-  const staff = staffUserId ? findStaffUser(db, staffUserId) : undefined
-  if (staff?.status !== 'active') {
-    throw new ApiError('forbidden', 'No active staff user is mapped to this subject in the selected tenant')
-  }
-  return { id: staff.id, grants: roleGrantsOf(db, staff.id) }
+/** The tenant of a session or credential row, which must still exist. */
+function tokenTenant(deps: AuthDeps, tenantId: string): Tenant {
+  const tenant = deps.tenants.byTenantId(tenantId)
+  if (!tenant) throw unauthenticated('The token names a tenant that no longer exists')
+  return tenant
 }
 
-function requirePermission(permissions: Set<Permission>, required: Permission) {
-  if (!permissions.has(required)) {
-    throw new ApiError('forbidden', `This action requires the ${required} permission`, {
-      extensions: { requiredPermission: required },
+function sessionPrincipalFor(deps: AuthDeps, token: string): Principal {
+  return cachedPrincipal(deps, `vps ${token}`, (stamp) => {
+    const session = resolvePasscodeSession(deps.control, token)
+    const tenant = tokenTenant(deps, session.tenantId)
+    stamp(tenant.id)
+    const { db } = deps.pool.get(tenant.id)
+    const access = activeStaff(deps, db, session.staffUserId)
+    return sessionPrincipal({ tenant, tenantLocations: deps.access.locationIds(db) }, session, access)
+  })
+}
+
+function credentialPrincipalFor(deps: AuthDeps, token: string): Principal {
+  return cachedPrincipal(deps, `tpk ${token}`, (stamp) => {
+    const credential = resolveCredential(deps.control, token)
+    const tenant = tokenTenant(deps, credential.tenantId)
+    stamp(tenant.id)
+    const { db } = deps.pool.get(tenant.id)
+    return credentialPrincipal({ tenant, tenantLocations: deps.access.locationIds(db) }, credential)
+  })
+}
+
+function limitCredential(deps: AuthDeps, principal: Principal, context: RequestContext): void {
+  const { id, rateLimitPerMinute } = principal.facts.credential!
+  const decision = deps.limiter.take(id, rateLimitPerMinute)
+  const limitHeaders = rateLimitHeaders(decision)
+  if (!decision.allowed) {
+    throw new ApiError(
+      'rate_limited',
+      `This credential is limited to ${decision.limit} requests per minute; retry in ${decision.resetSeconds} s`,
+      { headers: limitHeaders, extensions: { retryAfterSeconds: decision.resetSeconds } },
+    )
+  }
+  if (context.responseHeaders) Object.assign(context.responseHeaders, limitHeaders)
+}
+
+function assertCredentialRoute(principal: Principal, route: string, required: RouteRequirement): void {
+  if (!required.credentialScope || !route.startsWith(CREDENTIAL_ROUTE_PREFIX)) {
+    throw new ApiError('forbidden', `Tables-API credentials work only on ${CREDENTIAL_ROUTE_PREFIX}* routes`)
+  }
+  if (!principal.facts.credential!.scopes.has(required.credentialScope)) {
+    throw new ApiError('forbidden', `This credential lacks the ${required.credentialScope} scope`, {
+      extensions: { requiredScope: required.credentialScope },
     })
   }
+}
+
+/** A session or credential may name only its own locations, anywhere in the request. */
+function assertBoundLocations(principal: Principal, named: readonly string[]): void {
+  const bound = principal.boundTo
+  if (bound === null) return
+  const outside = named.find((id) => !bound.includes(id))
+  if (outside === undefined) return
+  if (principal.kind === 'passcode_session') {
+    throw new ApiError(
+      'forbidden',
+      `This passcode session is bound to location ${bound[0]}; the request names ${outside}`,
+      { extensions: { sessionLocationId: bound[0] } },
+    )
+  }
+  throw new ApiError('forbidden', `Location ${outside} is not on this credential's allowlist`)
+}
+
+/**
+ * Where the request acts: the route's own `:locationId`, else x-location-id (which may repeat
+ * the path's but not contradict it), else a session's location. null: nowhere in particular.
+ */
+function requestLocation(principal: Principal, headers: Headers, parts: RequestParts, named: string[]) {
+  const header = headers.get('x-location-id')
+  const fromPath = (parts.params as Record<string, unknown> | undefined)?.locationId
+  const pathLocation = typeof fromPath === 'string' ? fromPath : null
+  if (pathLocation !== null && header !== null && header !== pathLocation) {
+    throw new ApiError('validation_failed', 'x-location-id names another location than the path', {
+      errors: [
+        { path: 'headers/x-location-id', message: `must be ${pathLocation} (the path's location) or absent` },
+      ],
+    })
+  }
+  const bound = principal.boundTo
+  const at = pathLocation ?? header ?? (bound ? (bound.length === 1 ? bound[0]! : (named[0] ?? null)) : null)
+  if (at !== null && !principal.locations.has(at)) {
+    throw new ApiError('not_found', `Location ${at} not found in this tenant`)
+  }
+  return at
+}
+
+function missing(permission: Permission): ApiError {
+  return new ApiError('forbidden', `This action requires the ${permission} permission`, {
+    extensions: { requiredPermission: permission },
+  })
+}
+
+/** Permission and location scope: a named location narrows, and must be one where it is held. */
+function authorize(
+  principal: Principal,
+  permission: Permission,
+  at: string | null,
+  named: readonly string[],
+) {
+  let permissions: ReadonlySet<Permission>
+  let locations: LocationScope
+  let actingAt = at
+  if (at !== null) {
+    permissions = principal.permissionsAt(at)
+    if (!permissions.has(permission)) throw missing(permission)
+    locations = onlyLocations([at])
+  } else {
+    locations = principal.reach(permission)
+    if (locations.all) {
+      permissions = principal.permissionsAt(null)
+    } else if (locations.ids.length === 0) {
+      throw missing(permission)
+    } else {
+      // Held at some locations only: the request acts at the one, or with what all of them share.
+      if (locations.ids.length === 1) actingAt = locations.ids[0]!
+      const [first, ...rest] = locations.ids.map((id) => principal.permissionsAt(id))
+      permissions = new Set([...first!].filter((p) => rest.every((held) => held.has(p))))
+    }
+  }
+  const outside = named.find((id) => !reaches(locations, id))
+  if (outside !== undefined) {
+    throw new ApiError('forbidden', `This request may not act at location ${outside}`, {
+      extensions: { locationId: outside, requiredPermission: permission },
+    })
+  }
+  return { permissions, locations, actingAt }
 }
 
 export async function authenticate(
@@ -160,142 +302,44 @@ export async function authenticate(
   const required = typeof requirement === 'string' ? { permission: requirement } : requirement
   const headers = request.headers
   const bearer = bearerOf(headers)
-  if (bearer?.startsWith(PASSCODE_SESSION_PREFIX))
-    return authenticatePasscodeSession(deps, request, route, required, context, bearer)
-  if (bearer?.startsWith(CREDENTIAL_PREFIX))
-    return authenticateCredential(deps, request, route, required, context, bearer)
-
-  const tenant = resolveTenant(deps, headers)
-  const { db } = deps.pool.get(tenant.id)
-  const principal = await resolveStaffPrincipal(deps, headers, bearer, db)
-  const staff = activeStaffGrants(db, principal.staffUserId)
-
-  // A route's own `:locationId` (the tables API) is where the request acts; x-location-id may
-  // repeat it but not contradict it.
-  const header = headers.get('x-location-id')
-  const fromPath = (context.params as Record<string, unknown> | undefined)?.locationId
-  const pathLocation = typeof fromPath === 'string' ? fromPath : null
-  if (pathLocation !== null && header !== null && header !== pathLocation) {
-    throw new ApiError('validation_failed', 'x-location-id names another location than the path', {
-      errors: [
-        { path: 'headers/x-location-id', message: `must be ${pathLocation} (the path's location) or absent` },
-      ],
-    })
+  let principal: Principal
+  if (bearer?.startsWith(PASSCODE_SESSION_PREFIX)) {
+    principal = sessionPrincipalFor(deps, bearer)
+    assertTokenTenant(headers, principal.tenant)
+  } else if (bearer?.startsWith(CREDENTIAL_PREFIX)) {
+    principal = credentialPrincipalFor(deps, bearer)
+    assertTokenTenant(headers, principal.tenant)
+    limitCredential(deps, principal, context)
+    assertCredentialRoute(principal, route, required)
+  } else {
+    principal = await staffPrincipalFor(deps, headers, bearer)
   }
-  const locationId = pathLocation ?? header
-  if (locationId !== null && !findLocation(db, locationId)) {
-    throw new ApiError('not_found', `Location ${locationId} not found in this tenant`)
-  }
-  // Jobs held where the request acts add and remove primitives (labor accessPrimitives).
-  const jobs = jobAccessFor(db, staff.id, locationId)
-  const permissions = permissionsAt(staff.grants, locationId, jobs)
-  requirePermission(permissions, required.permission)
-  const jobsAnywhere = locationId === null ? jobs : jobAccessFor(db, staff.id, null)
-  const tenantWide = permissionsAt(staff.grants, null, jobsAnywhere).has(required.permission)
+
+  const named = namedLocations(headers, context)
+  assertBoundLocations(principal, named)
+  const at = requestLocation(principal, headers, context, named)
+  // A credential holds scopes, not staff primitives: the route's scope is what it must hold.
+  const permission = principal.kind === 'credential' ? required.credentialScope! : required.permission
+  const { permissions, locations, actingAt } = authorize(principal, permission, at, named)
 
   const info = requestInfo(request)
   return {
-    tenant,
-    db,
+    tenant: principal.tenant,
+    db: deps.pool.get(principal.tenant.id).db,
     permissions,
-    locationScope: tenantWide ? null : locationId,
+    locations,
     actor: {
       kind: principal.kind,
       subject: principal.subject,
-      staffUserId: staff.id,
-      tenantId: tenant.id,
-      locationId,
+      staffUserId: principal.staffUserId,
+      tenantId: principal.tenant.id,
+      locationId: actingAt,
       requestId: info.requestId,
       ipAddress: info.ipAddress,
       userAgent: info.userAgent,
       method: request.method,
       route,
     },
-  }
-}
-
-/** `vps_`: that staff user, at that location only. */
-function authenticatePasscodeSession(
-  deps: AuthDeps,
-  request: Request,
-  route: string,
-  required: RouteRequirement,
-  context: RequestContext,
-  token: string,
-): RequestAuth {
-  const session = resolvePasscodeSession(deps.control, token)
-  const tenant = tokenTenant(deps, request.headers, session.tenantId)
-  const { db } = deps.pool.get(tenant.id)
-  const staff = activeStaffGrants(db, session.staffUserId)
-  const elsewhere = namedLocations(request.headers, context).filter((id) => id !== session.locationId)
-  if (elsewhere.length > 0) {
-    throw new ApiError(
-      'forbidden',
-      `This passcode session is bound to location ${session.locationId}; the request names ${elsewhere[0]}`,
-      { extensions: { sessionLocationId: session.locationId } },
-    )
-  }
-  const permissions = permissionsAt(
-    staff.grants,
-    session.locationId,
-    jobAccessFor(db, staff.id, session.locationId),
-  )
-  requirePermission(permissions, required.permission)
-  return {
-    tenant,
-    db,
-    permissions,
-    locationScope: session.locationId,
-    actor: sessionActor(session, requestInfo(request), request.method, route),
-  }
-}
-
-/** `tpk_live_`: only tables-API routes, within its scopes, locations and rate limit. */
-function authenticateCredential(
-  deps: AuthDeps,
-  request: Request,
-  route: string,
-  required: RouteRequirement,
-  context: RequestContext,
-  token: string,
-): RequestAuth {
-  const credential = resolveCredential(deps.control, token)
-  const tenant = tokenTenant(deps, request.headers, credential.tenantId)
-
-  const decision = deps.limiter.take(credential.id, credential.rateLimitPerMinute)
-  const limitHeaders = rateLimitHeaders(decision)
-  if (!decision.allowed) {
-    throw new ApiError(
-      'rate_limited',
-      `This credential is limited to ${decision.limit} requests per minute; retry in ${decision.resetSeconds} s`,
-      { headers: limitHeaders, extensions: { retryAfterSeconds: decision.resetSeconds } },
-    )
-  }
-  if (context.responseHeaders) Object.assign(context.responseHeaders, limitHeaders)
-
-  if (!required.credentialScope || !route.startsWith(CREDENTIAL_ROUTE_PREFIX)) {
-    throw new ApiError('forbidden', `Tables-API credentials work only on ${CREDENTIAL_ROUTE_PREFIX}* routes`)
-  }
-  if (!credential.scopes.includes(required.credentialScope)) {
-    throw new ApiError('forbidden', `This credential lacks the ${required.credentialScope} scope`, {
-      extensions: { requiredScope: required.credentialScope },
-    })
-  }
-  const named = namedLocations(request.headers, context)
-  const outside = named.filter((id) => !credential.locationIds.includes(id))
-  if (outside.length > 0) {
-    throw new ApiError('forbidden', `Location ${outside[0]} is not on this credential's allowlist`)
-  }
-  const locationId = primaryLocation(request.headers, context, named)
-  const { db } = deps.pool.get(tenant.id)
-  const actor = credentialActor(credential, requestInfo(request), request.method, route)
-  actor.locationId = locationId
-  return {
-    tenant,
-    db,
-    permissions: new Set(credential.scopes as Permission[]),
-    locationScope: locationId,
-    actor,
   }
 }
 
@@ -306,6 +350,7 @@ export function currentPasscodeSession(deps: AuthDeps, request: Request) {
     throw unauthenticated('A passcode session token (vps_...) is required')
   }
   const session = resolvePasscodeSession(deps.control, bearer)
-  const tenant = tokenTenant(deps, request.headers, session.tenantId)
+  const tenant = tokenTenant(deps, session.tenantId)
+  assertTokenTenant(request.headers, tenant)
   return { session, tenant, db: deps.pool.get(tenant.id).db }
 }

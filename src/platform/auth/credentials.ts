@@ -3,7 +3,6 @@
 // location allowlist and a per-minute rate limit; its requests are audited with the subject
 // `credential:<id>` and no staff user.
 import { asc, eq } from 'drizzle-orm'
-import { findLocation } from '../../modules/locations/service'
 import { appendAudit } from '../audit/audit'
 import { ApiError, invalid, notFound } from '../http/problem'
 import type { RequestInfo } from '../http/request-context'
@@ -12,6 +11,7 @@ import { type ApiCredentialRow, apiCredentials } from '../tenancy/control-schema
 import type { ControlDb, TenantPool } from '../tenancy/databases'
 import { findTenantById } from '../tenancy/tenants'
 import { inWriteTransaction } from '../tenancy/transaction'
+import type { AccessSources } from './access-sources'
 import { type Actor, systemActor } from './actor'
 import type { Permission } from './permissions'
 import { CREDENTIAL_PREFIX, hashToken, newOpaqueToken } from './tokens'
@@ -46,6 +46,7 @@ export function presentCredential(row: ApiCredentialRow) {
 export function createCredential(
   control: ControlDb,
   pool: TenantPool,
+  access: Pick<AccessSources, 'locationIds'>,
   input: NewCredential,
   actorName = 'cli',
 ): { credential: ReturnType<typeof presentCredential>; token: string } {
@@ -62,8 +63,9 @@ export function createCredential(
   const locationIds = [...new Set(input.locationIds.map((s) => s.trim()).filter(Boolean))]
   if (locationIds.length === 0) throw invalid('locations', 'give at least one location id')
   const { db } = pool.get(tenant.id)
+  const known = new Set(access.locationIds(db))
   for (const id of locationIds) {
-    if (!findLocation(db, id)) throw invalid('locations', `location ${id} not found in tenant ${tenant.slug}`)
+    if (!known.has(id)) throw invalid('locations', `location ${id} not found in tenant ${tenant.slug}`)
   }
   const rate = input.rateLimitPerMinute ?? DEFAULT_CREDENTIAL_RATE_LIMIT
   if (!Number.isInteger(rate) || rate < 1 || rate > MAX_CREDENTIAL_RATE_LIMIT) {
@@ -71,22 +73,24 @@ export function createCredential(
   }
 
   const token = newOpaqueToken(CREDENTIAL_PREFIX)
-  const row = control
-    .insert(apiCredentials)
-    .values({
-      id: newId(),
-      tenantId: tenant.id,
-      name,
-      tokenHash: hashToken(token),
-      tokenHint: token.slice(-4),
-      scopes,
-      locationIds,
-      rateLimitPerMinute: rate,
-      createdAt: nowIso(),
-      revokedAt: null,
-    })
-    .returning()
-    .get()
+  const row = inWriteTransaction(control, (tx) =>
+    tx
+      .insert(apiCredentials)
+      .values({
+        id: newId(),
+        tenantId: tenant.id,
+        name,
+        tokenHash: hashToken(token),
+        tokenHint: token.slice(-4),
+        scopes,
+        locationIds,
+        rateLimitPerMinute: rate,
+        createdAt: nowIso(),
+        revokedAt: null,
+      })
+      .returning()
+      .get(),
+  )
   try {
     inWriteTransaction(db, (tx) =>
       appendAudit(tx, systemActor(tenant.id, actorName), {
@@ -97,7 +101,7 @@ export function createCredential(
       }),
     )
   } catch (error) {
-    control.delete(apiCredentials).where(eq(apiCredentials.id, row.id)).run()
+    inWriteTransaction(control, (tx) => tx.delete(apiCredentials).where(eq(apiCredentials.id, row.id)).run())
     throw error
   }
   return { credential: presentCredential(row), token }
@@ -121,12 +125,9 @@ export function revokeCredential(control: ControlDb, pool: TenantPool, id: strin
       extensions: { revokedAt: row.revokedAt },
     })
   }
-  const revoked = control
-    .update(apiCredentials)
-    .set({ revokedAt: nowIso() })
-    .where(eq(apiCredentials.id, id))
-    .returning()
-    .get()
+  const revoked = inWriteTransaction(control, (tx) =>
+    tx.update(apiCredentials).set({ revokedAt: nowIso() }).where(eq(apiCredentials.id, id)).returning().get(),
+  )
   inWriteTransaction(pool.get(row.tenantId).db, (tx) =>
     appendAudit(tx, systemActor(row.tenantId, actorName), {
       action: 'credential.revoke',

@@ -9,29 +9,18 @@
 // for PASSCODE_LOCK_MS: 429 `rate_limited` with Retry-After, even with the right passcode.
 // A success clears the count.
 import { and, eq, gt, isNull, lt } from 'drizzle-orm'
-import { findLocation } from '../../modules/locations/service'
-import { findStaffUser, roleGrantsOf } from '../../modules/staff/service'
-import { appendAudit } from '../audit/audit'
 import { ApiError } from '../http/problem'
 import type { RequestInfo } from '../http/request-context'
 import { newId } from '../ids'
 import { type PasscodeSessionRow, passcodeAttempts, passcodeSessions } from '../tenancy/control-schema'
-import type { ControlDb, TenantPool } from '../tenancy/databases'
-import type { Tenant } from '../tenancy/tenants'
+import type { ControlDb } from '../tenancy/databases'
 import { inWriteTransaction } from '../tenancy/transaction'
 import type { Actor } from './actor'
-import { permissionsAt } from './permissions'
 import { hashToken, newOpaqueToken, PASSCODE_SESSION_PREFIX } from './tokens'
 
 export const PASSCODE_MAX_ATTEMPTS = 5
 export const PASSCODE_ATTEMPT_WINDOW_MS = 15 * 60_000
 export const PASSCODE_LOCK_MS = 15 * 60_000
-
-const wrongPasscode = () =>
-  new ApiError('unauthenticated', 'The staff user and passcode do not match an active staff user')
-
-/** A hash to verify against when the staff user is unknown, so both paths cost the same. */
-const decoyHash = Bun.password.hashSync('00000000', { algorithm: 'argon2id' })
 
 function locked(retryAfterMs: number): ApiError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000))
@@ -69,24 +58,14 @@ export function claimPasscodeAttempt(
   })
 }
 
-function clearPasscodeAttempts(control: ControlDb, tenantId: string, staffUserId: string) {
-  control
-    .delete(passcodeAttempts)
-    .where(and(eq(passcodeAttempts.tenantId, tenantId), eq(passcodeAttempts.staffUserId, staffUserId)))
-    .run()
-}
-
-export interface PasscodeSignIn {
-  locationId: string
-  staffUserId: string
-  passcode: string
-}
-
-export interface IssuedPasscodeSession {
-  token: string
-  expiresAt: string
-  staffUserId: string
-  locationId: string
+/** A success clears the count. */
+export function clearPasscodeAttempts(control: ControlDb, tenantId: string, staffUserId: string) {
+  inWriteTransaction(control, (tx) =>
+    tx
+      .delete(passcodeAttempts)
+      .where(and(eq(passcodeAttempts.tenantId, tenantId), eq(passcodeAttempts.staffUserId, staffUserId)))
+      .run(),
+  )
 }
 
 export function sessionActor(
@@ -109,66 +88,43 @@ export function sessionActor(
   }
 }
 
-export async function signInWithPasscode(
-  deps: { control: ControlDb; pool: TenantPool; ttlSeconds: number },
-  tenant: Tenant,
-  input: PasscodeSignIn,
-  request: { info: RequestInfo; method: string; route: string },
-): Promise<IssuedPasscodeSession> {
-  const { db } = deps.pool.get(tenant.id)
-  if (!findLocation(db, input.locationId)) {
-    throw new ApiError('not_found', `Location ${input.locationId} not found in this tenant`)
-  }
-  const staff = findStaffUser(db, input.staffUserId)
-  if (staff?.status !== 'active' || !staff.passcodeHash) {
-    await Bun.password.verify(input.passcode, decoyHash)
-    throw wrongPasscode()
-  }
-  claimPasscodeAttempt(deps.control, tenant.id, staff.id)
-  if (!(await Bun.password.verify(input.passcode, staff.passcodeHash))) throw wrongPasscode()
-  clearPasscodeAttempts(deps.control, tenant.id, staff.id)
-
-  // Re-read after the await: a deactivation that landed meanwhile wins.
-  if (findStaffUser(db, staff.id)?.status !== 'active') throw wrongPasscode()
-  if (permissionsAt(roleGrantsOf(db, staff.id), input.locationId).size === 0) {
-    throw new ApiError('forbidden', 'This staff user holds no role at this location')
-  }
-
+/**
+ * Stores a new session (its token's hash only) and answers the token, which is shown only now.
+ * Sessions long expired are of no use to anyone: they are dropped here, now and then, cheaply.
+ */
+export function openPasscodeSession(
+  control: ControlDb,
+  input: { tenantId: string; staffUserId: string; locationId: string; ttlSeconds: number },
+): { token: string; session: PasscodeSessionRow } {
   const token = newOpaqueToken(PASSCODE_SESSION_PREFIX)
   const now = Date.now()
-  const session = deps.control
-    .insert(passcodeSessions)
-    .values({
-      id: newId(),
-      tokenHash: hashToken(token),
-      tenantId: tenant.id,
-      staffUserId: staff.id,
-      locationId: input.locationId,
-      createdAt: new Date(now).toISOString(),
-      expiresAt: new Date(now + deps.ttlSeconds * 1000).toISOString(),
-      revokedAt: null,
-    })
-    .returning()
-    .get()
-  try {
-    inWriteTransaction(db, (tx) =>
-      appendAudit(tx, sessionActor(session, request.info, request.method, request.route), {
-        action: 'passcode_session.create',
-        entityType: 'passcode_session',
-        entityId: session.id,
-        metadata: { staffUserId: staff.id, locationId: session.locationId, expiresAt: session.expiresAt },
-      }),
-    )
-  } catch (error) {
-    deps.control.delete(passcodeSessions).where(eq(passcodeSessions.id, session.id)).run()
-    throw error
-  }
-  // Sessions long expired are of no use to anyone: drop them now and then (here, cheaply).
-  deps.control
-    .delete(passcodeSessions)
-    .where(lt(passcodeSessions.expiresAt, new Date(now - 7 * 86_400_000).toISOString()))
-    .run()
-  return { token, expiresAt: session.expiresAt, staffUserId: staff.id, locationId: session.locationId }
+  const session = inWriteTransaction(control, (tx) => {
+    tx.delete(passcodeSessions)
+      .where(lt(passcodeSessions.expiresAt, new Date(now - 7 * 86_400_000).toISOString()))
+      .run()
+    return tx
+      .insert(passcodeSessions)
+      .values({
+        id: newId(),
+        tokenHash: hashToken(token),
+        tenantId: input.tenantId,
+        staffUserId: input.staffUserId,
+        locationId: input.locationId,
+        createdAt: new Date(now).toISOString(),
+        expiresAt: new Date(now + input.ttlSeconds * 1000).toISOString(),
+        revokedAt: null,
+      })
+      .returning()
+      .get()
+  })
+  return { token, session }
+}
+
+/** Removes a session that never reached its caller (its audit entry could not be written). */
+export function discardPasscodeSession(control: ControlDb, sessionId: string): void {
+  inWriteTransaction(control, (tx) =>
+    tx.delete(passcodeSessions).where(eq(passcodeSessions.id, sessionId)).run(),
+  )
 }
 
 /** The active session a `vps_` token names, or 401. */
@@ -194,12 +150,14 @@ export function resolvePasscodeSession(
 
 /** Signs a session out; true when it was active. */
 export function revokePasscodeSession(control: ControlDb, sessionId: string): boolean {
-  const revoked = control
-    .update(passcodeSessions)
-    .set({ revokedAt: new Date().toISOString() })
-    .where(and(eq(passcodeSessions.id, sessionId), isNull(passcodeSessions.revokedAt)))
-    .returning({ id: passcodeSessions.id })
-    .all()
+  const revoked = inWriteTransaction(control, (tx) =>
+    tx
+      .update(passcodeSessions)
+      .set({ revokedAt: new Date().toISOString() })
+      .where(and(eq(passcodeSessions.id, sessionId), isNull(passcodeSessions.revokedAt)))
+      .returning({ id: passcodeSessions.id })
+      .all(),
+  )
   return revoked.length > 0
 }
 
@@ -210,17 +168,19 @@ export function revokeStaffPasscodeSessions(
   staffUserId: string,
 ): number {
   const now = new Date().toISOString()
-  return control
-    .update(passcodeSessions)
-    .set({ revokedAt: now })
-    .where(
-      and(
-        eq(passcodeSessions.tenantId, tenantId),
-        eq(passcodeSessions.staffUserId, staffUserId),
-        isNull(passcodeSessions.revokedAt),
-        gt(passcodeSessions.expiresAt, now),
-      ),
-    )
-    .returning({ id: passcodeSessions.id })
-    .all().length
+  return inWriteTransaction(control, (tx) =>
+    tx
+      .update(passcodeSessions)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(passcodeSessions.tenantId, tenantId),
+          eq(passcodeSessions.staffUserId, staffUserId),
+          isNull(passcodeSessions.revokedAt),
+          gt(passcodeSessions.expiresAt, now),
+        ),
+      )
+      .returning({ id: passcodeSessions.id })
+      .all(),
+  ).length
 }

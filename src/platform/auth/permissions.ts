@@ -118,29 +118,40 @@ export interface RoleGrant {
   locationId: string | null
 }
 
-/** What the jobs a staff user holds add and remove where the request acts (labor module). */
-export interface JobAccess {
+/**
+ * What something other than a role adds or removes at one location: a labor job held there
+ * (modules describe it; see access-sources.ts).
+ */
+export interface LocatedAccess {
+  locationId: string
   grants: readonly Permission[]
   denies: readonly Permission[]
 }
 
 /**
- * The primitives a set of role grants gives at a location. A location-scoped role counts only
- * when the request names that location; tenant-wide roles count everywhere. Job access, when
- * given, adds its grants and then removes its denies (a deny wins over every role and grant).
+ * The primitives a staff user holds where a request acts (null: no location named). A
+ * location-scoped role counts only at its location; tenant-wide roles count everywhere. An
+ * adjustment at that location adds its grants and then removes its denies, so a deny wins over
+ * every role and grant; with no location named, the denies of every adjustment apply (a deny
+ * cannot be escaped by leaving x-location-id out).
  */
 export function permissionsAt(
-  grants: readonly RoleGrant[],
+  roles: readonly RoleGrant[],
   locationId: string | null,
-  jobs?: JobAccess,
+  adjustments: readonly LocatedAccess[] = [],
 ): Set<Permission> {
   const result = new Set<Permission>()
-  for (const grant of grants) {
+  for (const grant of roles) {
     if (grant.locationId !== null && grant.locationId !== locationId) continue
     if (!isRoleName(grant.role)) continue
     for (const p of builtInRoles[grant.role].grants) result.add(p)
   }
-  for (const p of jobs?.grants ?? []) result.add(p)
-  for (const p of jobs?.denies ?? []) result.delete(p)
+  for (const adjustment of adjustments) {
+    if (adjustment.locationId === locationId) for (const p of adjustment.grants) result.add(p)
+  }
+  for (const adjustment of adjustments) {
+    if (locationId === null || adjustment.locationId === locationId)
+      for (const p of adjustment.denies) result.delete(p)
+  }
   return result
 }

@@ -20,13 +20,20 @@
 //     params: ..., query: ..., response: ..., detail: { summary, description },
 //   })
 //
-// The handler receives `db`, `actor`, `tenant`, `permissions` and `locationScope`. For a
-// credential, `actor.kind` is 'credential', `actor.subject` is `credential:<id>`,
+// `locatedBy: <LocatedBy>` (routes whose path names a record that lives at a location): before
+// the handler runs, the record named by the path parameter is looked up and, when it lives at a
+// location outside the request's scope, the request is 404 as if the record did not exist. See
+// location-scope.ts for the whole rule.
+//
+// The handler receives `db`, `actor`, `tenant`, `permissions` and `locations` (the request's
+// LocationScope: lists filter by it with `scopeCondition`). For a credential, `actor.kind` is 'credential', `actor.subject` is `credential:<id>`,
 // `actor.staffUserId` is null and `actor.locationId` the location the request is at (so audit
 // entries name the credential); `permissions` is the credential's scopes.
 import { type DocumentDecoration, Elysia } from 'elysia'
+import { notFound } from '../http/problem'
 import { type AuthDeps, authenticate, type RequestAuth } from './authenticate'
 import type { CredentialScope } from './credentials'
+import { type LocatedBy, reaches } from './location-scope'
 import type { Permission } from './permissions'
 
 let instances = 0
@@ -36,7 +43,23 @@ const CREDENTIAL_SCOPE_KEY = 'x-credential-scope'
 export function authPlugin(deps: AuthDeps) {
   const resolved = new WeakMap<Request, RequestAuth>()
   // One plugin per platform: the seed keeps Elysia from deduplicating two apps' plugins.
+  const authOf = (request: Request) => {
+    const auth = resolved.get(request)
+    if (!auth) throw new Error('authentication did not run before resolve')
+    return auth
+  }
   return new Elysia({ name: 'auth', seed: ++instances })
+    .macro({
+      locatedBy: (located: LocatedBy) => ({
+        detail: { 'x-located-by': located.kind } as DocumentDecoration,
+        beforeHandle({ request, params }) {
+          const { db, locations } = authOf(request)
+          if (locations.all) return
+          const id = (params as Record<string, string>)[located.param]!
+          if (!reaches(locations, located.locationOf(db, id))) throw notFound(located.kind, id)
+        },
+      }),
+    })
     .macro({
       credentialScope: (scope: CredentialScope) => ({
         detail: { [CREDENTIAL_SCOPE_KEY]: scope } as DocumentDecoration,
@@ -66,15 +89,8 @@ export function authPlugin(deps: AuthDeps) {
             resolved.set(request, auth)
           },
           resolve({ request }) {
-            const auth = resolved.get(request)
-            if (!auth) throw new Error('authentication did not run before resolve')
-            return {
-              db: auth.db,
-              actor: auth.actor,
-              tenant: auth.tenant,
-              permissions: auth.permissions,
-              locationScope: auth.locationScope,
-            }
+            const { db, actor, tenant, permissions, locations } = authOf(request)
+            return { db, actor, tenant, permissions, locations }
           },
         }
       },

@@ -10,3 +10,6 @@ export function newOpaqueToken(prefix: string): string {
 }
 
 export const hashToken = (token: string): string => new Bun.CryptoHasher('sha256').update(token).digest('hex')
+
+/** The identity provider name of the staff auth identity mapping (staff_identities.provider). */
+export const IDENTITY_PROVIDER = 'idp'

@@ -52,6 +52,8 @@ export class TenantPool {
     private readonly dataDir: string,
     size: number,
     private readonly options: SqliteOptions,
+    /** Called for every connection opened, e.g. to watch its commits. */
+    private readonly onOpen: (tenantId: string, sqlite: Database) => void = () => {},
   ) {
     this.handles = new LRUCache({
       max: size,
@@ -77,6 +79,7 @@ export class TenantPool {
       migrate(sqlite, tenantMigrations)
       this.migrated.add(tenantId)
     }
+    this.onOpen(tenantId, sqlite)
     const handle = { sqlite, db: drizzleOn(sqlite) }
     this.handles.set(tenantId, handle)
     return handle

@@ -5,6 +5,7 @@ import { newId, nowIso } from '../ids'
 import { type TenantRow, tenants } from './control-schema'
 import type { ControlDb } from './databases'
 import { preparedOn } from './prepared'
+import { inWriteTransaction } from './transaction'
 
 export type Tenant = TenantRow
 
@@ -30,18 +31,20 @@ export function createTenant(
   if (findTenantBySlug(control, input.slug))
     throw new ApiError('conflict', `tenant "${input.slug}" already exists`)
   const now = nowIso()
-  return control
-    .insert(tenants)
-    .values({
-      id: newId(),
-      slug: input.slug,
-      name: input.name.trim(),
-      timezone,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning()
-    .get()
+  return inWriteTransaction(control, (tx) =>
+    tx
+      .insert(tenants)
+      .values({
+        id: newId(),
+        slug: input.slug,
+        name: input.name.trim(),
+        timezone,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get(),
+  )
 }
 
 export const findTenantBySlug = (control: ControlDb, slug: string): Tenant | undefined =>

@@ -1,8 +1,29 @@
+import type { Database } from 'bun:sqlite'
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core'
 import type { Db } from './databases'
 
 /** A tenant database or a transaction on it: what services query through. */
 export type Queryable = BaseSQLiteDatabase<'sync', void>
+
+/**
+ * Something a connection's write transactions are watched for: `read` is called at the start and
+ * at the end of each transaction (inside it), and `changed` after a commit that moved the value.
+ * The auth version uses it to tell other requests and processes that cached principals are stale.
+ */
+export interface CommitWatch {
+  read(): number
+  changed(): void
+}
+
+const watches = new WeakMap<Database, CommitWatch>()
+
+/** The SQLite connection under a database or transaction handle. */
+export const sqliteOf = (handle: Queryable): Database =>
+  (handle as unknown as { session: { client: Database } }).session.client
+
+export function watchCommits(sqlite: Database, watch: CommitWatch): void {
+  watches.set(sqlite, watch)
+}
 
 /**
  * Runs `work` in one BEGIN IMMEDIATE transaction. drizzle's bun-sqlite transactions are
@@ -15,5 +36,18 @@ export function inWriteTransaction<T>(
   work: (tx: Queryable) => T extends Promise<unknown> ? never : T,
 ): T {
   if (db.$client.inTransaction) return work(db) as T
-  return db.transaction((tx) => work(tx), { behavior: 'immediate' }) as T
+  const watch = watches.get(db.$client)
+  if (!watch) return db.transaction((tx) => work(tx), { behavior: 'immediate' }) as T
+  let moved = false
+  const result = db.transaction(
+    (tx) => {
+      const before = watch.read()
+      const value = work(tx)
+      moved = watch.read() !== before
+      return value
+    },
+    { behavior: 'immediate' },
+  ) as T
+  if (moved) watch.changed()
+  return result
 }

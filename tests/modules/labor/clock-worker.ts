@@ -3,6 +3,7 @@
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { clockIn } from '../../../src/modules/labor/shifts'
 import { systemActor } from '../../../src/platform/auth/actor'
+import { everyLocation } from '../../../src/platform/auth/location-scope'
 import { ApiError } from '../../../src/platform/http/problem'
 import type { Db } from '../../../src/platform/tenancy/databases'
 import { openSqlite } from '../../../src/platform/tenancy/sqlite'
@@ -13,7 +14,11 @@ const db = drizzle({ client: sqlite }) as Db
 const actor = { ...systemActor(tenantId!, 'worker'), staffUserId: staffUserId! }
 let outcome: string
 try {
-  clockIn(db, { actor, permissions: new Set(), locationScope: null }, { laborJobId: laborJobId!, locationId })
+  clockIn(
+    db,
+    { actor, permissions: new Set(), locations: everyLocation },
+    { laborJobId: laborJobId!, locationId },
+  )
   outcome = 'created'
 } catch (error) {
   outcome = error instanceof ApiError ? error.code : `error: ${String(error)}`

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { createLocation } from '../../../src/modules/locations/service'
 import { signOptionToken } from '../../../src/modules/tables-reservations/tokens'
+import { systemActor } from '../../../src/platform/auth/actor'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { book, inDays, newKey, options, publishedExperience, tablesPath } from './helpers'
 
@@ -207,12 +209,10 @@ describe('create', () => {
   test('a token of another location of the tenant is 400', async () => {
     await publishedExperience(t)
     const token = (await options(t, { date: inDays(3), partySize: 2 })).body.data[0].optionToken
-    const second = t.tenant.db.$client
-    const id = crypto.randomUUID()
-    second.run(
-      "INSERT INTO locations (id, name, timezone, created_at, updated_at) VALUES (?, 'Annex', 'UTC', 'x', 'x')",
-      [id],
-    )
+    const { id } = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+      name: 'Annex',
+      timezone: 'UTC',
+    })
     const res = await t.request('POST', tablesPath(id, '/reservations'), {
       headers: { 'idempotency-key': newKey() },
       body: { optionToken: token, guest },

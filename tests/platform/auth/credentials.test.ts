@@ -17,7 +17,7 @@ function tablesApiApp(t: TestApp) {
     .use(t.platform.auth)
     .get(
       '/tables-api/v1/locations/:locationId/reservations',
-      ({ actor, permissions, locationScope }) => ({ actor, permissions: [...permissions], locationScope }),
+      ({ actor, permissions, locations }) => ({ actor, permissions: [...permissions], locations }),
       {
         permission: 'reservations:read',
         credentialScope: 'reservations:read',
@@ -106,7 +106,7 @@ describe('tables-API credentials', () => {
       locationId: t.tenant.locationId,
     })
     expect(res.body.permissions).toEqual(['reservations:read'])
-    expect(res.body.locationScope).toBe(t.tenant.locationId)
+    expect(res.body.locations).toEqual({ all: false, ids: [t.tenant.locationId] })
     expect(res.headers.get('ratelimit-limit')).toBe('120')
     expect(res.headers.get('ratelimit-remaining')).toBe('119')
   })

@@ -1,0 +1,84 @@
+// Passcode sign-in: checks the staff user's passcode (kept by the staff module) and opens a
+// `vps_` session in the control database (platform/auth/passcode-sessions.ts).
+import { appendAudit } from '../../platform/audit/audit'
+import {
+  claimPasscodeAttempt,
+  clearPasscodeAttempts,
+  discardPasscodeSession,
+  openPasscodeSession,
+  sessionActor,
+} from '../../platform/auth/passcode-sessions'
+import { permissionsAt } from '../../platform/auth/permissions'
+import { ApiError } from '../../platform/http/problem'
+import type { RequestInfo } from '../../platform/http/request-context'
+import type { ControlDb, TenantPool } from '../../platform/tenancy/databases'
+import type { Tenant } from '../../platform/tenancy/tenants'
+import { inWriteTransaction } from '../../platform/tenancy/transaction'
+import { findLocation } from '../locations/service'
+import { findStaffUser, roleGrantsOf } from '../staff/service'
+
+export interface PasscodeSignIn {
+  locationId: string
+  staffUserId: string
+  passcode: string
+}
+
+export interface IssuedPasscodeSession {
+  token: string
+  expiresAt: string
+  staffUserId: string
+  locationId: string
+}
+
+const wrongPasscode = () =>
+  new ApiError('unauthenticated', 'The staff user and passcode do not match an active staff user')
+
+/** A hash to verify against when the staff user is unknown, so both paths cost the same. */
+const decoyHash = Bun.password.hashSync('00000000', { algorithm: 'argon2id' })
+
+export async function signInWithPasscode(
+  deps: { control: ControlDb; pool: TenantPool; ttlSeconds: number },
+  tenant: Tenant,
+  input: PasscodeSignIn,
+  request: { info: RequestInfo; method: string; route: string },
+): Promise<IssuedPasscodeSession> {
+  const { db } = deps.pool.get(tenant.id)
+  if (!findLocation(db, input.locationId)) {
+    throw new ApiError('not_found', `Location ${input.locationId} not found in this tenant`)
+  }
+  const staff = findStaffUser(db, input.staffUserId)
+  if (staff?.status !== 'active' || !staff.passcodeHash) {
+    await Bun.password.verify(input.passcode, decoyHash)
+    throw wrongPasscode()
+  }
+  claimPasscodeAttempt(deps.control, tenant.id, staff.id)
+  if (!(await Bun.password.verify(input.passcode, staff.passcodeHash))) throw wrongPasscode()
+  clearPasscodeAttempts(deps.control, tenant.id, staff.id)
+
+  // Re-read after the await: a deactivation that landed meanwhile wins.
+  if (findStaffUser(db, staff.id)?.status !== 'active') throw wrongPasscode()
+  if (permissionsAt(roleGrantsOf(db, staff.id), input.locationId).size === 0) {
+    throw new ApiError('forbidden', 'This staff user holds no role at this location')
+  }
+
+  const { token, session } = openPasscodeSession(deps.control, {
+    tenantId: tenant.id,
+    staffUserId: staff.id,
+    locationId: input.locationId,
+    ttlSeconds: deps.ttlSeconds,
+  })
+  try {
+    inWriteTransaction(db, (tx) =>
+      appendAudit(tx, sessionActor(session, request.info, request.method, request.route), {
+        action: 'passcode_session.create',
+        entityType: 'passcode_session',
+        entityId: session.id,
+        metadata: { staffUserId: staff.id, locationId: session.locationId, expiresAt: session.expiresAt },
+      }),
+    )
+  } catch (error) {
+    discardPasscodeSession(deps.control, session.id)
+    throw error
+  }
+  return { token, expiresAt: session.expiresAt, staffUserId: staff.id, locationId: session.locationId }
+}

@@ -1,0 +1,68 @@
+// Change signals for cached principals, shared by every process on one data directory.
+//
+// The source of truth is the auth version in each database (a row bumped by triggers on the
+// staff, role, job, assignment, location, session, credential and tenant tables, in the writing
+// transaction). Reading it would cost a query per request, so after a transaction that moved it
+// commits, the writer also stores a fresh random value in this tenant's slot of a small file that
+// every process maps into memory (`auth-signals` in DATA_DIR). A cached principal remembers the
+// slot's value from before it was built and is used only while the slot still holds it: a cache
+// hit reads one number from memory and runs no SQL. The writer stores the signal before it
+// answers, so the next request anywhere sees the change.
+//
+// Tenants share slots by hash (a collision only costs a rebuild). Slot 0 is the control
+// database's: sessions, credentials and tenants.
+import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync } from 'node:fs'
+import { join } from 'node:path'
+
+const TENANT_SLOTS = 4096
+const BYTES = (TENANT_SLOTS + 1) * 8
+
+function slotOf(tenantId: string): number {
+  // FNV-1a: cheap and spreads UUIDs evenly enough.
+  let hash = 0x811c9dc5
+  for (let i = 0; i < tenantId.length; i++) {
+    hash ^= tenantId.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193)
+  }
+  return 1 + ((hash >>> 0) % TENANT_SLOTS)
+}
+
+function mapSignalFile(dataDir: string): Float64Array {
+  mkdirSync(dataDir, { recursive: true })
+  const path = join(dataDir, 'auth-signals')
+  const fd = openSync(path, 'a+')
+  try {
+    // Growing with zeros is idempotent, so processes starting together agree on the contents.
+    if (fstatSync(fd).size < BYTES) ftruncateSync(fd, BYTES)
+  } finally {
+    closeSync(fd)
+  }
+  const bytes = Bun.mmap(path, { shared: true })
+  return new Float64Array(bytes.buffer, bytes.byteOffset, TENANT_SLOTS + 1)
+}
+
+export class AuthSignals {
+  private readonly slots: Float64Array
+
+  /** `dataDir` null: signals within this process only. */
+  constructor(dataDir: string | null) {
+    this.slots = dataDir === null ? new Float64Array(TENANT_SLOTS + 1) : mapSignalFile(dataDir)
+  }
+
+  tenant(tenantId: string): number {
+    return this.slots[slotOf(tenantId)]!
+  }
+
+  control(): number {
+    return this.slots[0]!
+  }
+
+  /** A fresh value, not a counter: two processes bumping at once must still leave a change. */
+  bumpTenant(tenantId: string): void {
+    this.slots[slotOf(tenantId)] = Math.random()
+  }
+
+  bumpControl(): void {
+    this.slots[0] = Math.random()
+  }
+}

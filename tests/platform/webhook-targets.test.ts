@@ -1,6 +1,7 @@
 // Unit rules of webhook delivery: target addresses (when saved and at connect time), signatures,
 // Retry-After, configuration.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
 import fc from 'fast-check'
 import ipaddr from 'ipaddr.js'
 import { Webhook } from 'standardwebhooks'
@@ -228,6 +229,36 @@ describe('target addresses at connect time', () => {
     expect(response.status).toBe(200)
     expect(dns.asked).toEqual(['receiver.test'])
     expect(hosts).toEqual([`receiver.test:${receiver.port}`])
+  })
+
+  test('over https the certificate is checked against the name in the URL', async () => {
+    const fixture = (name: string) => Bun.file(join(import.meta.dir, 'fixtures', name)).text()
+    const [key, cert] = await Promise.all([
+      fixture('receiver-test-key.pem'),
+      fixture('receiver-test-cert.pem'),
+    ])
+    const secure = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      tls: { key, cert },
+      fetch: (request) => new Response(request.headers.get('host')),
+    })
+    try {
+      const send = (url: string) =>
+        fetchTarget(
+          url,
+          { tls: { ca: cert } },
+          { allowPrivate: true, resolveHost: async () => ['127.0.0.1'] },
+        )
+      const response = await send(`https://receiver.test:${secure.port}/`)
+      expect(await response.text()).toBe(`receiver.test:${secure.port}`)
+      // The certificate names receiver.test only: another name at the same address fails.
+      await expect(send(`https://other.test:${secure.port}/`)).rejects.toMatchObject({
+        code: 'ERR_TLS_CERT_ALTNAME_INVALID',
+      })
+    } finally {
+      secure.stop(true)
+    }
   })
 
   test('an address that refuses the connection gives way to the next one', async () => {

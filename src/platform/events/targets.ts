@@ -134,23 +134,24 @@ const couldNotConnect = (error: unknown) =>
  * and the request sent to a checked address with the URL's own Host header and TLS server name.
  * Throws TargetRefusedError, before any request, for a target that may not be called.
  */
-export async function fetchTarget(raw: string, init: RequestInit, policy: TargetPolicy): Promise<Response> {
+export async function fetchTarget(
+  raw: string,
+  init: BunFetchRequestInit,
+  policy: TargetPolicy,
+): Promise<Response> {
   const target = parseTarget(raw)
   if (typeof target === 'string') throw new TargetRefusedError(target)
   const addresses = await checkedAddresses(target, policy)
   const headers = new Headers(init.headers)
   headers.set('host', target.url.host)
-  const byName = !ipaddr.isValid(target.host)
+  // The certificate is checked against the name in the URL, not the address connected to.
+  const tls = ipaddr.isValid(target.host) ? init.tls : { ...init.tls, serverName: target.host }
   let lastError: unknown
   for (const address of addresses) {
     const pinned = new URL(target.url)
     pinned.hostname = ipaddr.IPv6.isValid(address) ? `[${address}]` : address
     try {
-      return await fetch(pinned, {
-        ...init,
-        headers,
-        ...(byName ? { tls: { serverName: target.host } } : {}),
-      })
+      return await fetch(pinned, { ...init, headers, tls })
     } catch (error) {
       if (!couldNotConnect(error)) throw error
       lastError = error

@@ -11,11 +11,11 @@ const ALLOW_HINT = 'allowed only with WEBHOOK_ALLOW_PRIVATE_TARGETS=true'
 
 /** IPv6 ranges whose addresses carry an IPv4 address that the traffic ends up at. */
 const ipv4Carriers = [
-  { form: 'IPv4-mapped', network: ipaddr.IPv6.parseCIDR('::ffff:0:0/96'), offset: 12, flipped: false },
-  { form: 'IPv4-translated', network: ipaddr.IPv6.parseCIDR('::ffff:0:0:0/96'), offset: 12, flipped: false },
-  { form: 'IPv4-compatible', network: ipaddr.IPv6.parseCIDR('::/96'), offset: 12, flipped: false },
-  { form: 'NAT64', network: ipaddr.IPv6.parseCIDR('64:ff9b::/96'), offset: 12, flipped: false },
-  { form: '6to4', network: ipaddr.IPv6.parseCIDR('2002::/16'), offset: 2, flipped: false },
+  { form: 'IPv4-mapped', network: ipaddr.IPv6.parseCIDR('::ffff:0:0/96'), offset: 12 },
+  { form: 'IPv4-translated', network: ipaddr.IPv6.parseCIDR('::ffff:0:0:0/96'), offset: 12 },
+  { form: 'IPv4-compatible', network: ipaddr.IPv6.parseCIDR('::/96'), offset: 12 },
+  { form: 'NAT64', network: ipaddr.IPv6.parseCIDR('64:ff9b::/96'), offset: 12 },
+  { form: '6to4', network: ipaddr.IPv6.parseCIDR('2002::/16'), offset: 2 },
   // Teredo stores the client's IPv4 address in the last 32 bits with every bit flipped.
   { form: 'Teredo', network: ipaddr.IPv6.parseCIDR('2001::/32'), offset: 12, flipped: true },
 ]

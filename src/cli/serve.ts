@@ -68,6 +68,12 @@ export async function serve(config: Config): Promise<void> {
       'AUTH_TRUST_IDENTITY_HEADERS=true: x-auth-provider/x-auth-user-id are trusted. Never in production.',
     )
   }
+  if (config.webhookAllowPrivateTargets) {
+    log.warn(
+      'WEBHOOK_ALLOW_PRIVATE_TARGETS=true: webhooks may call private, loopback and link-local addresses, ' +
+        'so anyone who can manage webhooks can reach this server’s own network. Never in production.',
+    )
+  }
   const app = buildApp(platform).listen({
     port: config.port,
     hostname: config.host,

@@ -21,13 +21,15 @@ import {
 } from './schema'
 import { signPayload } from './signing'
 import { findSubscription, matchingSubscriptions } from './subscriptions'
-import { resolvedTargetProblem } from './targets'
+import { fetchTarget, type ResolveHost, TargetRefusedError } from './targets'
 
 export interface DeliverySettings {
   tenantId: string
   retryScheduleMs: readonly number[]
   timeoutMs: number
   allowPrivateTargets: boolean
+  /** The system resolver unless given (tests give their own). */
+  resolveHost?: ResolveHost
   userAgent: string
   log: Logger
 }
@@ -277,20 +279,18 @@ async function readBody(response: Response): Promise<{ bytes: number; excerpt: s
 
 /** Sends one claimed delivery. Never throws: every failure becomes part of the outcome. */
 export async function sendAttempt(claim: Claim, settings: DeliverySettings): Promise<Outcome> {
-  const refused = await resolvedTargetProblem(claim.url, settings.allowPrivateTargets)
   const empty = { hasResponseBody: false, responseBodyBytes: 0, responseExcerpt: null, retryAfterMs: null }
-  if (refused) return { ...empty, responseStatus: null, errorMessage: `target refused: ${refused}` }
   let response: Response
   const signal = AbortSignal.timeout(settings.timeoutMs)
   try {
-    response = await fetch(claim.url, {
-      method: 'POST',
-      headers: claim.headers,
-      body: claim.body,
-      redirect: 'manual',
-      signal,
-    })
+    response = await fetchTarget(
+      claim.url,
+      { method: 'POST', headers: claim.headers, body: claim.body, redirect: 'manual', signal },
+      { allowPrivate: settings.allowPrivateTargets, resolveHost: settings.resolveHost },
+    )
   } catch (error) {
+    if (error instanceof TargetRefusedError)
+      return { ...empty, responseStatus: null, errorMessage: `target refused: ${error.message}` }
     const timedOut = signal.aborted
     return {
       ...empty,

@@ -1,58 +1,66 @@
-// Which webhook targets the service may call. Private, loopback, link-local and other
-// non-public addresses are refused unless WEBHOOK_ALLOW_PRIVATE_TARGETS=true, so a subscription
-// cannot make the service probe the network it runs in (SSRF). Checked twice: on the literal host
-// when a subscription is saved, and on every resolved address just before each attempt.
+// Which webhook targets the service may call, and calling them. Private, loopback, link-local and
+// other non-public addresses are refused unless WEBHOOK_ALLOW_PRIVATE_TARGETS=true, so a
+// subscription cannot make the service probe the network it runs in (SSRF). Checked twice: on the
+// URL's host (as WHATWG URL parsing normalised it) when a subscription is saved, and at connect
+// time on every address the host resolves to. The request then goes to a checked address itself,
+// so a DNS answer that changes after the check (rebinding) cannot send it anywhere else.
 import { lookup } from 'node:dns/promises'
-import { BlockList, isIP } from 'node:net'
+import ipaddr from 'ipaddr.js'
 
-const nonPublic = new BlockList()
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  nonPublic.addSubnet(network, prefix, 'ipv4')
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  nonPublic.addSubnet(network, prefix, 'ipv6')
+const ALLOW_HINT = 'allowed only with WEBHOOK_ALLOW_PRIVATE_TARGETS=true'
+
+/** IPv6 ranges whose addresses carry an IPv4 address that the traffic ends up at. */
+const ipv4Carriers = [
+  { form: 'IPv4-mapped', network: ipaddr.IPv6.parseCIDR('::ffff:0:0/96'), offset: 12 },
+  { form: 'IPv4-translated', network: ipaddr.IPv6.parseCIDR('::ffff:0:0:0/96'), offset: 12 },
+  { form: 'IPv4-compatible', network: ipaddr.IPv6.parseCIDR('::/96'), offset: 12 },
+  { form: 'NAT64', network: ipaddr.IPv6.parseCIDR('64:ff9b::/96'), offset: 12 },
+  { form: '6to4', network: ipaddr.IPv6.parseCIDR('2002::/16'), offset: 2 },
+  // Teredo stores the client's IPv4 address in the last 32 bits with every bit flipped.
+  { form: 'Teredo', network: ipaddr.IPv6.parseCIDR('2001::/32'), offset: 12, flipped: true },
+]
+
+/** The IPv4 address an IPv6 address embeds (mapped, translated, compatible, NAT64, 6to4, Teredo), or null. */
+export function embeddedIPv4(address: ipaddr.IPv6): { form: string; ipv4: ipaddr.IPv4 } | null {
+  const range = address.range()
+  // `::` and `::1` lie in ::/96 but are IPv6's own unspecified and loopback addresses.
+  if (range === 'unspecified' || range === 'loopback') return null
+  const carrier = ipv4Carriers.find((c) => address.match(c.network))
+  if (!carrier) return null
+  const bytes = address.toByteArray().slice(carrier.offset, carrier.offset + 4)
+  return { form: carrier.form, ipv4: new ipaddr.IPv4(carrier.flipped ? bytes.map((b) => b ^ 0xff) : bytes) }
 }
 
-/** True for an address the public internet cannot route to (or must not be reached through). */
-export function isNonPublicAddress(address: string): boolean {
-  const family = isIP(address)
-  if (family === 4) return nonPublic.check(address, 'ipv4')
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
-    if (mapped?.[1]) return nonPublic.check(mapped[1], 'ipv4')
-    return nonPublic.check(address, 'ipv6')
+/**
+ * Why an IP address is no public target, or null when it is one. The reason is the ipaddr.js range
+ * (`loopback`, `private`, `linkLocal`...); for an IPv6 address that embeds an IPv4 one, the IPv4
+ * address's range and where it came from (`private (6to4 address of 10.0.0.1)`). Only `unicast`,
+ * what no special-purpose range covers, is public.
+ */
+export function nonPublicRange(address: string): string | null {
+  if (!ipaddr.isValid(address)) return 'not an IP address'
+  const ip = ipaddr.parse(address)
+  const embedded = ip instanceof ipaddr.IPv6 ? embeddedIPv4(ip) : null
+  if (embedded) {
+    const range = nonPublicRange(embedded.ipv4.toString())
+    return range && `${range} (${embedded.form} address of ${embedded.ipv4})`
   }
-  return false
+  const range = ip.range()
+  return range === 'unicast' ? null : range
 }
 
-const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, '').toLowerCase()
+/** Names that mean this machine or its own network whatever DNS answers. */
+const isLocalName = (host: string) =>
+  host === 'localhost' || ['.localhost', '.local', '.internal'].some((suffix) => host.endsWith(suffix))
 
-/** Why a URL may not be a webhook target judging by its text alone, or null when it may. */
-export function targetUrlProblem(raw: string, allowPrivate: boolean): string | null {
+interface Target {
+  url: URL
+  /** The URL's host without IPv6 brackets or a trailing dot. */
+  host: string
+}
+
+/** The parsed target, or why the text is no http(s) URL. */
+function parseTarget(raw: string): Target | string {
   let url: URL
   try {
     url = new URL(raw)
@@ -60,38 +68,94 @@ export function targetUrlProblem(raw: string, allowPrivate: boolean): string | n
     return 'must be an absolute http(s) URL'
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must use http or https'
-  if (allowPrivate) return null
-  const host = bareHost(url)
-  if (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host.endsWith('.local') ||
-    host.endsWith('.internal')
-  )
-    return `private or loopback targets are refused (${host}); set WEBHOOK_ALLOW_PRIVATE_TARGETS=true to allow them`
-  if (isNonPublicAddress(host))
-    return `private or loopback targets are refused (${host}); set WEBHOOK_ALLOW_PRIVATE_TARGETS=true to allow them`
-  return null
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '')
+  return { url, host }
 }
 
-/**
- * Just before an attempt: the problem with the URL or any address its host resolves to, or null.
- * (A host that re-resolves between this check and the request can still slip through; the
- * request itself also refuses redirects, so a public host cannot bounce the call inwards.)
- */
-export async function resolvedTargetProblem(raw: string, allowPrivate: boolean): Promise<string | null> {
-  const literal = targetUrlProblem(raw, allowPrivate)
-  if (literal || allowPrivate) return literal
-  const host = bareHost(new URL(raw))
-  if (isIP(host)) return null
-  let addresses: { address: string }[]
+/** Why the host itself (a literal address or a local name) may not be called, or null. */
+function hostProblem(host: string): string | null {
+  const reason = isLocalName(host) ? 'a local name' : ipaddr.isValid(host) ? nonPublicRange(host) : null
+  return reason && `must not target a non-public address: ${host} is ${reason} (${ALLOW_HINT})`
+}
+
+/** Why a URL may not be a webhook target judging by its text alone, or null when it may. */
+export function targetUrlProblem(raw: string, allowPrivate: boolean): string | null {
+  const target = parseTarget(raw)
+  if (typeof target === 'string') return target
+  return allowPrivate ? null : hostProblem(target.host)
+}
+
+/** Every address a host name resolves to, in the order to try them. */
+export type ResolveHost = (host: string) => Promise<string[]>
+
+/** The system resolver, IPv4 first: the family a server is likeliest to reach. */
+export const systemResolver: ResolveHost = async (host) =>
+  (await lookup(host, { all: true })).sort((a, b) => a.family - b.family).map((a) => a.address)
+
+/** A target the service may not call; no request was made. */
+export class TargetRefusedError extends Error {}
+
+export interface TargetPolicy {
+  allowPrivate: boolean
+  resolveHost?: ResolveHost
+}
+
+/** Resolves the host once; throws TargetRefusedError when any address it names is non-public. */
+async function checkedAddresses(target: Target, policy: TargetPolicy): Promise<string[]> {
+  const problem = policy.allowPrivate ? null : hostProblem(target.host)
+  if (problem) throw new TargetRefusedError(problem)
+  if (ipaddr.isValid(target.host)) return [target.host]
+  let addresses: string[]
   try {
-    addresses = await lookup(host, { all: true })
+    addresses = await (policy.resolveHost ?? systemResolver)(target.host)
   } catch (error) {
-    return `could not resolve ${host}: ${error instanceof Error ? error.message : String(error)}`
+    throw new Error(
+      `could not resolve ${target.host}: ${error instanceof Error ? error.message : String(error)}`,
+    )
   }
-  const bad = addresses.find((a) => isNonPublicAddress(a.address))
-  return bad
-    ? `${host} resolves to a private or loopback address (${bad.address}); set WEBHOOK_ALLOW_PRIVATE_TARGETS=true to allow it`
-    : null
+  if (addresses.length === 0) throw new Error(`${target.host} resolves to no address`)
+  if (policy.allowPrivate) return addresses
+  for (const address of addresses) {
+    const reason = nonPublicRange(address)
+    if (reason)
+      throw new TargetRefusedError(
+        `${target.host} resolves to ${address}, which is ${reason} (${ALLOW_HINT})`,
+      )
+  }
+  return addresses
+}
+
+/** The connection never opened, so nothing was sent and the next address may be tried. */
+const couldNotConnect = (error: unknown) =>
+  ['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH'].includes((error as { code?: string } | null)?.code ?? '')
+
+/**
+ * fetch() to a target checked at connect time: the host is resolved once, every address checked,
+ * and the request sent to a checked address with the URL's own Host header and TLS server name.
+ * Throws TargetRefusedError, before any request, for a target that may not be called.
+ */
+export async function fetchTarget(
+  raw: string,
+  init: BunFetchRequestInit,
+  policy: TargetPolicy,
+): Promise<Response> {
+  const target = parseTarget(raw)
+  if (typeof target === 'string') throw new TargetRefusedError(target)
+  const addresses = await checkedAddresses(target, policy)
+  const headers = new Headers(init.headers)
+  headers.set('host', target.url.host)
+  // The certificate is checked against the name in the URL, not the address connected to.
+  const tls = ipaddr.isValid(target.host) ? init.tls : { ...init.tls, serverName: target.host }
+  let lastError: unknown
+  for (const address of addresses) {
+    const pinned = new URL(target.url)
+    pinned.hostname = ipaddr.IPv6.isValid(address) ? `[${address}]` : address
+    try {
+      return await fetch(pinned, { ...init, headers, tls })
+    } catch (error) {
+      if (!couldNotConnect(error)) throw error
+      lastError = error
+    }
+  }
+  throw lastError
 }

@@ -260,8 +260,63 @@ describe('webhook delivery', () => {
     expect(r.received).toHaveLength(0)
     const log = (await t.request('GET', '/web-hook-log')).body
     expect(log.webHookLogs[0]).toMatchObject({ isSuccess: false, error: { status: 0 } })
-    expect(log.webHookLogs[0].error.message).toContain('private or loopback')
+    expect(log.webHookLogs[0].error.message).toBe(
+      'target refused: must not target a non-public address: 127.0.0.1 is loopback (allowed only with WEBHOOK_ALLOW_PRIVATE_TARGETS=true)',
+    )
     expect((await t.request('GET', '/web-hook-dead-letters')).body.total).toBe(1)
+  })
+
+  test('a host name that resolves to a private address is refused at connect time, nothing sent', async () => {
+    t = await createTestApp({
+      config: { ...fast, webhookAllowPrivateTargets: false, webhookRetryScheduleMs: [] },
+    })
+    const r = receiver()
+    const port = new URL(r.url).port
+    // A public-looking name passes when saved; only its DNS answer shows where it leads.
+    await subscribe(`http://hooks.example.com:${port}/hook`)
+    await createVendor()
+    const asked: string[] = []
+    const settings = {
+      tenantId: t.tenant.id,
+      retryScheduleMs: [],
+      timeoutMs: fast.webhookTimeoutMs,
+      allowPrivateTargets: false,
+      resolveHost: async (host: string) => {
+        asked.push(host)
+        return ['10.0.0.7', '127.0.0.1']
+      },
+      userAgent: 'test',
+      log: t.platform.log,
+    }
+    const { deliverTenant } = await import('../../../src/platform/events/delivery')
+    await deliverTenant(() => t.tenant.db, settings, new AbortController().signal)
+
+    expect(asked).toEqual(['hooks.example.com'])
+    expect(r.received).toHaveLength(0)
+    const attempts = rows(
+      t.tenant.db,
+      'SELECT status, response_status, error_message FROM webhook_delivery_attempts',
+    )
+    expect(attempts).toEqual([
+      {
+        status: 'failed',
+        response_status: null,
+        error_message:
+          'target refused: hooks.example.com resolves to 10.0.0.7, which is private (allowed only with WEBHOOK_ALLOW_PRIVATE_TARGETS=true)',
+      },
+    ])
+    expect(rows(t.tenant.db, 'SELECT status FROM webhook_deliveries')).toEqual([{ status: 'dead' }])
+
+    // The same answer with WEBHOOK_ALLOW_PRIVATE_TARGETS: sent to the address resolved, by name.
+    const replay = (await t.request('GET', '/web-hook-dead-letters')).body.deadLetters[0]
+    expect((await t.request('POST', `/web-hook-dead-letters/${replay.id}/replay`)).status).toBe(200)
+    await deliverTenant(
+      () => t.tenant.db,
+      { ...settings, allowPrivateTargets: true, resolveHost: async () => ['127.0.0.1'] },
+      new AbortController().signal,
+    )
+    expect(r.received).toHaveLength(1)
+    expect(r.received[0]!.headers.host).toBe(`hooks.example.com:${port}`)
   })
 
   test('events without a matching enabled subscription are dispatched to nobody', async () => {

@@ -1,6 +1,13 @@
 // Both subscription APIs: legacy `/web-hook` and the tables API's webhook subscriptions.
 import { describe, expect, test } from 'bun:test'
-import { countRows, createTestApp, runScenarios, type ScenarioContext } from '../../harness'
+import type { Db } from '../../../src/platform/tenancy/databases'
+import {
+  countRows,
+  createTestApp,
+  runScenarios,
+  type ScenarioContext,
+  type TestResponse,
+} from '../../harness'
 
 const allow = { config: { webhookAllowPrivateTargets: true } }
 const hook = { object: 'customer', action: 'create', url: 'https://hooks.example.com/c7' }
@@ -530,6 +537,99 @@ describe('tables-api webhook subscriptions with a tpk_live_ credential', () => {
       })
       expect(res.status).toBe(403)
       expect(countRows(t.tenant.db, 'webhook_subscriptions')).toBe(0)
+    } finally {
+      t.close()
+    }
+  })
+})
+
+describe('non-public targets are refused when saved, in every address form', () => {
+  // [url, what the problem names]; the unit table in tests/platform/webhook-targets.test.ts has more.
+  const refused: [string, string][] = [
+    ['http://0x7f.1/x', '127.0.0.1 is loopback'],
+    ['http://0177.0.0.1/x', '127.0.0.1 is loopback'],
+    ['http://127.1:8080/x', '127.0.0.1 is loopback'],
+    ['http://[::ffff:7f00:1]/x', 'loopback (IPv4-mapped address of 127.0.0.1)'],
+    ['http://[::ffff:0:a00:1]/x', 'private (IPv4-translated address of 10.0.0.1)'],
+    ['http://[::127.0.0.1]/x', 'loopback (IPv4-compatible address of 127.0.0.1)'],
+    ['http://[2002:c0a8:101::]/x', 'private (6to4 address of 192.168.1.1)'],
+    ['http://[64:ff9b::169.254.169.254]/x', 'linkLocal (NAT64 address of 169.254.169.254)'],
+    ['http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/x', 'private (Teredo address of 10.0.0.1)'],
+    ['http://[fd00::1]/x', 'fd00::1 is uniqueLocal'],
+    ['http://[fe80::1]/x', 'fe80::1 is linkLocal'],
+    ['http://100.64.0.1/x', '100.64.0.1 is carrierGradeNat'],
+    ['http://metadata.google.internal/x', 'metadata.google.internal is a local name'],
+  ]
+
+  const expectRefused = async (send: (url: string) => Promise<TestResponse>, db: Db) => {
+    for (const [url, reason] of refused) {
+      const res = await send(url)
+      expect({ url, status: res.status, code: res.body.code }).toEqual({
+        url,
+        status: 400,
+        code: 'validation_failed',
+      })
+      expect(res.body.errors).toEqual([{ path: 'body/url', message: expect.stringContaining(reason) }])
+      expect(res.body.detail).toContain('WEBHOOK_ALLOW_PRIVATE_TARGETS=true')
+    }
+    expect(countRows(db, 'webhook_subscriptions')).toBe(0)
+  }
+
+  test('legacy /web-hook, create', async () => {
+    const t = await createTestApp()
+    try {
+      await expectRefused((url) => t.request('POST', '/web-hook', { body: { ...hook, url } }), t.tenant.db)
+    } finally {
+      t.close()
+    }
+  })
+
+  test('legacy /web-hook, update; the saved URL stays', async () => {
+    const t = await createTestApp()
+    try {
+      const { id } = (await t.request('POST', '/web-hook', { body: hook })).body
+      const update = (url: string) => t.request('PUT', `/web-hook/${id}`, { body: { url } })
+      for (const [url, reason] of refused) {
+        const res = await update(url)
+        expect({ url, status: res.status }).toEqual({ url, status: 400 })
+        expect(res.body.errors).toEqual([{ path: 'body/url', message: expect.stringContaining(reason) }])
+      }
+      expect((await t.request('GET', `/web-hook/${id}`)).body.url).toBe(hook.url)
+    } finally {
+      t.close()
+    }
+  })
+
+  test('tables-api webhook subscriptions, create', async () => {
+    const t = await createTestApp()
+    const sub = { object: 'reservation', action: 'create', url: '' }
+    try {
+      let n = 0
+      await expectRefused(
+        (url) =>
+          t.request('POST', '/tables-api/v1/webhook-subscriptions', {
+            headers: key(`refused-key-${String(n++).padStart(4, '0')}`),
+            body: { ...sub, url },
+          }),
+        t.tenant.db,
+      )
+    } finally {
+      t.close()
+    }
+  })
+
+  test('public addresses and names are accepted', async () => {
+    const t = await createTestApp()
+    try {
+      for (const url of [
+        'https://8.8.8.8/x',
+        'https://[2606:4700:4700::1111]/x',
+        'https://[2002:808:808::1]/x',
+        'https://[2001:0:4136:e378:8000:63bf:f7f7:f7f7]/x',
+      ]) {
+        const res = await t.request('POST', '/web-hook', { body: { ...hook, url } })
+        expect({ url, status: res.status }).toEqual({ url, status: 201 })
+      }
     } finally {
       t.close()
     }

@@ -13,7 +13,7 @@ import { readReport, requestReport } from './service'
 const about: Record<EraReportKind, { title: string; rows: string }> = {
   metrics: {
     title: 'sales and labor metrics',
-    rows: 'One row per period (and restaurant): `netSalesAmount`, `grossSalesAmount`, `discountAmount`, `taxAmount`, `tipAmount`, `ordersCount`, `guestCount`, `avgOrderValue` (net sales per order), `avgGuestAmount`, `voidOrdersCount`, `voidItemsCount`, `voidAmount`, `hourlyJobTotalHours` (the shifts’ `paidSeconds` summed, in hours to the hundredth, half-up), `hourlyJobTotalPay` (the sum of the shifts’ `payCents`), `laborCostPercentBps` (labor cost over net sales, basis points). Shifts count as the shifts API reports them: completed, by clock-in business date, jobs excluded from the labor summary left out.',
+    rows: 'One row per period (and restaurant): `netSalesAmount`, `grossSalesAmount`, `discountAmount`, `taxAmount`, `tipAmount`, `ordersCount`, `guestCount`, `avgOrderValue` (net sales per order), `avgGuestAmount`, `voidOrdersCount`, `voidItemsCount`, `voidAmount`, `hourlyJobTotalHours` (the shifts’ `paidSeconds` summed, in hours to the hundredth, half-up), `hourlyJobTotalPay` (the sum of the shifts’ `payCents`), `laborCostPercentBps` (labor cost over net sales, basis points). Labor figures cover completed shifts by clock-in business date, jobs excluded from the labor summary left out.',
   },
   check: {
     title: 'checks',

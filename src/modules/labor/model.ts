@@ -272,15 +272,24 @@ export const Shift = t.Object({
   locationId: t.String(),
   laborJobId: t.String(),
   jobRole: t.String(),
-  payRateCents: t.Integer(),
+  payRateCents: t.Integer({ description: 'Cents an hour, fixed at clock-in (0 for jobs not paid hourly).' }),
   status: t.String(),
   businessDate: t.String(),
   clockInAt: t.String(),
   clockOutAt: t.Nullable(t.String()),
   breaks: t.Array(ShiftBreak),
-  breakSeconds: t.Integer({ description: 'Unpaid break time so far.' }),
-  paidSeconds: t.Integer({ description: 'Worked time so far, unpaid breaks excluded.' }),
-  payCents: t.Integer({ description: 'paidSeconds × payRateCents / 3600, rounded half-up.' }),
+  breakSeconds: t.Integer({
+    description:
+      'Unpaid break time so far, whole seconds: the unpaid breaks’ milliseconds (an open break runs to clock-out, else now) summed, then truncated.',
+  }),
+  paidSeconds: t.Integer({
+    description:
+      'Worked time so far, whole seconds: clockOutAt (else now) − clockInAt − the unpaid breaks, in milliseconds, truncated once per shift. Paid breaks are worked time.',
+  }),
+  payCents: t.Integer({
+    description:
+      'paidSeconds × payRateCents / 3600, rounded half-up to the cent: computed from the whole paidSeconds reported here, never from finer time.',
+  }),
   createdAt: t.String(),
   updatedAt: t.String(),
 })

@@ -1,6 +1,6 @@
 // `serve`: open the platform, create the embedded default on an empty data directory, start
 // replication or scheduled snapshots, listen, and shut down gracefully on SIGTERM/SIGINT.
-
+import http from 'node:http'
 import type { Config } from '../config'
 import { accessSources } from '../modules/access'
 import { backedUpDatabases } from '../platform/backup/databases'
@@ -10,6 +10,9 @@ import { openPlatform, type Platform } from '../platform/platform'
 import { buildApp } from '../server'
 import { backupNow } from './backup'
 import { ensureEmbeddedDefault } from './bootstrap'
+
+/** Where Bun's parser refuses a header section; the app's own limits are below it (conventions.ts). */
+const PARSER_HEADER_CEILING = 64 * 1024
 
 /** Litestream when LITESTREAM_REPLICA_URL is set, else scheduled snapshots (BACKUP_INTERVAL). */
 function startBackups(platform: Platform): void {
@@ -74,12 +77,16 @@ export async function serve(config: Config): Promise<void> {
         'so anyone who can manage webhooks can reach this server’s own network. Never in production.',
     )
   }
+  // Bun's parser answers header sections above its limit with a bare 431 before any code runs:
+  // its ceiling goes above the app's own limits, which answer with problem documents.
+  // @ts-expect-error Bun lets this be set (Node's types call it read-only)
+  http.maxHeaderSize = PARSER_HEADER_CEILING
   const app = buildApp(platform).listen({
     port: config.port,
     hostname: config.host,
-    // Above MAX_BODY_BYTES (and MEDIA_MAX_BYTES, for embedded direct uploads) so the app's own
-    // checks answer with a problem document.
-    maxRequestBodySize: Math.max(config.maxBodyBytes, config.mediaMaxBytes) + 1024,
+    // No ceiling from Bun (it would answer a bare 413): every body reader enforces its own limit as
+    // the bytes arrive (MAX_BODY_BYTES, MEDIA_MAX_BYTES), and Bun does not buffer unread bodies.
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
   })
   platform.jobs.start()
   const url = `http://${app.server?.hostname}:${app.server?.port}`

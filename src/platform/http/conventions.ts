@@ -3,6 +3,7 @@
 import { SQLiteError } from 'bun:sqlite'
 import { Elysia, ValidationError } from 'elysia'
 import type { Logger } from '../log'
+import type { Drain } from './drain'
 import { ApiError, type FieldError, type ProblemCode, problemResponse } from './problem'
 import { beginRequest, requestInfo } from './request-context'
 
@@ -134,14 +135,21 @@ export function toApiError(error: unknown, elysiaCode: string | number): ApiErro
   return new ApiError('internal', 'An unexpected error occurred')
 }
 
-export function httpConventions(options: { maxBodyBytes: number; log: Logger }) {
+export function httpConventions(options: {
+  maxBodyBytes: number
+  log: Logger
+  /** The graceful stop of `serve`; absent when nothing stops the app gracefully (tests). */
+  drain?: Drain
+}) {
+  const { drain } = options
   return new Elysia({ name: 'http-conventions' })
     .onRequest(({ request, server, set }) => {
       const info = beginRequest(request, server?.requestIP(request)?.address ?? null)
       set.headers['x-request-id'] = info.requestId
-      const refusal = transportRefusal(request)
+      const refusal = transportRefusal(request) ?? drain?.admit(set.headers)
       if (refusal) return problemResponse(refusal, info.requestId)
     })
+    .onAfterResponse({ as: 'global' }, ({ set }) => drain?.release(set.headers))
     .onParse({ as: 'global' }, ({ request, route, contentType }) => {
       if (request.method === 'GET' || request.method === 'HEAD') return
       if (rawBodyRoutes.has(`${request.method} ${route}`)) return

@@ -159,12 +159,22 @@ const bearer = (tenant: BenchTenant) => ({
 const loadAtStart = loadAverage()
 const started = Date.now()
 const measured: Measured[] = []
-const extra: { rssMb: Record<string, number>; startupMs?: number[] } = { rssMb: {} }
+const extra: { prepareSeconds: Record<string, number>; rssMb: Record<string, number>; startupMs?: number[] } =
+  { prepareSeconds: {}, rssMb: {} }
+
+/** Runs a preparation step and records how long it took. */
+async function timed<T>(name: string, step: () => Promise<T>): Promise<T> {
+  console.error(`preparing ${name}…`)
+  const begun = performance.now()
+  const result = await step()
+  extra.prepareSeconds[name] = Math.round((performance.now() - begun) / 100) / 10
+  console.error(`  ${extra.prepareSeconds[name]} s`)
+  return result
+}
 
 try {
-  console.error('preparing data…')
   const singleDir = scratchDir('single')
-  const single = await prepareSingleTenant(singleDir, options.orders)
+  const single = await timed('single', () => prepareSingleTenant(singleDir, options.orders))
   // Peer and ceiling each write into their own copy of the prepared tenant file.
   const copyOfTenant = (name: string) => {
     const path = join(scratchDir(name), 'tenant.sqlite')
@@ -243,9 +253,8 @@ try {
 
   const spread = async (key: string, count: number, distribution: string[], title: string) => {
     if (!wanted(key)) return
-    console.error(`preparing ${count} tenants…`)
     const dir = scratchDir(key)
-    const tenants = await prepareManyTenants(dir, count)
+    const tenants = await timed(key, () => prepareManyTenants(dir, count))
     const targets = targetsFile(tenants)
     scenarios.push({
       key,
@@ -296,7 +305,7 @@ try {
 
 async function prepareStartupDir() {
   const dir = scratchDir('startup')
-  await prepareManyTenants(dir, options.tenants)
+  await timed('startup', () => prepareManyTenants(dir, options.tenants))
   return dir
 }
 
@@ -360,4 +369,9 @@ if (extra.startupMs)
   console.log(
     `compiled binary start-up to ready with ${options.tenants} tenants (ms): ${extra.startupMs.join(', ')}`,
   )
+console.log(
+  `preparation (s): ${Object.entries(extra.prepareSeconds)
+    .map(([name, seconds]) => `${name} ${seconds}`)
+    .join(', ')}`,
+)
 console.log(`load average at start ${loadAtStart}, at end ${report.machine.loadAtEnd}`)

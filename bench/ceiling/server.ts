@@ -1,8 +1,8 @@
 // The ceiling: the customer read and create on Elysia + bun:sqlite with nothing else, over a copy
 // of the service's tenant file. The principal is a Map lookup of the bearer token (no signature
 // check, no staff read); a read is one prepared statement that builds the customer with its
-// addresses and tags as JSON inside SQLite (json() keeps a subquery's array an array); the response is checked against the service's own
-// Customer schema. A create is one BEGIN IMMEDIATE: insert, audit entry on the SHA-256 chain
+// addresses and tags as JSON inside SQLite (json() keeps a subquery's array an array); the
+// response is checked against the service's own Customer schema. A create is one BEGIN IMMEDIATE: insert, audit entry on the SHA-256 chain
 // (read the previous hash, hash, insert), outbox row. The email's unique index answers duplicates.
 // Environment: DB_PATH (the tenant file), TENANT_ID, BENCH_TOKEN and BENCH_SUBJECT (the one
 // principal it knows), PORT, HOST. Prints {"listening": url, "port": n} once it accepts requests.

@@ -47,6 +47,7 @@ import { tablesWebhookRoutes } from './modules/webhooks/tables-routes'
 import { wineListRoutes } from './modules/wine-lists/routes'
 import { httpConventions } from './platform/http/conventions'
 import { mountDocs } from './platform/http/docs'
+import type { Drain } from './platform/http/drain'
 import { openPlatform, type Platform, type PlatformOptions } from './platform/platform'
 
 export interface AppOptions extends Omit<PlatformOptions, 'access'> {
@@ -102,14 +103,15 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
   ]
 }
 
-export function buildApp(platform: Platform): AnyElysia {
+/** `drain`: the graceful stop of `serve` (see platform/http/drain.ts). */
+export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
   registerGiftCardJobs(platform)
   registerMediaJobs(platform)
   registerOffPremiseJobs(platform)
   // Typed as AnyElysia: composing every module in one chained type exceeds what tsc can represent,
   // and nothing consumes the app's route types (no Eden client).
   const app: AnyElysia = new Elysia({ normalize: false }).use(
-    httpConventions({ maxBodyBytes: platform.config.maxBodyBytes, log: platform.log }),
+    httpConventions({ maxBodyBytes: platform.config.maxBodyBytes, log: platform.log, drain }),
   )
   for (const routes of moduleRoutes(platform)) app.use(routes)
   if (platform.devIssuer) {

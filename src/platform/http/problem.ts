@@ -13,12 +13,15 @@ export const problemStatus = {
   idempotency_key_in_use: 409,
   precondition_failed: 412,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
   locked: 423,
   precondition_required: 428,
   rate_limited: 429,
+  headers_too_large: 431,
   internal: 500,
+  not_implemented: 501,
   unavailable: 503,
 } as const
 
@@ -36,12 +39,15 @@ const titles: Record<ProblemCode, string> = {
   idempotency_key_in_use: 'Idempotency key in use',
   precondition_failed: 'Precondition failed',
   payload_too_large: 'Payload too large',
+  uri_too_long: 'URI too long',
   unsupported_media_type: 'Unsupported media type',
   idempotency_key_reused: 'Idempotency key reused with another request',
   locked: 'Locked',
   precondition_required: 'Precondition required',
   rate_limited: 'Too many requests',
+  headers_too_large: 'Request header fields too large',
   internal: 'Internal error',
+  not_implemented: 'Not implemented',
   unavailable: 'Service unavailable',
 }
 

@@ -19,7 +19,6 @@ const stillConverting = new Set([
   'cash',
   'inventory',
   'labor',
-  'club-memberships',
   'experiences',
   'tables-reservations',
   'legacy-reservations',

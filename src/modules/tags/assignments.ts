@@ -2,13 +2,15 @@
 // `/customers/{id}/tags`) on top of these functions and register an existence check for their
 // object type, so attaching a tag to an unknown object is 404.
 
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { calendarDateIn } from '../../platform/dates'
 import { ApiError, conflict, type FieldError, notFound } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { qualified } from '../../platform/tenancy/json-rows'
 import { preparedOn } from '../../platform/tenancy/prepared'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { matchesConditions, objectTypes, type TagObjectType } from './fields'
@@ -177,6 +179,15 @@ export function tagsFor(db: Queryable, objectType: TagObjectType, objectId: stri
   )
     .all({ objectType, objectId })
     .map((row) => row.tag)
+}
+
+/**
+ * A scalar subquery answering the Manual tags of the object whose id is `objectId` (a column of
+ * the outer query) as JSON text `[{id, title}]`, in title order: for views read in one statement.
+ */
+export function tagsJsonOf(objectType: TagObjectType, objectId: SQLiteColumn): SQL<string> {
+  const [id, title] = [qualified(tags.id), qualified(tags.title)]
+  return sql<string>`(SELECT coalesce(json_group_array(json_object('id', ${id}, 'title', ${title}) ORDER BY lower(${title}), ${id}), '[]') FROM ${sql.identifier('tag_assignments')} JOIN ${sql.identifier('tags')} ON ${id} = ${qualified(tagAssignments.tagId)} WHERE ${qualified(tagAssignments.objectType)} = ${objectType} AND ${qualified(tagAssignments.objectId)} = ${qualified(objectId)})`
 }
 
 /** The Manual tags of many objects at once (for list routes), keyed by object id. */

@@ -1,0 +1,21 @@
+import { newId } from '../../../../src/platform/ids'
+import { made, type WalkFamily } from '../family'
+
+export const giftCards: WalkFamily = {
+  name: 'gift cards',
+  prefixes: ['/gift-card'],
+  located: false,
+  async create(t, tenant, locationId) {
+    const card = await made(t, tenant, 'POST', '/gift-card', {
+      title: 'Holiday card',
+      type: 'Virtual',
+      code: newId(),
+      initialAmount: 5000,
+      originLocationId: locationId,
+      activate: true,
+    })
+    await made(t, tenant, 'POST', `/gift-card/${card.id}/load`, { amount: 2500, locationId })
+    const ledger = await made(t, tenant, 'GET', `/gift-card/${card.id}/transactions`)
+    return { id: card.id, transactionId: ledger.transactions.at(-1).id }
+  },
+}

@@ -54,14 +54,17 @@ const ReportTransaction = t.Composite([
 ])
 
 const dates =
-  'Dates are calendar days in the time zone of `locationId` (else the tenant’s); `from` after `to` is 400.'
+  'Dates are calendar days in the time zone of `locationId` (else the tenant’s); `from` after `to` is 400. ' +
+  'A caller bound to locations (a location-scoped role, a passcode session, `x-location-id`) reports on its ' +
+  'own: without `locationId`, its only location (400 when it acts at several); naming another location is 403.'
 
 export const reportRoutes = (auth: AuthPlugin) =>
   new Elysia({ name: 'gift-cards.reports', prefix: '/gift-card/reports', detail: { tags: ['Gift cards'] } })
     .use(auth)
     .get(
       '/liability',
-      ({ db, tenant, query }) => liabilityReport(db, reportRange(db, query, tenant.timezone)),
+      ({ db, tenant, query, locations }) =>
+        liabilityReport(db, reportRange(db, query, tenant.timezone, locations)),
       {
         permission: 'gift-cards:reports',
         query: RangeQuery,
@@ -78,8 +81,11 @@ export const reportRoutes = (auth: AuthPlugin) =>
     )
     .get(
       '/transactions',
-      ({ db, tenant, query }) =>
-        transactionsReport(db, reportRange(db, query, tenant.timezone), { q: query.q, ...pageOf(query) }),
+      ({ db, tenant, query, locations }) =>
+        transactionsReport(db, reportRange(db, query, tenant.timezone, locations), {
+          q: query.q,
+          ...pageOf(query),
+        }),
       {
         permission: 'gift-cards:reports',
         query: t.Object({
@@ -99,7 +105,8 @@ export const reportRoutes = (auth: AuthPlugin) =>
     )
     .get(
       '/liability-pooling',
-      ({ db, tenant, query }) => poolingReport(db, reportRange(db, query, tenant.timezone)),
+      ({ db, tenant, query, locations }) =>
+        poolingReport(db, reportRange(db, query, tenant.timezone, locations)),
       {
         permission: 'gift-cards:reports',
         query: RangeQuery,
@@ -125,7 +132,8 @@ export const reportRoutes = (auth: AuthPlugin) =>
     )
     .get(
       '/failed-deliveries',
-      ({ db, tenant, query }) => failedDeliveriesReport(db, reportRange(db, query, tenant.timezone)),
+      ({ db, tenant, query, locations }) =>
+        failedDeliveriesReport(db, reportRange(db, query, tenant.timezone, locations)),
       {
         permission: 'gift-cards:reports',
         query: RangeQuery,

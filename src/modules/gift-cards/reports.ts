@@ -5,6 +5,7 @@
 // holds exactly: each ledger entry in the period falls into exactly one of those terms.
 import { and, asc, eq, gte, inArray, isNotNull, lt, ne, notExists, or, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
+import { type LocationScope, soleLocation } from '../../platform/auth/location-scope'
 import { zonedInstant } from '../../platform/dates'
 import { searchColumns } from '../../platform/http/paging'
 import { invalid } from '../../platform/http/problem'
@@ -55,14 +56,31 @@ function parseBound(value: string, field: 'from' | 'to', timeZone: string): numb
 }
 
 /**
+ * The location a report covers: the one named, else every location for a tenant-wide caller. A
+ * caller bound to locations reports on them only: its one location, or the one it names.
+ */
+function reportLocation(query: ReportQuery, scope: LocationScope): string | null {
+  if (query.locationId || scope.all) return query.locationId ?? null
+  const only = soleLocation(scope)
+  if (!only) throw invalid('query/locationId', 'name one of the locations you act at')
+  return only
+}
+
+/**
  * Dates are calendar days in the location's time zone (or the tenant's): `from` is the start of
  * its day, `to` the end of its day. Date-times are instants, both ends inclusive.
  */
-export function reportRange(db: Queryable, query: ReportQuery, tenantTimeZone: string): ReportRange {
+export function reportRange(
+  db: Queryable,
+  query: ReportQuery,
+  tenantTimeZone: string,
+  scope: LocationScope,
+): ReportRange {
   let timeZone = tenantTimeZone
-  if (query.locationId) {
-    const location = findLocation(db, query.locationId)
-    if (!location) throw invalid('query/locationId', `location ${query.locationId} not found`)
+  const locationId = reportLocation(query, scope)
+  if (locationId) {
+    const location = findLocation(db, locationId)
+    if (!location) throw invalid('query/locationId', `location ${locationId} not found`)
     timeZone = location.timezone
   }
   const start = parseBound(query.from, 'from', timeZone)
@@ -71,7 +89,7 @@ export function reportRange(db: Queryable, query: ReportQuery, tenantTimeZone: s
   return {
     from: query.from,
     to: query.to,
-    locationId: query.locationId ?? null,
+    locationId,
     startsAt: new Date(start).toISOString(),
     endsBefore: new Date(end).toISOString(),
   }

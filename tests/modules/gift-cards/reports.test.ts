@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { createLocation } from '../../../src/modules/locations/service'
 import { systemActor } from '../../../src/platform/auth/actor'
-import { createTestApp, runScenarios, type TestApp } from '../../harness'
+import { createTestApp, runScenarios, type StaffFixture, type TestApp } from '../../harness'
 import { issueCard, putSettings } from './helpers'
 
 let t: TestApp
@@ -202,6 +202,56 @@ describe('transactions report', () => {
     const paged = await t.request('GET', `/gift-card/reports/transactions?${range}&limit=1&page=3`)
     expect(paged.body.transactions).toHaveLength(1)
     expect(paged.body.transactions[0].amountDelta).toBe(2000)
+  })
+
+  test('a caller bound to a location reports on it alone; several need one named; another is 403', async () => {
+    const A = t.tenant.locationId
+    const B = addLocation('B')
+    const C = addLocation('C')
+    const atA = await issueCard(t, 1000, { locationId: A })
+    const atB = await issueCard(t, 2000, { locationId: B })
+    await post(`/gift-card/${atB.id}/redeem`, { amount: 300, paymentReference: 'at-a', locationId: A })
+    const lead = await t.addStaff(t.tenant, { role: 'manager', locationId: A, passcode: '2468' })
+    const session = await t.passcodeSession(t.tenant, lead, { passcode: '2468' })
+    const range = 'from=2000-01-01&to=2999-12-31'
+    const report = (kind: string, as: StaffFixture | string, headers: Record<string, string> = {}) =>
+      t.request('GET', `/gift-card/reports/${kind}?${range}`, { as, headers })
+    for (const [as, headers] of [[lead], [session], [t.tenant.owner, { 'x-location-id': A }]] as const) {
+      const ledger = await report('transactions', as, headers)
+      expect(ledger.body.range.locationId).toBe(A)
+      // A's card, and B's card where A redeemed it; not B's activation.
+      expect(ledger.body.transactions.map((e: any) => [e.giftCardId, e.entryType])).toEqual([
+        [atA.id, 'activate'],
+        [atB.id, 'redeem'],
+      ])
+      expect(ledger.body.total).toBe(2)
+      expect((await report('liability', as, headers)).body.endingLiability).toBe(1000)
+      expect((await report('liability-pooling', as, headers)).body.settlements).toEqual([
+        { originLocationId: B, redemptionLocationId: A, amountOwed: 300, redemptionCount: 1 },
+      ])
+      expect((await report('failed-deliveries', as, headers)).body.range.locationId).toBe(A)
+      const elsewhere = await t.request('GET', `/gift-card/reports/liability?${range}&locationId=${B}`, {
+        as,
+        headers,
+      })
+      expect(elsewhere.status).toBe(403)
+    }
+    const tenantWide = await report('transactions', t.tenant.owner)
+    expect(tenantWide.body).toMatchObject({ range: { locationId: null }, total: 3 })
+
+    const twoPlaces = await t.addStaff(t.tenant, { role: 'manager', locationId: A })
+    await t.request('POST', `/staff-users/${twoPlaces.id}/roles`, {
+      body: { role: 'manager', locationId: C },
+    })
+    const unnamed = await report('liability', twoPlaces)
+    expect(unnamed.status).toBe(400)
+    expect(unnamed.body.errors).toEqual([
+      { path: 'query/locationId', message: 'name one of the locations you act at' },
+    ])
+    const named = await t.request('GET', `/gift-card/reports/liability?${range}&locationId=${C}`, {
+      as: twoPlaces,
+    })
+    expect(named.body).toMatchObject({ range: { locationId: C }, endingLiability: 0 })
   })
 
   test('dates are calendar days in the tenant time zone; date-times are instants', async () => {

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { createLocation } from '../../../src/modules/locations/service'
 import { systemActor } from '../../../src/platform/auth/actor'
-import { createTestApp, runScenarios, type StaffFixture, type TestApp } from '../../harness'
+import { boundTo, createTestApp, runScenarios, type StaffFixture, type TestApp } from '../../harness'
 import { issueCard, putSettings } from './helpers'
 
 let t: TestApp
@@ -211,12 +211,10 @@ describe('transactions report', () => {
     const atA = await issueCard(t, 1000, { locationId: A })
     const atB = await issueCard(t, 2000, { locationId: B })
     await post(`/gift-card/${atB.id}/redeem`, { amount: 300, paymentReference: 'at-a', locationId: A })
-    const lead = await t.addStaff(t.tenant, { role: 'manager', locationId: A, passcode: '2468' })
-    const session = await t.passcodeSession(t.tenant, lead, { passcode: '2468' })
     const range = 'from=2000-01-01&to=2999-12-31'
     const report = (kind: string, as: StaffFixture | string, headers: Record<string, string> = {}) =>
       t.request('GET', `/gift-card/reports/${kind}?${range}`, { as, headers })
-    for (const [as, headers] of [[lead], [session], [t.tenant.owner, { 'x-location-id': A }]] as const) {
+    for (const { as, headers } of await boundTo(t, t.tenant, A)) {
       const ledger = await report('transactions', as, headers)
       expect(ledger.body.range.locationId).toBe(A)
       // A's card, and B's card where A redeemed it; not B's activation.

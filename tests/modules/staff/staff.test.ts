@@ -4,7 +4,7 @@ import { createLocation } from '../../../src/modules/locations/service'
 import { deactivateStaffUser } from '../../../src/modules/staff/management'
 import { systemActor } from '../../../src/platform/auth/actor'
 import { everyLocation } from '../../../src/platform/auth/location-scope'
-import { countRows, createTestApp, runScenarios, type StaffFixture, type TestApp } from '../../harness'
+import { boundTo, countRows, createTestApp, runScenarios, type TestApp } from '../../harness'
 
 const newStaff = { email: 'Sam@Example.test', firstName: 'Sam', lastName: 'Server' }
 
@@ -289,17 +289,10 @@ describe('staff: behaviour', () => {
   test('a caller bound to a location does not find staff who work only elsewhere: 404, nothing written', async () => {
     const A = t.tenant.locationId
     const B = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), { name: 'B', timezone: 'UTC' }).id
-    const lead = await t.addStaff(t.tenant, { role: 'manager', locationId: A, passcode: '2468' })
-    const session = await t.passcodeSession(t.tenant, lead, { passcode: '2468' })
     const atB = await t.addStaff(t.tenant, { role: 'staff', locationId: B, passcode: '1357' })
     const atBoth = await t.addStaff(t.tenant, { role: 'staff', locationId: B })
     const roleAtB = (await t.request('GET', `/staff-users/${atB.id}`)).body.roles[0].id
     await t.request('POST', `/staff-users/${atBoth.id}/roles`, { body: { role: 'staff', locationId: A } })
-    const callers: { as: StaffFixture | string; headers: Record<string, string> }[] = [
-      { as: lead, headers: {} },
-      { as: session, headers: {} },
-      { as: t.tenant.owner, headers: { 'x-location-id': A } },
-    ]
     const requests: [string, string, unknown?][] = [
       ['GET', `/staff-users/${atB.id}`],
       ['PATCH', `/staff-users/${atB.id}`, { firstName: 'Moved' }],
@@ -314,19 +307,21 @@ describe('staff: behaviour', () => {
       audit: countRows(t.tenant.db, 'audit_entries'),
       roles: countRows(t.tenant.db, 'staff_roles'),
     })
+    const callers = await boundTo(t, t.tenant, A)
     const before = written()
-    for (const caller of callers) {
+    for (const { as, headers } of callers) {
       for (const [method, path, body] of requests) {
-        const res = await t.request(method, path, { ...caller, body })
+        const res = await t.request(method, path, { as, headers, body })
         expect({ method, path, status: res.status }).toEqual({ method, path, status: 404 })
       }
       // Someone who also works at A is theirs to see (changing them still needs B's role: 403).
-      expect((await t.request('GET', `/staff-users/${atBoth.id}`, caller)).status).toBe(200)
+      expect((await t.request('GET', `/staff-users/${atBoth.id}`, { as, headers })).status).toBe(200)
       const change = await t.request('PATCH', `/staff-users/${atBoth.id}`, {
-        ...caller,
+        as,
+        headers,
         body: { firstName: 'X' },
       })
-      expect(change.status).toBe(caller.as === t.tenant.owner ? 200 : 403)
+      expect(change.status).toBe(as === t.tenant.owner ? 200 : 403)
     }
     expect(written()).toEqual({ ...before, audit: before.audit + 1 }) // the owner's change of atBoth
     expect((await t.request('GET', `/staff-users/${atB.id}`)).body).toMatchObject({

@@ -39,9 +39,11 @@ const locationTables: Record<string, string> = {
   staff_roles: 'staff users',
   customers: 'unlocated: where the customer signed up; any location serves them',
   club_memberships: 'unlocated: where the member signed up; the club is the business’s, served anywhere',
-  product_inventory: 'unlocated: stock per location of a tenant-wide product, shown with the product',
-  gift_cards: 'unlocated: the location that issued the card; its balance is redeemable tenant-wide',
-  gift_card_transactions: 'unlocated: where a card was used; the card’s ledger is shown whole with it',
+  product_inventory:
+    'unlocated: stock per location of a tenant-wide product, shown with it (a bound caller sets its own only)',
+  gift_cards: 'unlocated: the location that issued the card; every location looks it up and serves it',
+  gift_card_transactions:
+    'unlocated: where a card was used; its ledger is shown whole with the card (reports keep to the scope)',
 }
 
 /** Routes with path parameters that no family serves, and why. */

@@ -47,13 +47,12 @@ const locationTables: Record<string, string> = {
 }
 
 /** Routes with path parameters that no family serves, and why. */
+const timeRange = 'the parameter is a time range (day, week, month, year), not a record'
 const unplaced: Record<string, string> = {
-  ...Object.fromEntries(
-    ['metrics', 'check', 'labor', 'menu'].map((kind) => [
-      `POST /era/v1/${kind}/:param`,
-      'the parameter is a time range (day, week, month, year), not a record',
-    ]),
-  ),
+  'POST /era/v1/metrics/:param': timeRange,
+  'POST /era/v1/check/:param': timeRange,
+  'POST /era/v1/labor/:param': timeRange,
+  'POST /era/v1/menu/:param': timeRange,
 }
 
 /** Routes that another tenant's ids do not make 404, and why. */

@@ -14,8 +14,7 @@ export const giftCards: WalkFamily = {
       originLocationId: locationId,
       activate: true,
     })
-    await made(t, tenant, 'POST', `/gift-card/${card.id}/load`, { amount: 2500, locationId })
-    const ledger = await made(t, tenant, 'GET', `/gift-card/${card.id}/transactions`)
-    return { id: card.id, transactionId: ledger.transactions.at(-1).id }
+    const load = await made(t, tenant, 'POST', `/gift-card/${card.id}/load`, { amount: 2500, locationId })
+    return { id: card.id, transactionId: load.transaction.id }
   },
 }

@@ -54,9 +54,9 @@ const ReportTransaction = t.Composite([
 ])
 
 const dates =
-  'Dates are calendar days in the time zone of `locationId` (else the tenant’s); `from` after `to` is 400. ' +
-  'A caller bound to locations (a location-scoped role, a passcode session, `x-location-id`) reports on its ' +
-  'own: without `locationId`, its only location (400 when it acts at several); naming another location is 403.'
+  'Without `locationId` a report covers every location the request reaches (a caller acting at some ' +
+  'locations only sees theirs; x-location-id narrows it to one). Dates are calendar days in the time zone ' +
+  'of the one location covered (else the tenant’s); `from` after `to` is 400.'
 
 export const reportRoutes = (auth: AuthPlugin) =>
   new Elysia({ name: 'gift-cards.reports', prefix: '/gift-card/reports', detail: { tags: ['Gift cards'] } })
@@ -72,10 +72,11 @@ export const reportRoutes = (auth: AuthPlugin) =>
         detail: {
           summary: 'Gift card liability roll-forward',
           description:
-            'Value owed on cards issued at `locationId` (all locations without it). Exactly: startingLiability + ' +
-            'addedValue (activations, loads) - voidedAddedValue + adjustments (manual adjustments, expirations, ' +
-            'merges; broken down in adjustmentBreakdown) - redemptions + voidedRedemptions - cashOuts = ' +
-            `endingLiability. cardCounts count cards created by the end of the period, by their current status. ${dates}`,
+            'Value owed on cards issued at the locations covered, wherever they were used. Exactly: ' +
+            'startingLiability + addedValue (activations, loads) - voidedAddedValue + adjustments (manual ' +
+            'adjustments, expirations, merges; broken down in adjustmentBreakdown) - redemptions + ' +
+            'voidedRedemptions - cashOuts = endingLiability. cardCounts count cards created by the end of the ' +
+            `period, by their current status. ${dates}`,
         },
       },
     )
@@ -97,7 +98,8 @@ export const reportRoutes = (auth: AuthPlugin) =>
         detail: {
           summary: 'Gift card transactions in a period',
           description:
-            'Ledger entries in the period, oldest first, at `locationId` (transaction location or card origin). ' +
+            'Ledger entries in the period, oldest first, made at a location covered or on a card issued at one ' +
+            '(a card issued elsewhere and used elsewhere is not shown). ' +
             '`q` matches code, order id, payment reference or reason (partial), or exactly the card number or ' +
             `entry type. ${dates}`,
         },
@@ -126,7 +128,7 @@ export const reportRoutes = (auth: AuthPlugin) =>
           description:
             'For each pair of locations: what the issuing (origin) location owes the redeeming location for ' +
             'cards redeemed there in the period. Redemptions voided by the end of the period do not count. ' +
-            `With \`locationId\`, the pairs it is part of. ${dates}`,
+            `The pairs a location covered is part of. ${dates}`,
         },
       },
     )
@@ -158,7 +160,7 @@ export const reportRoutes = (auth: AuthPlugin) =>
         }),
         detail: {
           summary: 'Failed gift card deliveries',
-          description: `Every failed send attempted in the period, for cards issued at \`locationId\`. ${dates}`,
+          description: `Every failed send attempted in the period, for cards issued at the locations covered. ${dates}`,
         },
       },
     )

@@ -34,6 +34,8 @@ import type { Params, WalkFamily } from './family'
 const locationTables: Record<string, string> = {
   labor_shifts: 'labor shifts',
   media_assets: 'media',
+  gift_cards: 'unlocated: a tenant-wide value account, spent anywhere; the reports filter by the scope',
+  gift_card_transactions: 'unlocated: read whole on the card’s ledger; the reports filter by the scope',
   audit_entries: 'unlocated: the trail is read through GET /audit-entries, filtered by the scope',
   outbox_events: 'unlocated: the location an event happened at, delivered to owner-level webhooks',
   staff_roles: 'staff users',
@@ -41,9 +43,6 @@ const locationTables: Record<string, string> = {
   club_memberships: 'unlocated: where the member signed up; the club is the business’s, served anywhere',
   product_inventory:
     'unlocated: stock per location of a tenant-wide product, shown with it (a bound caller sets its own only)',
-  gift_cards: 'unlocated: the location that issued the card; every location looks it up and serves it',
-  gift_card_transactions:
-    'unlocated: where a card was used; its ledger is shown whole with the card (reports keep to the scope)',
 }
 
 /** Routes with path parameters that no family serves, and why. */

@@ -2,6 +2,7 @@ import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
+import type { LocationScope } from '../../platform/auth/location-scope'
 import { type DateRange, dateRangeCondition } from '../../platform/http/date-filter'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { conflict, invalid } from '../../platform/http/problem'
@@ -168,6 +169,7 @@ export function createProduct(db: Db, actor: Actor, input: CreateProductInput): 
 
 function writeVariants(
   tx: Queryable,
+  scope: LocationScope,
   before: ProductView,
   type: ProductType,
   inputs: NonNullable<UpdateProductInput['variants']>,
@@ -222,12 +224,19 @@ function writeVariants(
         .set({ ...fields, updatedAt: now })
         .where(eq(productVariants.id, id))
         .run()
-    if (fields.hasInventory === false && !inventory) replaceInventory(tx, id, [])
-    if (inventory) replaceInventory(tx, id, inventory)
+    // No longer tracked: no stock anywhere. Otherwise the rows sent replace those in scope.
+    if (fields.hasInventory === false) replaceInventory(tx, id, [])
+    else if (inventory) replaceInventory(tx, id, inventory, scope)
   })
 }
 
-export function updateProduct(db: Db, actor: Actor, id: string, patch: UpdateProductInput): ProductView {
+export function updateProduct(
+  db: Db,
+  actor: Actor,
+  scope: LocationScope,
+  id: string,
+  patch: UpdateProductInput,
+): ProductView {
   return inWriteTransaction(db, (tx) => {
     const before = getProduct(tx, id)
     const type = patch.type ?? before.type
@@ -246,7 +255,7 @@ export function updateProduct(db: Db, actor: Actor, id: string, patch: UpdatePro
       )
 
     const { variants, bundleItems: _b, images, security, ...scalar } = patch
-    if (variants) writeVariants(tx, before, type, variants)
+    if (variants) writeVariants(tx, scope, before, type, variants)
     if (patch.bundleItems) replaceBundle(tx, id, patch.bundleItems)
     const columns: Partial<ProductRow> = { ...scalar }
     if (images) columns.images = normalizeImages(images, before.images)

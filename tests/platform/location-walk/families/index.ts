@@ -1,7 +1,49 @@
 // Every family the walk knows, one file each (see ../family.ts for how to add one).
 import type { WalkFamily } from '../family'
+import { apps } from './apps'
+import { clubMemberships } from './club-memberships'
+import { clubs } from './clubs'
+import { collections } from './collections'
+import { coupons } from './coupons'
+import { customers } from './customers'
+import { eraReports } from './era-reports'
 import { giftCards } from './gift-cards'
 import { laborShifts } from './labor-shifts'
 import { media } from './media'
+import { notes } from './notes'
+import { partnerRestaurants } from './partner-restaurants'
+import { products } from './products'
+import { shipping } from './shipping'
+import { staffUsers } from './staff-users'
+import { tablesWebhooks } from './tables-webhooks'
+import { tags } from './tags'
+import { taxes } from './taxes'
+import { vendors } from './vendors'
+import { webhookDeadLetters, webhooks } from './webhooks'
+import { wineAppellations, wineVarietals } from './wine-lists'
 
-export const families: WalkFamily[] = [laborShifts, media, giftCards]
+export const families: WalkFamily[] = [
+  laborShifts,
+  media,
+  staffUsers,
+  vendors,
+  customers,
+  clubs,
+  clubMemberships,
+  products,
+  wineAppellations,
+  wineVarietals,
+  collections,
+  tags,
+  notes,
+  taxes,
+  coupons,
+  giftCards,
+  shipping,
+  apps,
+  webhooks,
+  webhookDeadLetters,
+  tablesWebhooks,
+  partnerRestaurants,
+  ...eraReports,
+]

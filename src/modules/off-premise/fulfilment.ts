@@ -4,9 +4,8 @@
 // → `dispatched` → `delivered`. Every other move is 409 with the current states. Each step is one
 // transaction with its audit entry, its `order` event and any guest notification it queues.
 import { and, eq } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { conflict, invalid } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
@@ -99,7 +98,8 @@ function applyStep(
     )
   }
   const after = tx.select().from(orderOffPremise).where(eq(orderOffPremise.orderId, order.id)).get()!
-  appendAudit(tx, actor, {
+  const view = loadOrder(tx, order.id)
+  recordWrite(tx, actor, {
     action: step.action,
     entityType: 'order',
     entityId: order.id,
@@ -110,9 +110,8 @@ function applyStep(
       notification: result.notify && notified ? result.notify : null,
       ...result.details,
     },
+    events: [{ object: 'order', action: step.event, aggregateId: order.id, payload: view }],
   })
-  const view = loadOrder(tx, order.id)
-  appendEvent(tx, actor, { object: 'order', action: step.event, aggregateId: order.id, payload: view })
   return view
 }
 

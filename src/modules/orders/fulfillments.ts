@@ -1,9 +1,8 @@
 // Fulfillments: recording that items (by SKU) were shipped, picked up or handed over, and
 // deleting such a record. Quantities never exceed what remains unfulfilled.
 import { and, eq } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
@@ -35,7 +34,8 @@ function remaining(tx: Queryable, order: OrderRow) {
   return left
 }
 
-function record(
+/** Writes one fulfillment of `items` and records it; answers the order as it now stands. */
+function insertFulfillment(
   tx: Queryable,
   actor: Actor,
   order: OrderRow,
@@ -61,17 +61,19 @@ function record(
     .returning()
     .get()
   const view = loadOrder(tx, order.id)
-  appendAudit(tx, actor, {
+  recordWrite(tx, actor, {
     action: 'order.fulfillment.create',
     entityType: 'order',
     entityId: order.id,
     metadata: { orderNumber: order.orderNumber, fulfillmentId: row.id, type: row.type, items },
-  })
-  appendEvent(tx, actor, {
-    object: 'order',
-    action: 'fulfill',
-    aggregateId: order.id,
-    payload: { ...view, fulfillment: { ...row, orderId: undefined } },
+    events: [
+      {
+        object: 'order',
+        action: 'fulfill',
+        aggregateId: order.id,
+        payload: { ...view, fulfillment: { ...row, orderId: undefined } },
+      },
+    ],
   })
   return view
 }
@@ -89,7 +91,7 @@ export function fulfillAll(db: Db, actor: Actor, orderId: string, input: Fulfill
         currentStatus: order.status,
         fulfillmentStatus: 'fulfilled',
       })
-    return record(tx, actor, order, input, items)
+    return insertFulfillment(tx, actor, order, input, items)
   })
 }
 
@@ -119,7 +121,7 @@ export function fulfillItems(db: Db, actor: Actor, orderId: string, input: Fulfi
       sku: left.get(key)!.sku,
       quantityFulfilled,
     }))
-    return record(tx, actor, order, input, items)
+    return insertFulfillment(tx, actor, order, input, items)
   })
 }
 
@@ -133,17 +135,12 @@ export function deleteFulfillment(db: Db, actor: Actor, orderId: string, fulfill
       .get()
     if (!row) throw notFound('fulfillment', fulfillmentId)
     tx.delete(orderFulfillments).where(eq(orderFulfillments.id, fulfillmentId)).run()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'order.fulfillment.delete',
       entityType: 'order',
       entityId: orderId,
       metadata: { orderNumber: order.orderNumber, fulfillment: { ...row, orderId: undefined } },
-    })
-    appendEvent(tx, actor, {
-      object: 'order',
-      action: 'update',
-      aggregateId: orderId,
-      payload: loadOrder(tx, orderId),
+      events: [{ object: 'order', action: 'update', aggregateId: orderId, payload: loadOrder(tx, orderId) }],
     })
   })
 }

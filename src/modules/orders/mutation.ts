@@ -1,8 +1,7 @@
 // One shape for every change to an order: one write transaction that checks the order's status,
 // makes the change, reprices, and records the audit entry and the outbox event.
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { conflict } from '../../platform/http/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
@@ -55,7 +54,7 @@ export function changeOrder(
     const after = repriceOrder(tx, orderId)
     change.settle?.(tx, after)
     const view = loadOrder(tx, orderId)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: change.action,
       entityType: 'order',
       entityId: orderId,
@@ -65,8 +64,8 @@ export function changeOrder(
         ...change.metadata?.(view),
         totals: { before, after: { total: after.total, balanceDue: after.balanceDue } },
       },
+      events: [{ object: 'order', action: change.event, aggregateId: orderId, payload: view }],
     })
-    appendEvent(tx, actor, { object: 'order', action: change.event, aggregateId: orderId, payload: view })
     return view
   })
 }

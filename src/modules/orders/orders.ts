@@ -1,9 +1,8 @@
 // Orders: numbering, create, read, list, header changes, and each location's tax place.
 import { and, count, desc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { invalid } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -110,7 +109,7 @@ export function createOrder(db: Db, actor: Actor, port: OrdersPort, input: Creat
     insertLines(tx, port, order, input.lineItems ?? [], 'body/lineItems/#')
     repriceOrder(tx, order.id)
     const view = loadOrder(tx, order.id)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'order.create',
       entityType: 'order',
       entityId: order.id,
@@ -120,8 +119,8 @@ export function createOrder(db: Db, actor: Actor, port: OrdersPort, input: Creat
         lines: view.lineItems.length,
         total: view.total,
       },
+      event: view,
     })
-    appendEvent(tx, actor, { object: 'order', action: 'create', aggregateId: order.id, payload: view })
     return view
   })
 }
@@ -229,7 +228,7 @@ export function putLocationTaxPlace(
       .onConflictDoUpdate({ target: orderLocationSettings.locationId, set: values })
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'location.tax_place.set',
       entityType: 'location',
       entityId: locationId,

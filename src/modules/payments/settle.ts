@@ -1,9 +1,8 @@
 // After a payment is taken: capture or void a card authorization, refund a captured payment
 // (in part or in full, never more than was captured and not yet refunded).
 import { eq } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { conflict, invalid } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import { PaymentProviderError, providerProblem } from '../../platform/payments/provider'
@@ -37,11 +36,12 @@ async function atProvider<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function recordChange(
+/** Moves a payment on (`capture`, `void`, `refund`): the row, then its audit entry and event. */
+function changePayment(
   tx: Queryable,
   actor: Actor,
   payment: PaymentRow,
-  action: string,
+  verb: 'capture' | 'void' | 'refund',
   changes: Partial<PaymentRow>,
   metadata: Record<string, unknown>,
 ): PaymentRow {
@@ -51,8 +51,8 @@ function recordChange(
     .where(eq(paymentIntents.id, payment.id))
     .returning()
     .get()
-  appendAudit(tx, actor, {
-    action: `payment.${action}`,
+  recordWrite(tx, actor, {
+    action: `payment.${verb}`,
     entityType: 'payment',
     entityId: payment.id,
     metadata: {
@@ -62,12 +62,7 @@ function recordChange(
       to: row.status,
       ...metadata,
     },
-  })
-  appendEvent(tx, actor, {
-    object: 'payment',
-    action,
-    aggregateId: payment.id,
-    payload: loadPayment(tx, payment.orderId, payment.id),
+    event: loadPayment(tx, payment.orderId, payment.id),
   })
   return row
 }
@@ -101,7 +96,7 @@ export async function capturePayment(
     return inWriteTransaction(db, (tx) => {
       const current = getPaymentRow(tx, orderId, paymentId)
       assertPaymentStatus(current, ['authorized'], 'capture')
-      recordChange(
+      changePayment(
         tx,
         actor,
         current,
@@ -144,7 +139,7 @@ export async function voidPayment(
   return inWriteTransaction(db, (tx) => {
     const current = getPaymentRow(tx, orderId, paymentId)
     assertPaymentStatus(current, ['authorized'], 'void')
-    recordChange(
+    changePayment(
       tx,
       actor,
       current,
@@ -181,7 +176,7 @@ export function refundAmounts(payment: PaymentRow, input: RefundPaymentInput) {
 }
 
 /** The local half of a refund: the refund row, the payment's totals, the drawer or card, the order. */
-function recordRefund(
+function bookRefund(
   db: Db,
   actor: Actor,
   payment: PaymentRow,
@@ -241,7 +236,7 @@ function recordRefund(
       })
       .run()
     const refundedAmount = current.refundedAmount + total
-    recordChange(
+    changePayment(
       tx,
       actor,
       current,
@@ -272,7 +267,7 @@ export function refundLocalPayment(
     assertPaymentStatus(payment, ['captured'], 'refund')
     if (input.drawerId && payment.tender !== 'cash')
       throw invalid('body/drawerId', 'only cash refunds go through a drawer')
-    return recordRefund(db, actor, payment, input, refundAmounts(payment, input), null)
+    return bookRefund(db, actor, payment, input, refundAmounts(payment, input), null)
   })
 }
 
@@ -297,5 +292,5 @@ export async function refundCardPayment(
       providerKey(actor, paymentId, 'refund', idempotencyKey),
     ),
   )
-  return recordRefund(db, actor, payment, input, refund, providerRefundId)
+  return bookRefund(db, actor, payment, input, refund, providerRefundId)
 }

@@ -2,9 +2,8 @@
 // gift card (a redemption). A captured payment is recorded on the order at once, which moves
 // its balance and status; a card only authorized (a tab) is recorded when captured.
 import { and, eq, sum } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { ApiError, conflict, invalid } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import {
@@ -110,7 +109,7 @@ function insertPayment(tx: Queryable, actor: Actor, p: NewPayment): PaymentRow {
     })
     .returning()
     .get()
-  appendAudit(tx, actor, {
+  recordWrite(tx, actor, {
     action: `payment.${p.status === 'failed' ? 'fail' : 'create'}`,
     entityType: 'payment',
     entityId: row.id,
@@ -122,12 +121,15 @@ function insertPayment(tx: Queryable, actor: Actor, p: NewPayment): PaymentRow {
       tipAmount: row.tipAmount,
       ...(row.failureReason ? { failureReason: row.failureReason } : {}),
     },
-  })
-  appendEvent(tx, actor, {
-    object: 'payment',
-    action: p.status === 'failed' ? 'fail' : p.status === 'captured' ? 'capture' : 'authorize',
-    aggregateId: row.id,
-    payload: loadPayment(tx, row.orderId, row.id),
+    // The event names what happened to the money: failed, captured, or only authorized.
+    events: [
+      {
+        object: 'payment',
+        action: p.status === 'failed' ? 'fail' : p.status === 'captured' ? 'capture' : 'authorize',
+        aggregateId: row.id,
+        payload: loadPayment(tx, row.orderId, row.id),
+      },
+    ],
   })
   return row
 }

@@ -47,15 +47,19 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
         },
       },
     )
-    .delete('/line/:lineId', ({ db, actor, params }) => removeLine(db, actor, params.id, params.lineId), {
-      permission: 'orders:write',
-      params: LineParams,
-      response: Order,
-      detail: {
-        summary: 'Remove a line item',
-        description: `Only lines not yet sent (a sent line is 409: void it instead); line discounts on it go too. Answers the repriced order. ${refused}`,
+    .delete(
+      '/line/:lineId',
+      ({ db, actor, params }) => removeLine(db, actor, port, params.id, params.lineId),
+      {
+        permission: 'orders:write',
+        params: LineParams,
+        response: Order,
+        detail: {
+          summary: 'Remove a line item',
+          description: `Only lines not yet sent (a sent line is 409: void it instead); line discounts on it go too. Answers the repriced order. ${refused}`,
+        },
       },
-    })
+    )
     .post(
       '/line/:lineId/void',
       ({ db, actor, params, body }) => voidLine(db, actor, port, params.id, params.lineId, body),
@@ -89,7 +93,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
         description: `Voids every line with the reason and makes the order \`voided\` (totals 0); stock is put back. Only \`draft\` or \`submitted\` orders with nothing paid (refund first). ${refused}`,
       },
     })
-    .post('/close', ({ db, actor, params }) => closeOrder(db, actor, params.id), {
+    .post('/close', ({ db, actor, params }) => closeOrder(db, actor, port, params.id), {
       permission: 'orders:write',
       params: OrderParams,
       response: Order,
@@ -110,7 +114,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
     })
     .delete(
       '/discount/:discountId',
-      ({ db, actor, params }) => removeDiscount(db, actor, params.id, params.discountId),
+      ({ db, actor, params }) => removeDiscount(db, actor, port, params.id, params.discountId),
       {
         permission: 'orders:write',
         params: DiscountParams,
@@ -121,7 +125,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
         },
       },
     )
-    .post('/fulfillment/all', ({ db, actor, params, body }) => fulfillAll(db, actor, params.id, body), {
+    .post('/fulfillment/all', ({ db, actor, params, body }) => fulfillAll(db, actor, port, params.id, body), {
       permission: 'orders:write',
       params: OrderParams,
       body: FulfillAll,
@@ -132,7 +136,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
           'Records one fulfillment of everything not yet fulfilled, by SKU (lines without a SKU, open items, are not fulfilled by SKU). Nothing left is 409. Only `submitted`, `paid` or `closed` orders (409 with `currentStatus` otherwise). `shipped` only with type `Shipped`, `pickedUp` only with `Picked Up`.',
       },
     })
-    .post('/fulfillment', ({ db, actor, params, body }) => fulfillItems(db, actor, params.id, body), {
+    .post('/fulfillment', ({ db, actor, params, body }) => fulfillItems(db, actor, port, params.id, body), {
       permission: 'orders:write',
       params: OrderParams,
       body: FulfillItems,
@@ -146,7 +150,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
     .delete(
       '/fulfillment/:fulfillmentId',
       ({ db, actor, params, set }) => {
-        deleteFulfillment(db, actor, params.id, params.fulfillmentId)
+        deleteFulfillment(db, actor, port, params.id, params.fulfillmentId)
         set.status = 204
       },
       {

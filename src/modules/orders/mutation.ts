@@ -6,6 +6,7 @@ import { conflict } from '../../platform/http/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import type { OrderView } from './model'
+import type { OrdersPort } from './ports'
 import { repriceOrder } from './reprice'
 import type { OrderRow, OrderStatus } from './schema'
 import { getOrderRow, loadOrder } from './view'
@@ -42,6 +43,7 @@ export interface OrderChange {
 export function changeOrder(
   db: Db,
   actor: Actor,
+  port: OrdersPort,
   orderId: string,
   change: OrderChange,
   work: (tx: Queryable, order: OrderRow) => Record<string, unknown> | undefined,
@@ -53,7 +55,7 @@ export function changeOrder(
     const before = { total: order.total, balanceDue: order.balanceDue }
     const after = repriceOrder(tx, orderId)
     change.settle?.(tx, after)
-    const view = loadOrder(tx, orderId)
+    const view = loadOrder(tx, port, orderId)
     recordWrite(tx, actor, {
       action: change.action,
       entityType: 'order',

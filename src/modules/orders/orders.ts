@@ -9,7 +9,6 @@ import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { findLocation, getLocation } from '../locations/service'
-import { attachOffPremise, changeOffPremiseMode } from '../off-premise/attach'
 import { findStaffUser } from '../staff/service'
 import { insertLines } from './lines'
 import type { CreateOrderInput, OrderView, UpdateOrderInput } from './model'
@@ -105,10 +104,10 @@ export function createOrder(db: Db, actor: Actor, port: OrdersPort, input: Creat
       })
       .returning()
       .get()
-    attachOffPremise(tx, actor, order, input.offPremise)
+    port.attachOffPremise(tx, actor, order, input.offPremise)
     insertLines(tx, port, order, input.lineItems ?? [], 'body/lineItems/#')
     repriceOrder(tx, order.id)
-    const view = loadOrder(tx, order.id)
+    const view = loadOrder(tx, port, order.id)
     recordWrite(tx, actor, {
       action: 'order.create',
       entityType: 'order',
@@ -125,7 +124,7 @@ export function createOrder(db: Db, actor: Actor, port: OrdersPort, input: Creat
   })
 }
 
-export const getOrder = (db: Queryable, id: string): OrderView => loadOrder(db, id)
+export const getOrder = (db: Queryable, port: OrdersPort, id: string): OrderView => loadOrder(db, port, id)
 
 export interface OrderListQuery extends PageRequest {
   q?: string
@@ -136,7 +135,7 @@ export interface OrderListQuery extends PageRequest {
 }
 
 /** Newest first. `q` is an exact order number or part of the customer or guest name. */
-export function listOrders(db: Queryable, query: OrderListQuery) {
+export function listOrders(db: Queryable, port: OrdersPort, query: OrderListQuery) {
   const conditions: (SQL | undefined)[] = [
     query.locationId ? eq(orders.locationId, query.locationId) : undefined,
     query.status ? eq(orders.status, query.status) : undefined,
@@ -159,7 +158,7 @@ export function listOrders(db: Queryable, query: OrderListQuery) {
     .limit(query.limit)
     .offset(offsetOf(query))
     .all()
-  return { orders: presentOrders(db, rows), total }
+  return { orders: presentOrders(db, port, rows), total }
 }
 
 export function updateOrder(
@@ -172,11 +171,12 @@ export function updateOrder(
   return changeOrder(
     db,
     actor,
+    port,
     id,
     { action: 'order.update', event: 'update', allowed: OPEN_STATUSES, doing: 'change the header of' },
     (tx, order) => {
       assertStaff(tx, patch.assignedStaffUserId, 'body/assignedStaffUserId')
-      if (patch.fulfillmentMode) changeOffPremiseMode(tx, actor, order, patch.fulfillmentMode)
+      if (patch.fulfillmentMode) port.changeOffPremiseMode(tx, actor, order, patch.fulfillmentMode)
       const { fundraising, ...fields } = patch
       const set: Partial<OrderRow> = { ...fields }
       if (fields.customerId) {

@@ -30,7 +30,7 @@ const ROUNDING =
 export const orderRoutes = (auth: AuthPlugin, port: OrdersPort) =>
   new Elysia({ name: 'orders', prefix: '/order', detail: { tags: ['Orders'] } })
     .use(auth)
-    .get('', ({ db, query }) => listOrders(db, { ...query, ...pageOf(query) }), {
+    .get('', ({ db, query }) => listOrders(db, port, { ...query, ...pageOf(query) }), {
       permission: 'orders:read',
       query: OrderListQuery,
       response: OrderList,
@@ -92,7 +92,7 @@ export const orderRoutes = (auth: AuthPlugin, port: OrdersPort) =>
         },
       },
     )
-    .get('/:id', ({ db, params }) => getOrder(db, params.id), {
+    .get('/:id', ({ db, params }) => getOrder(db, port, params.id), {
       permission: 'orders:read',
       params: OrderParams,
       response: Order,

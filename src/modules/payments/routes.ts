@@ -145,7 +145,9 @@ Fields of another tender are 400. ${IDEMPOTENT} ${MONEY}`,
             ? await callOnce(call, 200, () =>
                 refundCardPayment(db, actor, deps, params.id, params.paymentId, body, call.key),
               )
-            : writeOnce(call, 200, () => refundLocalPayment(db, actor, params.id, params.paymentId, body))
+            : writeOnce(call, 200, () =>
+                refundLocalPayment(db, actor, deps, params.id, params.paymentId, body),
+              )
         return result.body
       },
       {

@@ -179,6 +179,7 @@ export function refundAmounts(payment: PaymentRow, input: RefundPaymentInput) {
 function bookRefund(
   db: Db,
   actor: Actor,
+  deps: PaymentDeps,
   payment: PaymentRow,
   input: RefundPaymentInput,
   refund: { amount: number; tipAmount: number },
@@ -249,7 +250,11 @@ function bookRefund(
       },
       { refundId, ...refund, reason: input.reason ?? null, drawerId },
     )
-    recordOrderRefund(db, actor, { orderId: current.orderId, paymentIntentId: current.id, ...refund })
+    recordOrderRefund(db, actor, deps.port, {
+      orderId: current.orderId,
+      paymentIntentId: current.id,
+      ...refund,
+    })
     return loadPayment(tx, current.orderId, current.id)
   })
 }
@@ -258,6 +263,7 @@ function bookRefund(
 export function refundLocalPayment(
   db: Db,
   actor: Actor,
+  deps: PaymentDeps,
   orderId: string,
   paymentId: string,
   input: RefundPaymentInput,
@@ -267,7 +273,7 @@ export function refundLocalPayment(
     assertPaymentStatus(payment, ['captured'], 'refund')
     if (input.drawerId && payment.tender !== 'cash')
       throw invalid('body/drawerId', 'only cash refunds go through a drawer')
-    return bookRefund(db, actor, payment, input, refundAmounts(payment, input), null)
+    return bookRefund(db, actor, deps, payment, input, refundAmounts(payment, input), null)
   })
 }
 
@@ -292,5 +298,5 @@ export async function refundCardPayment(
       providerKey(actor, paymentId, 'refund', idempotencyKey),
     ),
   )
-  return bookRefund(db, actor, payment, input, refund, providerRefundId)
+  return bookRefund(db, actor, deps, payment, input, refund, providerRefundId)
 }

@@ -1,7 +1,7 @@
 // A card payment whose order moves on while the card is at the provider: the charge is given
 // back before the refusal, and nothing is recorded.
 import { afterEach, beforeEach, expect, test } from 'bun:test'
-import { serviceOrdersPort } from '../../../src/modules/orders/adapters'
+import { serviceOrdersPort } from '../../../src/modules/orders-port'
 import { takeCardPayment, takeLocalPayment } from '../../../src/modules/payments/take'
 import { systemActor } from '../../../src/platform/auth/actor'
 import type { PaymentProvider } from '../../../src/platform/payments/provider'

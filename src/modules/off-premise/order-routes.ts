@@ -1,4 +1,4 @@
-// The off-premise fulfilment flow of an order: /order/{id}/off-premise/...
+// The off-premise fulfilment flow of an order: /order/{id}/off-premise/..., located by the order.
 import { Elysia } from 'elysia'
 import './hooks'
 import type { AuthPlugin } from '../../platform/auth/plugin'
@@ -6,7 +6,7 @@ import type { MessageSender } from '../../platform/messaging/sender'
 import type { Db } from '../../platform/tenancy/databases'
 import { Order, OrderParams } from '../orders/model'
 import type { OrdersPort } from '../orders/ports'
-import { loadOrder } from '../orders/view'
+import { loadOrder, orderLocated } from '../orders/view'
 import {
   arriveForPickup,
   completePickup,
@@ -37,6 +37,7 @@ export const offPremiseOrderRoutes = (auth: AuthPlugin, port: OrdersPort, messag
       ({ db, actor, params, body }) => stageOrder(db, actor, port, params.id, body),
       {
         permission: 'orders:write',
+        locatedBy: orderLocated,
         params: OrderParams,
         body: StageBody,
         response: Order,
@@ -54,6 +55,7 @@ export const offPremiseOrderRoutes = (auth: AuthPlugin, port: OrdersPort, messag
       },
       {
         permission: 'orders:write',
+        locatedBy: orderLocated,
         params: OrderParams,
         body: EmptyBody,
         response: Order,
@@ -71,6 +73,7 @@ export const offPremiseOrderRoutes = (auth: AuthPlugin, port: OrdersPort, messag
       },
       {
         permission: 'orders:write',
+        locatedBy: orderLocated,
         params: OrderParams,
         body: EmptyBody,
         response: Order,
@@ -85,6 +88,7 @@ export const offPremiseOrderRoutes = (auth: AuthPlugin, port: OrdersPort, messag
       ({ db, actor, params, body }) => arriveForPickup(db, actor, port, params.id, body),
       {
         permission: 'orders:write',
+        locatedBy: orderLocated,
         params: OrderParams,
         body: ArriveBody,
         response: Order,
@@ -99,6 +103,7 @@ export const offPremiseOrderRoutes = (auth: AuthPlugin, port: OrdersPort, messag
       ({ db, actor, params }) => completePickup(db, actor, port, params.id),
       {
         permission: 'orders:write',
+        locatedBy: orderLocated,
         params: OrderParams,
         body: EmptyBody,
         response: Order,
@@ -116,6 +121,7 @@ export const offPremiseOrderRoutes = (auth: AuthPlugin, port: OrdersPort, messag
       },
       {
         permission: 'orders:write',
+        locatedBy: orderLocated,
         params: OrderParams,
         body: DispatchBody,
         response: Order,
@@ -133,6 +139,7 @@ export const offPremiseOrderRoutes = (auth: AuthPlugin, port: OrdersPort, messag
       },
       {
         permission: 'orders:write',
+        locatedBy: orderLocated,
         params: OrderParams,
         body: DeliverBody,
         response: Order,

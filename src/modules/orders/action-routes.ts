@@ -1,4 +1,5 @@
-// Routes under /order/{id}/...: lines, discounts, lifecycle and fulfillments.
+// Routes under /order/{id}/...: lines, discounts, lifecycle and fulfillments, each located by its
+// order.
 import { Elysia } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { applyCoupon, removeDiscount } from './discounts'
@@ -17,6 +18,7 @@ import {
 } from './model'
 import { AddLine, LineParams, UpdateLine } from './model-lines'
 import type { OrdersPort } from './ports'
+import { orderLocated } from './view'
 
 const refused = 'An order in another status is 409 `conflict` with `currentStatus` (and `allowedStatuses`).'
 
@@ -25,6 +27,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
     .use(auth)
     .post('/line', ({ db, actor, params, body }) => addLine(db, actor, port, params.id, body), {
       permission: 'orders:write',
+      locatedBy: orderLocated,
       params: OrderParams,
       body: AddLine,
       response: Order,
@@ -38,6 +41,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
       ({ db, actor, params, body }) => updateLine(db, actor, port, params.id, params.lineId, body),
       {
         permission: 'orders:write',
+        locatedBy: orderLocated,
         params: LineParams,
         body: UpdateLine,
         response: Order,
@@ -52,6 +56,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
       ({ db, actor, params }) => removeLine(db, actor, port, params.id, params.lineId),
       {
         permission: 'orders:write',
+        locatedBy: orderLocated,
         params: LineParams,
         response: Order,
         detail: {
@@ -65,6 +70,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
       ({ db, actor, params, body }) => voidLine(db, actor, port, params.id, params.lineId, body),
       {
         permission: 'orders:void',
+        locatedBy: orderLocated,
         params: LineParams,
         body: VoidBody,
         response: Order,
@@ -76,6 +82,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
     )
     .post('/submit', ({ db, actor, params }) => submitOrder(db, actor, port, params.id), {
       permission: 'orders:write',
+      locatedBy: orderLocated,
       params: OrderParams,
       response: Order,
       detail: {
@@ -85,6 +92,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
     })
     .post('/void', ({ db, actor, params, body }) => voidOrder(db, actor, port, params.id, body), {
       permission: 'orders:void',
+      locatedBy: orderLocated,
       params: OrderParams,
       body: VoidBody,
       response: Order,
@@ -95,6 +103,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
     })
     .post('/close', ({ db, actor, params }) => closeOrder(db, actor, port, params.id), {
       permission: 'orders:write',
+      locatedBy: orderLocated,
       params: OrderParams,
       response: Order,
       detail: {
@@ -104,6 +113,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
     })
     .post('/discount', ({ db, actor, params, body }) => applyCoupon(db, actor, port, params.id, body), {
       permission: 'orders:write',
+      locatedBy: orderLocated,
       params: OrderParams,
       body: ApplyDiscount,
       response: Order,
@@ -117,6 +127,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
       ({ db, actor, params }) => removeDiscount(db, actor, port, params.id, params.discountId),
       {
         permission: 'orders:write',
+        locatedBy: orderLocated,
         params: DiscountParams,
         response: Order,
         detail: {
@@ -127,6 +138,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
     )
     .post('/fulfillment/all', ({ db, actor, params, body }) => fulfillAll(db, actor, port, params.id, body), {
       permission: 'orders:write',
+      locatedBy: orderLocated,
       params: OrderParams,
       body: FulfillAll,
       response: Order,
@@ -138,6 +150,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
     })
     .post('/fulfillment', ({ db, actor, params, body }) => fulfillItems(db, actor, port, params.id, body), {
       permission: 'orders:write',
+      locatedBy: orderLocated,
       params: OrderParams,
       body: FulfillItems,
       response: Order,
@@ -155,6 +168,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
       },
       {
         permission: 'orders:write',
+        locatedBy: orderLocated,
         params: FulfillmentParams,
         detail: {
           summary: 'Delete a fulfillment',

@@ -3,6 +3,7 @@ import { and, count, desc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
+import { type LocationScope, scopeCondition } from '../../platform/auth/location-scope'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { invalid } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -134,9 +135,13 @@ export interface OrderListQuery extends PageRequest {
   createdBefore?: string
 }
 
-/** Newest first. `q` is an exact order number or part of the customer or guest name. */
-export function listOrders(db: Queryable, port: OrdersPort, query: OrderListQuery) {
+/**
+ * Newest first. `q` is an exact order number or part of the customer or guest name. Only orders
+ * at the request's locations, in the rows and in the count.
+ */
+export function listOrders(db: Queryable, port: OrdersPort, query: OrderListQuery, locations: LocationScope) {
   const conditions: (SQL | undefined)[] = [
+    scopeCondition(locations, orders.locationId),
     query.locationId ? eq(orders.locationId, query.locationId) : undefined,
     query.status ? eq(orders.status, query.status) : undefined,
     query.createdAfter ? gte(orders.createdAt, new Date(query.createdAfter).toISOString()) : undefined,

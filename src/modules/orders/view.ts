@@ -1,5 +1,6 @@
 // Loading orders with their lines, discounts and fulfillments, and presenting them.
 import { asc, eq, inArray } from 'drizzle-orm'
+import { locatedRow } from '../../platform/auth/location-scope'
 import { notFound } from '../../platform/http/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import type { OrderView } from './model'
@@ -15,6 +16,12 @@ import {
   orderLines,
   orders,
 } from './schema'
+
+/**
+ * Where an order lives: every route under /order/{id} declares it with `locatedBy`, so an order
+ * at a location out of the request's scope is 404 for its lines, payments, off-premise flow...
+ */
+export const orderLocated = locatedRow('order', orders, orders.id, orders.locationId)
 
 export function getOrderRow(db: Queryable, id: string): OrderRow {
   const row = db.select().from(orders).where(eq(orders.id, id)).get()

@@ -3,12 +3,13 @@
 import { eq } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
+import { assertReaches, type LocationScope } from '../../platform/auth/location-scope'
 import { conflict, invalid } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import { PaymentProviderError, providerProblem } from '../../platform/payments/provider'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { appendDrawerEntry, cashDrawerFor } from '../cash/entries'
+import { appendDrawerEntry } from '../cash/entries'
 import { cashDrawers } from '../cash/schema'
 import { adjustGiftCard, voidRedemption } from '../gift-cards/operations'
 import { recordOrderPayment, recordOrderRefund } from '../orders/lifecycle'
@@ -16,7 +17,7 @@ import { assertStatus as assertOrderStatus, OPEN_STATUSES } from '../orders/muta
 import { getOrderRow } from '../orders/view'
 import type { CapturePaymentInput, PaymentView, RefundPaymentInput } from './model'
 import { type PaymentRow, type PaymentStatus, paymentIntents, paymentRefunds } from './schema'
-import { type PaymentDeps, providerKey } from './take'
+import { cashDrawerAt, type PaymentDeps, providerKey } from './take'
 import { getPaymentRow, loadPayment } from './view'
 
 function assertPaymentStatus(payment: PaymentRow, allowed: PaymentStatus[], doing: string) {
@@ -179,6 +180,7 @@ export function refundAmounts(payment: PaymentRow, input: RefundPaymentInput) {
 function bookRefund(
   db: Db,
   actor: Actor,
+  locations: LocationScope,
   deps: PaymentDeps,
   payment: PaymentRow,
   input: RefundPaymentInput,
@@ -187,6 +189,7 @@ function bookRefund(
 ): PaymentView {
   return inWriteTransaction(db, (tx) => {
     const current = getPaymentRow(tx, payment.orderId, payment.id)
+    assertReaches(locations, current.locationId)
     assertPaymentStatus(current, ['captured'], 'refund')
     refundAmounts(current, { amount: refund.amount, tipAmount: refund.tipAmount })
     const total = refund.amount + refund.tipAmount
@@ -195,9 +198,10 @@ function bookRefund(
       const original = current.drawerId
         ? tx.select().from(cashDrawers).where(eq(cashDrawers.id, current.drawerId)).get()
         : undefined
-      const drawer = cashDrawerFor(
+      const drawer = cashDrawerAt(
         tx,
         actor,
+        locations,
         current.locationId,
         input.drawerId ?? (original?.state === 'open' ? original.id : null),
       )
@@ -263,6 +267,7 @@ function bookRefund(
 export function refundLocalPayment(
   db: Db,
   actor: Actor,
+  locations: LocationScope,
   deps: PaymentDeps,
   orderId: string,
   paymentId: string,
@@ -273,7 +278,7 @@ export function refundLocalPayment(
     assertPaymentStatus(payment, ['captured'], 'refund')
     if (input.drawerId && payment.tender !== 'cash')
       throw invalid('body/drawerId', 'only cash refunds go through a drawer')
-    return bookRefund(db, actor, deps, payment, input, refundAmounts(payment, input), null)
+    return bookRefund(db, actor, locations, deps, payment, input, refundAmounts(payment, input), null)
   })
 }
 
@@ -281,6 +286,7 @@ export function refundLocalPayment(
 export async function refundCardPayment(
   db: Db,
   actor: Actor,
+  locations: LocationScope,
   deps: PaymentDeps,
   orderId: string,
   paymentId: string,
@@ -298,5 +304,5 @@ export async function refundCardPayment(
       providerKey(actor, paymentId, 'refund', idempotencyKey),
     ),
   )
-  return bookRefund(db, actor, deps, payment, input, refund, providerRefundId)
+  return bookRefund(db, actor, locations, deps, payment, input, refund, providerRefundId)
 }

@@ -1,10 +1,10 @@
 // The fixture of the order family's location-scope tests: a second location, callers confined to
-// the first, and the check that a refused request wrote nothing.
+// the first, and the check that a refused request wrote nothing (no table of the tenant changed
+// its count; every write is audited, so a changed row shows in audit_entries).
 import { expect } from 'bun:test'
 import { createLocation } from '../../../src/modules/locations/service'
 import { systemActor } from '../../../src/platform/auth/actor'
-import type { Db } from '../../../src/platform/tenancy/databases'
-import { countRows, type TestApp, type TestResponse } from '../../harness'
+import { changedCounts, type TestApp, type TestResponse, tableCounter } from '../../harness'
 
 /** A manager whose only role is at A, and a `vps_` passcode session at A. */
 export const callers = ['a manager at A', 'a vps_ session at A'] as const
@@ -27,33 +27,15 @@ export async function scopeFixture(t: TestApp): Promise<ScopeFixture> {
   return { A, B, tokens: { 'a manager at A': manager.token, 'a vps_ session at A': session } }
 }
 
-const watched = [
-  'orders',
-  'order_lines',
-  'order_discounts',
-  'order_fulfillments',
-  'order_off_premise',
-  'off_premise_settings',
-  'off_premise_notifications',
-  'payment_intents',
-  'payment_refunds',
-  'cash_drawer_entries',
-  'idempotency_keys',
-  'audit_entries',
-  'outbox_events',
-]
-
-/** The family's row counts (every write is audited: a changed row shows in audit_entries). */
-const writes = (db: Db) => Object.fromEntries(watched.map((table) => [table, countRows(db, table)]))
-
 /** Sends a request that must be refused with `status` and write nothing at all. */
 export async function refusedUnwritten(t: TestApp, status: number, send: () => Promise<TestResponse>) {
-  const before = writes(t.tenant.db)
+  const counts = tableCounter({ acme: t.tenant.db })
+  const before = counts()
   const res = await send()
   expect({ status: res.status, code: res.body?.code }).toEqual({
     status,
     code: status === 404 ? 'not_found' : 'forbidden',
   })
-  expect(writes(t.tenant.db)).toEqual(before)
+  expect(changedCounts(before, counts())).toEqual([])
   return res
 }

@@ -2,5 +2,18 @@
 import type { WalkFamily } from '../family'
 import { laborShifts } from './labor-shifts'
 import { media } from './media'
+import { offPremiseOrders } from './off-premise-orders'
+import { offPremiseSettings } from './off-premise-settings'
+import { orders } from './orders'
+import { payments } from './payments'
+import { shipping } from './shipping'
 
-export const families: WalkFamily[] = [laborShifts, media]
+export const families: WalkFamily[] = [
+  laborShifts,
+  media,
+  orders,
+  payments,
+  offPremiseOrders,
+  offPremiseSettings,
+  shipping,
+]

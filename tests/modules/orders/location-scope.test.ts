@@ -84,7 +84,7 @@ describe('orders at a location out of reach', () => {
       expect(submitted).toEqual({ orders: [], total: 0 })
     })
 
-    test(`${caller}: creating an order naming B, in the body or the header, is 403 and writes nothing`, async () => {
+    test(`${caller}: naming B (creating an order, in the body or the header; listing B’s orders) is 403 and writes nothing`, async () => {
       await refusedUnwritten(t, 403, () =>
         t.request('POST', '/order', { as: as(), body: { locationId: scope.B, lineItems: [water] } }),
       )

@@ -1,8 +1,7 @@
 import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { conflict, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -223,13 +222,13 @@ export function createCustomer(db: Db, actor: Actor, input: CreateCustomerInput)
     // Joins this transaction: the tag assignments (each audited) commit with the customer.
     if (input.tags?.length) replaceTags(db, actor, { objectType: 'customer', objectId: row.id }, input.tags)
     const view = customerView(tx, row)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'customer.create',
       entityType: 'customer',
       entityId: row.id,
       metadata: { customer: view },
+      event: view,
     })
-    appendEvent(tx, actor, { object: 'customer', action: 'create', aggregateId: row.id, payload: view })
     return view
   })
 }
@@ -261,19 +260,33 @@ export function updateCustomer(db: Db, actor: Actor, id: string, patch: UpdateCu
       .returning()
       .get()
     const view = customerView(tx, row)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'customer.update',
       entityType: 'customer',
       entityId: row.id,
       metadata: { changes },
+      event: view,
     })
-    appendEvent(tx, actor, { object: 'customer', action: 'update', aggregateId: row.id, payload: view })
     return view
   })
 }
 
-/** Bumps updatedAt and announces the customer after a change to its addresses. */
-export function touchCustomer(tx: Queryable, actor: Actor, customerId: string): CustomerView {
+/** A change to a customer made through its addresses or tags: its audit action and metadata. */
+export interface CustomerPartChange {
+  action: string
+  metadata: Record<string, unknown>
+}
+
+/**
+ * Bumps updatedAt after a change to a customer's addresses or tags, records the change on the
+ * customer and announces the customer as updated (`customer.update`).
+ */
+export function touchCustomer(
+  tx: Queryable,
+  actor: Actor,
+  customerId: string,
+  change: CustomerPartChange,
+): CustomerView {
   const row = tx
     .update(customers)
     .set({ updatedAt: nowIso() })
@@ -282,7 +295,12 @@ export function touchCustomer(tx: Queryable, actor: Actor, customerId: string): 
     .get()
   if (!row) throw notFound('customer', customerId)
   const view = customerView(tx, row)
-  appendEvent(tx, actor, { object: 'customer', action: 'update', aggregateId: row.id, payload: view })
+  recordWrite(tx, actor, {
+    ...change,
+    entityType: 'customer',
+    entityId: row.id,
+    events: [{ object: 'customer', action: 'update', aggregateId: row.id, payload: view }],
+  })
   return view
 }
 
@@ -326,7 +344,7 @@ export function deleteCustomer(
         )
       throw error
     }
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'customer.delete',
       entityType: 'customer',
       entityId: row.id,
@@ -338,8 +356,8 @@ export function deleteCustomer(
           providerPaymentMethodId: m.providerPaymentMethodId,
         })),
       },
+      event: view,
     })
-    appendEvent(tx, actor, { object: 'customer', action: 'delete', aggregateId: row.id, payload: view })
     return { customer: view, paymentMethods }
   })
 }

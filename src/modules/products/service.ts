@@ -1,8 +1,7 @@
 import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { type DateRange, dateRangeCondition } from '../../platform/http/date-filter'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { conflict, invalid } from '../../platform/http/problem'
@@ -156,13 +155,13 @@ export function createProduct(db: Db, actor: Actor, input: CreateProductInput): 
     if (input.bundleItems) replaceBundle(tx, id, input.bundleItems)
 
     const view = getProduct(tx, id)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'product.create',
       entityType: 'product',
       entityId: id,
       metadata: { product: view },
+      event: view,
     })
-    appendEvent(tx, actor, { object: 'product', action: 'create', aggregateId: id, payload: view })
     return view
   })
 }
@@ -263,13 +262,13 @@ export function updateProduct(db: Db, actor: Actor, id: string, patch: UpdatePro
     const updatedAt = nowIso()
     tx.update(products).set({ updatedAt }).where(eq(products.id, id)).run()
     const after = { ...fresh, updatedAt }
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'product.update',
       entityType: 'product',
       entityId: id,
       metadata: { changes },
+      event: after,
     })
-    appendEvent(tx, actor, { object: 'product', action: 'update', aggregateId: id, payload: after })
     return after
   })
 }
@@ -294,17 +293,12 @@ export function deleteProduct(db: Db, actor: Actor, id: string): void {
       .all()
       .map((r) => r.id)
     tx.delete(products).where(eq(products.id, id)).run()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'product.delete',
       entityType: 'product',
       entityId: id,
       metadata: { product: view, removedFromCollectionIds: collectionIds },
-    })
-    appendEvent(tx, actor, {
-      object: 'product',
-      action: 'delete',
-      aggregateId: id,
-      payload: { ...view, removedFromCollectionIds: collectionIds },
+      event: { ...view, removedFromCollectionIds: collectionIds },
     })
   })
 }

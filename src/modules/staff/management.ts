@@ -1,8 +1,8 @@
 // Staff management over HTTP: list, read, change, deactivate and reactivate staff users, assign
 // and remove roles, set and clear passcodes. Who may do what is in privileges.ts.
 import { and, asc, count, eq, exists, isNull, or, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { type LocationScope, scopeCondition } from '../../platform/auth/location-scope'
 import { IDENTITY_PROVIDER } from '../../platform/auth/tokens'
@@ -149,7 +149,7 @@ export function updateStaffUser(db: Db, actor: Actor, id: string, patch: UpdateS
       .where(eq(staffUsers.id, id))
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'staff.update',
       entityType: 'staff_user',
       entityId: id,
@@ -177,7 +177,7 @@ function setStatus(db: Db, actor: Actor, id: string, to: 'active' | 'inactive'):
       .returning()
       .get()
     const action = to === 'inactive' ? 'deactivate' : 'reactivate'
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: `staff.${action}`,
       entityType: 'staff_user',
       entityId: id,
@@ -217,7 +217,7 @@ export function assignRole(db: Db, actor: Actor, id: string, input: RoleAssignme
       .values({ id: newId(), staffUserId: id, ...grant, createdAt: nowIso() })
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'staff.role_assign',
       entityType: 'staff_user',
       entityId: id,
@@ -242,7 +242,7 @@ export function removeRole(db: Db, actor: Actor, id: string, roleId: string) {
     if (target.status === 'active')
       assertKeepsAnOwner(tx, row.role === 'owner' && row.locationId === null ? 1 : 0)
     tx.delete(staffRoles).where(eq(staffRoles.id, roleId)).run()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'staff.role_remove',
       entityType: 'staff_user',
       entityId: id,
@@ -268,7 +268,7 @@ export function setPasscode(db: Db, actor: Actor, id: string, passcode: string |
       .where(eq(staffUsers.id, id))
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: passcode === null ? 'staff.passcode_clear' : 'staff.passcode_set',
       entityType: 'staff_user',
       entityId: id,

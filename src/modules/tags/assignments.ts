@@ -3,10 +3,9 @@
 // object type, so attaching a tag to an unknown object is 404.
 
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { calendarDateIn } from '../../platform/dates'
-import { appendEvent } from '../../platform/events/outbox'
 import { ApiError, conflict, type FieldError, notFound } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
@@ -72,24 +71,35 @@ const isAttached = (db: Queryable, tagId: string, target: TagTarget) =>
     )
     .get() !== undefined
 
-/** Inserts one assignment with its audit entry and event; the caller holds the transaction. */
-function insertAssignment(tx: Queryable, actor: Actor, tag: TagRow, target: TagTarget) {
-  tx.insert(tagAssignments)
-    .values({ tagId: tag.id, objectType: target.objectType, objectId: target.objectId, createdAt: nowIso() })
-    .run()
+/** An attachment or detachment: audited on the tagged object, announced as a `tag` event. */
+function recordAssignment(
+  tx: Queryable,
+  actor: Actor,
+  verb: 'attach' | 'detach',
+  tag: TagRow,
+  target: TagTarget,
+) {
   const payload = {
     tagId: tag.id,
     title: tag.title,
     objectType: target.objectType,
     objectId: target.objectId,
   }
-  appendAudit(tx, actor, {
-    action: 'tag.attach',
+  recordWrite(tx, actor, {
+    action: `tag.${verb}`,
     entityType: target.objectType,
     entityId: target.objectId,
     metadata: payload,
+    events: [{ object: 'tag', action: verb, aggregateId: tag.id, payload }],
   })
-  appendEvent(tx, actor, { object: 'tag', action: 'attach', aggregateId: tag.id, payload })
+}
+
+/** Inserts one assignment with its audit entry and event; the caller holds the transaction. */
+function insertAssignment(tx: Queryable, actor: Actor, tag: TagRow, target: TagTarget) {
+  tx.insert(tagAssignments)
+    .values({ tagId: tag.id, objectType: target.objectType, objectId: target.objectId, createdAt: nowIso() })
+    .run()
+  recordAssignment(tx, actor, 'attach', tag, target)
 }
 
 function deleteAssignment(tx: Queryable, actor: Actor, tag: TagRow, target: TagTarget) {
@@ -102,19 +112,7 @@ function deleteAssignment(tx: Queryable, actor: Actor, tag: TagRow, target: TagT
       ),
     )
     .run()
-  const payload = {
-    tagId: tag.id,
-    title: tag.title,
-    objectType: target.objectType,
-    objectId: target.objectId,
-  }
-  appendAudit(tx, actor, {
-    action: 'tag.detach',
-    entityType: target.objectType,
-    entityId: target.objectId,
-    metadata: payload,
-  })
-  appendEvent(tx, actor, { object: 'tag', action: 'detach', aggregateId: tag.id, payload })
+  recordAssignment(tx, actor, 'detach', tag, target)
 }
 
 /**

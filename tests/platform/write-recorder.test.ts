@@ -12,10 +12,6 @@ import ts from 'typescript'
  * this list as those conversions land; a module leaves it as soon as it no longer needs it.
  */
 const stillConverting = new Set([
-  'orders',
-  'payments',
-  'off-premise',
-  'shipping',
   'cash',
   'inventory',
   'labor',

@@ -34,6 +34,12 @@ import type { Params, WalkFamily } from './family'
 const locationTables: Record<string, string> = {
   labor_shifts: 'labor shifts',
   media_assets: 'media',
+  orders: 'orders',
+  order_location_settings: 'orders',
+  payment_intents: 'payments',
+  order_off_premise: 'off-premise orders',
+  off_premise_settings: 'off-premise settings',
+  off_premise_channels: 'off-premise settings',
   gift_cards: 'unlocated: a tenant-wide value account, spent anywhere; the reports filter by the scope',
   gift_card_transactions: 'unlocated: read whole on the card’s ledger; the reports filter by the scope',
   audit_entries: 'unlocated: the trail is read through GET /audit-entries, filtered by the scope',
@@ -98,35 +104,6 @@ const pendingRoutes = new Set<string>([
   'POST /inventory/recipes/:id/deactivate',
   'POST /inventory/recipes/:id/reactivate',
   'GET /inventory/recipes/:id/cost',
-  'GET /order/:id',
-  'PUT /order/:id',
-  'POST /order/:id/line',
-  'PUT /order/:id/line/:lineId',
-  'DELETE /order/:id/line/:lineId',
-  'POST /order/:id/line/:lineId/void',
-  'POST /order/:id/submit',
-  'POST /order/:id/void',
-  'POST /order/:id/close',
-  'POST /order/:id/discount',
-  'DELETE /order/:id/discount/:discountId',
-  'POST /order/:id/fulfillment/all',
-  'POST /order/:id/fulfillment',
-  'DELETE /order/:id/fulfillment/:fulfillmentId',
-  'GET /order/:id/payments',
-  'POST /order/:id/payments',
-  'GET /order/:id/payments/:paymentId',
-  'POST /order/:id/payments/:paymentId/capture',
-  'POST /order/:id/payments/:paymentId/void',
-  'POST /order/:id/payments/:paymentId/refund',
-  'POST /order/:id/off-premise/stage',
-  'POST /order/:id/off-premise/ready',
-  'POST /order/:id/off-premise/batch-ready',
-  'POST /order/:id/off-premise/arrive',
-  'POST /order/:id/off-premise/complete',
-  'POST /order/:id/off-premise/dispatch',
-  'POST /order/:id/off-premise/deliver',
-  'GET /order/:id/shipping-rates',
-  'POST /shipping/off-premise/channels/:channelId/control',
   'GET /cash-management/drawers/:id',
   'POST /cash-management/drawers/:id/assign',
   'POST /cash-management/drawers/:id/entries',
@@ -149,12 +126,6 @@ const pendingTables = new Set<string>([
   'labor_jobs',
   'labor_profiles',
   'legacy_reservations',
-  'off_premise_channels',
-  'off_premise_settings',
-  'order_location_settings',
-  'order_off_premise',
-  'orders',
-  'payment_intents',
   'reservation_types',
   'tables_location_mapping',
   'tables_reservations',
@@ -329,8 +300,9 @@ describe.each(boundToA.map((p) => [p.name, p] as const))('%s', (_name, principal
       if (familyOf(route) !== family || names.length === 0) continue
       const request = requestFor(route, family, A)
       const path = pathWith(route, atB, B) + queryString(request.query)
-      // A route's own :locationId names B: refused as a location not held (403).
-      const status = names.includes('locationId') ? 403 : 404
+      // A route's own :locationId names B: refused as a location not held (403), or as
+      // contradicting the x-location-id that names A (400, see authenticate.ts).
+      const status = !names.includes('locationId') ? 404 : principal.headers['x-location-id'] ? 400 : 403
       const headers = { ...request.headers, ...principal.headers }
       failures.push(
         ...(await refused(

@@ -11,7 +11,11 @@ import { giftCards } from './gift-cards'
 import { laborShifts } from './labor-shifts'
 import { media } from './media'
 import { notes } from './notes'
+import { offPremiseOrders } from './off-premise-orders'
+import { offPremiseSettings } from './off-premise-settings'
+import { orders } from './orders'
 import { partnerRestaurants } from './partner-restaurants'
+import { payments } from './payments'
 import { products } from './products'
 import { shipping } from './shipping'
 import { staffUsers } from './staff-users'
@@ -46,4 +50,8 @@ export const families: WalkFamily[] = [
   tablesWebhooks,
   partnerRestaurants,
   ...eraReports,
+  orders,
+  payments,
+  offPremiseOrders,
+  offPremiseSettings,
 ]

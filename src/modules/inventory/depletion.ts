@@ -3,9 +3,8 @@
 // when lines or the order are voided.
 import { and, eq, inArray, isNull } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite, type WriteRecord } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { invalid } from '../../platform/http/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations/service'
@@ -103,7 +102,7 @@ export function depleteForOrderLines(tx: Queryable, actor: Actor, input: Depleti
       movements.push(movement)
     }
   }
-  if (movements.length > 0) record(tx, actor, 'deplete', input.orderId, movements)
+  if (movements.length > 0) recordWrite(tx, actor, depletionWrite('deplete', input.orderId, movements))
   return movements
 }
 
@@ -131,12 +130,14 @@ export function reverseOrderDepletion(
       reversesMovementId: sale.id,
     }).movement
   })
-  if (movements.length > 0) record(tx, actor, 'deplete_reversal', input.orderId, movements)
+  if (movements.length > 0)
+    recordWrite(tx, actor, depletionWrite('deplete_reversal', input.orderId, movements))
   return movements
 }
 
-function record(tx: Queryable, actor: Actor, action: string, orderId: string, movements: Movement[]) {
-  appendAudit(tx, actor, {
+/** Audited against the order; the event's object is `inventory`. */
+function depletionWrite(action: string, orderId: string, movements: Movement[]): WriteRecord {
+  return {
     action: `inventory.${action}`,
     entityType: 'order',
     entityId: orderId,
@@ -147,11 +148,6 @@ function record(tx: Queryable, actor: Actor, action: string, orderId: string, mo
         quantityDelta: m.quantityDelta,
       })),
     },
-  })
-  appendEvent(tx, actor, {
-    object: 'inventory',
-    action,
-    aggregateId: orderId,
-    payload: { orderId, movements },
-  })
+    events: [{ object: 'inventory', action, aggregateId: orderId, payload: { orderId, movements } }],
+  }
 }

@@ -1,45 +1,89 @@
-// Shared pieces of the benchmarks: load generation (autocannon under Node, its own process),
-// servers started from the source or the compiled binary, and resident memory of a process.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+// Shared pieces of the benchmarks: load generation with wrk (its own process, a Lua script per kind
+// of scenario under bench/wrk/), the machine's load, and resident memory of a process.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 export interface LoadResult {
   rps: number
-  p50: number
-  p99: number
+  p50Ms: number
+  p99Ms: number
   requests: number
+  /** Answers >= 400 (wrk's count; none of the measured routes answers 3xx). */
   non2xx: number
-  errors: number
+  /** Connect, read, write errors and timeouts. */
+  socketErrors: number
+  /** 1-minute load average when the run started: the machine is shared. */
+  load: number
 }
 
-export interface LoadOptions {
+/** fixed: one request, method GET, path from the URL; create: POST /customers; spread: over tenants. */
+export type ScriptKind = 'fixed' | 'create' | 'spread'
+
+export interface WrkRun {
   url: string
+  script: ScriptKind
+  /** The script's own arguments (after `--`). */
+  args: string[]
+  seconds: number
+  threads: number
   connections: number
-  duration: number
-  method?: string
-  headers?: Record<string, string>
-  body?: string
-  targets?: { path: string; headers: Record<string, string> }[]
 }
 
-export async function load(options: LoadOptions): Promise<LoadResult> {
-  // The config goes through a file: a thousand targets are too long for an argument list.
-  const configFile = join(mkdtempSync(join(tmpdir(), 'restaurant-ops-load-')), 'config.json')
-  writeFileSync(configFile, JSON.stringify(options))
-  const proc = Bun.spawn(['node', join(import.meta.dir, 'load.cjs'), configFile], {
-    stdout: 'pipe',
-    stderr: 'inherit',
-  })
-  const out = JSON.parse(await new Response(proc.stdout).text())
-  await proc.exited
+export function requireWrk(): string {
+  const path = Bun.which('wrk')
+  if (!path) throw new Error('wrk is not installed: apt-get install wrk (Debian package)')
+  return path
+}
+
+const lua = (name: string) => readFileSync(join(import.meta.dir, 'wrk', `${name}.lua`), 'utf8')
+
+export const loadAverage = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0])
+
+export async function wrk(run: WrkRun): Promise<LoadResult> {
+  const load = loadAverage()
+  // wrk takes one script: the scenario's, with the JSON report appended.
+  const scriptDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-wrk-'))
+  const script = join(scriptDir, `${run.script}.lua`)
+  writeFileSync(script, `${lua(run.script)}\n${lua('report')}`)
+  const proc = Bun.spawn(
+    [
+      requireWrk(),
+      `-t${run.threads}`,
+      `-c${run.connections}`,
+      `-d${run.seconds}s`,
+      // A slow page (the order list under load) is a slow answer, not a timeout.
+      '--timeout',
+      '10s',
+      '-s',
+      script,
+      run.url,
+      '--',
+      ...run.args,
+    ],
+    { stdout: 'pipe', stderr: 'pipe' },
+  )
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ])
+  rmSync(scriptDir, { recursive: true })
+  const line = out
+    .trim()
+    .split('\n')
+    .findLast((l) => l.startsWith('{'))
+  if (code !== 0 || !line) throw new Error(`wrk failed (${code}): ${err}${out}`)
+  const r = JSON.parse(line)
+  const ms = (us: number) => Math.round(us / 10) / 100
   return {
-    rps: Math.round(out.requests.average),
-    p50: out.latency.p50,
-    p99: out.latency.p99,
-    requests: out.requests.total,
-    non2xx: out.non2xx,
-    errors: out.errors,
+    rps: Math.round(r.requests / (r.durationUs / 1e6)),
+    p50Ms: ms(r.p50Us),
+    p99Ms: ms(r.p99Us),
+    requests: r.requests,
+    non2xx: r.status,
+    socketErrors: r.socketErrors,
+    load,
   }
 }
 

@@ -1,76 +1,130 @@
-// The benchmark suite: every scenario against a bare Bun.serve baseline measured in the same run
-// on the same machine, reported as ratios. Usage: npm run bench [-- --duration 10 --connections 32]
-// Writes bench/results/latest.json and prints a Markdown table for bench/README.md.
-
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+// The benchmark suite. Every scenario is measured, in the same run, against a bare Bun.serve
+// constant (bare), a hand-written Fastify + better-sqlite3 + jose peer (peer) and a minimal
+// Elysia + bun:sqlite ceiling (ceiling) where those implement the route, then the service; each
+// server its own process, one at a time, warmed up, then measured with wrk. Prints one Markdown
+// table with ratios and writes bench/results/latest.json.
+// Usage: npm run bench [-- --duration 10 --warmup 3 --threads 2 --connections 32 --only read,create]
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { configFor } from '../src/config'
-import { accessSources } from '../src/modules/access'
-import { openPlatform } from '../src/platform/platform'
-import { type RunningServer, sourceCommand, startListening, startServer } from '../tests/e2e/cli'
-import { type LoadResult, load, rssMb } from './lib'
-import { OWNER_SUBJECT, prepareManyTenants, prepareSingleTenant } from './prepare'
+import { tenantDatabasePath } from '../src/platform/tenancy/databases'
+import {
+  compiledCommand,
+  type RunningServer,
+  sourceCommand,
+  startListening,
+  startServer,
+} from '../tests/e2e/cli'
+import { type LoadResult, loadAverage, requireWrk, rssMb, type ScriptKind, wrk } from './lib'
+import { type BenchTenant, prepareManyTenants, prepareSingleTenant } from './prepare'
 
 const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '3' },
+    threads: { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
     orders: { type: 'string', default: '100000' },
     tenants: { type: 'string', default: '1000' },
+    'zipf-tenants': { type: 'string', default: '10000' },
+    'zipf-s': { type: 'string', default: '1.1' },
+    'startup-runs': { type: 'string', default: '5' },
+    /** Comma-separated scenario keys (read, create, orders, zipf, uniform, startup). */
+    only: { type: 'string' },
+    /** Keep the prepared data directories (they are removed otherwise: 10,000 tenants are ~15 GB). */
+    keep: { type: 'boolean', default: false },
   },
 })
-const duration = Number(values.duration)
-const connections = Number(values.connections)
-const orderCount = Number(values.orders)
-const tenantCount = Number(values.tenants)
+const options = {
+  duration: Number(values.duration),
+  warmup: Number(values.warmup),
+  threads: Number(values.threads),
+  connections: Number(values.connections),
+  orders: Number(values.orders),
+  tenants: Number(values.tenants),
+  zipfTenants: Number(values['zipf-tenants']),
+  zipfS: Number(values['zipf-s']),
+  startupRuns: Number(values['startup-runs']),
+}
+const selected = values.only?.split(',')
+const wanted = (key: string) => !selected || selected.includes(key)
 const serverEnv = { LOG_LEVEL: 'error', BACKUP_INTERVAL: '0' }
+const scratch: string[] = []
+const scratchDir = (name: string) => {
+  const dir = mkdtempSync(join(tmpdir(), `restaurant-ops-bench-${name}-`))
+  scratch.push(dir)
+  return dir
+}
 
-async function tokenFor(dataDir: string) {
-  const platform = await openPlatform(configFor({ dataDir }), { access: accessSources })
+requireWrk()
+const peerDir = join(import.meta.dir, 'peer')
+// The peer's packages stay out of the root lockfile; better-sqlite3 builds from source here.
+const peerWanted = wanted('read') || wanted('create')
+if (peerWanted && !existsSync(join(peerDir, 'node_modules', 'better-sqlite3', 'build', 'Release'))) {
+  console.error('installing the peer (npm ci --prefix bench/peer)…')
+  const install = Bun.spawnSync(['npm', 'ci', '--prefix', peerDir, '--no-audit', '--no-fund'], {
+    stdout: 'inherit',
+    stderr: 'inherit',
+  })
+  if (install.exitCode !== 0) throw new Error('npm ci --prefix bench/peer failed (the peer runs on Node 20+)')
+}
+
+type Comparator = 'bare' | 'peer' | 'ceiling' | 'service'
+const comparators: Comparator[] = ['bare', 'peer', 'ceiling', 'service']
+
+interface Scenario {
+  key: string
+  title: string
+  servers: Partial<Record<Comparator, () => Promise<RunningServer>>>
+  /** The path of a fixed request; `/` for scripts that make their own. */
+  path: string
+  script: ScriptKind
+  args: () => string[]
+  /** One request checked before the load, so a misconfigured server fails loudly. */
+  probe: { path: string; init: RequestInit }
+  /** Called on the service after its measured run. */
+  afterService?: (server: RunningServer) => void
+}
+
+interface Measured {
+  key: string
+  title: string
+  results: Partial<Record<Comparator, LoadResult>>
+}
+
+let nonce = 0
+const nextNonce = () => `${Date.now().toString(36)}${nonce++}`
+
+async function measure(scenario: Scenario, comparator: Comparator): Promise<LoadResult> {
+  const server = await scenario.servers[comparator]!()
   try {
-    return await platform.devIssuer!.mint({ subject: OWNER_SUBJECT, ttlSeconds: 86_400 })
+    const probe = await fetch(`${server.url}${scenario.probe.path}`, scenario.probe.init)
+    if (!probe.ok) throw new Error(`${scenario.key} on ${comparator}: ${probe.status} ${await probe.text()}`)
+    const run = {
+      url: `${server.url}${scenario.path}`,
+      script: scenario.script,
+      threads: options.threads,
+      connections: options.connections,
+    }
+    await wrk({ ...run, seconds: options.warmup, args: scenario.args() })
+    const result = await wrk({ ...run, seconds: options.duration, args: scenario.args() })
+    if (comparator === 'service') scenario.afterService?.(server)
+    return result
   } finally {
-    platform.close()
+    await server.stop()
   }
 }
 
-async function withServer<T>(
-  server: Promise<RunningServer>,
-  work: (s: RunningServer) => Promise<T>,
-): Promise<T> {
-  const running = await server
-  try {
-    return await work(running)
-  } finally {
-    await running.stop()
-  }
-}
-
-/** Compiled binary, started repeatedly on the 1000-tenant directory: ms until /health/ready is 200. */
-async function startupMs(dataDir: string, runs = 5): Promise<number[]> {
-  const binary = join(mkdtempSync(join(tmpdir(), 'restaurant-ops-bench-bin-')), 'restaurant-ops')
-  const root = join(import.meta.dir, '..')
-  const build = Bun.spawnSync(
-    [
-      process.execPath,
-      'build',
-      'src/main.ts',
-      '--compile',
-      '--minify-whitespace',
-      '--minify-syntax',
-      '--outfile',
-      binary,
-    ],
-    { cwd: root, stdout: 'ignore', stderr: 'pipe' },
-  )
-  if (build.exitCode !== 0) throw new Error(build.stderr.toString())
+/** Compiled binary, started repeatedly on a tenant directory: ms until /health/ready is 200. */
+async function startupMs(dataDir: string, runs: number): Promise<number[]> {
+  const [binary] = compiledCommand()
   const times: number[] = []
   for (let i = 0; i < runs; i++) {
     const port = 39_000 + i
     const started = performance.now()
-    const proc = Bun.spawn([binary, 'serve'], {
+    const proc = Bun.spawn([binary!, 'serve'], {
       env: { ...process.env, ...serverEnv, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
       stdout: 'ignore',
       stderr: 'ignore',
@@ -86,106 +140,237 @@ async function startupMs(dataDir: string, runs = 5): Promise<number[]> {
     proc.kill('SIGTERM')
     await proc.exited
   }
+  rmSync(dirname(binary!), { recursive: true, force: true })
   return times
 }
 
-const results: Record<string, LoadResult> = {}
-const extra: Record<string, unknown> = {}
-const run = { connections, duration }
+/** Lines "tenant id<TAB>token<TAB>customer id" for bench/wrk/spread.lua. */
+function targetsFile(tenants: BenchTenant[]): string {
+  const path = join(scratchDir('targets'), 'targets.tsv')
+  writeFileSync(path, tenants.map((t) => `${t.tenantId}\t${t.token}\t${t.customerId}\n`).join(''))
+  return path
+}
 
-console.error('preparing data…')
-const singleDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-bench-single-'))
-const single = await prepareSingleTenant(singleDir, orderCount)
-const manyDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-bench-many-'))
-const many = await prepareManyTenants(manyDir, tenantCount)
-const singleToken = await tokenFor(singleDir)
-const manyToken = await tokenFor(manyDir)
-
-await withServer(
-  startListening([process.execPath, join(import.meta.dir, 'baseline.ts')], {}),
-  async (baseline) => {
-    console.error('baseline…')
-    results.baseline = await load({ ...run, url: `${baseline.url}/` })
-  },
-)
-
-await withServer(startServer(sourceCommand, { ...serverEnv, DATA_DIR: singleDir }), async (server) => {
-  const headers = {
-    authorization: `Bearer ${singleToken}`,
-    'x-tenant-id': single.tenantId,
-    'content-type': 'application/json',
-  }
-  const vendor = await fetch(`${server.url}/vendor`, {
-    method: 'POST',
-    headers,
-    body: '{"name":"Bench Vendor"}',
-  })
-  const vendorId = ((await vendor.json()) as { id: string }).id
-  console.error('reads and writes…')
-  results.getVendor = await load({ ...run, url: `${server.url}/vendor/${vendorId}`, headers })
-  results.postVendor = await load({
-    ...run,
-    url: `${server.url}/vendor`,
-    method: 'POST',
-    headers,
-    body: '{"name":"v-[<id>]"}',
-  })
-  results.getCustomer = await load({ ...run, url: `${server.url}/customers/${single.customerId}`, headers })
-  results.postCustomer = await load({
-    ...run,
-    url: `${server.url}/customers`,
-    method: 'POST',
-    headers,
-    body: '{"firstName":"Load","lastName":"Test","email":"c-[<id>]@bench.test"}',
-  })
-  results.listOrders = await load({ ...run, url: `${server.url}/order?limit=50`, headers })
+const bearer = (tenant: BenchTenant) => ({
+  authorization: `Bearer ${tenant.token}`,
+  'x-tenant-id': tenant.tenantId,
 })
 
-await withServer(
-  startServer(sourceCommand, { ...serverEnv, DATA_DIR: manyDir, TENANT_POOL_SIZE: '256' }),
-  async (server) => {
-    console.error(`${tenantCount} tenants…`)
-    const targets = many.map((t) => ({
-      path: `/customers/${t.customerId}`,
-      headers: { authorization: `Bearer ${manyToken}`, 'x-tenant-id': t.tenantId },
-    }))
-    // Shuffled so consecutive requests hit different tenants, more than the pool holds.
-    targets.sort(() => Math.random() - 0.5)
-    results.manyTenants = await load({ ...run, url: server.url, targets })
-    extra.rssAfterManyTenantsMb = rssMb(server.pid)
-  },
-)
+const loadAtStart = loadAverage()
+const started = Date.now()
+const measured: Measured[] = []
+const extra: { prepareSeconds: Record<string, number>; rssMb: Record<string, number>; startupMs?: number[] } =
+  { prepareSeconds: {}, rssMb: {} }
 
-console.error('start-up…')
-extra.startupMs = await startupMs(manyDir)
+/** Runs a preparation step and records how long it took. */
+async function timed<T>(name: string, step: () => Promise<T>): Promise<T> {
+  console.error(`preparing ${name}…`)
+  const begun = performance.now()
+  const result = await step()
+  extra.prepareSeconds[name] = Math.round((performance.now() - begun) / 100) / 10
+  console.error(`  ${extra.prepareSeconds[name]} s`)
+  return result
+}
 
-const ratio = (name: string) => Math.round((results[name]!.rps / results.baseline!.rps) * 1000) / 1000
+try {
+  const singleDir = scratchDir('single')
+  const single = await timed('single', () => prepareSingleTenant(singleDir, options.orders))
+  // Peer and ceiling each write into their own copy of the prepared tenant file.
+  const copyOfTenant = (name: string) => {
+    const path = join(scratchDir(name), 'tenant.sqlite')
+    copyFileSync(tenantDatabasePath(singleDir, single.tenantId), path)
+    return path
+  }
+  const peerDb = copyOfTenant('peer')
+  const ceilingDb = copyOfTenant('ceiling')
+  const jwksPath = join(scratchDir('jwks'), 'jwks.json')
+  writeFileSync(jwksPath, JSON.stringify(single.jwks))
+  const config = configFor({ dataDir: singleDir })
+
+  const singleServers: Scenario['servers'] = {
+    bare: () => startListening([process.execPath, join(import.meta.dir, 'baseline.ts')], {}),
+    peer: () =>
+      startListening(['node', join(peerDir, 'server.mjs')], {
+        DB_PATH: peerDb,
+        TENANT_ID: single.tenantId,
+        JWKS_PATH: jwksPath,
+        AUTH_ISSUER: config.authIssuer,
+        AUTH_AUDIENCE: config.authAudience,
+      }),
+    ceiling: () =>
+      startListening([process.execPath, join(import.meta.dir, 'ceiling', 'server.ts')], {
+        DB_PATH: ceilingDb,
+        TENANT_ID: single.tenantId,
+        BENCH_TOKEN: single.token,
+        BENCH_SUBJECT: single.subject,
+      }),
+    service: () => startServer(sourceCommand, { ...serverEnv, DATA_DIR: singleDir }),
+  }
+  const customerPath = `/customers/${single.customerId}`
+  const fixedArgs = () => [single.token, single.tenantId]
+
+  const scenarios: Scenario[] = [
+    {
+      key: 'read',
+      title: '(a) `GET /customers/{id}` (JWT)',
+      servers: singleServers,
+      path: customerPath,
+      script: 'fixed',
+      args: fixedArgs,
+      probe: { path: customerPath, init: { headers: bearer(single) } },
+    },
+    {
+      key: 'create',
+      title: '(b) `POST /customers` (JWT, audit + outbox)',
+      servers: singleServers,
+      path: '/',
+      script: 'create',
+      args: () => [...fixedArgs(), nextNonce()],
+      probe: {
+        path: '/customers',
+        init: {
+          method: 'POST',
+          headers: { ...bearer(single), 'content-type': 'application/json' },
+          body: JSON.stringify({
+            firstName: 'Probe',
+            lastName: 'Test',
+            email: `p-${nextNonce()}@bench.test`,
+          }),
+        },
+      },
+    },
+    {
+      key: 'orders',
+      title: `(c) \`GET /order?limit=50\`, ${options.orders.toLocaleString('en')} orders`,
+      servers: { bare: singleServers.bare, service: singleServers.service },
+      path: '/order?limit=50',
+      script: 'fixed',
+      args: fixedArgs,
+      probe: { path: '/order?limit=50', init: { headers: bearer(single) } },
+    },
+  ]
+
+  const spread = async (key: string, count: number, distribution: string[], title: string) => {
+    if (!wanted(key)) return
+    const dir = scratchDir(key)
+    const tenants = await timed(key, () => prepareManyTenants(dir, count))
+    const targets = targetsFile(tenants)
+    scenarios.push({
+      key,
+      title,
+      servers: {
+        bare: singleServers.bare,
+        service: () => startServer(sourceCommand, { ...serverEnv, DATA_DIR: dir, TENANT_POOL_SIZE: '256' }),
+      },
+      path: '/',
+      script: 'spread',
+      args: () => [targets, ...distribution],
+      probe: { path: `/customers/${tenants[0]!.customerId}`, init: { headers: bearer(tenants[0]!) } },
+      afterService: (server) => {
+        extra.rssMb[key] = rssMb(server.pid)
+      },
+    })
+    return dir
+  }
+  await spread(
+    'zipf',
+    options.zipfTenants,
+    ['zipf', String(options.zipfS)],
+    `(d) \`GET /customers/{id}\`, Zipf s=${options.zipfS} over ${options.zipfTenants.toLocaleString('en')} tenants`,
+  )
+  const uniformDir = await spread(
+    'uniform',
+    options.tenants,
+    ['uniform'],
+    `(d) \`GET /customers/{id}\`, uniform over ${options.tenants.toLocaleString('en')} tenants`,
+  )
+
+  for (const scenario of scenarios.filter((s) => wanted(s.key))) {
+    const results: Measured['results'] = {}
+    for (const comparator of comparators.filter((c) => scenario.servers[c])) {
+      console.error(`${scenario.key}: ${comparator}…`)
+      results[comparator] = await measure(scenario, comparator)
+    }
+    measured.push({ key: scenario.key, title: scenario.title, results })
+  }
+
+  if (wanted('startup')) {
+    console.error('start-up…')
+    extra.startupMs = await startupMs(uniformDir ?? (await prepareStartupDir()), options.startupRuns)
+  }
+} finally {
+  if (!values.keep) for (const dir of scratch) rmSync(dir, { recursive: true, force: true })
+}
+
+async function prepareStartupDir() {
+  const dir = scratchDir('startup')
+  await timed('startup', () => prepareManyTenants(dir, options.tenants))
+  return dir
+}
+
+const ratio = (a: LoadResult | undefined, b: LoadResult | undefined) =>
+  a && b ? Math.round((a.rps / b.rps) * 1000) / 1000 : null
+const withRatios = measured.map((m) => ({
+  ...m,
+  ratios: Object.fromEntries(
+    Object.entries(m.results).map(([name, r]) => [
+      name,
+      {
+        bare: ratio(r, m.results.bare),
+        peer: ratio(r, m.results.peer),
+        ceiling: ratio(r, m.results.ceiling),
+      },
+    ]),
+  ),
+}))
+const serviceRps = (key: string) => measured.find((m) => m.key === key)?.results.service?.rps
+const versusRead = (key: string) => {
+  const spreadRps = serviceRps(key)
+  const readRps = serviceRps('read')
+  return spreadRps && readRps ? Math.round((spreadRps / readRps) * 1000) / 1000 : null
+}
+
 const report = {
-  date: new Date().toISOString(),
+  date: new Date(started).toISOString(),
+  minutes: Math.round((Date.now() - started) / 6000) / 10,
   machine: {
     cpus: navigator.hardwareConcurrency,
     bun: Bun.version,
-    load: (await Bun.file('/proc/loadavg').text()).trim(),
+    node: Bun.spawnSync(['node', '--version']).stdout.toString().trim(),
+    wrk: Bun.spawnSync(['wrk', '--version']).stdout.toString().split('\n')[0]!.trim(),
+    loadAtStart,
+    loadAtEnd: loadAverage(),
   },
-  duration,
-  connections,
-  orderCount,
-  tenantCount,
-  results,
-  ratios: Object.fromEntries(Object.keys(results).map((name) => [name, ratio(name)])),
-  manyTenantsVsSingleRead: Math.round((results.manyTenants!.rps / results.getCustomer!.rps) * 1000) / 1000,
+  options,
+  scenarios: withRatios,
+  serviceSpreadVersusSingleRead: { zipf: versusRead('zipf'), uniform: versusRead('uniform') },
   ...extra,
 }
 mkdirSync(join(import.meta.dir, 'results'), { recursive: true })
 writeFileSync(join(import.meta.dir, 'results', 'latest.json'), JSON.stringify(report, null, 2))
 
-console.log('| scenario | req/s | p50 ms | p99 ms | non-2xx | ratio to baseline |')
-console.log('|---|---|---|---|---|---|')
-for (const [name, r] of Object.entries(results)) {
-  console.log(`| ${name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${ratio(name).toFixed(3)} |`)
+const cell = (value: number | null) => (value === null ? '' : value.toFixed(3))
+console.log('| scenario | server | req/s | p50 ms | p99 ms | non-2xx | × bare | × peer | × ceiling | load |')
+console.log('|---|---|---|---|---|---|---|---|---|---|')
+for (const m of withRatios) {
+  for (const [name, r] of Object.entries(m.results)) {
+    const x = m.ratios[name]!
+    console.log(
+      `| ${m.title} | ${name} | ${r.rps.toLocaleString('en')} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx}${r.socketErrors ? ` + ${r.socketErrors} socket errors` : ''} | ${cell(x.bare)} | ${cell(x.peer)} | ${cell(x.ceiling)} | ${r.load} |`,
+    )
+  }
 }
-console.log(`\nmany tenants / single-tenant read: ${report.manyTenantsVsSingleRead}`)
-console.log(`RSS after many-tenant load: ${extra.rssAfterManyTenantsMb} MB`)
 console.log(
-  `compiled binary start-up to ready with ${tenantCount} tenants (ms): ${(extra.startupMs as number[]).join(', ')}`,
+  `\nservice, spread over tenants / single-tenant read: Zipf ${report.serviceSpreadVersusSingleRead.zipf}, uniform ${report.serviceSpreadVersusSingleRead.uniform}`,
 )
+for (const [key, mb] of Object.entries(extra.rssMb)) console.log(`service RSS after ${key}: ${mb} MB`)
+if (extra.startupMs)
+  console.log(
+    `compiled binary start-up to ready with ${options.tenants} tenants (ms): ${extra.startupMs.join(', ')}`,
+  )
+console.log(
+  `preparation (s): ${Object.entries(extra.prepareSeconds)
+    .map(([name, seconds]) => `${name} ${seconds}`)
+    .join(', ')}`,
+)
+console.log(`load average at start ${loadAtStart}, at end ${report.machine.loadAtEnd}`)

@@ -20,6 +20,8 @@ export interface Config {
   maxBodyBytes: number
   passcodeSessionTtlSeconds: number
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
+  /** How long `serve` may take to stop gracefully after SIGTERM/SIGINT before it exits anyway. */
+  shutdownTimeoutMs: number
   /** `file:///path` or `s3://bucket/prefix`: turns on continuous replication with Litestream. */
   litestreamReplicaUrl: string | undefined
   litestreamBin: string | undefined
@@ -239,6 +241,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 1_073_741_824),
     passcodeSessionTtlSeconds: integer(env, 'PASSCODE_SESSION_TTL', 12 * 3600, 60, 30 * 86400),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'], 'info'),
+    // Below Docker's 10 s between SIGTERM and SIGKILL, so the deadline's log line gets out.
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 8000, 1000, 600_000),
     paymentGateway,
     stripeSecretKey: stripeSecretKey(env, paymentGateway),
     stripeApiUrl: url(env, 'STRIPE_API_URL') ?? 'https://api.stripe.com/',

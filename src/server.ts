@@ -5,6 +5,7 @@ import { accessSources } from './modules/access'
 import { appRoutes } from './modules/apps/routes'
 import { auditEntryRoutes } from './modules/audit-entries/routes'
 import { cashRoutes } from './modules/cash/routes'
+import { registerClubMembershipJobs } from './modules/club-memberships/jobs'
 import { clubMembershipRoutes } from './modules/club-memberships/routes'
 import { clubRoutes } from './modules/clubs/routes'
 import { collectionRoutes } from './modules/collections/routes'
@@ -47,6 +48,7 @@ import { tablesWebhookRoutes } from './modules/webhooks/tables-routes'
 import { wineListRoutes } from './modules/wine-lists/routes'
 import { httpConventions } from './platform/http/conventions'
 import { mountDocs } from './platform/http/docs'
+import type { Drain } from './platform/http/drain'
 import { openPlatform, type Platform, type PlatformOptions } from './platform/platform'
 
 export interface AppOptions extends Omit<PlatformOptions, 'access'> {
@@ -102,14 +104,16 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
   ]
 }
 
-export function buildApp(platform: Platform): AnyElysia {
+/** `drain`: the graceful stop of `serve` (see platform/http/drain.ts). */
+export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
+  registerClubMembershipJobs(platform)
   registerGiftCardJobs(platform)
   registerMediaJobs(platform)
   registerOffPremiseJobs(platform)
   // Typed as AnyElysia: composing every module in one chained type exceeds what tsc can represent,
   // and nothing consumes the app's route types (no Eden client).
   const app: AnyElysia = new Elysia({ normalize: false }).use(
-    httpConventions({ maxBodyBytes: platform.config.maxBodyBytes, log: platform.log }),
+    httpConventions({ maxBodyBytes: platform.config.maxBodyBytes, log: platform.log, drain }),
   )
   for (const routes of moduleRoutes(platform)) app.use(routes)
   if (platform.devIssuer) {

@@ -254,3 +254,33 @@ export function runScenarios(scenarios: Scenario[], options: Parameters<typeof c
 export function countRows(db: Db, table: string): number {
   return (db.$client.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n
 }
+
+/**
+ * Row counts of every table of the given databases (one statement each), as `name.table` ->
+ * count: take one before a request and one after to prove it wrote nothing.
+ */
+export function tableCounter(databases: Record<string, Db>): () => Map<string, number> {
+  const counters = Object.entries(databases).map(([label, db]) => {
+    const names = db.$client
+      .query(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%'",
+      )
+      .all()
+      .map((row) => (row as { name: string }).name)
+    const statement = db.$client.query(
+      `SELECT ${names.map((n, i) => `(SELECT count(*) FROM "${n}") AS c${i}`).join(', ')}`,
+    )
+    return () => {
+      const row = statement.get() as Record<string, number>
+      return names.map((name, i) => [`${label}.${name}`, row[`c${i}`]!] as const)
+    }
+  })
+  return () => new Map(counters.flatMap((count) => count()))
+}
+
+/** The tables whose counts differ between two `tableCounter` readings, as `table before→after`. */
+export function changedCounts(before: Map<string, number>, after: Map<string, number>): string[] {
+  return [...after].flatMap(([name, count]) =>
+    count === before.get(name) ? [] : [`${name} ${before.get(name)}→${count}`],
+  )
+}

@@ -1,15 +1,26 @@
 // `serve`: open the platform, create the embedded default on an empty data directory, start
 // replication or scheduled snapshots, listen, and shut down gracefully on SIGTERM/SIGINT.
-
+import http from 'node:http'
+import type { Server } from 'bun'
 import type { Config } from '../config'
 import { accessSources } from '../modules/access'
 import { backedUpDatabases } from '../platform/backup/databases'
 import { LitestreamSupervisor, resolveLitestreamBinary } from '../platform/backup/litestream'
 import { writeServeLock } from '../platform/backup/restore'
+import { Drain } from '../platform/http/drain'
 import { openPlatform, type Platform } from '../platform/platform'
 import { buildApp } from '../server'
 import { backupNow } from './backup'
 import { ensureEmbeddedDefault } from './bootstrap'
+
+/** Where Bun's parser refuses a header section; the app's own limits are below it (conventions.ts). */
+const PARSER_HEADER_CEILING = 64 * 1024
+/**
+ * After SIGTERM, the listener closes once no request has arrived for this long: long enough for the
+ * requests already sent to be read, and for clients answered just before the signal to send their
+ * next request and be told to close.
+ */
+const QUIET_WINDOW_MS = 250
 
 /** Litestream when LITESTREAM_REPLICA_URL is set, else scheduled snapshots (BACKUP_INTERVAL). */
 function startBackups(platform: Platform): void {
@@ -74,26 +85,50 @@ export async function serve(config: Config): Promise<void> {
         'so anyone who can manage webhooks can reach this server’s own network. Never in production.',
     )
   }
-  const app = buildApp(platform).listen({
+  // Bun's parser answers header sections above its limit with a bare 431 before any code runs:
+  // its ceiling goes above the app's own limits, which answer with problem documents.
+  // @ts-expect-error Bun lets this be set (Node's types call it read-only)
+  http.maxHeaderSize = PARSER_HEADER_CEILING
+  const drain = new Drain()
+  const app = buildApp(platform, drain).listen({
     port: config.port,
     hostname: config.host,
-    // Above MAX_BODY_BYTES (and MEDIA_MAX_BYTES, for embedded direct uploads) so the app's own
-    // checks answer with a problem document.
-    maxRequestBodySize: Math.max(config.maxBodyBytes, config.mediaMaxBytes) + 1024,
+    // No ceiling from Bun (it would answer a bare 413): every body reader enforces its own limit as
+    // the bytes arrive (MAX_BODY_BYTES, MEDIA_MAX_BYTES), and Bun does not buffer unread bodies.
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
   })
+  const server = app.server as Server<unknown>
   platform.jobs.start()
-  const url = `http://${app.server?.hostname}:${app.server?.port}`
+  const url = `http://${server.hostname}:${server.port}`
   log.info('listening', { url, dataDir: config.dataDir })
-  console.log(JSON.stringify({ listening: url, port: app.server?.port, dataDir: config.dataDir }))
+  console.log(JSON.stringify({ listening: url, port: server.port, dataDir: config.dataDir }))
 
   let stopping = false
   const shutdown = async (signal: string) => {
     if (stopping) return
     stopping = true
-    log.info('shutting down', { signal })
-    // Stop accepting and finish requests in flight; let jobs finish (webhook requests record
-    // their attempts); then Litestream's last sync; then close every database.
+    drain.begin()
+    log.info('shutting down', { signal, inFlight: server.pendingRequests })
+    setTimeout(() => {
+      log.error('shutdown took longer than SHUTDOWN_TIMEOUT_MS: exiting anyway', {
+        timeoutMs: config.shutdownTimeoutMs,
+        cutRequests: server.pendingRequests,
+        runningJobs: platform.jobs
+          .status()
+          .filter((job) => job.running)
+          .map((job) => job.name),
+      })
+      void platform.replication?.stop()
+      releaseLock()
+      process.exit(1)
+    }, config.shutdownTimeoutMs)
+    // Requests already on their way are read and answered (or refused) with `Connection: close`
+    // before the listener and the idle keep-alive connections close; stopping waits for the
+    // requests in flight. Then jobs finish (webhook requests record their attempts), Litestream
+    // makes its last sync, and every database closes.
+    await drain.quiet(QUIET_WINDOW_MS)
     await app.stop()
+    log.info('requests finished', { refusedAfterSignal: drain.refused })
     await platform.jobs.stop()
     await platform.replication?.stop()
     await platform.shutdown()

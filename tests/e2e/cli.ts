@@ -72,8 +72,12 @@ export async function runCli(
 
 export interface RunningServer {
   url: string
+  port: number
   pid: number
-  stop(): Promise<void>
+  /** What the process wrote to stderr so far (also passed through to the test's stderr). */
+  stderr(): string
+  /** Sends SIGTERM at once, then resolves with the exit code. */
+  stop(): Promise<number>
 }
 
 /** Starts `serve` on a free port and resolves once it prints where it listens. */
@@ -85,8 +89,16 @@ export async function startListening(command: string[], env: Record<string, stri
   const proc = Bun.spawn(command, {
     env: { ...process.env, LOG_LEVEL: 'error', PORT: '0', HOST: '127.0.0.1', ...env },
     stdout: 'pipe',
-    stderr: 'inherit',
+    stderr: 'pipe',
   })
+  let stderr = ''
+  void (async () => {
+    const decoder = new TextDecoder()
+    for await (const chunk of proc.stderr) {
+      stderr += decoder.decode(chunk, { stream: true })
+      process.stderr.write(chunk)
+    }
+  })()
   const reader = proc.stdout.getReader()
   let buffered = ''
   const deadline = Date.now() + 20_000
@@ -100,10 +112,12 @@ export async function startListening(command: string[], env: Record<string, stri
       const { port } = JSON.parse(line)
       return {
         url: `http://127.0.0.1:${port}`,
+        port,
         pid: proc.pid,
-        async stop() {
+        stderr: () => stderr,
+        stop() {
           proc.kill('SIGTERM')
-          await proc.exited
+          return proc.exited
         },
       }
     }

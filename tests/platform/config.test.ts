@@ -11,6 +11,7 @@ describe('configuration', () => {
       authJwksUrl: undefined,
       authTrustIdentityHeaders: false,
       sqliteSynchronous: 'NORMAL',
+      shutdownTimeoutMs: 8000,
     })
     expect(config.dataDir).toEndWith('/tenants')
   })
@@ -23,6 +24,8 @@ describe('configuration', () => {
     [{ AUTH_TRUST_IDENTITY_HEADERS: 'yes please' }, 'AUTH_TRUST_IDENTITY_HEADERS'],
     [{ SQLITE_SYNCHRONOUS: 'SOMETIMES' }, 'SQLITE_SYNCHRONOUS'],
     [{ DEFAULT_TENANT_SLUG: 'Not A Slug' }, 'DEFAULT_TENANT_SLUG'],
+    [{ SHUTDOWN_TIMEOUT_MS: '5s' }, 'SHUTDOWN_TIMEOUT_MS'],
+    [{ SHUTDOWN_TIMEOUT_MS: '999' }, 'SHUTDOWN_TIMEOUT_MS'],
   ]
   for (const [env, variable] of bad) {
     test(`a bad ${variable} is refused with a message naming it`, () => {
@@ -38,12 +41,14 @@ describe('configuration', () => {
         AUTH_TRUST_IDENTITY_HEADERS: 'true',
         SQLITE_SYNCHRONOUS: 'full',
         AUTH_JWKS_URL: 'https://idp.test/jwks',
+        SHUTDOWN_TIMEOUT_MS: '25000',
       }),
     ).toMatchObject({
       port: 8080,
       authTrustIdentityHeaders: true,
       sqliteSynchronous: 'FULL',
       authJwksUrl: 'https://idp.test/jwks',
+      shutdownTimeoutMs: 25_000,
     })
   })
 })

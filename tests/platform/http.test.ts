@@ -1,5 +1,6 @@
-// HTTP conventions: problem documents for every failure, request ids, body limits, OpenAPI.
+// HTTP conventions: problem documents for every failure, request ids, body and transport limits, OpenAPI.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { MAX_HEADER_SECTION_BYTES, MAX_REQUEST_TARGET_BYTES } from '../../src/platform/http/conventions'
 import { createTestApp, type TestApp } from '../harness'
 
 describe('http conventions', () => {
@@ -33,6 +34,31 @@ describe('http conventions', () => {
     const res = await t.request('POST', '/vendor', { body: big })
     expect(res.status).toBe(413)
     expect(res.body.code).toBe('payload_too_large')
+  })
+
+  test('a body without a declared length is refused with 413 as soon as it passes the limit, never buffered whole', async () => {
+    let pulled = 0
+    const large = new ReadableStream<Uint8Array>({
+      pull: (controller) => {
+        if (pulled >= 1 << 20) return controller.close()
+        pulled += 512
+        controller.enqueue(new TextEncoder().encode(' '.repeat(512)))
+      },
+    })
+    const res = await t.app.handle(
+      new Request('http://localhost/vendor', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${t.tenant.owner.token}`,
+          'x-tenant-id': t.tenant.id,
+          'content-type': 'application/json',
+        },
+        body: large,
+      }),
+    )
+    expect(res.status).toBe(413)
+    expect(await res.json()).toMatchObject({ code: 'payload_too_large' })
+    expect(pulled).toBeLessThan(64 * 1024)
   })
 
   test('a validation problem lists every failing field', async () => {
@@ -76,6 +102,87 @@ describe('http conventions', () => {
     const script = await t.app.handle(new Request('http://localhost/docs/scalar.js'))
     expect(script.status).toBe(200)
     expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(100_000)
+  })
+})
+
+describe('transport limits, checked before routing and authentication', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await createTestApp()
+  })
+  afterAll(() => t.close())
+
+  const send = (method: string, path: string, headers: Record<string, string> = {}) =>
+    t.app.handle(
+      new Request(`http://localhost${path}`, {
+        method,
+        headers: { authorization: `Bearer ${t.tenant.owner.token}`, 'x-tenant-id': t.tenant.id, ...headers },
+      }),
+    )
+  // `/health/live?pad=` plus padding: a request target of exactly `length` bytes.
+  const target = (length: number) => `/health/live?pad=${'a'.repeat(length - '/health/live?pad='.length)}`
+
+  const refused: [string, () => Promise<Response>, number, string][] = [
+    ['a method the API does not implement', () => send('PROPFIND', '/vendor'), 501, 'not_implemented'],
+    ['TRACE', () => send('TRACE', '/vendor'), 501, 'not_implemented'],
+    [
+      'a request target above 8 KiB',
+      () => send('GET', target(MAX_REQUEST_TARGET_BYTES + 1)),
+      414,
+      'uri_too_long',
+    ],
+    [
+      'a header section above 16 KiB',
+      () => send('GET', '/vendor', { 'x-padding': 'a'.repeat(MAX_HEADER_SECTION_BYTES) }),
+      431,
+      'headers_too_large',
+    ],
+    [
+      'many headers adding up to more than 16 KiB',
+      () =>
+        send(
+          'GET',
+          '/vendor',
+          Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`x-h${i}`, 'a'.repeat(170)])),
+        ),
+      431,
+      'headers_too_large',
+    ],
+  ]
+  for (const [name, request, status, code] of refused) {
+    test(`${name}: ${status} ${code} problem, and the connection is closed`, async () => {
+      const res = await request()
+      expect(res.status).toBe(status)
+      expect(res.headers.get('content-type')).toBe('application/problem+json')
+      expect(res.headers.get('connection')).toBe('close')
+      const body = (await res.json()) as Record<string, unknown>
+      expect(body).toMatchObject({ status, code, requestId: res.headers.get('x-request-id') })
+      expect(Object.keys(body).sort()).toEqual(['code', 'detail', 'requestId', 'status', 'title', 'type'])
+    })
+  }
+
+  test('requests at the limits are routed as usual', async () => {
+    expect((await send('GET', target(MAX_REQUEST_TARGET_BYTES))).status).toBe(200)
+    expect((await send('OPTIONS', '/vendor')).status).toBe(404)
+    const padding = 'a'.repeat(MAX_HEADER_SECTION_BYTES - 1024)
+    expect((await send('GET', '/vendor', { 'x-padding': padding })).status).toBe(200)
+  })
+
+  test('a refused write changes nothing, even with valid credentials', async () => {
+    const res = await t.app.handle(
+      new Request('http://localhost/vendor', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${t.tenant.owner.token}`,
+          'x-tenant-id': t.tenant.id,
+          'content-type': 'application/json',
+          'x-padding': 'a'.repeat(MAX_HEADER_SECTION_BYTES),
+        },
+        body: JSON.stringify({ name: 'Never stored' }),
+      }),
+    )
+    expect(res.status).toBe(431)
+    expect((await t.request('GET', '/vendor')).body.page.total).toBe(0)
   })
 })
 

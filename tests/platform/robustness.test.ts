@@ -9,154 +9,25 @@
 // The bodies that carry one bad part are otherwise valid (built from the route's own schema), so
 // a wrong type is refused because of that type, and a bad path parameter reaches the handler.
 import { afterAll, describe, expect, test } from 'bun:test'
-import type { TSchema } from '@sinclair/typebox'
-import { Value } from '@sinclair/typebox/value'
 import { generateKeyPair, SignJWT } from 'jose'
 import { newId } from '../../src/platform/ids'
-import { createTestApp, type TestResponse } from '../harness'
-
-type Schema = Record<string, any>
+import { changedCounts, createTestApp, type TestResponse, tableCounter } from '../harness'
+import { checks, type Schema, sampleOf } from '../schema-samples'
 
 const t = await createTestApp()
 const other = await t.addTenant('other')
 afterAll(() => t.close())
 
 // ---------------------------------------------------------------------------------------------
-// Row counts: one statement per database that counts every table.
+// Row counts of every table of the tenant and control databases.
 
-function countsStatement(db: { query(sql: string): { get(): unknown } }) {
-  const tables = (
-    db
-      .query(
-        "SELECT json_group_array(name) AS names FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%'",
-      )
-      .get() as { names: string }
-  ).names
-  const names = JSON.parse(tables) as string[]
-  const sql = `SELECT ${names.map((n, i) => `(SELECT count(*) FROM "${n}") AS c${i}`).join(', ')}`
-  const statement = db.query(sql)
-  return () => {
-    const row = statement.get() as Record<string, number>
-    return names.map((name, i) => [name, row[`c${i}`]!] as const)
-  }
-}
-
-const tenantCounts = countsStatement(t.tenant.db.$client)
-const controlCounts = countsStatement(t.platform.control.db.$client)
-const snapshot = () => [
-  ...tenantCounts().map(([n, c]) => [`tenant.${n}`, c] as const),
-  ...controlCounts().map(([n, c]) => [`control.${n}`, c] as const),
-]
-
-function grown(before: ReturnType<typeof snapshot>, after: ReturnType<typeof snapshot>): string[] {
-  return after.flatMap(([name, count], i) =>
-    count === before[i]![1] ? [] : [`${name} ${before[i]![1]}→${count}`],
-  )
-}
+const snapshot = tableCounter({ tenant: t.tenant.db, control: t.platform.control.db })
 
 // ---------------------------------------------------------------------------------------------
 // Valid samples and wrong values from TypeBox schemas.
 
-function checks(schema: Schema, value: unknown): boolean | undefined {
-  try {
-    return Value.Check(schema as TSchema, value)
-  } catch {
-    return undefined // a kind or format TypeBox does not know: cannot tell
-  }
-}
-
-const patternCandidates = [
-  'Sample',
-  'sample',
-  'sample-slug',
-  'ABC',
-  'USD',
-  'US',
-  '12:00',
-  '2031-03-14',
-  '2031-03',
-  '#336699',
-  '+15555550123',
-  '1',
-  'sample@example.com',
-  '1234',
-]
-
-function sampleString(schema: Schema, key: string): string {
-  if (/locationId$/i.test(key)) return t.tenant.locationId
-  const format = schema.format as string | undefined
-  let value: string
-  if (format === 'date' || format === 'calendar-date') value = '2031-03-14'
-  else if (format === 'date-time') value = '2031-03-14T12:00:00.000Z'
-  else if (format === 'email') value = 'sample@example.com'
-  else if (format === 'uri' || format === 'url') value = 'https://example.com/sample'
-  else if (format === 'uuid' || /Id$/.test(key)) value = newId()
-  else if (format === 'time') value = '12:00:00'
-  else if (/email/i.test(key)) value = 'sample@example.com'
-  else if (/date$/i.test(key)) value = '2031-03-14'
-  else if (/(At|Time)$/.test(key)) value = '2031-03-14T12:00:00.000Z'
-  else if (/url$/i.test(key)) value = 'https://example.com/sample'
-  else value = 'Sample'
-  if (schema.pattern) {
-    const re = new RegExp(schema.pattern)
-    if (!re.test(value)) value = patternCandidates.find((c) => re.test(c)) ?? value
-  }
-  if (schema.minLength && value.length < schema.minLength) value = value.padEnd(schema.minLength, 'x')
-  if (schema.maxLength && value.length > schema.maxLength) value = value.slice(0, schema.maxLength)
-  return value
-}
-
-function sampleNumber(schema: Schema): number {
-  let value = 1
-  if (typeof schema.minimum === 'number') value = Math.max(value, schema.minimum)
-  if (typeof schema.exclusiveMinimum === 'number') value = Math.max(value, schema.exclusiveMinimum + 1)
-  if (typeof schema.maximum === 'number') value = Math.min(value, schema.maximum)
-  return value
-}
-
-/** A value the schema accepts, when one can be built; best effort otherwise. */
-function sample(schema: Schema | undefined, key = ''): unknown {
-  if (!schema) return undefined
-  if ('const' in schema) return schema.const
-  if (Array.isArray(schema.enum)) return schema.enum[0]
-  if ('default' in schema && checks(schema, schema.default)) return schema.default
-  for (const union of [schema.anyOf, schema.oneOf]) {
-    if (!Array.isArray(union)) continue
-    const variants = union.filter((v: Schema) => v.type !== 'null')
-    for (const variant of variants) {
-      const value = sample(variant, key)
-      if (checks(variant, value) !== false) return value
-    }
-    return sample(variants[0] ?? union[0], key)
-  }
-  switch (schema.type) {
-    case 'object': {
-      const out: Record<string, unknown> = {}
-      for (const name of schema.required ?? []) out[name] = sample(schema.properties?.[name], name)
-      // The location is optional where x-location-id may name it instead: name it in the body.
-      if (schema.properties?.locationId && !('locationId' in out) && !key)
-        out.locationId = sample(schema.properties.locationId, 'locationId')
-      return out
-    }
-    case 'array': {
-      return Array.from({ length: schema.minItems ?? 0 }, () => sample(schema.items, key.replace(/s$/, '')))
-    }
-    case 'string':
-      return sampleString(schema, key)
-    case 'integer':
-    case 'number':
-      return sampleNumber(schema)
-    case 'boolean':
-      return false
-    case 'null':
-      return null
-  }
-  try {
-    return Value.Create(schema as TSchema)
-  } catch {
-    return undefined
-  }
-}
+const sample = (schema: Schema | undefined, key = '') =>
+  sampleOf(schema, { locationId: t.tenant.locationId }, key)
 
 /** A JSON value of another type than the schema accepts (the lenient shapes first). */
 function wrongValue(schema: Schema): unknown {
@@ -478,7 +349,7 @@ describe('every route refuses bad input with a 4xx problem and writes nothing', 
             continue
           }
           const wrong = problemFailures(response)
-          const written = withoutExternalRecord(route, grown(before, snapshot()))
+          const written = withoutExternalRecord(route, changedCounts(before, snapshot()))
           if (written.length > 0) wrong.push(`wrote ${written.join(', ')}`)
           if (wrong.length > 0)
             failures.push(

@@ -8,28 +8,7 @@ import { renderPermissionsDoc } from '../../scripts/permissions-doc'
 import { CREDENTIAL_ROUTE_PREFIX, isCredentialScope } from '../../src/platform/auth/credentials'
 import { isPermission } from '../../src/platform/auth/permissions'
 import { createTestApp, type TestApp } from '../harness'
-
-/** Routes anyone may call: service description, probes, docs, and the development JWKS. */
-export const publicRoutes = new Set([
-  'GET /',
-  'GET /health',
-  'GET /health/live',
-  'GET /health/ready',
-  'GET /health/database',
-  'GET /docs',
-  'GET /docs/scalar.js',
-  'GET /openapi.json',
-  'GET /.well-known/jwks.json',
-  // Passcode sign-in: the passcode is the credential. Sign-out: the session's own vps_ token is
-  // its authority, with no primitive, so any session can always end itself.
-  'POST /auth/passcode-sessions',
-  'DELETE /auth/passcode-sessions/current',
-  // Embedded media store: the upload URL's own signature (signed, expiring, single-use, handed out
-  // by the authenticated POST /media/uploads/direct) is the authority, as with an S3 presigned PUT;
-  // and ready files are public, since product images appear on public pages.
-  'PUT /media/uploads/:tenantId/:assetId',
-  'GET /media/files/:tenantId/:objectId',
-])
+import { publicRoutes } from '../public-routes'
 
 const root = join(import.meta.dir, '..', '..')
 

@@ -1,9 +1,8 @@
 import { t } from 'elysia'
 import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
-import { bool, int, oneOf } from '../../platform/http/types'
+import { bool, money, oneOf } from '../../platform/http/types'
 import { closeoutModes, drawerStates, entryTypes, reconciliationStatuses } from './schema'
 
-const cents = (description: string) => int({ minimum: 0, maximum: 100_000_000_00, description })
 const optionalText = (max: number, description?: string) =>
   t.Optional(t.Nullable(t.String({ maxLength: max, description })))
 const payloadSchema = t.Record(t.String({ maxLength: 100 }), t.Unknown())
@@ -144,21 +143,21 @@ export const CreateDrawer = t.Object(
   {
     locationId: t.String({ minLength: 1, maxLength: 200 }),
     label: t.String({ minLength: 1, maxLength: 100, description: 'e.g. `Bar`; becomes the baseLabel.' }),
-    startingBalance: cents('Cents counted into the drawer as it opens.'),
+    startingBalance: money({ description: 'Cents counted into the drawer as it opens.' }),
     assignedStaffUserId: optionalText(200, 'An active staff user; default: none.'),
     closeoutMode: t.Optional(oneOf(closeoutModes, { description: 'Default `standard`.' })),
     closeoutWarningAmount: t.Optional(
       t.Nullable(
-        cents(
-          `Over/short beyond this many cents needs a confirmation. Default ${DEFAULT_WARNING_AMOUNT}; null: never.`,
-        ),
+        money({
+          description: `Over/short beyond this many cents needs a confirmation. Default ${DEFAULT_WARNING_AMOUNT}; null: never.`,
+        }),
       ),
     ),
     closeoutRequireApprovalAmount: t.Optional(
       t.Nullable(
-        cents(
-          `Over/short beyond this many cents needs a manager’s approval. Default ${DEFAULT_APPROVAL_AMOUNT}; null: never.`,
-        ),
+        money({
+          description: `Over/short beyond this many cents needs a manager’s approval. Default ${DEFAULT_APPROVAL_AMOUNT}; null: never.`,
+        }),
       ),
     ),
     stateComment: optionalText(1000),
@@ -186,7 +185,9 @@ export const AssignDrawer = t.Object(
 export const AddEntry = t.Object(
   {
     entryType: oneOf(entryTypes),
-    amount: t.Optional(cents('Positive cents; the type gives the sign. `no_sale`: 0 or omitted.')),
+    amount: t.Optional(
+      money({ description: 'Positive cents; the type gives the sign. `no_sale`: 0 or omitted.' }),
+    ),
     comment: optionalText(1000),
     reason: optionalText(200),
     relatedStaffUserId: optionalText(200, 'e.g. who a tip_out paid; an existing staff user.'),
@@ -201,7 +202,7 @@ export const PauseDrawer = t.Object(
       bool({ description: 'true: the replacement starts with the paused drawer’s startingBalance.' }),
     ),
     startingBalance: t.Optional(
-      cents('The replacement’s starting balance (instead of inheriting). Default 0.'),
+      money({ description: 'The replacement’s starting balance (instead of inheriting). Default 0.' }),
     ),
     stateComment: optionalText(1000),
   },
@@ -210,7 +211,7 @@ export const PauseDrawer = t.Object(
 
 export const CloseDrawer = t.Object(
   {
-    actualBalance: cents('The counted cents.'),
+    actualBalance: money({ description: 'The counted cents.' }),
     closeoutMode: t.Optional(oneOf(closeoutModes)),
     stateComment: optionalText(1000),
     confirmWarning: t.Optional(

@@ -1,7 +1,7 @@
 import type { TOptional } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
-import { int, oneOf } from '../../platform/http/types'
+import { int, MAX_MONEY, money, oneOf } from '../../platform/http/types'
 import {
   appliesToValues,
   availableToValues,
@@ -12,8 +12,12 @@ import {
   usageLimitTypes,
 } from './schema'
 
-const discountValueDoc =
-  'Depends on the discount type: Percentage Off in basis points, 1..10000 (1000 = 10%; above 100% is refused); Dollar Off in cents, >= 1; Set Price in cents, >= 0 (the price each eligible unit, or the shipping, is sold at); No Discount and Free take no value (null).'
+// One field holds either basis points or cents, so its schema carries the money bound (the wider
+// one) and the coupon rules check the percentage range.
+const discountValueDoc = `Depends on the discount type: Percentage Off in basis points, 1..10000 (1000 = 10%; above 100% is refused); Dollar Off in cents, 1..${MAX_MONEY}; Set Price in cents, 0..${MAX_MONEY} (the price each eligible unit, or the shipping, is sold at); No Discount and Free take no value (null).`
+
+/** Redemptions are counted one by one: a billion is no limit in practice, and stays an exact integer. */
+const MAX_USAGE_LIMIT = 1_000_000_000
 
 const fields = {
   status: oneOf(couponStatuses, { description: 'Disabled coupons never apply. Default Enabled.' }),
@@ -22,7 +26,11 @@ const fields = {
       'Unlimited (usageLimit null); Total: at most usageLimit redemptions in all; Per Customer: at most usageLimit per customer (anonymous carts cannot use it). Default Unlimited.',
   }),
   usageLimit: t.Nullable(
-    int({ minimum: 1, description: 'Required (>= 1) unless usageLimitType is Unlimited.' }),
+    int({
+      minimum: 1,
+      maximum: MAX_USAGE_LIMIT,
+      description: 'Required (>= 1) unless usageLimitType is Unlimited.',
+    }),
   ),
   appliesTo: oneOf(appliesToValues, {
     description:
@@ -37,9 +45,9 @@ const fields = {
   productDiscountType: oneOf(discountTypes, {
     description: 'Discount on the eligible items. Default No Discount.',
   }),
-  productDiscount: t.Nullable(int({ minimum: 0, description: discountValueDoc })),
+  productDiscount: t.Nullable(money({ description: discountValueDoc })),
   shippingDiscountType: oneOf(discountTypes, { description: 'Discount on shipping. Default No Discount.' }),
-  shippingDiscount: t.Nullable(int({ minimum: 0, description: discountValueDoc })),
+  shippingDiscount: t.Nullable(money({ description: discountValueDoc })),
   startDate: t.Nullable(
     t.String({
       format: 'date',
@@ -52,9 +60,7 @@ const fields = {
       description: 'Last day the coupon applies, inclusive; null: no end. Not before startDate.',
     }),
   ),
-  minimumCartAmount: t.Nullable(
-    int({ minimum: 0, description: 'Cart subtotal the cart must reach, in cents.' }),
-  ),
+  minimumCartAmount: t.Nullable(money({ description: 'Cart subtotal the cart must reach, in cents.' })),
   availableTo: oneOf(availableToValues, {
     description:
       'Who may use it: Everyone; Customer, Club or Customer Tag with the customer, club or customer-tag ids in availableToObjectIds. Default Everyone.',
@@ -80,7 +86,7 @@ const fields = {
       'pre_discount: service charges are computed on the subtotal before this discount; post_discount: after it. Default pre_discount.',
   }),
   maxDiscountAmount: t.Nullable(
-    int({ minimum: 1, description: 'Cap on the whole discount (products and shipping), in cents.' }),
+    money({ minimum: 1, description: 'Cap on the whole discount (products and shipping), in cents.' }),
   ),
   promotionSets: t.Array(t.Record(t.String(), t.Unknown()), {
     maxItems: 50,

@@ -6,10 +6,12 @@
 // lines are left out of sales and item sales. Voids: lines voided after being sent, at what they
 // would have cost ((unit price + modifiers) × quantity); a void order is an order voided after it
 // was submitted. Guests: an order's seatCount, or 1. Labor: completed shifts by their clock-in
-// business date; worked time excludes unpaid breaks; pay is worked time × the rate fixed at clock-in,
-// rounded half-up per shift. Jobs marked excludeFromLaborSummary stay out of the metrics totals.
+// business date, each counted with the figures the shifts API reports for it (whole paidSeconds and
+// breakSeconds, payCents), so a labor cost is the sum of its shifts' payCents and hours and minutes
+// come from summed whole seconds. Jobs marked excludeFromLaborSummary stay out of the metrics totals.
 
-import { payFor, workedMs } from '../labor/shifts'
+import { shiftFigures } from '../labor/shifts'
+import { divideHalfUp } from '../orders/pricing'
 import type { OrderLineRow } from '../orders/schema'
 import { type Period, periodOf, periodsOf } from './periods'
 import type { EraReportParams, EraTimeRange } from './schema'
@@ -38,7 +40,8 @@ const voidAmount = (line: OrderLineRow) => (line.unitPrice + line.modifierTotal)
 
 /** round(a / b) half-up for non-negative integers; null when b is 0. */
 const average = (a: number, b: number) => (b === 0 ? null : Math.floor((2 * a + b) / (2 * b)))
-const hours = (ms: number) => Math.round(ms / 36_000) / 100
+/** Hours to the hundredth (36 s), half-up. */
+const hours = (seconds: number) => Number(divideHalfUp(BigInt(seconds), 36n)) / 100
 
 const isCounted = (o: DatedOrder) => o.order.status !== 'voided'
 
@@ -75,7 +78,7 @@ export function metricsReport(input: ReportInput) {
         voidOrdersCount: 0,
         voidItemsCount: 0,
         voidAmount: 0,
-        hourlyJobTotalMs: 0,
+        hourlyJobTotalSeconds: 0,
         hourlyJobTotalPay: 0,
       },
     ]),
@@ -106,15 +109,15 @@ export function metricsReport(input: ReportInput) {
   for (const s of input.shifts) {
     if (s.excludeFromLaborSummary) continue
     const row = rows.get(k.key(s.shift.locationId, k.period(s.shift.businessDate)))!
-    const ms = workedMs(s.shift, s.breaks)
-    row.hourlyJobTotalMs += ms
-    row.hourlyJobTotalPay += payFor(ms, s.shift.payRateCents)
+    const { paidSeconds, payCents } = shiftFigures(s.shift, s.breaks)
+    row.hourlyJobTotalSeconds += paidSeconds
+    row.hourlyJobTotalPay += payCents
   }
-  return [...rows.values()].map(({ hourlyJobTotalMs, ...row }) => ({
+  return [...rows.values()].map(({ hourlyJobTotalSeconds, ...row }) => ({
     ...row,
     avgOrderValue: average(row.netSalesAmount, row.ordersCount),
     avgGuestAmount: average(row.netSalesAmount, row.guestCount),
-    hourlyJobTotalHours: hours(hourlyJobTotalMs),
+    hourlyJobTotalHours: hours(hourlyJobTotalSeconds),
     laborCostPercentBps: average(row.hourlyJobTotalPay * 10_000, row.netSalesAmount),
   }))
 }
@@ -169,8 +172,8 @@ export function laborReport(input: ReportInput) {
       excludedFromLaborSummary?: boolean
       staffUserId?: string
       shiftsCount: number
-      ms: number
-      breakMs: number
+      paidSeconds: number
+      breakSeconds: number
       laborCost: number
     }
   >()
@@ -195,24 +198,23 @@ export function laborReport(input: ReportInput) {
           : {}),
         ...(byEmployee ? { staffUserId: s.shift.staffUserId } : {}),
         shiftsCount: 0,
-        ms: 0,
-        breakMs: 0,
+        paidSeconds: 0,
+        breakSeconds: 0,
         laborCost: 0,
       }
       rows.set(key, row)
     }
-    const ms = workedMs(s.shift, s.breaks)
-    const span = Date.parse(s.shift.clockOutAt!) - Date.parse(s.shift.clockInAt)
+    const figures = shiftFigures(s.shift, s.breaks)
     row.shiftsCount++
-    row.ms += ms
-    row.breakMs += span - ms
-    row.laborCost += payFor(ms, s.shift.payRateCents)
+    row.paidSeconds += figures.paidSeconds
+    row.breakSeconds += figures.breakSeconds
+    row.laborCost += figures.payCents
   }
-  return [...rows.values()].map(({ ms, breakMs, ...row }) => ({
+  return [...rows.values()].map(({ paidSeconds, breakSeconds, ...row }) => ({
     ...row,
-    regularHours: hours(ms),
-    paidMinutes: Math.floor(ms / 60_000),
-    unpaidBreakMinutes: Math.floor(breakMs / 60_000),
+    regularHours: hours(paidSeconds),
+    paidMinutes: Math.floor(paidSeconds / 60),
+    unpaidBreakMinutes: Math.floor(breakSeconds / 60),
   }))
 }
 

@@ -14,7 +14,7 @@ import { readReport, requestReport } from './service'
 const about: Record<EraReportKind, { title: string; rows: string }> = {
   metrics: {
     title: 'sales and labor metrics',
-    rows: 'One row per period (and restaurant): `netSalesAmount`, `grossSalesAmount`, `discountAmount`, `taxAmount`, `tipAmount`, `ordersCount`, `guestCount`, `avgOrderValue` (net sales per order), `avgGuestAmount`, `voidOrdersCount`, `voidItemsCount`, `voidAmount`, `hourlyJobTotalHours`, `hourlyJobTotalPay`, `laborCostPercentBps` (labor cost over net sales, basis points).',
+    rows: 'One row per period (and restaurant): `netSalesAmount`, `grossSalesAmount`, `discountAmount`, `taxAmount`, `tipAmount`, `ordersCount`, `guestCount`, `avgOrderValue` (net sales per order), `avgGuestAmount`, `voidOrdersCount`, `voidItemsCount`, `voidAmount`, `hourlyJobTotalHours` (the shifts’ `paidSeconds` summed, in hours to the hundredth, half-up), `hourlyJobTotalPay` (the sum of the shifts’ `payCents`), `laborCostPercentBps` (labor cost over net sales, basis points). Labor figures cover completed shifts by clock-in business date, jobs excluded from the labor summary left out.',
   },
   check: {
     title: 'checks',
@@ -22,7 +22,7 @@ const about: Record<EraReportKind, { title: string; rows: string }> = {
   },
   labor: {
     title: 'labor',
-    rows: 'One row per period, restaurant and (by default) job, optionally per employee: `shiftsCount`, `regularHours`, `paidMinutes`, `unpaidBreakMinutes`, `laborCost` (cents). Completed shifts only, by clock-in business date.',
+    rows: 'One row per period, restaurant and (by default) job, optionally per employee: `shiftsCount`, `regularHours` (the shifts’ `paidSeconds` summed, in hours to the hundredth, half-up), `paidMinutes` (that sum in whole minutes, truncated), `unpaidBreakMinutes` (the shifts’ `breakSeconds` summed, in whole minutes, truncated), `laborCost` (cents: the sum of the shifts’ `payCents`, each paidSeconds × payRateCents / 3600 rounded half-up). Completed shifts only, by clock-in business date.',
   },
   menu: {
     title: 'item sales',

@@ -1,6 +1,6 @@
 import { t } from 'elysia'
 import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
-import { bool, int, oneOf } from '../../platform/http/types'
+import { bool, int, money, oneOf } from '../../platform/http/types'
 import { TIME_PATTERN } from './clock'
 import { paymentOptions } from './schema'
 
@@ -39,9 +39,7 @@ export const ScheduleSlot = t.Object({
 export const ScheduleSlotInput = t.Object(
   {
     ...ScheduleSlotFields,
-    priceAmount: t.Optional(
-      int({ minimum: 0, maximum: 100_000_000, description: 'Per guest, integer minor units (default 0).' }),
-    ),
+    priceAmount: t.Optional(money({ description: 'Per guest, integer minor units (default 0).' })),
     currency: t.Optional(t.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 (default USD).' })),
     paymentOption: t.Optional(paymentOptionSchema),
   },

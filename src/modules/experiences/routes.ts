@@ -123,7 +123,9 @@ export const experienceRoutes = (auth: AuthPlugin) =>
             '(minor units) and payment option; a start time belongs to one slot only, and a priced slot needs a ' +
             'payment option other than `none`. Fields left out (`schedule`, `durationMinutes`, `visibility`, ' +
             '`description`) carry over from the previous version. Reservations keep the version they were booked ' +
-            'on. An archived experience is 409.',
+            'on and stand even where the new capacity is below the covers already booked (that start then takes ' +
+            'no one more); option tokens issued before are booked under the new version’s start times, party ' +
+            'limits, cutoff and capacity. An archived experience is 409.',
         },
       },
     )

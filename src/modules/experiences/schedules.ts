@@ -71,6 +71,10 @@ export interface SlotOccurrence {
   paymentOption: PaymentOption
 }
 
+/** When a booking of a version that starts at `startsAt` ends. */
+export const endOf = (version: ExperienceVersionRow, startsAt: string): string =>
+  new Date(Date.parse(startsAt) + version.durationMinutes * 60_000).toISOString()
+
 /** The start times a version offers on a local date, earliest first. */
 export function occurrencesOn(
   version: ExperienceVersionRow,
@@ -85,7 +89,7 @@ export function occurrencesOn(
       const start = zonedInstant(date, time, timeZone)
       found.push({
         startsAt: start.toISOString(),
-        endsAt: new Date(start.getTime() + version.durationMinutes * 60_000).toISOString(),
+        endsAt: endOf(version, start.toISOString()),
         businessDate: date,
         capacity: slot.capacity,
         priceAmount: slot.priceAmount,

@@ -264,18 +264,16 @@ export function publishExperience(
   })
 }
 
-export function publishedVersion(db: Queryable, id: string): ExperienceVersionView {
-  const experience = getExperienceRow(db, id)
-  if (!experience.currentVersionId) throw notFound(`published version of experience ${id}`)
-  const row = db
-    .select()
-    .from(experienceVersions)
-    .where(eq(experienceVersions.id, experience.currentVersionId))
-    .get()
-  if (!row) throw notFound(`published version of experience ${id}`)
-  return versionView(row)
-}
-
 export function getVersionRow(db: Queryable, versionId: string): ExperienceVersionRow | undefined {
   return db.select().from(experienceVersions).where(eq(experienceVersions.id, versionId)).get()
+}
+
+/** The latest published version of an experience; undefined while it is a draft. */
+export const currentVersionRow = (db: Queryable, experience: ExperienceRow) =>
+  experience.currentVersionId ? getVersionRow(db, experience.currentVersionId) : undefined
+
+export function publishedVersion(db: Queryable, id: string): ExperienceVersionView {
+  const row = currentVersionRow(db, getExperienceRow(db, id))
+  if (!row) throw notFound(`published version of experience ${id}`)
+  return versionView(row)
 }

@@ -1,7 +1,7 @@
 import type { TLiteral, TUnion } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
-import { int } from '../../platform/http/types'
+import { int, money, signedMoney } from '../../platform/http/types'
 import { Customer } from '../customers/model'
 import {
   deliveryChannels,
@@ -22,7 +22,6 @@ const literals = <const T extends readonly string[]>(values: T, description?: st
 const nullableText = t.Nullable(t.String())
 const optionalText = (max: number, description?: string) =>
   t.Optional(t.Nullable(t.String({ maxLength: max, description })))
-const cents = (description: string, minimum = 0) => int({ minimum, maximum: 100_000_000, description })
 const id = t.String({ minLength: 1, maxLength: 200 })
 const date = t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' })
 const dateTime = t.String({ format: 'date-time' })
@@ -140,7 +139,7 @@ export const CreateGiftCard = t.Object(
       description:
         'Unique, case-insensitive; spaces and dashes are ignored when matching. At least 6 letters or digits.',
     }),
-    initialAmount: cents('Cents loaded when the card is activated.'),
+    initialAmount: money({ description: 'Cents loaded when the card is activated.' }),
     source: t.Optional(
       literals(['manual', 'import'] as const, '`import` for cards brought over from another system.'),
     ),
@@ -198,7 +197,7 @@ const reason = optionalText(500)
 
 export const ActivateBody = t.Object(
   {
-    amount: t.Optional(cents('Defaults to the card’s initialAmount.')),
+    amount: t.Optional(money({ description: 'Defaults to the card’s initialAmount.' })),
     locationId: location,
     orderId,
     paymentReference,
@@ -207,12 +206,18 @@ export const ActivateBody = t.Object(
   { additionalProperties: false },
 )
 export const LoadBody = t.Object(
-  { amount: cents('Cents to add.', 1), locationId: location, orderId, paymentReference, reason },
+  {
+    amount: money({ minimum: 1, description: 'Cents to add.' }),
+    locationId: location,
+    orderId,
+    paymentReference,
+    reason,
+  },
   { additionalProperties: false },
 )
 export const RedeemBody = t.Object(
   {
-    amount: cents('Cents to take; more than the balance is 409.', 1),
+    amount: money({ minimum: 1, description: 'Cents to take; more than the balance is 409.' }),
     paymentReference: t.String({
       minLength: 1,
       maxLength: 200,
@@ -226,12 +231,7 @@ export const RedeemBody = t.Object(
 )
 export const AdjustBody = t.Object(
   {
-    amountDelta: int({
-      minimum: -100_000_000,
-      maximum: 100_000_000,
-      not: t.Literal(0),
-      description: 'Signed cents, not 0.',
-    }),
+    amountDelta: signedMoney({ not: t.Literal(0), description: 'Signed cents, not 0.' }),
     reason: t.String({ minLength: 1, maxLength: 500 }),
     locationId: location,
   },
@@ -260,7 +260,7 @@ export const GiftCardSettings = t.Object(
     enabled: t.Boolean(),
     tipsEnabled: t.Boolean(),
     cashOutEnabled: t.Boolean(),
-    cashOutThreshold: cents('A card can be cashed out only when its balance is above this.'),
+    cashOutThreshold: money({ description: 'A card can be cashed out only when its balance is above this.' }),
     cashOutPermission: t.String({
       minLength: 1,
       maxLength: 50,
@@ -269,9 +269,13 @@ export const GiftCardSettings = t.Object(
     allowDiscounts: t.Boolean(),
     allowOnlineRedemption: t.Boolean(),
     sharedAcrossLocations: t.Boolean(),
-    minimumPurchaseAmount: cents('Smallest activation or load; 0: none.'),
-    digitalPurchaseLimit: cents('Largest activation or load of a Virtual card; 0: no limit.'),
-    physicalPurchaseLimit: cents('Largest activation or load of a Physical card; 0: no limit.'),
+    minimumPurchaseAmount: money({ description: 'Smallest activation or load; 0: none.' }),
+    digitalPurchaseLimit: money({
+      description: 'Largest activation or load of a Virtual card; 0: no limit.',
+    }),
+    physicalPurchaseLimit: money({
+      description: 'Largest activation or load of a Physical card; 0: no limit.',
+    }),
   },
   { $id: '#/components/schemas/GiftCardSettings' },
 )

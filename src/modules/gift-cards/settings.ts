@@ -1,4 +1,4 @@
-// Gift card settings: one row per tenant, created with defaults on first read.
+// Gift card settings: one row per tenant, stored by the first PUT; reads answer the defaults until then.
 import { eq } from 'drizzle-orm'
 import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'

@@ -2,7 +2,7 @@
 
 import { t } from 'elysia'
 import { pageTotalSchema, pagingQuery } from '../../platform/http/paging'
-import { int } from '../../platform/http/types'
+import { int, money } from '../../platform/http/types'
 
 // Enumerations are spelled as unions of literals, not t.UnionEnum: Elysia gives that a hidden
 // `default` of its first value, which turns an omitted query filter into a filter on that value.
@@ -15,7 +15,6 @@ export const movementType = t.Union([
 ])
 
 export const MAX_QUANTITY = 1_000_000_000
-export const MAX_UNIT_COST = 1_000_000_000
 
 export const quantityNote =
   'Quantities are integers in the ingredient’s `baseUnit` (choose a unit fine enough to count in whole numbers: `g`, `ml`, `each`).'
@@ -145,7 +144,7 @@ export const Receiving = t.Object(
   {
     locationId: id(),
     quantity: quantity('Base units received.'),
-    unitCost: int({ minimum: 0, maximum: MAX_UNIT_COST, description: 'Minor units per base unit.' }),
+    unitCost: money({ description: 'Minor units per base unit.' }),
     invoiceNumber: t.Optional(
       t.String({ minLength: 1, maxLength: 100, description: 'Recorded as the reference (`invoice`).' }),
     ),

@@ -1,12 +1,11 @@
 import { t } from 'elysia'
 import { calendarDate } from '../../platform/dates'
 import { pageTotalSchema, pagingQuery } from '../../platform/http/paging'
-import { bool, int, oneOf } from '../../platform/http/types'
+import { bool, money, oneOf } from '../../platform/http/types'
 import { compensationTypes, employmentStatuses, payTypes, shiftStatuses } from './schema'
 
 const id = t.String({ minLength: 1, maxLength: 200 })
 const object = (description?: string) => t.Record(t.String(), t.Unknown(), { description })
-const cents = (description: string) => int({ minimum: 0, maximum: 100_000_000, description })
 const optionalText = (max: number, description?: string) =>
   t.Optional(t.Nullable(t.String({ maxLength: max, description })))
 const dateTime = t.String({ format: 'date-time' })
@@ -57,7 +56,7 @@ const jobFields = {
   code: optionalText(64, 'Short code, unique within the tenant (case-insensitive).'),
   tipped: t.Optional(bool()),
   compensationType: t.Optional(oneOf(compensationTypes)),
-  defaultWageAmount: t.Optional(t.Nullable(cents('Integer cents.'))),
+  defaultWageAmount: t.Optional(t.Nullable(money({ description: 'Integer cents.' }))),
   payCurrency: t.Optional(t.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code; default USD.' })),
   excludeFromLaborSummary: t.Optional(bool()),
   accessPrimitives: t.Optional(accessInput),
@@ -121,7 +120,9 @@ export const CreateAssignment = t.Object(
     laborJobId: id,
     locationId: t.Optional(id),
     primaryJob: t.Optional(bool()),
-    basePayRateCents: t.Optional(t.Nullable(cents('Integer cents per hour; null uses the job default.'))),
+    basePayRateCents: t.Optional(
+      t.Nullable(money({ description: 'Integer cents per hour; null uses the job default.' })),
+    ),
     startsAt: t.Optional(dateTime),
     endsAt: t.Optional(t.Nullable(dateTime)),
   },
@@ -131,7 +132,9 @@ export const CreateAssignment = t.Object(
 export const UpdateAssignment = t.Object(
   {
     primaryJob: t.Optional(bool()),
-    basePayRateCents: t.Optional(t.Nullable(cents('Integer cents per hour; null uses the job default.'))),
+    basePayRateCents: t.Optional(
+      t.Nullable(money({ description: 'Integer cents per hour; null uses the job default.' })),
+    ),
     startsAt: t.Optional(dateTime),
     endsAt: t.Optional(t.Nullable(dateTime)),
   },
@@ -235,7 +238,9 @@ export const PutProfile = t.Object(
     hireDate: t.Optional(t.Nullable(calendarDate())),
     employmentStatus: t.Optional(oneOf(employmentStatuses)),
     payType: t.Optional(oneOf(payTypes)),
-    basePayRateCents: t.Optional(t.Nullable(cents('Integer cents per hour (hourly) or per pay period.'))),
+    basePayRateCents: t.Optional(
+      t.Nullable(money({ description: 'Integer cents per hour (hourly) or per pay period.' })),
+    ),
     overtimeEligible: t.Optional(bool()),
     isTippedEmployee: t.Optional(bool()),
     declaresCashTips: t.Optional(bool()),
@@ -267,15 +272,24 @@ export const Shift = t.Object({
   locationId: t.String(),
   laborJobId: t.String(),
   jobRole: t.String(),
-  payRateCents: t.Integer(),
+  payRateCents: t.Integer({ description: 'Cents an hour, fixed at clock-in (0 for jobs not paid hourly).' }),
   status: t.String(),
   businessDate: t.String(),
   clockInAt: t.String(),
   clockOutAt: t.Nullable(t.String()),
   breaks: t.Array(ShiftBreak),
-  breakSeconds: t.Integer({ description: 'Unpaid break time so far.' }),
-  paidSeconds: t.Integer({ description: 'Worked time so far, unpaid breaks excluded.' }),
-  payCents: t.Integer({ description: 'paidSeconds × payRateCents / 3600, rounded half-up.' }),
+  breakSeconds: t.Integer({
+    description:
+      'Unpaid break time so far, whole seconds: the unpaid breaks’ milliseconds (an open break runs to clock-out, else now) summed, then truncated.',
+  }),
+  paidSeconds: t.Integer({
+    description:
+      'Worked time so far, whole seconds: clockOutAt (else now) − clockInAt − the unpaid breaks, in milliseconds, truncated once per shift. Paid breaks are worked time.',
+  }),
+  payCents: t.Integer({
+    description:
+      'paidSeconds × payRateCents / 3600, rounded half-up to the cent: computed from the whole paidSeconds reported here, never from finer time.',
+  }),
   createdAt: t.String(),
   updatedAt: t.String(),
 })

@@ -19,6 +19,7 @@ import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations/service'
+import { divideHalfUp } from '../orders/pricing'
 import { assertMayManage } from '../staff/privileges'
 import { findStaffUser } from '../staff/service'
 import { inForce } from './access'
@@ -34,27 +35,25 @@ import {
   laborShifts,
 } from './schema'
 
-const HOUR_MS = 3_600_000n
+const SECONDS_AN_HOUR = 3600n
 
-/** Worked milliseconds of a shift up to `until` (its clock-out, else now), unpaid breaks excluded. */
-export function workedMs(
-  shift: Pick<LaborShiftRow, 'clockInAt' | 'clockOutAt'>,
-  breaks: LaborShiftBreakRow[],
-  until = Date.now(),
-): number {
+type TimedShift = Pick<LaborShiftRow, 'clockInAt' | 'clockOutAt' | 'payRateCents'>
+
+/**
+ * The time and pay figures the API reports for a shift up to `until` (its clock-out, else now).
+ * Milliseconds come from the stored timestamps; an open break runs to the end. Worked time is the
+ * span less unpaid breaks, truncated to whole seconds once per shift, and pay is computed from
+ * those whole seconds, so payCents can be recomputed from paidSeconds and payRateCents.
+ */
+export function shiftFigures(shift: TimedShift, breaks: LaborShiftBreakRow[], until = Date.now()) {
   const end = shift.clockOutAt ? Date.parse(shift.clockOutAt) : until
-  let ms = end - Date.parse(shift.clockInAt)
-  for (const b of breaks) {
-    if (b.paid) continue
-    ms -= (b.endedAt ? Date.parse(b.endedAt) : end) - Date.parse(b.startedAt)
-  }
-  return Math.max(0, ms)
-}
-
-/** Pay of worked milliseconds at an hourly rate in cents, rounded half-up to a cent. */
-export function payFor(ms: number, rateCents: number): number {
-  const numerator = BigInt(ms) * BigInt(rateCents)
-  return Number((2n * numerator + HOUR_MS) / (2n * HOUR_MS))
+  const unpaidMs = breaks
+    .filter((b) => !b.paid)
+    .reduce((sum, b) => sum + (b.endedAt ? Date.parse(b.endedAt) : end) - Date.parse(b.startedAt), 0)
+  const paidSeconds = Math.floor(Math.max(0, end - Date.parse(shift.clockInAt) - unpaidMs) / 1000)
+  // payRateCents is cents an hour: paidSeconds × payRateCents / 3600, rounded half-up.
+  const payCents = divideHalfUp(BigInt(paidSeconds) * BigInt(shift.payRateCents), SECONDS_AN_HOUR)
+  return { breakSeconds: Math.floor(unpaidMs / 1000), paidSeconds, payCents: Number(payCents) }
 }
 
 export function presentShift(
@@ -63,18 +62,11 @@ export function presentShift(
   breaks: LaborShiftBreakRow[],
   now = Date.now(),
 ) {
-  const worked = workedMs(shift, breaks, now)
-  const end = shift.clockOutAt ? Date.parse(shift.clockOutAt) : now
-  const unpaid = breaks
-    .filter((b) => !b.paid)
-    .reduce((sum, b) => sum + (b.endedAt ? Date.parse(b.endedAt) : end) - Date.parse(b.startedAt), 0)
   return {
     ...shift,
     tenantId,
     breaks: breaks.map(({ id, paid, startedAt, endedAt }) => ({ id, paid, startedAt, endedAt })),
-    breakSeconds: Math.floor(unpaid / 1000),
-    paidSeconds: Math.floor(worked / 1000),
-    payCents: payFor(worked, shift.payRateCents),
+    ...shiftFigures(shift, breaks, now),
   }
 }
 

@@ -1,6 +1,6 @@
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
-import { bool, int, oneOf } from '../../platform/http/types'
+import { bool, int, money, oneOf } from '../../platform/http/types'
 import { SLUG_PATTERN } from '../../platform/slug'
 import { TIME_PATTERN } from '../experiences/clock'
 import { daysOfWeek, paymentCharges } from './schema'
@@ -79,7 +79,7 @@ const OptionInput = t.Object(
   {
     title: t.String({ minLength: 1, maxLength: 200 }),
     sku: text(100),
-    price: int({ minimum: 0, maximum: 100_000_000, description: 'Per guest, integer minor units.' }),
+    price: money({ description: 'Per guest, integer minor units.' }),
     taxCode: text(50),
     sortOrder: t.Optional(int({ minimum: 0, maximum: 100_000 })),
   },

@@ -1,7 +1,7 @@
 import { t } from 'elysia'
 import { calendarDate } from '../../platform/dates'
 import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
-import { bool, int, oneOf } from '../../platform/http/types'
+import { bool, int, money, oneOf } from '../../platform/http/types'
 import { paymentStatuses, reservationChannels, reservationStatuses } from './schema'
 
 const uuid = t.String({ format: 'uuid' })
@@ -72,7 +72,7 @@ const commonFields = {
   metaData: t.Optional(t.Nullable(object)),
   appData: t.Optional(t.Nullable(object)),
   flags: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
-  price: t.Optional(int({ minimum: 0, maximum: 100_000_000, description: 'Only with isPriceOverride.' })),
+  price: t.Optional(money({ description: 'Only with isPriceOverride.' })),
   isPriceOverride: t.Optional(bool()),
   isReservationDateOverride: t.Optional(
     bool({ description: 'Skips the time-slot and lead-time checks (staff only, never on channel Web).' }),

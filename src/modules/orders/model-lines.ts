@@ -1,13 +1,11 @@
 // TypeBox schemas of line items, modifiers and routing: requests and responses.
 
 import { t } from 'elysia'
-import { int, oneOf } from '../../platform/http/types'
+import { int, money, oneOf, signedMoney } from '../../platform/http/types'
 import { taxCodes } from './ports'
 
 const text = (max: number, description?: string) => t.String({ minLength: 1, maxLength: max, description })
 const optionalText = (max: number, description?: string) => t.Optional(t.Nullable(text(max, description)))
-const cents = (description: string) => int({ minimum: 0, maximum: 100_000_000, description })
-const signedCents = (description: string) => int({ minimum: -100_000_000, maximum: 100_000_000, description })
 
 const taxCode = oneOf(taxCodes, {
   description:
@@ -95,7 +93,9 @@ function modifierInput(depth: number): ReturnType<typeof t.Object> {
     {
       ...modifierFields,
       priceDelta: t.Optional(
-        signedCents('Cents added to one unit of the parent (negative for a removal credit). Default 0.'),
+        signedMoney({
+          description: 'Cents added to one unit of the parent (negative for a removal credit). Default 0.',
+        }),
       ),
       quantity: t.Optional(
         int({ minimum: 1, maximum: 99, description: 'Per unit of the parent. Default 1.' }),
@@ -109,7 +109,9 @@ function modifierInput(depth: number): ReturnType<typeof t.Object> {
         }),
       ),
       pricingStrategy: t.Optional(pricingStrategy),
-      openPriceAmount: t.Optional(t.Nullable(cents('Price of an `open_price` modifier, in cents.'))),
+      openPriceAmount: t.Optional(
+        t.Nullable(money({ description: 'Price of an `open_price` modifier, in cents.' })),
+      ),
       routing: t.Optional(t.Nullable(RoutingInput)),
       ...(depth < MAX_DEPTH
         ? { modifiers: t.Optional(t.Array(modifierInput(depth + 1), { maxItems: 30 })) }
@@ -246,9 +248,10 @@ export const AddLine = t.Object(
     productId: optionalText(200, 'Catalog lines: optional; must be the variant’s product when sent.'),
     title: optionalText(200, 'Open items: required. Catalog lines take the product’s title.'),
     unitPrice: t.Optional(
-      cents(
-        'Open items only (required there): price of one unit in cents. Refused on catalog lines, which are priced from the variant.',
-      ),
+      money({
+        description:
+          'Open items only (required there): price of one unit in cents. Refused on catalog lines, which are priced from the variant.',
+      }),
     ),
     openItemScope: t.Optional(
       oneOf(taxCodes, {
@@ -268,7 +271,7 @@ export const UpdateLine = t.Object(
   {
     ...lineFields,
     title: optionalText(200, 'Open items only.'),
-    unitPrice: t.Optional(cents('Open items only.')),
+    unitPrice: t.Optional(money({ description: 'Open items only.' })),
   },
   {
     additionalProperties: false,

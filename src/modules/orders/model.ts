@@ -2,7 +2,7 @@
 
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
-import { int, oneOf } from '../../platform/http/types'
+import { int, money, oneOf } from '../../platform/http/types'
 import { OffPremiseBlock, OffPremiseInput } from '../off-premise/order-model'
 import { AddLine, LineItem } from './model-lines'
 import { orderStatuses } from './schema'
@@ -28,7 +28,7 @@ const FundraisingInput = t.Object(
       description:
         '`round_up`: the guest rounds the amount due (before tips) up to the next multiple of `contributionValue` cents (default 100, a whole dollar; nothing when it is already whole). `fixed`: `contributionValue` cents.',
     }),
-    contributionValue: t.Optional(int({ minimum: 1, maximum: 1_000_000 })),
+    contributionValue: t.Optional(money({ minimum: 1 })),
   },
   { additionalProperties: false },
 )

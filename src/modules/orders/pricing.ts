@@ -4,6 +4,7 @@
 // non-negative, so half-up and half-away-from-zero agree), done once per modifier portion, once
 // per discount and once per line's tax, never on sums. What a discount takes, and from which
 // lines, is the coupons engine's (couponDiscount); orders stack the results and tax what is left.
+import { invalid } from '../../platform/http/problem'
 import { type CouponAmountTerms, couponDiscount } from '../coupons/apply'
 
 export type TaxCalculation = 'Added' | 'Included'
@@ -86,6 +87,20 @@ export interface PricedOrder {
 
 const BPS = 10_000n
 
+/**
+ * A computed amount, refused (400) past 2^53 cents: beyond it a double rounds, and past 2^63
+ * SQLite would store a float. Inputs are bounded (MAX_MONEY), but quantities, portions and
+ * nested modifiers multiply them.
+ */
+function exact(cents: number): number {
+  if (!Number.isSafeInteger(cents))
+    throw invalid(
+      'body',
+      `the order's amounts would pass ${Number.MAX_SAFE_INTEGER} cents and could not stay exact`,
+    )
+  return cents
+}
+
 /** round(numerator / denominator), halves up, for non-negative integers. */
 export function divideHalfUp(numerator: bigint, denominator: bigint): bigint {
   if (numerator < 0n || denominator <= 0n) throw new RangeError('divideHalfUp takes non-negative integers')
@@ -107,13 +122,13 @@ export function modifierAmount(modifier: PricingModifier): number {
   // A negative delta ("no cheese, −0.50") is portioned like a positive one, rounding its size half-up.
   const portioned =
     own < 0 ? -applyBps(-own, modifier.portionMultiplierBps) : applyBps(own, modifier.portionMultiplierBps)
-  const nested = modifier.modifiers.reduce((sum, child) => sum + modifierAmount(child), 0)
-  return (portioned + nested) * modifier.quantity
+  const nested = exact(modifier.modifiers.reduce((sum, child) => sum + modifierAmount(child), 0))
+  return exact((portioned + nested) * modifier.quantity)
 }
 
 /** Per-unit price of a line: unit price plus every modifier. Negative means the line is invalid. */
 export const unitTotal = (line: Pick<PricingLine, 'unitPrice' | 'modifiers'>): number =>
-  line.unitPrice + line.modifiers.reduce((sum, m) => sum + modifierAmount(m), 0)
+  exact(line.unitPrice + line.modifiers.reduce((sum, m) => sum + modifierAmount(m), 0))
 
 /** Tax of a net line amount: on top (`Added`) or inside it (`Included`), rounded half-up. */
 export function lineTax(net: number, rateBps: number, calculation: TaxCalculation): number {
@@ -181,11 +196,11 @@ export function priceOrder(input: {
     const perUnit = unitTotal(line)
     if (perUnit < 0) throw new RangeError(`line ${line.id} has a negative unit total`)
     modifierTotals.set(line.id, perUnit - line.unitPrice)
-    const subtotal = line.voided ? 0 : perUnit * line.quantity
+    const subtotal = line.voided ? 0 : exact(perUnit * line.quantity)
     gross.set(line.id, subtotal)
     remaining.set(line.id, subtotal)
   }
-  const subtotal = live.reduce((sum, l) => sum + gross.get(l.id)!, 0)
+  const subtotal = exact(live.reduce((sum, l) => sum + gross.get(l.id)!, 0))
 
   const lineDiscounts = new Map<string, number>(input.lines.map((l) => [l.id, 0]))
   const discounts = new Map<string, DiscountAmount>()
@@ -245,7 +260,7 @@ export function priceOrder(input: {
       includedTaxTotal,
       tipTotal: input.tipTotal,
       contributionAmountCents,
-      total: due + input.tipTotal + contributionAmountCents,
+      total: exact(due + input.tipTotal + contributionAmountCents),
     },
   }
 }

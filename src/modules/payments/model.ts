@@ -1,10 +1,9 @@
 import { t } from 'elysia'
 import { idempotencyKeyHeader } from '../../platform/http/idempotency'
 import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
-import { bool, int, oneOf } from '../../platform/http/types'
+import { bool, money, oneOf } from '../../platform/http/types'
 import { paymentStatuses, tenders } from './schema'
 
-const cents = (description: string) => int({ minimum: 0, maximum: 100_000_000_00, description })
 const optionalText = (max: number, description?: string) =>
   t.Optional(t.Nullable(t.String({ maxLength: max, description })))
 
@@ -63,10 +62,15 @@ export const Payment = t.Object(
 export const CreatePayment = t.Object(
   {
     tender: oneOf(tenders),
-    amount: cents('Cents toward the balance due (at most the balance due less pending authorizations).'),
-    tipAmount: t.Optional(cents('Default 0.')),
+    amount: money({
+      description: 'Cents toward the balance due (at most the balance due less pending authorizations).',
+    }),
+    tipAmount: t.Optional(money({ description: 'Default 0.' })),
     amountTendered: t.Optional(
-      cents('Cash: what the guest handed over (at least amount + tip); the change is returned as changeDue.'),
+      money({
+        description:
+          'Cash: what the guest handed over (at least amount + tip); the change is returned as changeDue.',
+      }),
     ),
     drawerId: optionalText(
       200,
@@ -92,9 +96,10 @@ export const CreatePayment = t.Object(
 export const CapturePayment = t.Object(
   {
     tipAmount: t.Optional(
-      cents(
-        'The tip to capture (replacing the authorized one); amount + tip may not exceed the authorized amount.',
-      ),
+      money({
+        description:
+          'The tip to capture (replacing the authorized one); amount + tip may not exceed the authorized amount.',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -105,9 +110,12 @@ export const VoidPayment = t.Object({ reason: optionalText(500) }, { additionalP
 export const RefundPayment = t.Object(
   {
     amount: t.Optional(
-      cents('Cents of the order amount to refund. Omit both amount and tipAmount for everything left.'),
+      money({
+        description:
+          'Cents of the order amount to refund. Omit both amount and tipAmount for everything left.',
+      }),
     ),
-    tipAmount: t.Optional(cents('Cents of tip to refund. Default 0 when amount is given.')),
+    tipAmount: t.Optional(money({ description: 'Cents of tip to refund. Default 0 when amount is given.' })),
     reason: optionalText(500),
     drawerId: optionalText(200, 'Cash: the open drawer the cash leaves from; default as for cash payments.'),
   },

@@ -1,7 +1,7 @@
 import { t } from 'elysia'
 import { dateFilterQuery } from '../../platform/http/date-filter'
 import { pagingQuery } from '../../platform/http/paging'
-import { int, oneOf } from '../../platform/http/types'
+import { int, money, oneOf } from '../../platform/http/types'
 import { SLUG_PATTERN } from '../../platform/slug'
 import {
   availableToValues,
@@ -13,9 +13,6 @@ import {
 
 const literals = <const T extends readonly [string, ...string[]]>(values: T, description?: string) =>
   oneOf(values, { description })
-
-const MAX_CENTS = 100_000_000_00
-const cents = (description: string) => int({ minimum: 0, maximum: MAX_CENTS, description })
 
 export const ProductType = literals(
   productTypes,
@@ -122,9 +119,9 @@ const InventoryInput = t.Object(
 const variantFields = {
   upcCode: optionalText(64),
   volumeInML: t.Optional(t.Nullable(int({ minimum: 1, maximum: 100_000 }))),
-  costOfGood: t.Optional(t.Nullable(cents('Integer cents.'))),
-  comparePrice: t.Optional(t.Nullable(cents('Integer cents.'))),
-  bottleDeposit: t.Optional(t.Nullable(cents('Integer cents per unit.'))),
+  costOfGood: t.Optional(t.Nullable(money({ description: 'Integer cents.' }))),
+  comparePrice: t.Optional(t.Nullable(money({ description: 'Integer cents.' }))),
+  bottleDeposit: t.Optional(t.Nullable(money({ description: 'Integer cents per unit.' }))),
   sortOrder: t.Optional(int({ minimum: 0, maximum: 100_000 })),
   hasInventory: t.Optional(t.Boolean()),
   inventoryPolicy: t.Optional(InventoryPolicy),
@@ -150,7 +147,7 @@ export const CreateVariant = t.Object(
   {
     title: t.String({ minLength: 1, maxLength: 200 }),
     sku: skuSchema,
-    price: cents('Integer cents.'),
+    price: money({ description: 'Integer cents.' }),
     ...variantFields,
   },
   { additionalProperties: false },
@@ -163,7 +160,7 @@ export const UpdateVariant = t.Object(
     ),
     title: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
     sku: t.Optional(skuSchema),
-    price: t.Optional(cents('Integer cents.')),
+    price: t.Optional(money({ description: 'Integer cents.' })),
     ...variantFields,
   },
   {

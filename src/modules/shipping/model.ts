@@ -1,6 +1,6 @@
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
-import { bool, int, num, oneOf } from '../../platform/http/types'
+import { bool, int, money, num, oneOf } from '../../platform/http/types'
 import { weightUnits } from './schema'
 
 const text = (max: number, description?: string) => t.String({ minLength: 1, maxLength: max, description })
@@ -9,7 +9,6 @@ const units = oneOf(weightUnits, {
 })
 const weight = (description: string) =>
   num({ exclusiveMinimum: 0, maximum: 100_000, description: `${description} At most three decimal places.` })
-const cents = (description: string) => int({ minimum: 0, maximum: 1_000_000, description })
 const id = t.String({ format: 'uuid' })
 
 export const Rate = t.Object({ id, toWeight: t.Number(), price: t.Integer(), weightUnits: units })
@@ -72,7 +71,7 @@ const RateInput = t.Object(
   {
     id: keepId,
     toWeight: weight('Upper bound of the band, inclusive.'),
-    price: cents('Cents.'),
+    price: money({ description: 'Cents.' }),
     weightUnits: t.Optional(units),
   },
   { additionalProperties: false },
@@ -87,7 +86,7 @@ const TopRateInput = t.Object(
     }),
     forEveryXWeight: t.Optional(t.Nullable(weight('Required unless isWrapShipping.'))),
     weightUnits: t.Optional(units),
-    price: t.Optional(t.Nullable(cents('Cents per step; required unless isWrapShipping.'))),
+    price: t.Optional(t.Nullable(money({ description: 'Cents per step; required unless isWrapShipping.' }))),
   },
   { additionalProperties: false },
 )

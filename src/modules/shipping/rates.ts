@@ -3,6 +3,7 @@
 // each is turned into an integer count of 10⁻¹¹ kg (a hundredth of a microgram) as a BigInt:
 // 1 lb is exactly 0.45359237 kg, so a thousandth of a pound is 45 359 237 of those units and a
 // thousandth of a kilogram 100 000 000. Prices are integer cents.
+import { invalid } from '../../platform/http/problem'
 import type { RateValue, TopRateValue, WeightUnit } from './schema'
 
 const PER_MILLI: Record<WeightUnit, bigint> = { Lbs: 45_359_237n, Kg: 100_000_000n }
@@ -27,6 +28,13 @@ export interface ServiceRates {
 }
 
 const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b
+
+/** A price beyond the top band, refused (400) past 2^53 cents, where it could not be exact. */
+function exactPrice(cents: bigint): number {
+  if (cents > BigInt(Number.MAX_SAFE_INTEGER))
+    throw invalid('weight', `the price at this weight would pass ${Number.MAX_SAFE_INTEGER} cents`)
+  return Number(cents)
+}
 
 /** The price of the first band that holds `weight` (bands sorted ascending), or null beyond them. */
 function bandPrice(bands: { to: bigint; price: number }[], weight: bigint): number | null {
@@ -56,13 +64,13 @@ export function shippingPrice(service: ServiceRates, weight: number, unit: Weigh
   if (top.isWrapShipping) {
     const full = w / last.to
     const rest = w % last.to
-    return Number(full) * last.price + (rest > 0n ? bandPrice(bands, rest)! : 0)
+    return exactPrice(full * BigInt(last.price) + BigInt(rest > 0n ? bandPrice(bands, rest)! : 0))
   }
   if (top.forEveryXWeight === null || top.price === null)
     throw new RangeError('a top rate without wrap needs forEveryXWeight and price')
   const step = exactWeight(top.forEveryXWeight, top.weightUnits)
   const steps = ceilDiv(w - last.to, step)
-  return last.price + Number(steps) * top.price
+  return exactPrice(BigInt(last.price) + steps * BigInt(top.price))
 }
 
 /**

@@ -2,6 +2,7 @@ import { t } from 'elysia'
 import { calendarDate } from '../../platform/dates'
 import { idempotencyKeyHeader } from '../../platform/http/idempotency'
 import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
+import { oneOf } from '../../platform/http/types'
 import { paymentOptionSchema } from '../experiences/model'
 
 const uuid = t.String({ format: 'uuid' })
@@ -94,6 +95,55 @@ export const CreateTablesReservation = t.Object(
     ),
   },
   { additionalProperties: false },
+)
+
+/** Why a token's option can no longer be booked (the `reason` of a 409 `option_unavailable`). */
+export const optionUnavailableReasons = [
+  'archived',
+  'start_not_offered',
+  'closed',
+  'party_size',
+  'capacity',
+] as const
+
+export const CreateConflict = t.Object(
+  {
+    type: t.String(),
+    title: t.String(),
+    status: t.Literal(409),
+    detail: t.String({ description: 'The reason, in words.' }),
+    code: oneOf(['option_unavailable', 'idempotency_key_in_use']),
+    requestId: t.String(),
+    reason: t.Optional(
+      oneOf(optionUnavailableReasons, {
+        description:
+          '`option_unavailable` only: `archived`; `start_not_offered` (the published version has no such start ' +
+          'time); `closed` (past its cutoff); `party_size` (outside the published `partyMin`..`partyMax`); ' +
+          '`capacity` (too few covers left).',
+      }),
+    ),
+    remainingCapacity: t.Optional(
+      t.Integer({
+        minimum: 0,
+        description: '`option_unavailable` only: covers still bookable at the start time now (0 if none).',
+      }),
+    ),
+    publishedVersionId: t.Optional(
+      t.String({ format: 'uuid', description: 'The version whose rules refused the option.' }),
+    ),
+    startsAt: t.Optional(dateTime),
+    partySize: t.Optional(t.Integer({ minimum: 1 })),
+    partyMin: t.Optional(t.Integer({ minimum: 1 })),
+    partyMax: t.Optional(t.Integer({ minimum: 1 })),
+    capacity: t.Optional(t.Integer({ minimum: 1 })),
+    closedAt: t.Optional(dateTime),
+    experienceId: t.Optional(uuid),
+  },
+  {
+    description:
+      'A problem document. `option_unavailable`: the option can no longer be booked under the rules published ' +
+      'now; ask availability again. `idempotency_key_in_use`: a request with this key is still running.',
+  },
 )
 
 export const CancelTablesReservation = t.Object(

@@ -9,6 +9,7 @@ import {
   AvailabilityQuery,
   CancelHeaders,
   CancelTablesReservation,
+  CreateConflict,
   CreateHeaders,
   CreateTablesReservation,
   LocationParams,
@@ -102,14 +103,18 @@ export const tablesReservationRoutes = (auth: AuthPlugin) =>
         params: LocationParams,
         headers: CreateHeaders,
         body: CreateTablesReservation,
-        response: { 201: TablesReservationData },
+        response: { 201: TablesReservationData, 409: CreateConflict },
         detail: {
           summary: 'Create a reservation',
           description:
             'Books the option an availability `optionToken` names for `guest`. An expired, altered or foreign ' +
             'token is 400; one for another location 400. A `paid`, `prepaid`, `deposit` or `card_hold` option is ' +
-            '402 `payment_required` (book those in the dashboard). Too few covers left is 409 (with ' +
-            '`remainingCapacity`), as are an archived experience and a start time past its cutoff. Answers ' +
+            '402 `payment_required` (book those in the dashboard). The token is checked again against the version ' +
+            'published now, whichever version issued it: 409 `option_unavailable` (with `reason` and ' +
+            '`remainingCapacity`) when the experience is archived, that version no longer offers the start time, ' +
+            'its cutoff has passed, the party is outside its `partyMin`..`partyMax`, or the covers booked at the ' +
+            'start (by every version) leave too few under its capacity. The reservation keeps the version and ' +
+            'price of the token. Answers ' +
             '`lifecycle` `confirmed`, `version` 1, a `confirmationCode` and a `publicId`. `idempotency-key` ' +
             '(8..180): the same key and body replays the first answer (header `idempotent-replayed: true`), the ' +
             'same key with another body is 422, a key still in flight 409.' +

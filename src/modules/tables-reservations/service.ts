@@ -1,7 +1,8 @@
 // Tables reservations: booked from an availability option token, read by location and date,
-// cancelled under an `if-match` version precondition. Capacity is counted and the booking
-// inserted in one BEGIN IMMEDIATE transaction, so concurrent creates (threads, processes) can
-// never book more covers than a start time holds.
+// cancelled under an `if-match` version precondition. The covers of a start time (bookings of
+// every version) are counted against the capacity published now, and the booking inserted, in one
+// BEGIN IMMEDIATE transaction, so concurrent creates (threads, processes) and republishes can never
+// book more covers than the start time holds.
 import { and, asc, count, eq, gte, lte, ne, sum } from 'drizzle-orm'
 import { appendAudit } from '../../platform/audit/audit'
 import type { Actor } from '../../platform/auth/actor'
@@ -11,10 +12,11 @@ import { ApiError, conflict, invalid, notFound } from '../../platform/http/probl
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { occurrenceAt } from '../experiences/schedules'
+import { endOf, occurrenceAt } from '../experiences/schedules'
 import { paymentRequiredOptions } from '../experiences/schema'
-import { getExperienceRow, getVersionRow } from '../experiences/service'
+import { currentVersionRow, getExperienceRow, getVersionRow } from '../experiences/service'
 import { getLocation } from '../locations/service'
+import type { optionUnavailableReasons } from './model'
 import { type TablesReservationRow, tablesReservations } from './schema'
 import type { OptionClaims } from './tokens'
 
@@ -86,7 +88,24 @@ function newConfirmationCode(db: Queryable): string {
   }
 }
 
-/** Books the option a token names. Joins the caller's transaction (the idempotent request's). */
+type UnavailableReason = (typeof optionUnavailableReasons)[number]
+
+/** 409 `option_unavailable`: the option a token names can no longer be booked; ask availability again. */
+const unavailable = (
+  reason: UnavailableReason,
+  detail: string,
+  remainingCapacity: number,
+  extensions: Record<string, unknown> = {},
+) => new ApiError('option_unavailable', detail, { extensions: { reason, remainingCapacity, ...extensions } })
+
+/**
+ * Books the option a token names. Joins the caller's transaction (the idempotent request's).
+ * The token fixes what the guest accepted (version, price, payment option); whether the start can
+ * still take the party is decided by the version published now, so a republish (fewer covers,
+ * other start times, other party limits) binds tokens issued before it. The current version is
+ * read in the same write transaction as the covers, so a concurrent publish is either wholly
+ * before this booking or wholly after it.
+ */
 export function createTablesReservation(
   db: Db,
   actor: Actor,
@@ -99,12 +118,13 @@ export function createTablesReservation(
     const location = getLocation(tx, locationId)
     if (option.locationId !== locationId)
       throw invalid('body/optionToken', 'the option token was issued for another location')
-    const version = getVersionRow(tx, option.experienceVersionId)
-    if (!version || version.experienceId !== option.experienceId)
+    const accepted = getVersionRow(tx, option.experienceVersionId)
+    if (!accepted || accepted.experienceId !== option.experienceId)
       throw invalid('body/optionToken', 'the option token names an unknown experience version')
     const experience = getExperienceRow(tx, option.experienceId)
-    if (experience.archivedAt)
-      throw conflict('this experience has been archived and can no longer be booked', {
+    const current = currentVersionRow(tx, experience)
+    if (experience.archivedAt || !current)
+      throw unavailable('archived', 'this experience has been archived and can no longer be booked', 0, {
         experienceId: experience.id,
       })
     if (paymentRequiredOptions.includes(option.paymentOption)) {
@@ -120,24 +140,38 @@ export function createTablesReservation(
         },
       )
     }
-    const slot = occurrenceAt(version, option.startsAt, location.timezone)
+    const checked = { publishedVersionId: current.id, startsAt: option.startsAt, partySize: option.partySize }
+    const slot = occurrenceAt(current, option.startsAt, location.timezone)
     if (!slot)
-      throw invalid('body/optionToken', 'the option token names a start time the experience does not offer')
-    const closesAt = Date.parse(slot.startsAt) - version.cutoffMinutes * 60_000
+      throw unavailable(
+        'start_not_offered',
+        `the published version (${current.versionNumber}) no longer offers this start time`,
+        0,
+        checked,
+      )
+    const closesAt = Date.parse(slot.startsAt) - current.cutoffMinutes * 60_000
     if (now.getTime() > closesAt)
-      throw conflict('bookings for this start time have closed', {
-        startsAt: slot.startsAt,
+      throw unavailable('closed', 'bookings for this start time have closed', 0, {
+        ...checked,
         closedAt: new Date(closesAt).toISOString(),
       })
-    if (option.partySize < version.partyMin || option.partySize > version.partyMax)
-      throw invalid('body/optionToken', `party size must be ${version.partyMin}..${version.partyMax}`)
+    // Covers of every version count: a start time is one sitting, whatever version booked it.
     const booked = bookedCovers(tx, experience.id, slot.startsAt)
-    const remaining = slot.capacity - booked
+    const remaining = Math.max(slot.capacity - booked, 0)
+    if (option.partySize < current.partyMin || option.partySize > current.partyMax)
+      throw unavailable(
+        'party_size',
+        `the published version (${current.versionNumber}) takes parties of ${current.partyMin}..${current.partyMax}`,
+        remaining,
+        { ...checked, partyMin: current.partyMin, partyMax: current.partyMax },
+      )
     if (option.partySize > remaining)
-      throw conflict(`only ${Math.max(remaining, 0)} covers are left at this start time`, {
-        remainingCapacity: Math.max(remaining, 0),
-        partySize: option.partySize,
-      })
+      throw unavailable(
+        'capacity',
+        `this start time has ${remaining} of its ${slot.capacity} covers left, too few for ${option.partySize}`,
+        remaining,
+        { ...checked, capacity: slot.capacity },
+      )
     const at = now.toISOString()
     const row = tx
       .insert(tablesReservations)
@@ -147,13 +181,13 @@ export function createTablesReservation(
         confirmationCode: newConfirmationCode(tx),
         locationId,
         experienceId: experience.id,
-        experienceVersionId: version.id,
+        experienceVersionId: accepted.id,
         lifecycle: 'confirmed',
         version: 1,
         source: actor.kind === 'credential' ? 'api' : 'staff',
         businessDate: slot.businessDate,
         startsAt: slot.startsAt,
-        endsAt: slot.endsAt,
+        endsAt: endOf(accepted, slot.startsAt),
         partySize: option.partySize,
         guestName: guest.name.trim(),
         guestEmail: guest.email.trim().toLowerCase(),
@@ -177,7 +211,12 @@ export function createTablesReservation(
       action: 'reservation.create',
       entityType: 'tables_reservation',
       entityId: row.id,
-      metadata: { reservation: view, coversBefore: booked, capacity: slot.capacity },
+      metadata: {
+        reservation: view,
+        coversBefore: booked,
+        capacity: slot.capacity,
+        capacityVersionId: current.id,
+      },
     })
     appendEvent(tx, actor, { object: 'reservation', action: 'create', aggregateId: row.id, payload: view })
     return view

@@ -39,6 +39,22 @@ import type { Permission } from './permissions'
 let instances = 0
 
 const CREDENTIAL_SCOPE_KEY = 'x-credential-scope'
+const LOCATED_BY_KEY = 'x-located-by'
+
+/** Located resources by their `x-located-by` key: the macro may have turned the option into it. */
+const locatedByKey = new Map<string, LocatedBy>()
+
+/**
+ * 404 for the record the path names when it lives at a location outside the request's scope.
+ * Checked right after authentication, before validation, so the answer does not depend on the
+ * rest of the request: to this caller the record does not exist.
+ */
+function assertLocatedWithin(auth: RequestAuth, located: LocatedBy, params: Record<string, string>) {
+  if (auth.locations.all) return
+  const id = params[located.param]
+  if (id === undefined) throw new Error(`locatedBy names a missing path parameter :${located.param}`)
+  if (!reaches(auth.locations, located.locationOf(auth.db, id))) throw notFound(located.kind, id)
+}
 
 export function authPlugin(deps: AuthDeps) {
   const resolved = new WeakMap<Request, RequestAuth>()
@@ -50,15 +66,11 @@ export function authPlugin(deps: AuthDeps) {
   }
   return new Elysia({ name: 'auth', seed: ++instances })
     .macro({
-      locatedBy: (located: LocatedBy) => ({
-        detail: { 'x-located-by': located.kind } as DocumentDecoration,
-        beforeHandle({ request, params }) {
-          const { db, locations } = authOf(request)
-          if (locations.all) return
-          const id = (params as Record<string, string>)[located.param]!
-          if (!reaches(locations, located.locationOf(db, id))) throw notFound(located.kind, id)
-        },
-      }),
+      locatedBy: (located: LocatedBy) => {
+        const key = `${located.kind}:${located.param}`
+        locatedByKey.set(key, located)
+        return { detail: { [LOCATED_BY_KEY]: key } as DocumentDecoration }
+      },
     })
     .macro({
       credentialScope: (scope: CredentialScope) => ({
@@ -67,15 +79,19 @@ export function authPlugin(deps: AuthDeps) {
     })
     .macro({
       permission: (permission: Permission) => {
-        // Read from the same route's options: `credentialScope` is either still there (declared
-        // after `permission`) or already merged into `detail` (declared before it).
+        // Read from the same route's options: `credentialScope` and `locatedBy` are either still
+        // there (declared after `permission`) or already merged into `detail` (declared before it).
         let credentialScope: CredentialScope | undefined
+        let located: LocatedBy | undefined
         return {
           introspect(options: Record<string, unknown>) {
             const detail = options.detail as Record<string, unknown> | undefined
             credentialScope = (options.credentialScope ?? detail?.[CREDENTIAL_SCOPE_KEY]) as
               | CredentialScope
               | undefined
+            located =
+              (options.locatedBy as LocatedBy | undefined) ??
+              locatedByKey.get(detail?.[LOCATED_BY_KEY] as string)
           },
           detail: { 'x-permission': permission, security: [{ bearerAuth: [] }] },
           async transform({ request, route, params, query, body, set }) {
@@ -86,6 +102,7 @@ export function authPlugin(deps: AuthDeps) {
               { permission, credentialScope },
               { params, query, body, responseHeaders: set.headers as Record<string, string | number> },
             )
+            if (located) assertLocatedWithin(auth, located, params as Record<string, string>)
             resolved.set(request, auth)
           },
           resolve({ request }) {

@@ -1,18 +1,68 @@
-// HTTP conventions of design.md applied to every route: request ids, a bounded JSON body
-// parser, and one error handler that turns every failure into a problem document.
+// HTTP conventions of design.md applied to every route: request ids, the transport limits, a
+// bounded JSON body parser, and one error handler that turns every failure into a problem document.
 import { SQLiteError } from 'bun:sqlite'
 import { Elysia, ValidationError } from 'elysia'
 import type { Logger } from '../log'
-import { ApiError, type FieldError, problemResponse } from './problem'
+import type { Drain } from './drain'
+import { ApiError, type FieldError, type ProblemCode, problemResponse } from './problem'
 import { beginRequest, requestInfo } from './request-context'
+
+/**
+ * Transport limits, checked before routing. Bun's own parser refuses beyond its limits with a bare
+ * status line; `serve` sets its ceiling above these (see PARSER_HEADER_CEILING) so that requests
+ * between the two get a problem document like every other error.
+ */
+export const MAX_REQUEST_TARGET_BYTES = 8 * 1024
+export const MAX_HEADER_SECTION_BYTES = 16 * 1024
+const implementedMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
+
+/** The request line's target (path and query) as the client sent it. */
+function requestTarget(url: string): string {
+  return url.slice(url.indexOf('/', url.indexOf('//') + 2))
+}
+
+/** Like Bun's own refusals, these end the connection: what follows on it is unlikely to be sane. */
+const refuse = (code: ProblemCode, detail: string) =>
+  new ApiError(code, detail, { headers: { connection: 'close' } })
+
+function transportRefusal(request: Request): ApiError | null {
+  if (!implementedMethods.has(request.method))
+    return refuse('not_implemented', `The ${request.method} method is not supported`)
+  const target = requestTarget(request.url)
+  if (target.length > MAX_REQUEST_TARGET_BYTES)
+    return refuse(
+      'uri_too_long',
+      `Request targets (path and query) are limited to ${MAX_REQUEST_TARGET_BYTES} bytes`,
+    )
+  // The request line, every `name: value` line and the blank line after them, as Bun counts them.
+  let size = request.method.length + target.length + 14
+  for (const [name, value] of request.headers) size += name.length + value.length + 4
+  if (size > MAX_HEADER_SECTION_BYTES)
+    return refuse(
+      'headers_too_large',
+      `The request line and headers are limited to ${MAX_HEADER_SECTION_BYTES} bytes`,
+    )
+  return null
+}
 
 const jsonContentType = /^application\/([\w.+-]*\+)?json\b/i
 
-async function parseJsonBody(request: Request, contentType: string, maxBodyBytes: number): Promise<unknown> {
+/** The body, refused as soon as it (declared or as it arrives) passes the limit: never buffered beyond it. */
+async function readBody(request: Request, maxBodyBytes: number): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length') ?? 0)
   if (declared > maxBodyBytes) throw tooLarge(maxBodyBytes)
-  const bytes = await request.arrayBuffer()
-  if (bytes.byteLength > maxBodyBytes) throw tooLarge(maxBodyBytes)
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for await (const chunk of request.body ?? []) {
+    size += chunk.byteLength
+    if (size > maxBodyBytes) throw tooLarge(maxBodyBytes)
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks)
+}
+
+async function parseJsonBody(request: Request, contentType: string, maxBodyBytes: number): Promise<unknown> {
+  const bytes = await readBody(request, maxBodyBytes)
   // An empty body is an empty object, so "object (may be empty)" routes accept a bare POST.
   if (bytes.byteLength === 0) return {}
   if (contentType && !jsonContentType.test(contentType)) {
@@ -85,12 +135,21 @@ export function toApiError(error: unknown, elysiaCode: string | number): ApiErro
   return new ApiError('internal', 'An unexpected error occurred')
 }
 
-export function httpConventions(options: { maxBodyBytes: number; log: Logger }) {
+export function httpConventions(options: {
+  maxBodyBytes: number
+  log: Logger
+  /** The graceful stop of `serve`; absent when nothing stops the app gracefully (tests). */
+  drain?: Drain
+}) {
+  const { drain } = options
   return new Elysia({ name: 'http-conventions' })
     .onRequest(({ request, server, set }) => {
       const info = beginRequest(request, server?.requestIP(request)?.address ?? null)
       set.headers['x-request-id'] = info.requestId
+      const refusal = transportRefusal(request) ?? drain?.admit(set.headers)
+      if (refusal) return problemResponse(refusal, info.requestId)
     })
+    .onAfterResponse({ as: 'global' }, ({ set }) => drain?.release(set.headers))
     .onParse({ as: 'global' }, ({ request, route, contentType }) => {
       if (request.method === 'GET' || request.method === 'HEAD') return
       if (rawBodyRoutes.has(`${request.method} ${route}`)) return

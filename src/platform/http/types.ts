@@ -32,7 +32,27 @@ export function oneOf<const T extends readonly [string, ...string[]]>(
 /** A JSON integer, and only that. */
 export const int = (options: IntegerOptions = {}): TInteger => Type.Integer(options)
 
-/** A JSON number, and only that (never money: money is `int()` minor units). */
+/**
+ * The one upper bound of every money field in a request body, in integer minor units:
+ * 10,000,000,000 (100,000,000.00 in major units, a hundred million dollars). Far above any real
+ * price, order, payment, cash drawer or gift card, yet small enough that sums stay exact in a
+ * double: 2^53 / MAX_MONEY is about 900,000, so that many maximal amounts (a drawer's entries, a
+ * card's loads, a report's orders) add up exactly, and an order line of 9,999 units at the bound
+ * (about 10^14) is exact too.
+ */
+export const MAX_MONEY = 10_000_000_000
+
+type MoneyOptions = Omit<IntegerOptions, 'maximum' | 'exclusiveMaximum' | 'exclusiveMinimum'>
+
+/** An amount of money in integer minor units, 0..MAX_MONEY (or from a higher `minimum`, such as 1). */
+export const money = (options: MoneyOptions = {}): TInteger =>
+  Type.Integer({ minimum: 0, ...options, maximum: MAX_MONEY })
+
+/** A signed change of money (a delta, an adjustment) in integer minor units, -MAX_MONEY..MAX_MONEY. */
+export const signedMoney = (options: Omit<MoneyOptions, 'minimum'> = {}): TInteger =>
+  Type.Integer({ ...options, minimum: -MAX_MONEY, maximum: MAX_MONEY })
+
+/** A JSON number, and only that (never money: money is `money()` minor units). */
 export const num = (options: NumberOptions = {}): TNumber => Type.Number(options)
 
 /** A JSON boolean, and only that. */

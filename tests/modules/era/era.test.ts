@@ -268,6 +268,67 @@ describe('ERA check, labor and menu reports', () => {
     ])
   })
 
+  test('labor: cost is the sum of the payCents the shifts API reports, fractions of a second and all', async () => {
+    // Server at 18.00/h: 16:00:00.250 to 00:30:00.999 less an unpaid 20:00:00.700–20:30:00.100
+    // break is 30600.749 − 1799.4 = 28801.349 s: 28801 s, 14400.5 → 14401.
+    const server = await jobFor(t, t.tenant.staff, { title: 'Server', defaultWageAmount: 1800 })
+    await shift(
+      t.tenant.staff,
+      server.job.id,
+      '2025-03-01T16:00:00.250Z',
+      '2025-03-02T00:30:00.999Z',
+      '2025-03-01',
+      ['2025-03-01T20:00:00.700Z', '2025-03-01T20:30:00.100Z'],
+    )
+    // Sommelier at 10.00 a second: 1.613 s and 1.999 s are 1 s each, 1000 each (not 1613 and 1999).
+    const sommelier = await jobFor(t, t.tenant.manager, { title: 'Sommelier', defaultWageAmount: 3_600_000 })
+    for (const [clockIn, clockOut] of [
+      ['2025-03-01T17:00:00.000Z', '2025-03-01T17:00:01.613Z'],
+      ['2025-03-01T18:00:00.999Z', '2025-03-01T18:00:02.998Z'],
+    ] as const)
+      await shift(t.tenant.manager, sommelier.job.id, clockIn, clockOut, '2025-03-01')
+
+    const { shifts } = await ok(t, 'GET', '/labor/shifts?from=2025-03-01&to=2025-03-01')
+    expect(shifts.map((s: any) => [s.jobRole, s.paidSeconds, s.breakSeconds, s.payCents]).sort()).toEqual([
+      ['Server', 28_801, 1799, 14_401],
+      ['Sommelier', 1, 0, 1000],
+      ['Sommelier', 1, 0, 1000],
+    ])
+    const payOf = (jobId: string) =>
+      shifts.filter((s: any) => s.laborJobId === jobId).reduce((a: number, s: any) => a + s.payCents, 0)
+
+    const rows = await report('labor', '/day', { ...range, restaurantIds: [t.tenant.locationId] })
+    expect(rows).toEqual([
+      expect.objectContaining({
+        laborJobId: server.job.id,
+        regularHours: 8,
+        paidMinutes: 480,
+        unpaidBreakMinutes: 29,
+        laborCost: payOf(server.job.id),
+      }),
+      expect.objectContaining({
+        laborJobId: sommelier.job.id,
+        shiftsCount: 2,
+        regularHours: 0,
+        paidMinutes: 0,
+        laborCost: payOf(sommelier.job.id),
+      }),
+    ])
+    expect(rows.map((r) => r.laborCost)).toEqual([14_401, 2000])
+    const [metrics] = await report('metrics', '', { ...range, restaurantIds: [t.tenant.locationId] })
+    expect(metrics.hourlyJobTotalPay).toBe(16_401)
+  })
+
+  test('the OpenAPI document says labor figures are sums of the shifts’ figures', async () => {
+    const spec = (await t.request('GET', '/openapi.json', { as: null })).body
+    const labor = spec.paths['/era/v1/labor/{param}'].post.description
+    expect(labor).toContain('`laborCost` (cents: the sum of the shifts’ `payCents`')
+    expect(labor).toContain('`paidMinutes` (that sum in whole minutes, truncated)')
+    expect(spec.paths['/era/v1/metrics/{param}'].post.description).toContain(
+      '`hourlyJobTotalPay` (the sum of the shifts’ `payCents`)',
+    )
+  })
+
   test('menu: item sales by product, voids apart', async () => {
     await handMade()
     const rows = await report('menu', '', { ...range, restaurantIds: [t.tenant.locationId] })

@@ -3,9 +3,10 @@
 import { Database } from 'bun:sqlite'
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { payFor, workedMs } from '../../../src/modules/labor/shifts'
+import fc from 'fast-check'
+import { shiftFigures } from '../../../src/modules/labor/shifts'
 import { countRows, createTestApp, type TestApp } from '../../harness'
-import { jobFor, ok } from './helpers'
+import { arbitraryShift, jobFor, ok, roundHalfUp } from './helpers'
 
 let t: TestApp
 beforeEach(async () => {
@@ -268,32 +269,146 @@ describe('one open shift per staff user', () => {
 })
 
 describe('worked time and pay', () => {
-  const shift = { clockInAt: '2025-03-01T17:00:00.000Z', clockOutAt: '2025-03-01T23:30:00.000Z' }
-  test('unpaid breaks are not worked time; paid breaks are', () => {
-    const breaks = [
-      {
-        id: 'a',
-        shiftId: 's',
-        paid: false,
-        startedAt: '2025-03-01T20:00:00.000Z',
-        endedAt: '2025-03-01T20:30:00.000Z',
-        createdAt: '',
-      },
-      {
-        id: 'b',
-        shiftId: 's',
-        paid: true,
-        startedAt: '2025-03-01T21:00:00.000Z',
-        endedAt: '2025-03-01T21:10:00.000Z',
-        createdAt: '',
-      },
-    ]
-    expect(workedMs(shift, breaks)).toBe(6 * 3_600_000)
-    expect(payFor(6 * 3_600_000, 1825)).toBe(10_950)
+  const instant = (time: string) => `2025-03-01T${time}Z`
+  const breakAt = (paid: boolean, from: string, to: string | null) => ({
+    id: from,
+    shiftId: 's',
+    paid,
+    startedAt: instant(from),
+    endedAt: to === null ? null : instant(to),
+    createdAt: instant(from),
   })
-  test('pay rounds half-up to the cent', () => {
-    // 20 minutes at 1000 c/h = 333.33 → 333; 3 minutes at 1010 c/h = 50.5 → 51.
-    expect(payFor(20 * 60_000, 1000)).toBe(333)
-    expect(payFor(3 * 60_000, 1010)).toBe(51)
+  const examples = [
+    {
+      name: '1.613 s at 3,600,000 c/h (10.00 a second) is 1 whole second: 1000, not 1613',
+      clockIn: '17:00:00.000',
+      clockOut: '17:00:01.613',
+      payRateCents: 3_600_000,
+      breaks: [],
+      figures: { breakSeconds: 0, paidSeconds: 1, payCents: 1000 },
+    },
+    {
+      name: 'unpaid breaks are not worked time; paid breaks are: 6 h at 18.25/h',
+      clockIn: '17:00:00.000',
+      clockOut: '23:30:00.000',
+      payRateCents: 1825,
+      breaks: [breakAt(false, '20:00:00.000', '20:30:00.000'), breakAt(true, '21:00:00.000', '21:10:00.000')],
+      figures: { breakSeconds: 1800, paidSeconds: 21_600, payCents: 10_950 },
+    },
+    {
+      // 3599.2 s − 599.4 s = 2999.8 s. Truncating each timestamp, or the span and the break apart,
+      // would make it 3000.
+      name: 'fractions of a second are truncated once per shift, after unpaid breaks are taken off',
+      clockIn: '17:00:00.900',
+      clockOut: '18:00:00.100',
+      payRateCents: 3600,
+      breaks: [breakAt(false, '17:30:00.600', '17:40:00.000')],
+      figures: { breakSeconds: 599, paidSeconds: 2999, payCents: 2999 },
+    },
+    {
+      name: 'a second short by a millisecond is not paid',
+      clockIn: '17:00:00.001',
+      clockOut: '17:00:01.000',
+      payRateCents: 3_600_000,
+      breaks: [],
+      figures: { breakSeconds: 0, paidSeconds: 0, payCents: 0 },
+    },
+    {
+      name: 'half a cent rounds up: 180 s at 10.10/h = 50.5',
+      clockIn: '17:00:00.000',
+      clockOut: '17:03:00.999',
+      payRateCents: 1010,
+      breaks: [],
+      figures: { breakSeconds: 0, paidSeconds: 180, payCents: 51 },
+    },
+    {
+      name: 'half a cent rounds up: 1 s at 18.00/h = 0.5',
+      clockIn: '17:00:00.000',
+      clockOut: '17:00:01.000',
+      payRateCents: 1800,
+      breaks: [],
+      figures: { breakSeconds: 0, paidSeconds: 1, payCents: 1 },
+    },
+    {
+      name: 'less than half a cent rounds down: 1 s at 17.99/h = 0.4997',
+      clockIn: '17:00:00.000',
+      clockOut: '17:00:01.000',
+      payRateCents: 1799,
+      breaks: [],
+      figures: { breakSeconds: 0, paidSeconds: 1, payCents: 0 },
+    },
+    {
+      name: '1200 s at 10.00/h = 333.33 rounds down',
+      clockIn: '17:00:00.000',
+      clockOut: '17:20:00.000',
+      payRateCents: 1000,
+      breaks: [],
+      figures: { breakSeconds: 0, paidSeconds: 1200, payCents: 333 },
+    },
+    {
+      // Up to 18:00:00.000: a break of 1799.5 s still running, 1800.5 s worked.
+      name: 'an open shift and its open break count up to now',
+      clockIn: '17:00:00.000',
+      clockOut: null,
+      payRateCents: 1800,
+      breaks: [breakAt(false, '17:30:00.500', null)],
+      figures: { breakSeconds: 1799, paidSeconds: 1800, payCents: 900 },
+    },
+  ]
+  for (const example of examples) {
+    test(example.name, () => {
+      const shift = {
+        clockInAt: instant(example.clockIn),
+        clockOutAt: example.clockOut === null ? null : instant(example.clockOut),
+        payRateCents: example.payRateCents,
+      }
+      expect(shiftFigures(shift, example.breaks, Date.parse(instant('18:00:00.000')))).toEqual(
+        example.figures,
+      )
+    })
+  }
+
+  test('property: whole seconds truncated once per shift, payCents = round-half-up(paidSeconds × rate / 3600)', () => {
+    fc.assert(
+      fc.property(arbitraryShift, ({ shift, breaks, until, spanMs, unpaidMs }) => {
+        const figures = shiftFigures(shift, breaks, until)
+        expect(figures.paidSeconds).toBe(Math.floor((spanMs - unpaidMs) / 1000))
+        expect(figures.breakSeconds).toBe(Math.floor(unpaidMs / 1000))
+        expect(BigInt(figures.payCents)).toBe(
+          roundHalfUp(BigInt(figures.paidSeconds) * BigInt(shift.payRateCents), 3600n),
+        )
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  test('the API reports pay computed from the paidSeconds it reports', async () => {
+    const staff = t.tenant.staff
+    const { job } = await jobFor(t, staff, { title: 'Sommelier', defaultWageAmount: 3_600_000 })
+    const shift = await ok(
+      t,
+      'POST',
+      '/labor/shifts/clock-in',
+      { laborJobId: job.id, locationId: t.tenant.locationId },
+      staff,
+    )
+    await ok(t, 'POST', `/labor/shifts/${shift.id}/clock-out`, undefined, staff)
+    t.tenant.db.$client
+      .query('UPDATE labor_shifts SET clock_in_at = ?, clock_out_at = ? WHERE id = ?')
+      .run('2025-03-01T17:00:00.000Z', '2025-03-01T17:00:01.613Z', shift.id)
+    const figures = { payRateCents: 3_600_000, breakSeconds: 0, paidSeconds: 1, payCents: 1000 }
+    expect(await ok(t, 'GET', `/labor/shifts/${shift.id}`)).toMatchObject(figures)
+    const listed = await ok(t, 'GET', `/labor/shifts?staffUserId=${staff.id}`)
+    expect(listed.shifts).toEqual([expect.objectContaining(figures)])
+  })
+
+  test('the OpenAPI document states the rule', async () => {
+    const spec = (await t.request('GET', '/openapi.json', { as: null })).body
+    const shift = spec.paths['/labor/shifts/{id}'].get.responses['200'].content['application/json'].schema
+    expect(shift.properties.payCents.description).toContain(
+      'paidSeconds × payRateCents / 3600, rounded half-up',
+    )
+    expect(shift.properties.paidSeconds.description).toContain('truncated once per shift')
+    expect(shift.properties.payRateCents.description).toContain('Cents an hour')
   })
 })

@@ -16,29 +16,20 @@ export interface SlotSpec {
   currency?: string
 }
 
-/** Creates and publishes an experience at the tenant's location; answers its id and version. */
-export async function publishedExperience(
-  t: TestApp,
-  options: {
-    tenant?: TenantFixture
-    name?: string
-    slots?: SlotSpec[]
-    partyMin?: number
-    partyMax?: number
-    cutoffMinutes?: number
-    visibility?: 'public' | 'private'
-    as?: StaffFixture
-  } = {},
-) {
+export interface PublishSpec {
+  tenant?: TenantFixture
+  name?: string
+  slots?: SlotSpec[]
+  partyMin?: number
+  partyMax?: number
+  cutoffMinutes?: number
+  visibility?: 'public' | 'private'
+  as?: StaffFixture
+}
+
+/** Publishes a (new) version of an experience; answers the version id. */
+export async function publish(t: TestApp, id: string, options: PublishSpec = {}) {
   const tenant = options.tenant ?? t.tenant
-  const as = options.as ?? tenant.owner
-  const created = await t.request('POST', '/tables/v1/experiences', {
-    as,
-    tenant,
-    body: { name: options.name ?? 'Dinner', locationId: tenant.locationId },
-  })
-  if (created.status !== 201) throw new Error(`create failed: ${created.text}`)
-  const id = created.body.data.id as string
   const slots = (options.slots ?? [{}]).map((s) => ({
     daysOfWeek: s.daysOfWeek ?? ALL_DAYS,
     times: s.times ?? ['18:00', '19:30'],
@@ -48,7 +39,7 @@ export async function publishedExperience(
     ...(s.currency !== undefined ? { currency: s.currency } : {}),
   }))
   const published = await t.request('POST', `/tables/v1/experiences/${id}/publish`, {
-    as,
+    as: options.as ?? tenant.owner,
     tenant,
     body: {
       publicName: options.name ?? 'Dinner',
@@ -60,7 +51,20 @@ export async function publishedExperience(
     },
   })
   if (published.status !== 201) throw new Error(`publish failed: ${published.text}`)
-  return { id, versionId: published.body.data.id as string }
+  return published.body.data.id as string
+}
+
+/** Creates and publishes an experience at the tenant's location; answers its id and version. */
+export async function publishedExperience(t: TestApp, options: PublishSpec = {}) {
+  const tenant = options.tenant ?? t.tenant
+  const created = await t.request('POST', '/tables/v1/experiences', {
+    as: options.as ?? tenant.owner,
+    tenant,
+    body: { name: options.name ?? 'Dinner', locationId: tenant.locationId },
+  })
+  if (created.status !== 201) throw new Error(`create failed: ${created.text}`)
+  const id = created.body.data.id as string
+  return { id, versionId: await publish(t, id, options) }
 }
 
 export const tablesPath = (locationId: string, rest = '') => `/tables-api/v1/locations/${locationId}${rest}`

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { exactWeight, rateProblems, shippingPrice, toMilli } from '../../../src/modules/shipping/rates'
 import type { RateValue, TopRateValue, WeightUnit } from '../../../src/modules/shipping/schema'
+import { MAX_MONEY } from '../../../src/platform/http/types'
 
 const rate = (toWeight: number, price: number, weightUnits: WeightUnit = 'Lbs'): RateValue => ({
   id: 'r',
@@ -69,6 +70,24 @@ describe('shipping price: worked examples', () => {
     expect(shippingPrice(wrap, 20, 'Lbs')).toBe(2 * 1850)
     expect(shippingPrice(wrap, 21, 'Lbs')).toBe(2 * 1850 + 800) // 1 lb left: the 2 lb band
     expect(shippingPrice(wrap, 24, 'Lbs')).toBe(2 * 1850 + 1200) // 4 lb left: the 5 lb band
+  })
+
+  test('a price past 2^53 cents is refused (400), for steps and for wrapped packages alike', () => {
+    const steep = {
+      rates: [rate(0.001, MAX_MONEY)],
+      topRate: top({ forEveryXWeight: 0.001, price: MAX_MONEY }),
+    }
+    const wrap = {
+      rates: steep.rates,
+      topRate: top({ isWrapShipping: true, forEveryXWeight: null, price: null }),
+    }
+    for (const service of [steep, wrap]) {
+      // 900 000 thousandths of a pound at MAX_MONEY each: 9e15, just under 2^53 - 1.
+      expect(shippingPrice(service, 900, 'Lbs')).toBe(900_000 * MAX_MONEY)
+      expect(() => shippingPrice(service, 1000, 'Lbs')).toThrow(
+        expect.objectContaining({ code: 'validation_failed', status: 400 }),
+      )
+    }
   })
 
   test('more than three decimals is refused; three are exact', () => {

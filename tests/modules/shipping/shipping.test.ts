@@ -1,5 +1,6 @@
 // Shipping configurations over HTTP: CRUD, nested validation, rate quotes, permission, isolation.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { MAX_MONEY } from '../../../src/platform/http/types'
 import { countRows, createTestApp, runScenarios, type TestApp } from '../../harness'
 
 export const groundConfig = () => ({
@@ -286,6 +287,23 @@ describe('shipping: lifecycle', () => {
     expect(bad.status).toBe(400)
     expect((await t.request('GET', '/shipping/rates?weight=-1&countryCode=US')).status).toBe(400)
     expect((await t.request('GET', '/shipping/rates?weight=1&countryCode=USA')).status).toBe(400)
+  })
+
+  test('a quote that would pass 2^53 cents is 400; lighter weights are still quoted', async () => {
+    const steep = {
+      title: 'Steep',
+      code: 'STP',
+      rates: [{ toWeight: 0.001, price: MAX_MONEY }],
+      topRate: { isWrapShipping: false, forEveryXWeight: 0.001, price: MAX_MONEY },
+    }
+    expect(
+      (await t.request('POST', '/shipping', { body: { ...groundConfig(), services: [steep] } })).status,
+    ).toBe(201)
+    const light = await t.request('GET', '/shipping/rates?weight=1&countryCode=US&stateCode=CA')
+    expect(light.body.rates.map((r: any) => r.price)).toEqual([1000 * MAX_MONEY])
+    const heavy = await t.request('GET', '/shipping/rates?weight=1000&countryCode=US&stateCode=CA')
+    expect(heavy.status).toBe(400)
+    expect(heavy.body.errors[0].path).toBe('weight')
   })
 
   test("another tenant's configuration is 404 and not in its list", async () => {

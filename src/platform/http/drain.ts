@@ -1,0 +1,49 @@
+// The HTTP side of a graceful stop (README "Operations", Shutdown). Once `begin` is called, every
+// request already read is answered as usual but with `Connection: close`, and every request read
+// afterwards is refused with a 503 (it did nothing, so it is safe to retry), also with
+// `Connection: close`: each keep-alive connection ends after its next response. `quiet` tells when
+// clients have stopped sending, so the listener and the idle connections can close without
+// dropping a request that was already on its way.
+import type { HTTPHeaders } from 'elysia'
+import { ApiError } from './problem'
+
+export class Drain {
+  private draining = false
+  /** The response headers of every request admitted and not yet answered. */
+  private readonly inFlight = new Set<HTTPHeaders>()
+  private arrivals = 0
+  /** Requests refused with 503 since `begin`. */
+  refused = 0
+
+  /** Called first for every request with its response headers: the refusal once draining, else null. */
+  admit(headers: HTTPHeaders): ApiError | null {
+    this.arrivals++
+    if (!this.draining) {
+      this.inFlight.add(headers)
+      return null
+    }
+    this.refused++
+    return new ApiError('unavailable', 'The server is shutting down; retry the request on a new connection', {
+      headers: { connection: 'close', 'retry-after': '1' },
+    })
+  }
+
+  /** Called once the response of an admitted request is sent. */
+  release(headers: HTTPHeaders): void {
+    this.inFlight.delete(headers)
+  }
+
+  begin(): void {
+    this.draining = true
+    for (const headers of this.inFlight) headers.connection = 'close'
+  }
+
+  /** Resolves at the end of the first `windowMs` in which no request arrived. */
+  async quiet(windowMs: number): Promise<void> {
+    let seen: number
+    do {
+      seen = this.arrivals
+      await Bun.sleep(windowMs)
+    } while (this.arrivals !== seen)
+  }
+}

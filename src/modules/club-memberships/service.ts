@@ -1,8 +1,7 @@
 import { and, count, desc, eq, inArray, lte, ne, type SQL, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { ApiError, conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -206,6 +205,7 @@ export function scheduleOf(tx: Queryable, m: Schedule): string | null {
   )
 }
 
+/** A membership write: its audit entry and its event (object `club-membership`, the same verb). */
 function record(
   tx: Queryable,
   actor: Actor,
@@ -213,13 +213,13 @@ function record(
   row: ClubMembershipRow,
   metadata: Record<string, unknown>,
 ) {
-  appendAudit(tx, actor, {
+  recordWrite(tx, actor, {
     action: `club-membership.${action}`,
     entityType: 'club-membership',
     entityId: row.id,
     metadata,
+    event: row,
   })
-  appendEvent(tx, actor, { object: 'club-membership', action, aggregateId: row.id, payload: row })
 }
 
 export function createMembership(db: Db, actor: Actor, input: CreateClubMembershipInput, today: string) {

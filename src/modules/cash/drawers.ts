@@ -9,6 +9,7 @@ import { offsetOf, type PageRequest } from '../../platform/http/paging'
 import { conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations/service'
 import { findStaffUser, roleGrantsOf } from '../staff/service'
@@ -27,7 +28,7 @@ import { cashDrawers, type DrawerRow, type DrawerState, drawerEntries } from './
 export const drawerLocated = locatedRow('cash drawer', cashDrawers, cashDrawers.id, cashDrawers.locationId)
 
 export function getDrawerRow(db: Queryable, id: string): DrawerRow {
-  const row = db.select().from(cashDrawers).where(eq(cashDrawers.id, id)).get()
+  const row = rowById(db, cashDrawers, id)
   if (!row) throw notFound('cash drawer', id)
   return row
 }

@@ -7,6 +7,7 @@ import type { Actor } from '../../platform/auth/actor'
 import { conflict, forbidden, invalid } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { balanceDelta } from './balance'
 import { closeoutSummary } from './closeout'
@@ -157,7 +158,7 @@ export function cashDrawerFor(
   drawerId?: string | null,
 ): DrawerRow {
   if (drawerId) {
-    const drawer = tx.select().from(cashDrawers).where(eq(cashDrawers.id, drawerId)).get()
+    const drawer = rowById(tx, cashDrawers, drawerId)
     if (!drawer || drawer.locationId !== locationId)
       throw invalid('body/drawerId', `no cash drawer ${drawerId} at the order's location`)
     assertState(drawer, ['open'], 'take cash into')

@@ -6,6 +6,7 @@ import { alias } from 'drizzle-orm/sqlite-core'
 import { recordWrite, type WriteRecord } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { invalid } from '../../platform/http/problem'
+import { rowById } from '../../platform/tenancy/row-by-id'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations/service'
 import { depletionQuantity } from './costing'
@@ -117,7 +118,7 @@ export function reverseOrderDepletion(
   input: { orderId: string; lineIds?: string[] },
 ): Movement[] {
   const movements = openSales(tx, input.orderId, input.lineIds).map((sale) => {
-    const ingredient = tx.select().from(ingredients).where(eq(ingredients.id, sale.ingredientId)).get()!
+    const ingredient = rowById(tx, ingredients, sale.ingredientId)!
     return applyMovement(tx, actor, {
       ingredient,
       locationId: sale.locationId,

@@ -13,6 +13,7 @@ import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/p
 import { conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations/service'
 import { vendors } from '../vendors/schema'
@@ -30,7 +31,7 @@ import {
 export type Ingredient = IngredientRow & { stocks: IngredientStockRow[] }
 
 export function findIngredientRow(db: Queryable, id: string): IngredientRow | undefined {
-  return db.select().from(ingredients).where(eq(ingredients.id, id)).get()
+  return rowById(db, ingredients, id)
 }
 
 export function getIngredientRow(db: Queryable, id: string): IngredientRow {

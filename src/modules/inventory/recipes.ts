@@ -8,6 +8,7 @@ import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/p
 import { ApiError, conflict, type FieldError, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { registerProductDeleteGuard } from '../products/references'
 import { products } from '../products/schema'
@@ -54,7 +55,7 @@ function componentsOf(db: Queryable, recipeIds: string[]) {
 }
 
 export function getRecipeRow(db: Queryable, id: string): RecipeRow {
-  const row = db.select().from(recipes).where(eq(recipes.id, id)).get()
+  const row = rowById(db, recipes, id)
   if (!row) throw notFound('recipe', id)
   return row
 }

@@ -14,6 +14,7 @@ import { offsetOf, type PageRequest } from '../../platform/http/paging'
 import { invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations/service'
 import { assertMayManage } from '../staff/privileges'
@@ -46,7 +47,7 @@ export const assignmentLocated = locatedRow(
 )
 
 function getAssignmentRow(db: Queryable, id: string): LaborJobAssignmentRow {
-  const row = db.select().from(laborJobAssignments).where(eq(laborJobAssignments.id, id)).get()
+  const row = rowById(db, laborJobAssignments, id)
   if (!row) throw notFound('job assignment', id)
   return row
 }

@@ -8,6 +8,7 @@ import { offsetOf, type PageRequest } from '../../platform/http/paging'
 import { ApiError, conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations/service'
 import { assertMayHandOut, validPrimitives } from './access'
@@ -23,7 +24,7 @@ export function presentJob(tenantId: string, row: LaborJobRow) {
 export const jobLocated = locatedRow('labor job', laborJobs, laborJobs.id, laborJobs.locationId)
 
 export function getJobRow(db: Queryable, id: string): LaborJobRow {
-  const row = db.select().from(laborJobs).where(eq(laborJobs.id, id)).get()
+  const row = rowById(db, laborJobs, id)
   if (!row) throw notFound('labor job', id)
   return row
 }

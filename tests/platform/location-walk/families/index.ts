@@ -8,6 +8,9 @@ import { coupons } from './coupons'
 import { customers } from './customers'
 import { eraReports } from './era-reports'
 import { giftCards } from './gift-cards'
+import { cashDrawers } from './cash-drawers'
+import { ingredients, lowStock, recipes } from './inventory'
+import { laborEmployees, laborJobAssignments, laborJobs } from './labor'
 import { laborShifts } from './labor-shifts'
 import { media } from './media'
 import { notes } from './notes'
@@ -54,4 +57,11 @@ export const families: WalkFamily[] = [
   payments,
   offPremiseOrders,
   offPremiseSettings,
+  cashDrawers,
+  ingredients,
+  recipes,
+  lowStock,
+  laborJobs,
+  laborJobAssignments,
+  laborEmployees,
 ]

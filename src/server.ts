@@ -5,6 +5,7 @@ import { accessSources } from './modules/access'
 import { appRoutes } from './modules/apps/routes'
 import { auditEntryRoutes } from './modules/audit-entries/routes'
 import { cashRoutes } from './modules/cash/routes'
+import { registerClubMembershipJobs } from './modules/club-memberships/jobs'
 import { clubMembershipRoutes } from './modules/club-memberships/routes'
 import { clubRoutes } from './modules/clubs/routes'
 import { collectionRoutes } from './modules/collections/routes'
@@ -105,6 +106,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
 
 /** `drain`: the graceful stop of `serve` (see platform/http/drain.ts). */
 export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
+  registerClubMembershipJobs(platform)
   registerGiftCardJobs(platform)
   registerMediaJobs(platform)
   registerOffPremiseJobs(platform)

@@ -2,8 +2,8 @@
 // location they signed up at, tags attach to them, and a card an active membership charges cannot be removed. Also
 // recomputes next process dates when a club's cadence changes.
 import { and, count, eq, isNull, ne } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
-import { appendEvent } from '../../platform/events/outbox'
+import { recordWrite } from '../../platform/audit/record-write'
+import type { DomainEvent } from '../../platform/events/outbox'
 import { nowIso } from '../../platform/ids'
 import { onClubCadenceChange } from '../clubs/service'
 import {
@@ -69,6 +69,7 @@ onClubCadenceChange('clubMemberships', (tx, actor, clubId) => {
     )
     .all()
   const moved: { id: string; from: string | null; to: string | null }[] = []
+  const events: DomainEvent[] = []
   for (const row of rows) {
     const next = scheduleOf(tx, row)
     if (next === row.nextProcessDate) continue
@@ -78,19 +79,15 @@ onClubCadenceChange('clubMemberships', (tx, actor, clubId) => {
       .where(eq(clubMemberships.id, row.id))
       .returning()
       .get()
-    appendEvent(tx, actor, {
-      object: 'club-membership',
-      action: 'update',
-      aggregateId: row.id,
-      payload: updated,
-    })
+    events.push({ object: 'club-membership', action: 'update', aggregateId: row.id, payload: updated })
     moved.push({ id: row.id, from: row.nextProcessDate, to: next })
   }
   if (moved.length > 0)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'club-membership.reschedule',
       entityType: 'club',
       entityId: clubId,
       metadata: { nextProcessDates: moved },
+      events,
     })
 })

@@ -19,7 +19,10 @@ import {
 import { createMembership, getMembership, listMemberships, parseExpand, updateMembership } from './service'
 import { cancelMembership, holdMembership, releaseEndedHolds, resumeMembership } from './transitions'
 
-/** Today for the tenant, after releasing holds that ended (so every answer shows them Active). */
+/**
+ * Before a write: today for the tenant, after releasing holds that have ended (a write must start
+ * from the truth). Reads do not release; they present ended holds as released (service.ts).
+ */
 function settle(db: Db, tenant: Tenant): string {
   const today = todayIn(tenant.timezone)
   releaseEndedHolds(db, tenant.id, today)
@@ -33,17 +36,20 @@ export const clubMembershipRoutes = (auth: AuthPlugin) =>
     .use(auth)
     .get(
       '',
-      ({ db, tenant, query }) => {
-        settle(db, tenant)
-        return listMemberships(db, { ...query, ...pageOf(query), expand: parseExpand(query.expand) })
-      },
+      ({ db, tenant, query }) =>
+        listMemberships(db, {
+          ...query,
+          ...pageOf(query),
+          expand: parseExpand(query.expand),
+          today: todayIn(tenant.timezone),
+        }),
       {
         permission: 'clubs:read',
         query: ClubMembershipListQuery,
         response: ClubMembershipList,
         detail: {
           summary: 'List club memberships',
-          description: `Newest sign-up first. \`q\` matches the member’s first name, last name or email, or the club’s title; \`clubId\`, \`customerId\` (merged ids follow the merge) and \`status\` filter. ${expandNote}`,
+          description: `Newest sign-up first. \`q\` matches the member’s first name, last name or email, or the club’s title; \`clubId\`, \`customerId\` (merged ids follow the merge) and \`status\` filter (a hold that has ended counts as Active). ${expandNote}`,
         },
       },
     )
@@ -67,10 +73,8 @@ export const clubMembershipRoutes = (auth: AuthPlugin) =>
     )
     .get(
       '/:id',
-      ({ db, tenant, params, query }) => {
-        settle(db, tenant)
-        return getMembership(db, params.id, parseExpand(query.expand))
-      },
+      ({ db, tenant, params, query }) =>
+        getMembership(db, params.id, parseExpand(query.expand), todayIn(tenant.timezone)),
       {
         permission: 'clubs:read',
         params: ClubMembershipParams,
@@ -108,7 +112,7 @@ export const clubMembershipRoutes = (auth: AuthPlugin) =>
         detail: {
           summary: 'Put a membership on hold',
           description:
-            'Status `On Hold` until `holdUntil` (after today; a membership already on hold gets the new date). No processing happens before `holdUntil`: `nextProcessDate` is the first cadence date on or after it. On `holdUntil` the membership is Active again by itself. A cancelled membership is 409.',
+            'Status `On Hold` until `holdUntil` (after today; a membership already on hold gets the new date). No processing happens before `holdUntil`: `nextProcessDate` is the first cadence date on or after it. On `holdUntil` (the tenant’s date) the membership is Active again by itself: reads show it Active from that day, and the `club-memberships.release-holds` job records the release (audited by the system, with the `resume` event) within 15 minutes. A cancelled membership is 409.',
         },
       },
     )

@@ -1,8 +1,7 @@
-import { and, count, desc, eq, inArray, ne, type SQL } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { and, count, desc, eq, inArray, lte, ne, type SQL, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { ApiError, conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -60,8 +59,29 @@ export function getMembershipRow(db: Queryable, id: string): ClubMembershipRow {
   return row
 }
 
-export const getMembership = (db: Queryable, id: string, expand: Set<Expansion>) =>
-  view(db, getMembershipRow(db, id), expand)
+/** What releasing a hold that has ended changes (the release job writes it; reads present it). */
+export const holdRelease = { status: 'Active', holdUntil: null, holdReason: null } as const
+
+/** Memberships whose hold has ended by `today` (the tenant's local date) but is still stored. */
+export const holdEndedBy = (today: string) =>
+  and(eq(clubMemberships.status, 'On Hold'), lte(clubMemberships.holdUntil, today))
+
+/** The status a membership has on `today`: a hold that has ended is Active, released or not. */
+const statusOn = (today: string) =>
+  sql`CASE WHEN ${holdEndedBy(today)} THEN 'Active' ELSE ${clubMemberships.status} END`
+
+/**
+ * The membership as it is on `today`. A hold that has ended reads as released (Active, next
+ * processing recomputed) between its end and the release job's run, so reads never write.
+ */
+function asOf(db: Queryable, row: ClubMembershipRow, today: string): ClubMembershipRow {
+  if (row.status !== 'On Hold' || row.holdUntil === null || row.holdUntil > today) return row
+  const released = { ...row, ...holdRelease }
+  return { ...released, nextProcessDate: scheduleOf(db, released) }
+}
+
+export const getMembership = (db: Queryable, id: string, expand: Set<Expansion>, today: string) =>
+  view(db, asOf(db, getMembershipRow(db, id), today), expand)
 
 export interface MembershipListQuery extends PageRequest {
   q?: string
@@ -69,6 +89,8 @@ export interface MembershipListQuery extends PageRequest {
   customerId?: string
   status?: ClubMembershipRow['status']
   expand: Set<Expansion>
+  /** The tenant's local date: holds that have ended by then read as released. */
+  today: string
 }
 
 export function listMemberships(db: Queryable, query: MembershipListQuery) {
@@ -78,7 +100,7 @@ export function listMemberships(db: Queryable, query: MembershipListQuery) {
     query.customerId
       ? eq(clubMemberships.customerId, resolveCustomerIdOrSelf(db, query.customerId))
       : undefined,
-    query.status ? eq(clubMemberships.status, query.status) : undefined,
+    query.status ? eq(statusOn(query.today), query.status) : undefined,
   ]
   const where = and(...conditions)
   const base = () =>
@@ -101,7 +123,7 @@ export function listMemberships(db: Queryable, query: MembershipListQuery) {
     .limit(query.limit)
     .offset(offsetOf(query))
     .all()
-    .map((r) => r.membership)
+    .map((r) => asOf(db, r.membership, query.today))
   return { clubMemberships: views(db, rows, query.expand), total }
 }
 
@@ -183,6 +205,7 @@ export function scheduleOf(tx: Queryable, m: Schedule): string | null {
   )
 }
 
+/** A membership write: its audit entry and its event (object `club-membership`, the same verb). */
 function record(
   tx: Queryable,
   actor: Actor,
@@ -190,13 +213,13 @@ function record(
   row: ClubMembershipRow,
   metadata: Record<string, unknown>,
 ) {
-  appendAudit(tx, actor, {
+  recordWrite(tx, actor, {
     action: `club-membership.${action}`,
     entityType: 'club-membership',
     entityId: row.id,
     metadata,
+    event: row,
   })
-  appendEvent(tx, actor, { object: 'club-membership', action, aggregateId: row.id, payload: row })
 }
 
 export function createMembership(db: Db, actor: Actor, input: CreateClubMembershipInput, today: string) {

@@ -1,13 +1,13 @@
 // Status transitions of a membership: hold, resume (early, or by itself when the hold ends) and
 // cancel. Each refuses a cancelled membership with 409 and the current state.
-import { and, asc, eq, lte } from 'drizzle-orm'
+import { asc } from 'drizzle-orm'
 import { type Actor, systemActor } from '../../platform/auth/actor'
 import { ApiError, invalid } from '../../platform/http/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import type { CancelInput, HoldInput } from './model'
 import { type ClubMembershipRow, clubMemberships } from './schema'
-import { apply, getMembershipRow, refuseCancelled, view } from './service'
+import { apply, getMembershipRow, holdEndedBy, holdRelease, refuseCancelled, view } from './service'
 
 export function holdMembership(db: Db, actor: Actor, id: string, input: HoldInput, today: string) {
   return inWriteTransaction(db, (tx) => {
@@ -24,7 +24,7 @@ export function holdMembership(db: Db, actor: Actor, id: string, input: HoldInpu
 }
 
 function resumeRow(tx: Queryable, actor: Actor, before: ClubMembershipRow, reason: string) {
-  return apply(tx, actor, before, { status: 'Active', holdUntil: null, holdReason: null }, 'resume', {
+  return apply(tx, actor, before, holdRelease, 'resume', {
     reason,
     heldUntil: before.holdUntil,
     holdReason: before.holdReason,
@@ -61,16 +61,18 @@ export function cancelMembership(db: Db, actor: Actor, id: string, input: Cancel
 }
 
 /**
- * Holds end on their own: every membership on hold whose `holdUntil` has come is Active again.
- * Run before membership reads and writes (a cheap indexed check when nothing is due) and by the
- * scheduler; answers how many memberships were released.
+ * Holds end on their own: every membership on hold whose `holdUntil` has come (by `today`, the
+ * tenant's local date) is Active again, audited by the system and with the `resume` event. The
+ * scheduler runs this (jobs.ts), and so does every membership write before it reads the
+ * membership; reads only present ended holds as released. A cheap indexed check when nothing is
+ * due; answers how many memberships were released.
  */
 export function releaseEndedHolds(db: Db, tenantId: string, today: string): number {
-  const due = () => and(eq(clubMemberships.status, 'On Hold'), lte(clubMemberships.holdUntil, today))
-  if (!db.select({ id: clubMemberships.id }).from(clubMemberships).where(due()).limit(1).get()) return 0
+  const due = holdEndedBy(today)
+  if (!db.select({ id: clubMemberships.id }).from(clubMemberships).where(due).limit(1).get()) return 0
   return inWriteTransaction(db, (tx) => {
     const actor = systemActor(tenantId, 'club-hold-release')
-    const rows = tx.select().from(clubMemberships).where(due()).orderBy(asc(clubMemberships.holdUntil)).all()
+    const rows = tx.select().from(clubMemberships).where(due).orderBy(asc(clubMemberships.holdUntil)).all()
     for (const row of rows) resumeRow(tx, actor, row, `hold ended on ${row.holdUntil}`)
     return rows.length
   })

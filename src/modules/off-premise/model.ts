@@ -53,7 +53,7 @@ export const Channel = t.Object({
 
 export const OffPremiseSettings = t.Object(
   {
-    id: t.String({ format: 'uuid' }),
+    id: t.Nullable(t.String({ format: 'uuid', description: 'null until the settings are first saved.' })),
     locationId: t.String(),
     quoteTimeStrategy: oneOf(quoteTimeStrategies),
     takeoutQuoteMinutes: t.Integer(),
@@ -68,10 +68,13 @@ export const OffPremiseSettings = t.Object(
     dispatchAssignmentMode: oneOf(dispatchAssignmentModes),
     onlineOrderingHours: OrderingHours,
     thirdPartyChannels: t.Array(Channel),
-    createdAt: t.String({ format: 'date-time' }),
-    updatedAt: t.String({ format: 'date-time' }),
+    createdAt: t.Nullable(t.String({ format: 'date-time', description: 'null until first saved.' })),
+    updatedAt: t.Nullable(t.String({ format: 'date-time', description: 'null until first saved.' })),
   },
-  { description: 'How a location takes takeout and delivery orders. One per location.' },
+  {
+    description:
+      'How a location takes takeout and delivery orders. One per location; a location that never saved its own reads the defaults.',
+  },
 )
 
 const ChannelInput = t.Object(

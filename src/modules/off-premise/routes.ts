@@ -19,13 +19,13 @@ export const offPremiseSettingsRoutes = (auth: AuthPlugin) =>
     detail: { tags: ['Off-premise'] },
   })
     .use(auth)
-    .get('/settings', ({ db, actor, query }) => getSettings(db, actor, query.locationId), {
+    .get('/settings', ({ db, query }) => getSettings(db, query.locationId), {
       permission: 'shipping:read',
       query: SettingsQuery,
       response: OffPremiseSettings,
       detail: {
         summary: 'Get a location’s off-premise settings',
-        description: `The first read of a location creates its settings with the defaults (strategy \`manual\`, takeout 20 and delivery 45 quote minutes, no throttling, no lead time, scheduled orders allowed, first-party delivery off, guest messaging on, no configured hours, no channels). Channels whose snooze has ended read \`ordering_on\`. ${HOURS}`,
+        description: `A location that never saved its settings reads the defaults, with \`id\`, \`createdAt\` and \`updatedAt\` null (strategy \`manual\`, takeout 20 and delivery 45 quote minutes, no throttling, no lead time, scheduled orders allowed, first-party delivery off, guest messaging on, no configured hours, no channels). Channels whose snooze has ended read \`ordering_on\`. ${HOURS}`,
       },
     })
     .put('/settings', ({ db, actor, query, body }) => putSettings(db, actor, query.locationId, body), {

@@ -1,5 +1,5 @@
-// Off-premise settings, one per location (created with defaults when first read), their third-
-// party channels, and channel control (on, off, snooze until an instant).
+// Off-premise settings, one per location (the defaults until first saved), their third-party
+// channels, and channel control (on, off, snooze until an instant).
 import { and, asc, eq, isNotNull, lte } from 'drizzle-orm'
 import { appendAudit } from '../../platform/audit/audit'
 import type { Actor } from '../../platform/auth/actor'
@@ -48,22 +48,32 @@ export const channelsOf = (db: Queryable, locationId: string): OffPremiseChannel
 const findSettings = (db: Queryable, locationId: string) =>
   db.select().from(offPremiseSettings).where(eq(offPremiseSettings.locationId, locationId)).get()
 
+/** A location's defaults, with hours lists of its own (never shared between values). */
+const defaultsFor = (locationId: string): Omit<OffPremiseSettingsRow, 'id' | 'createdAt' | 'updatedAt'> => ({
+  locationId,
+  ...defaultSettings,
+  onlineOrderingHours: { takeoutThirdParty: [], firstPartyDelivery: [] },
+})
+
 /** The settings as stored, or the defaults (with no id) when the location has none yet. */
 export function settingsOrDefaults(
   db: Queryable,
   locationId: string,
 ): Omit<OffPremiseSettingsRow, 'id' | 'createdAt' | 'updatedAt'> {
-  return (
-    findSettings(db, locationId) ?? {
-      locationId,
-      ...defaultSettings,
-      onlineOrderingHours: { takeoutThirdParty: [], firstPartyDelivery: [] },
-    }
-  )
+  return findSettings(db, locationId) ?? defaultsFor(locationId)
 }
 
+/** Saved settings, or the defaults of a location that never saved any (no id, no timestamps). */
+type StoredOrDefaultSettings =
+  | OffPremiseSettingsRow
+  | (Omit<OffPremiseSettingsRow, 'id' | 'createdAt' | 'updatedAt'> & {
+      id: null
+      createdAt: null
+      updatedAt: null
+    })
+
 export function presentSettings(
-  row: OffPremiseSettingsRow,
+  row: StoredOrDefaultSettings,
   channels: OffPremiseChannelRow[],
   now = new Date(),
 ): OffPremiseSettingsView {
@@ -90,9 +100,7 @@ function ensureSettings(tx: Queryable, actor: Actor, locationId: string): OffPre
     .insert(offPremiseSettings)
     .values({
       id: newId(),
-      locationId,
-      ...defaultSettings,
-      onlineOrderingHours: { takeoutThirdParty: [], firstPartyDelivery: [] },
+      ...defaultsFor(locationId),
       createdAt: now,
       updatedAt: now,
     })
@@ -107,14 +115,16 @@ function ensureSettings(tx: Queryable, actor: Actor, locationId: string): OffPre
   return row
 }
 
-/** The location's settings; the first read creates them with the defaults. */
-export function getSettings(db: Db, actor: Actor, locationId: string): OffPremiseSettingsView {
+/** The location's settings; the defaults (not stored: a read never writes) until first saved. */
+export function getSettings(db: Queryable, locationId: string): OffPremiseSettingsView {
   getLocation(db, locationId)
-  const existing = findSettings(db, locationId)
-  if (existing) return presentSettings(existing, channelsOf(db, locationId))
-  return inWriteTransaction(db, (tx) =>
-    presentSettings(ensureSettings(tx, actor, locationId), channelsOf(tx, locationId)),
-  )
+  const settings = findSettings(db, locationId) ?? {
+    ...defaultsFor(locationId),
+    id: null,
+    createdAt: null,
+    updatedAt: null,
+  }
+  return presentSettings(settings, channelsOf(db, locationId))
 }
 
 function validateWindows(input: PutOffPremiseSettingsInput) {

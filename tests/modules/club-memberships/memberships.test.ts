@@ -1,7 +1,6 @@
 // Club memberships: sign-up rules (address ownership, Ship), hold, resume and cancel transitions,
 // cadence-driven next process dates, expansions, search, permissions and isolation.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { releaseEndedHolds } from '../../../src/modules/club-memberships/transitions'
 import { todayIn } from '../../../src/platform/dates'
 import { countRows, createTestApp, runScenarios, type ScenarioContext, type TestApp } from '../../harness'
 import { addAddress, addCard, events, makeClub, makeCustomer } from '../customers/helpers'
@@ -345,41 +344,6 @@ describe('club memberships: behaviour', () => {
         .filter((e) => e.aggregateId === m.id)
         .map((e) => e.action),
     ).toEqual(['create', 'hold', 'hold', 'resume', 'hold', 'cancel'])
-  })
-
-  test('a hold ends by itself: the membership is Active again once holdUntil has come', async () => {
-    const m = await create({ signupDate: '2025-01-10' })
-    await t.request('POST', `/club-membership/${m.id}/hold`, {
-      body: { holdUntil: '2099-06-01', holdReason: 'Harvest' },
-    })
-    expect(releaseEndedHolds(t.tenant.db, t.tenant.id, '2099-05-31')).toBe(0)
-    expect(releaseEndedHolds(t.tenant.db, t.tenant.id, '2099-06-01')).toBe(1)
-    const after = (await t.request('GET', `/club-membership/${m.id}`)).body
-    expect(after).toMatchObject({
-      status: 'Active',
-      holdUntil: null,
-      holdReason: null,
-      nextProcessDate: '2025-04-10',
-    })
-    const entry = t.tenant.db.$client
-      .query("SELECT subject, metadata FROM audit_entries WHERE action = 'club-membership.resume'")
-      .get() as { subject: string; metadata: string }
-    expect(entry.subject).toBe('system:club-hold-release')
-    expect(JSON.parse(entry.metadata)).toMatchObject({
-      reason: 'hold ended on 2099-06-01',
-      heldUntil: '2099-06-01',
-      holdReason: 'Harvest',
-    })
-
-    // Through the API: a hold whose end has passed reads as Active at the next request.
-    const club = await makeClub(t)
-    const second = (await t.request('POST', '/club-membership', { body: signup(ctx, { clubId: club.id }) }))
-      .body
-    await t.request('POST', `/club-membership/${second.id}/hold`, { body: { holdUntil: '2099-01-01' } })
-    t.tenant.db.$client.run("UPDATE club_memberships SET hold_until = '2020-01-01' WHERE id = ?", [second.id]) // time passes
-    const listed = await t.request('GET', '/club-membership?status=On%20Hold')
-    expect(listed.body).toEqual({ clubMemberships: [], total: 0 })
-    expect((await t.request('GET', `/club-membership/${second.id}`)).body.status).toBe('Active')
   })
 
   test('update: the Ship rule and ownership apply to the result; processing moves the next date', async () => {

@@ -12,12 +12,16 @@ const doorDash = { title: 'DoorDash', provider: 'doordash' }
 describe('off-premise settings: scenarios', () => {
   runScenarios([
     {
-      name: 'the first read creates the defaults',
+      name: 'a location that never saved its settings reads the defaults, and the read stores nothing',
       method: 'GET',
       url: (ctx) => url(ctx),
       as: (ctx) => ctx.t.tenant.readOnly,
       status: 200,
       expectBody: {
+        id: null,
+        locationId: expect.any(String),
+        createdAt: null,
+        updatedAt: null,
         quoteTimeStrategy: 'manual',
         takeoutQuoteMinutes: 20,
         deliveryQuoteMinutes: 45,
@@ -30,7 +34,13 @@ describe('off-premise settings: scenarios', () => {
         onlineOrderingHours: { takeoutThirdParty: [], firstPartyDelivery: [] },
         thirdPartyChannels: [],
       },
-      check: (_res, ctx) => expect(countRows(ctx.t.tenant.db, 'off_premise_settings')).toBe(1),
+      check: (_res, ctx) => {
+        expect(countRows(ctx.t.tenant.db, 'off_premise_settings')).toBe(0)
+        const audited = ctx.t.tenant.db.$client
+          .query("SELECT count(*) AS n FROM audit_entries WHERE action LIKE 'off_premise.%'")
+          .get()
+        expect(audited).toEqual({ n: 0 })
+      },
     },
     {
       name: 'locationId is required',
@@ -155,6 +165,10 @@ describe('off-premise settings: behaviour', () => {
       ],
     })
     expect(first.status).toBe(200)
+    // The first save stores the settings: from then on they have an id and timestamps.
+    expect(first.body).toMatchObject({ id: expect.any(String), createdAt: expect.any(String) })
+    const read = await t.request('GET', `/shipping/off-premise/settings?locationId=${t.tenant.locationId}`)
+    expect(read.body).toEqual(first.body)
     expect(first.body).toMatchObject({
       quoteTimeStrategy: 'throttled',
       takeoutQuoteMinutes: 20,

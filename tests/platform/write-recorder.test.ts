@@ -19,9 +19,6 @@ const stillConverting = new Set([
   'cash',
   'inventory',
   'labor',
-  'experiences',
-  'tables-reservations',
-  'legacy-reservations',
 ])
 
 const recorderHalves = new Set(['appendAudit', 'appendEvent'])

@@ -17,6 +17,11 @@ import {
   updateReservationType,
 } from './types'
 
+const locationRule =
+  'A type with no `reservationLocationIds` is held at every location. A caller bound to some locations sees ' +
+  'types held everywhere or naming one of its locations (others are 404), and creates, changes or deletes ' +
+  'only types every location of which it may act at (403 otherwise).'
+
 export const reservationTypeRoutes = (auth: AuthPlugin) =>
   new Elysia({ name: 'reservation-types', prefix: '/reservation-type', detail: { tags: ['Reservations'] } })
     .use(auth)
@@ -29,7 +34,7 @@ export const reservationTypeRoutes = (auth: AuthPlugin) =>
         response: ReservationTypeList,
         detail: {
           summary: 'List reservation types',
-          description: 'Ordered by title, with options and time slots.',
+          description: `Ordered by title, with options and time slots. ${locationRule}`,
         },
       },
     )
@@ -51,7 +56,7 @@ export const reservationTypeRoutes = (auth: AuthPlugin) =>
             '`defaultReservationLocationId` must be among `reservationLocationIds` when both are set, and is ' +
             'required with `isAlwaysOccursInDefaultLocation`. `options` (price per guest in minor units) and ' +
             '`timeSlots` (one per weekday, local `HH:MM` times; `allowCustomersToReserveOnline` default true) are ' +
-            'created with it.',
+            `created with it. ${locationRule}`,
         },
       },
     )
@@ -74,7 +79,7 @@ export const reservationTypeRoutes = (auth: AuthPlugin) =>
           summary: 'Update a reservation type',
           description:
             'Partial; `options` and `timeSlots`, when sent, replace the whole list. Existing reservations keep their ' +
-            'price and time.',
+            `price and time. ${locationRule}`,
         },
       },
     )
@@ -87,7 +92,7 @@ export const reservationTypeRoutes = (auth: AuthPlugin) =>
         response: ReservationType,
         detail: {
           summary: 'Delete a reservation type',
-          description: 'Answers the deleted type. A type with reservations is 409: set it inactive instead.',
+          description: `Answers the deleted type. A type with reservations is 409: set it inactive instead. ${locationRule}`,
         },
       },
     )

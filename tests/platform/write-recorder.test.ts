@@ -7,19 +7,6 @@ import { join } from 'node:path'
 import { Glob } from 'bun'
 import ts from 'typescript'
 
-/**
- * Temporary: modules other engineers are converting to recordWrite right now. The lead empties
- * this list as those conversions land; a module leaves it as soon as it no longer needs it.
- */
-const stillConverting = new Set([
-  'cash',
-  'inventory',
-  'labor',
-  'experiences',
-  'tables-reservations',
-  'legacy-reservations',
-])
-
 const recorderHalves = new Set(['appendAudit', 'appendEvent'])
 const recorderHalfFiles = /\/platform\/(audit\/audit|events\/outbox)(\.ts)?$/
 
@@ -75,16 +62,8 @@ describe('the write recorder', () => {
   })
 
   test('no module imports appendAudit or appendEvent (recordWrite records every write)', () => {
-    const offending = [...byModule]
-      .filter(([module]) => !stillConverting.has(module))
-      .flatMap(([, found]) => found)
+    const offending = [...byModule].flatMap(([, found]) => found)
     expect(offending).toEqual([])
-  })
-
-  test('every module still being converted exists and still needs its place on the list', () => {
-    const stale = [...stillConverting].filter((module) => !byModule.get(module)?.length)
-    // A module listed here is converted (or gone): take it off `stillConverting`.
-    expect(stale).toEqual([])
   })
 
   test.each([

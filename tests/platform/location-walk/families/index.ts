@@ -7,11 +7,13 @@ import { collections } from './collections'
 import { coupons } from './coupons'
 import { customers } from './customers'
 import { eraReports } from './era-reports'
+import { experiences } from './experiences'
 import { giftCards } from './gift-cards'
 import { cashDrawers } from './cash-drawers'
 import { ingredients, lowStock, recipes } from './inventory'
 import { laborEmployees, laborJobAssignments, laborJobs } from './labor'
 import { laborShifts } from './labor-shifts'
+import { legacyReservations } from './legacy-reservations'
 import { media } from './media'
 import { notes } from './notes'
 import { offPremiseOrders } from './off-premise-orders'
@@ -20,8 +22,10 @@ import { orders } from './orders'
 import { partnerRestaurants } from './partner-restaurants'
 import { payments } from './payments'
 import { products } from './products'
+import { reservationTypes } from './reservation-types'
 import { shipping } from './shipping'
 import { staffUsers } from './staff-users'
+import { tablesReservations } from './tables-reservations'
 import { tablesWebhooks } from './tables-webhooks'
 import { tags } from './tags'
 import { taxes } from './taxes'
@@ -64,4 +68,8 @@ export const families: WalkFamily[] = [
   laborJobs,
   laborJobAssignments,
   laborEmployees,
+  experiences,
+  tablesReservations,
+  legacyReservations,
+  reservationTypes,
 ]

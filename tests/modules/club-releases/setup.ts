@@ -6,7 +6,7 @@ import { newId } from '../../../src/platform/ids'
 import type { TenantFixture, TestApp } from '../../harness'
 
 export async function ok(t: TestApp, method: string, path: string, body?: unknown, tenant?: TenantFixture) {
-  const res = await t.request(method, path, { body, tenant })
+  const res = await t.request(method, path, { body, tenant, as: tenant?.owner })
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`)
   return res.body
 }
@@ -108,6 +108,7 @@ export async function member(t: TestApp, clubId: string, spec: MemberSpec, tenan
     : null
   const membership = await t.request('POST', '/club-membership', {
     tenant,
+    as: tenant.owner,
     body: {
       customerId: customer.id,
       clubId,

@@ -13,8 +13,10 @@ export async function ok(t: TestApp, method: string, path: string, body?: unknow
 
 export interface Winery {
   clubId: string
+  /** Variant ids. */
   pinotId: string
   chardId: string
+  productIds: string[]
 }
 
 const tax = (stateCode: string, rate: number, freight: number) => ({
@@ -62,18 +64,29 @@ export async function winery(t: TestApp, tenant: TenantFixture = t.tenant): Prom
     type: 'Wine',
     variants: [{ title: '750ml', sku: 'CHARD-23', price: 3800, weight: 3 }],
   })
+  const wines = {
+    pinotId: pinot.variants[0].id,
+    chardId: chard.variants[0].id,
+    productIds: [pinot.id, chard.id],
+  }
+  return anotherClub(t, { clubId: '', ...wines }, tenant)
+}
+
+/** A new club of the winery, with its 15% member coupon on the two wines. */
+export async function anotherClub(t: TestApp, w: Winery, tenant: TenantFixture = t.tenant): Promise<Winery> {
+  const call = (method: string, path: string, body?: unknown) => ok(t, method, path, body, tenant)
   const club = await call('POST', '/club', { title: 'Cellar club', slug: `cellar-${newId()}` })
   await call('POST', '/coupon', {
     title: 'Member 15%',
-    code: `MEMBER15-${newId().slice(0, 8)}`,
+    code: `MEMBER15-${newId()}`,
     appliesTo: 'Product',
-    appliesToObjectIds: [pinot.id, chard.id],
+    appliesToObjectIds: w.productIds,
     productDiscountType: 'Percentage Off',
     productDiscount: 1500,
     availableTo: 'Club',
     availableToObjectIds: [club.id],
   })
-  return { clubId: club.id, pinotId: pinot.variants[0].id, chardId: chard.variants[0].id }
+  return { ...w, clubId: club.id }
 }
 
 export interface MemberSpec {

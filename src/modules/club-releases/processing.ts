@@ -294,6 +294,17 @@ function claim(
       .get()
     if (shipment?.status === 'Processed') return null
     if (shipment?.status === 'Declined' && run.trigger !== 'retry') return null
+    if (m.status === 'Cancelled') {
+      // Cancelled since its shipment was recorded (a retry reaches it): never charged; the
+      // unpaid order stays for staff to void.
+      if (shipment)
+        updateShipment(tx, actor, 'skip', shipment.id, {
+          status: 'Skipped',
+          reason: `the membership was cancelled on ${m.cancelDate}`,
+          lastRunId: run.id,
+        })
+      return null
+    }
     if (
       shipment?.claimedByRunId &&
       shipment.claimedByRunId !== run.id &&

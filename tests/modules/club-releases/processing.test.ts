@@ -138,6 +138,23 @@ describe('club release runs: the scheduler, retries and archiving', () => {
       .query('SELECT status FROM payment_intents WHERE order_id = ? ORDER BY created_at')
       .all(declined.orderId)
     expect(payments).toEqual([{ status: 'failed' }, { status: 'failed' }, { status: 'captured' }])
+    // A member cancelled after a decline is never charged by a retry.
+    const quitter = await member(t, club.clubId, { method: 'Pickup', token: null })
+    const later = await activeRelease(t, club, { processDate: '2027-03-02' })
+    await processNow(t, club.clubId, later)
+    const unpaid = byMembership(await shipments(club.clubId, later)).get(quitter.membershipId)
+    expect(unpaid).toMatchObject({ status: 'Declined', reason: 'no_payment_method' })
+    await ok(t, 'POST', `/club-membership/${quitter.membershipId}/cancel`, { cancelReason: 'moving' })
+    const skipped = await ok(t, 'POST', `/club/${club.clubId}/releases/${later}/shipments/${unpaid.id}/retry`)
+    expect(skipped).toMatchObject({
+      status: 'Skipped',
+      reason: expect.stringMatching(/^the membership was cancelled on /),
+    })
+    expect(
+      t.tenant.db.$client
+        .query('SELECT count(*) AS n FROM payment_intents WHERE order_id = ?')
+        .get(unpaid.orderId),
+    ).toEqual({ n: 0 })
     // Only a Declined shipment can be retried on its own.
     const res = await t.request('POST', `/club/${club.clubId}/releases/${id}/shipments/${declined.id}/retry`)
     expect(res.status).toBe(409)

@@ -55,7 +55,42 @@ export const ClubRelease = t.Object(
     createdAt: t.String({ format: 'date-time' }),
     updatedAt: t.String({ format: 'date-time' }),
   },
-  { $id: '#/components/schemas/ClubRelease' },
+  {
+    $id: '#/components/schemas/ClubRelease',
+    examples: [
+      {
+        id: '0193b2c4-5a00-7000-8000-000000000001',
+        clubId: '0193b2c4-2a00-7000-8000-000000000001',
+        title: 'Spring 2026 release',
+        status: 'Active',
+        processDate: '2026-03-15',
+        shipDate: '2026-03-20',
+        items: [
+          {
+            productVariantId: '0193b2c4-1a00-7000-8000-000000000001',
+            sku: 'PINOT-2022',
+            title: 'Pinot Noir 2022 750ml',
+            quantity: 2,
+            price: null,
+            unitPrice: 4500,
+          },
+        ],
+        deliveryMethods: ['Ship', 'Pickup'],
+        totals: { quantity: 2, subtotal: 9000 },
+        summary: {
+          Pending: { count: 0, amount: 0 },
+          Processed: { count: 41, amount: 412_300 },
+          Declined: { count: 2, amount: 20_110 },
+          Skipped: { count: 3, amount: 0 },
+          OnHold: { count: 1, amount: 0 },
+        },
+        activatedAt: '2026-03-01T17:00:00.000Z',
+        archivedAt: null,
+        createdAt: '2026-02-20T17:00:00.000Z',
+        updatedAt: '2026-03-01T17:00:00.000Z',
+      },
+    ],
+  },
 )
 
 const ItemInput = t.Object(
@@ -156,7 +191,26 @@ export const ClubShipment = t.Object(
     createdAt: t.String({ format: 'date-time' }),
     updatedAt: t.String({ format: 'date-time' }),
   },
-  { $id: '#/components/schemas/ClubShipment' },
+  {
+    $id: '#/components/schemas/ClubShipment',
+    examples: [
+      {
+        id: '0193b2c4-6a00-7000-8000-000000000001',
+        releaseId: '0193b2c4-5a00-7000-8000-000000000001',
+        membershipId: '0193b2c4-4a00-7000-8000-000000000001',
+        customerId: '0193b2c4-3a00-7000-8000-000000000001',
+        orderId: '0193b2c4-7a00-7000-8000-000000000001',
+        status: 'Declined',
+        reason: 'Your card was declined.',
+        attempts: 1,
+        amount: 13127,
+        paymentIntentId: null,
+        lastRunId: '0193b2c4-5d6e-7f80-9a1b-2c3d4e5f6a7b',
+        createdAt: '2026-03-15T08:00:01.000Z',
+        updatedAt: '2026-03-15T08:00:02.000Z',
+      },
+    ],
+  },
 )
 
 export const ClubShipmentListQuery = t.Object({

@@ -287,6 +287,9 @@ describe('club releases: OpenAPI', () => {
       expect(json(spec.paths[base].post.requestBody)).toContain('"examples"')
       expect(json(spec.paths[`${base}/{releaseId}`].put.requestBody)).toContain('"examples"')
       expect(json(spec.paths[`${base}/{releaseId}/process`].post.responses['202'])).toContain('"examples"')
+      expect(json(spec.paths[`${base}/{releaseId}`].get.responses['200'])).toContain('"examples"')
+      const retry = spec.paths[`${base}/{releaseId}/shipments/{shipmentId}/retry`].post
+      expect(json(retry.responses['200'])).toContain('"examples"')
     }
   })
 })

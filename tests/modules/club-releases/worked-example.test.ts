@@ -14,8 +14,13 @@
 // Shipped to CA (8.75% on wine, freight untaxed): tax 9.07, shipping 18.50.
 //   Total 122.00 + 18.50 − 18.30 + 9.07 = 131.27.
 //
-// When bottle deposits and shipping totals land on orders (branch order-charges), the shipping
-// line becomes the order's shippingTotal and deposits add to each total; see the report.
+// Orders have no shipping charge of their own yet, so shipping is an open `freight` line today.
+// When shipping totals land on orders (branch order-charges), the two shipped orders move 18.50
+// from that line to `shippingTotal`: subtotal 140.50 → 122.00, shippingTotal 0 → 18.50, the
+// third line goes; tax and total stay (7.94 / 130.14 and 9.07 / 131.27) if shipping is taxed at
+// the ship-to's freight rate (WA 6.5% → 1.20, CA 0). The wines here have no bottle deposit, so
+// deposits add nothing unless the fixture sets one (then 3 × deposit per order, plus its tax
+// when deposits are taxable).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createTestApp, type TestApp } from '../../harness'
 import { activeRelease, member, ok, processNow, type Winery, winery } from './setup'

@@ -7,6 +7,8 @@ import { auditEntryRoutes } from './modules/audit-entries/routes'
 import { cashRoutes } from './modules/cash/routes'
 import { registerClubMembershipJobs } from './modules/club-memberships/jobs'
 import { clubMembershipRoutes } from './modules/club-memberships/routes'
+import { registerClubReleaseJobs } from './modules/club-releases/jobs'
+import { clubReleaseRoutes } from './modules/club-releases/routes'
 import { clubRoutes } from './modules/clubs/routes'
 import { collectionRoutes } from './modules/collections/routes'
 import { couponRoutes } from './modules/coupons/routes'
@@ -73,6 +75,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     customerRoutes(auth, platform),
     clubRoutes(auth),
     clubMembershipRoutes(auth),
+    clubReleaseRoutes(auth, registerClubReleaseJobs(platform, serviceOrdersPort)),
     productRoutes(auth),
     wineListRoutes(auth),
     collectionRoutes(auth, '/collection'),

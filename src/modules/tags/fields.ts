@@ -132,18 +132,25 @@ function valueProblem(kind: FieldKind, operator: string, value: TagCondition['va
 }
 
 /** Every problem of a list of conditions for an object type, with `body/conditions/N/...` paths. */
-export function conditionErrors(
-  objectType: TagObjectType,
+export const conditionErrors = (objectType: TagObjectType, conditions: readonly TagCondition[]) =>
+  conditionErrorsOver(conditionFields[objectType], objectTypes[objectType], conditions)
+
+/**
+ * Every problem of a list of conditions over a catalogue of fields (the fields of `typeName`
+ * records: a tag's object type, a Dynamic collection's products), with `body/conditions/N/...` paths.
+ */
+export function conditionErrorsOver(
+  fields: Readonly<Record<string, FieldKind>>,
+  typeName: string,
   conditions: readonly TagCondition[],
 ): FieldError[] {
-  const fields = conditionFields[objectType]
   const errors: FieldError[] = []
   conditions.forEach((condition, i) => {
     const kind = Object.hasOwn(fields, condition.field) ? fields[condition.field] : undefined
     if (!kind) {
       errors.push({
         path: `body/conditions/${i}/field`,
-        message: `${condition.field} is not a ${objectTypes[objectType]} field; expected one of ${Object.keys(fields).join(', ')}`,
+        message: `${condition.field} is not a ${typeName} field; expected one of ${Object.keys(fields).join(', ')}`,
       })
       return
     }
@@ -260,15 +267,28 @@ export function conditionHolds(
  * (`appliesToCondition` `All`) or at least one (`Any`). `today` (YYYY-MM-DD) anchors
  * `withinLastDays`.
  */
-export function matchesConditions(
+export const matchesConditions = (
   objectType: TagObjectType,
-  tag: { appliesToCondition: 'All' | 'Any' | null; conditions: readonly TagCondition[] },
+  tag: ConditionSet,
+  record: Record<string, unknown>,
+  today: string,
+): boolean => conditionsMatch(conditionFields[objectType], tag, record, today)
+
+/** A Dynamic tag's or collection's conditions and how they combine. */
+export interface ConditionSet {
+  appliesToCondition: 'All' | 'Any' | null
+  conditions: readonly TagCondition[]
+}
+
+/** The evaluator: whether a set of conditions over a catalogue of fields holds for a record's view. */
+export function conditionsMatch(
+  fields: Readonly<Record<string, FieldKind>>,
+  tag: ConditionSet,
   record: Record<string, unknown>,
   today: string,
 ): boolean {
-  const fields = conditionFields[objectType]
   const results = tag.conditions.map((c) => {
-    const kind = fields[c.field]
+    const kind = Object.hasOwn(fields, c.field) ? fields[c.field] : undefined
     return kind ? conditionHolds(kind, c, record[c.field], today) : false
   })
   if (results.length === 0) return false

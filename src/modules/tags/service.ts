@@ -7,6 +7,7 @@ import { ApiError, conflict, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { backfillTag } from './dynamic'
 import { conditionErrors, isTagObjectType, objectTypes, type TagObjectType } from './fields'
 import type { CreateTagInput, UpdateTagInput } from './model'
 import { type TagCondition, type TagRow, tagAssignments, tags } from './schema'
@@ -117,6 +118,7 @@ export function createTag(db: Db, actor: Actor, objectType: TagObjectType, input
       metadata: { tag: row },
       event: row,
     })
+    if (row.type === 'Dynamic') backfillTag(tx, actor, objectType, row)
     return row
   })
 }
@@ -170,6 +172,7 @@ export function updateTag(
       metadata: { changes },
       event: row,
     })
+    if (row.type === 'Dynamic' || before.type === 'Dynamic') backfillTag(tx, actor, objectType, row)
     return row
   })
 }

@@ -15,10 +15,7 @@ export const collections = sqliteTable(
     /** `All` or `Any` for Dynamic collections; null for Manual ones. */
     appliesToCondition: text('applies_to_condition', { enum: ['All', 'Any'] }),
     /** Dynamic collections: conditions over product fields (see productConditionFields). */
-    conditions: text('conditions', { mode: 'json' })
-      .$type<TagCondition[]>()
-      .notNull()
-      .default(sql`'[]'`),
+    conditions: text('conditions', { mode: 'json' }).$type<TagCondition[]>().notNull().default(sql`'[]'`),
     content: text('content'),
     webStatus: text('web_status', { enum: productStatuses }).notNull(),
     adminStatus: text('admin_status', { enum: productStatuses }).notNull(),

@@ -1,7 +1,7 @@
 // The object types tags attach to, the fields of each that Dynamic tag conditions may test, the
 // operators each kind of field allows, and the pure evaluation of conditions against a record.
 import { isCalendarDate } from '../../platform/dates'
-import type { FieldError } from '../../platform/http/problem'
+import { ApiError, type FieldError } from '../../platform/http/problem'
 import type { TagCondition } from './schema'
 
 /** Path slug of `/tag/{objectType}` to the `objectType` value tags carry. */
@@ -293,4 +293,41 @@ export function conditionsMatch(
   })
   if (results.length === 0) return false
   return tag.appliesToCondition === 'Any' ? results.some(Boolean) : results.every(Boolean)
+}
+
+/** A tag's or collection's type with its conditions. */
+export interface ConditionShape {
+  type: 'Manual' | 'Dynamic'
+  appliesToCondition: 'All' | 'Any' | null
+  conditions: TagCondition[]
+}
+
+/**
+ * Checks a whole Manual or Dynamic shape (`things`: "tags", "collections"): Manual ones have no
+ * conditions; Dynamic ones 1..25 valid conditions over `fields`, `appliesToCondition` defaulting
+ * to All. 400 naming each problem.
+ */
+export function assertConditionShape(
+  fields: Readonly<Record<string, FieldKind>>,
+  typeName: string,
+  things: string,
+  shape: ConditionShape,
+): ConditionShape {
+  const fail = (errors: FieldError[], detail = errors[0]!.message) => {
+    throw new ApiError('validation_failed', detail, { errors })
+  }
+  if (shape.type === 'Manual') {
+    const errors = []
+    if (shape.conditions.length > 0)
+      errors.push({ path: 'body/conditions', message: `Manual ${things} have no conditions` })
+    if (shape.appliesToCondition !== null)
+      errors.push({ path: 'body/appliesToCondition', message: `Manual ${things} have no appliesToCondition` })
+    if (errors.length) fail(errors)
+    return shape
+  }
+  if (shape.conditions.length === 0)
+    fail([{ path: 'body/conditions', message: `Dynamic ${things} need at least one condition` }])
+  const errors = conditionErrorsOver(fields, typeName, shape.conditions)
+  if (errors.length) fail(errors, `${errors[0]!.path}: ${errors[0]!.message}`)
+  return { ...shape, appliesToCondition: shape.appliesToCondition ?? 'All' }
 }

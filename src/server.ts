@@ -84,7 +84,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     couponRoutes(auth, '/coupons'),
     inventoryRoutes(auth),
     orderRoutes(auth, serviceOrdersPort),
-    orderActionRoutes(auth, serviceOrdersPort),
+    orderActionRoutes(auth, serviceOrdersPort, platform.messages),
     paymentRoutes(auth, { provider: platform.payments, port: serviceOrdersPort }),
     offPremiseOrderRoutes(auth, serviceOrdersPort, platform.messages),
     shippingRoutes(auth),

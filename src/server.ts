@@ -22,6 +22,7 @@ import { healthRoutes } from './modules/health/routes'
 import { inventoryRoutes } from './modules/inventory/routes'
 import { laborRoutes } from './modules/labor/routes'
 import { shiftRoutes } from './modules/labor/shift-routes'
+import { registerLegacyReservationJobs } from './modules/legacy-reservations/jobs'
 import { legacyReservationRoutes } from './modules/legacy-reservations/routes'
 import { reservationTypeRoutes } from './modules/legacy-reservations/type-routes'
 import { registerMediaJobs } from './modules/media/jobs'
@@ -87,7 +88,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     couponRoutes(auth, '/coupons'),
     inventoryRoutes(auth),
     orderRoutes(auth, serviceOrdersPort),
-    orderActionRoutes(auth, serviceOrdersPort),
+    orderActionRoutes(auth, serviceOrdersPort, platform.messages),
     paymentRoutes(auth, { provider: platform.payments, port: serviceOrdersPort }),
     offPremiseOrderRoutes(auth, serviceOrdersPort, platform.messages),
     shippingRoutes(auth),
@@ -111,6 +112,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
 export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
   registerClubMembershipJobs(platform)
   registerGiftCardJobs(platform)
+  registerLegacyReservationJobs(platform)
   registerMediaJobs(platform)
   registerOffPremiseJobs(platform)
   // Typed as AnyElysia: composing every module in one chained type exceeds what tsc can represent,

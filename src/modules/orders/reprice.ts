@@ -1,10 +1,12 @@
 // Runs the pricing engine over an order's stored lines and discounts and writes the results back:
 // line amounts, discount amounts and header totals, all in the caller's transaction.
+
 import { eq } from 'drizzle-orm'
 import { conflict } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import type { CouponAmountTerms } from '../coupons/apply'
+import { lineDiscountable } from './gift-card-discounts'
 import {
   type Fundraising,
   type PricingDiscount,
@@ -36,7 +38,7 @@ export function toPricingModifier(m: ModifierValue): PricingModifier {
   }
 }
 
-export const toPricingLine = (line: OrderLineRow): PricingLine => ({
+export const toPricingLine = (line: OrderLineRow, discountable: boolean): PricingLine => ({
   id: line.id,
   unitPrice: line.unitPrice,
   quantity: line.quantity,
@@ -46,8 +48,7 @@ export const toPricingLine = (line: OrderLineRow): PricingLine => ({
   voided: line.voidedAt !== null,
   productId: line.productId,
   collectionIds: line.collectionIds,
-  // Gift card sales are never discounted.
-  discountable: !line.giftCardSale,
+  discountable,
 })
 
 /**
@@ -112,7 +113,7 @@ export function repriceOrder(tx: Queryable, orderId: string): OrderRow {
   const lines = linesOf(tx, orderId)
   const discounts = discountsOf(tx, orderId)
   const priced = priceOrder({
-    lines: lines.map(toPricingLine),
+    lines: lines.map((line) => toPricingLine(line, lineDiscountable(tx, line))),
     discounts: discounts.map(toPricingDiscount),
     tipTotal: order.tipTotal,
     fundraising: fundraisingOf(order),

@@ -103,7 +103,7 @@ export async function createTestApp(
   }
 
   const addTenant = async (slug: string): Promise<TenantFixture> => {
-    const row = createTenant(platform.control.db, {
+    const row = createTenant(platform.control.db, platform.pool, {
       slug,
       name: `Tenant ${slug}`,
       timezone: 'America/Los_Angeles',

@@ -22,6 +22,7 @@ import { laborRoutes } from './modules/labor/routes'
 import { shiftRoutes } from './modules/labor/shift-routes'
 import { legacyReservationRoutes } from './modules/legacy-reservations/routes'
 import { reservationTypeRoutes } from './modules/legacy-reservations/type-routes'
+import { locationRoutes } from './modules/locations/routes'
 import { registerMediaJobs } from './modules/media/jobs'
 import { mediaRoutes } from './modules/media/routes'
 import { mediaFileRoutes } from './modules/media/uploads'
@@ -42,6 +43,8 @@ import { tablesMetaRoutes } from './modules/tables-meta/routes'
 import { tablesReservationRoutes } from './modules/tables-reservations/routes'
 import { tagRoutes } from './modules/tags/routes'
 import { taxRoutes } from './modules/taxes/routes'
+import { registerTenantJobs } from './modules/tenants/removal'
+import { tenantAdminRoutes } from './modules/tenants/routes'
 import { vendorRoutes } from './modules/vendors/routes'
 import { webhookRoutes } from './modules/webhooks/routes'
 import { tablesWebhookRoutes } from './modules/webhooks/tables-routes'
@@ -63,6 +66,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     healthRoutes(platform),
     passcodeSessionRoutes(platform),
     staffRoutes(auth, platform.control.db),
+    locationRoutes(auth),
     auditEntryRoutes(auth),
     tablesMetaRoutes(platform),
     experienceRoutes(auth),
@@ -101,6 +105,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     shiftRoutes(auth),
     partnerRoutes(auth),
     ...eraRoutes(auth, registerEraJobs(platform)),
+    tenantAdminRoutes(platform),
   ]
 }
 
@@ -110,6 +115,7 @@ export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
   registerGiftCardJobs(platform)
   registerMediaJobs(platform)
   registerOffPremiseJobs(platform)
+  registerTenantJobs(platform)
   // Typed as AnyElysia: composing every module in one chained type exceeds what tsc can represent,
   // and nothing consumes the app's route types (no Eden client).
   const app: AnyElysia = new Elysia({ normalize: false }).use(

@@ -6,6 +6,7 @@
 // so dates, business days and reports look lived in. Deterministic: the same every time.
 // Webhook subscriptions are made disabled, so a demo never calls anyone.
 import type { Actor } from '../../platform/auth/actor'
+import { everyLocation } from '../../platform/auth/location-scope'
 import { todayIn, zonedInstant } from '../../platform/dates'
 import { asOf, nowIso } from '../../platform/ids'
 import type { PaymentProvider } from '../../platform/payments/provider'
@@ -27,10 +28,10 @@ import { createJob } from '../labor/jobs'
 import type { LocationRow } from '../locations/schema'
 import { createLocation } from '../locations/service'
 import { createNote } from '../notes/service'
-import { serviceOrdersPort } from '../orders/adapters'
 import { closeOrder, submitOrder } from '../orders/lifecycle'
 import { createOrder, putLocationTaxPlace } from '../orders/orders'
 import { getOrderRow } from '../orders/view'
+import { serviceOrdersPort } from '../orders-port'
 import { takeLocalPayment } from '../payments/take'
 import { createProduct } from '../products/service'
 import type { StaffUserRow } from '../staff/schema'
@@ -189,9 +190,9 @@ function setUp(db: Db, actor: Actor, tenant: Tenant, owner: DemoOwner) {
   )
   for (const hook of demoWebhooks)
     createWebhook(db, actor, { ...hook, enabled: false }, { allowPrivateTargets: false })
-  const host = createJob(db, actor, { title: 'Tasting Room Host', defaultWageAmount: 2400 })
+  const host = createJob(db, actor, everyLocation, { title: 'Tasting Room Host', defaultWageAmount: 2400 })
   for (const person of staff.filter((_, i) => demoStaff[i]!.role === 'staff'))
-    createAssignment(db, actor, {
+    createAssignment(db, actor, everyLocation, {
       staffUserId: person.id,
       laborJobId: host.id,
       locationId: locations[demoStaff[staff.indexOf(person)]!.at ?? 0]!.id,
@@ -252,20 +253,20 @@ function tradingDay(db: Db, actor: Actor, cast: Cast, deps: DayDeps, day: string
       const due = getOrderRow(db, order.id).balanceDue
       const card = cast.giftCards[deps.pick(12)]
       if (card && getGiftCardRow(db, card.id).currentBalance >= due)
-        takeLocalPayment(db, as(server), deps.payments, order.id, {
+        takeLocalPayment(db, as(server), everyLocation, deps.payments, order.id, {
           tender: 'gift_card',
           amount: due,
           giftCardId: card.id,
         })
       else
-        takeLocalPayment(db, as(server), deps.payments, order.id, {
+        takeLocalPayment(db, as(server), everyLocation, deps.payments, order.id, {
           tender: 'cash',
           amount: due,
           tipAmount: deps.pick(2) === 0 ? 500 : 0,
           amountTendered: Math.ceil((due + 500) / 2000) * 2000,
           drawerId: drawer.id,
         })
-      closeOrder(db, as(server), order.id)
+      closeOrder(db, as(server), serviceOrdersPort, order.id)
     })
   }
   asOf(when('20:00'), () =>

@@ -84,7 +84,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-test-'))
   const { app, platform } = await createApp({
-    config: configFor({ dataDir, ...options.config }),
+    config: configFor({ dataDir, backupDir: join(dataDir, 'backups'), ...options.config }),
     trustStaffUserIdHeader: options.trustStaffUserIdHeader,
   })
 

@@ -60,7 +60,10 @@ async function receiveImport(request: Request, path: string, maxBytes: number): 
   const form = `${path}.form`
   try {
     await writeBody(request.body, form, maxBytes)
-    const parts = await new Response(Bun.file(form), { headers: { 'content-type': contentType } })
+    // From the bytes, not the file: Bun's Response over a BunFile misreads multipart (final boundary).
+    const parts = await new Response(await Bun.file(form).bytes(), {
+      headers: { 'content-type': contentType },
+    })
       .formData()
       .catch(() => {
         throw invalid('body', 'malformed multipart/form-data')

@@ -3,8 +3,10 @@
 //
 // Bearer kinds: `vps_` (POS passcode session), `tpk_live_` (tables-API credential), anything
 // else a JWT from the identity provider. Operator credentials (`opk_` keys, JWTs carrying the
-// operator claim) belong to the operator API (platform/operator) and are refused here. Without a bearer: `x-staff-user-id` (in-process tests
-// only), then `x-auth-provider: idp` + `x-auth-user-id` (only with AUTH_TRUST_IDENTITY_HEADERS).
+// operator claim) belong to the operator API (platform/operator) and are refused here. Without a
+// bearer: `x-staff-user-id` (in-process tests only), then `x-auth-provider: idp` +
+// `x-auth-user-id` (only with AUTH_TRUST_IDENTITY_HEADERS). A suspended tenant is 403
+// `tenant_suspended`: suspending bumps the control auth version, so no cached principal outlives it.
 //
 // The principal behind a credential is built once and cached (principal-cache.ts): a request
 // whose principal is cached runs no SQL here. Deactivations, role and job changes, revocations
@@ -322,8 +324,6 @@ export async function authenticate(
   } else {
     principal = await staffPrincipalFor(deps, headers, bearer)
   }
-  // A cached principal may predate a suspension or deletion: the directory knows the tenant now.
-  const tenant = tokenTenant(deps, principal.tenant.id)
 
   const named = namedLocations(headers, context)
   assertBoundLocations(principal, named)
@@ -334,8 +334,8 @@ export async function authenticate(
 
   const info = requestInfo(request)
   return {
-    tenant,
-    db: deps.pool.get(tenant.id).db,
+    tenant: principal.tenant,
+    db: deps.pool.get(principal.tenant.id).db,
     permissions,
     locations,
     actor: {

@@ -101,10 +101,12 @@ export function createTenantWithOwner(platform: Platform, operator: OperatorActo
     {
       prepare(db, tenant) {
         const actor = operatorTenantActor(tenant.id, operator)
-        first =
+        // One transaction for the whole fill: the demo's hundreds of writes commit once.
+        first = inWriteTransaction(db, () =>
           seed === 'demo'
             ? seedDemo(db, actor, tenant, input.owner, platform.payments)
-            : seedEmpty(db, actor, tenant, input.owner)
+            : seedEmpty(db, actor, tenant, input.owner),
+        )
       },
       registered(tenant) {
         recordOperatorAction(control, operator, {

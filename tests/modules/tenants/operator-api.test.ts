@@ -50,7 +50,11 @@ async function createTenant(overrides: Record<string, unknown> = {}) {
     },
   })
   if (res.status !== 201) throw new Error(`create tenant: ${res.status} ${res.text}`)
-  return res.body as { tenant: { id: string; slug: string }; location: { id: string }; owner: { id: string } }
+  return res.body as {
+    tenant: { id: string; slug: string; expiresAt: string | null }
+    location: { id: string }
+    owner: { id: string }
+  }
 }
 
 /** The owner's token for a tenant made by createTenant. */
@@ -274,11 +278,9 @@ describe('suspending and resuming', () => {
   test('a suspended tenant refuses every tenant token at once (403 tenant_suspended); resuming restores it', async () => {
     const { tenant, location } = await createTenant()
     const owner = await ownerToken(tenant.slug)
-    const fixture = {
-      ...tenant,
-      db: t.platform.pool.get(tenant.id).db,
-      locationId: location.id,
-    } as TenantFixture
+    const { db } = t.platform.pool.get(tenant.id)
+    // Enough of a harness fixture for addStaff, passcodeSession and addCredential.
+    const fixture = { id: tenant.id, slug: tenant.slug, db, locationId: location.id } as TenantFixture
     const barStaff = await t.addStaff(fixture, { role: 'staff', passcode: '8642' })
     const session = await t.passcodeSession(fixture, barStaff, { passcode: '8642' })
     const credential = t.addCredential(fixture).token
@@ -429,7 +431,7 @@ describe('export and import', () => {
     const bytes = new Uint8Array(await exported.arrayBuffer())
     expect(new TextDecoder().decode(bytes.slice(0, 15))).toBe('SQLite format 3')
 
-    const importAs = (slug: string, body: BodyInit, contentType?: string) =>
+    const importAs = (slug: string, body: Uint8Array | FormData, contentType?: string) =>
       t.app.handle(
         new Request(`http://localhost/admin/v1/tenants/import?slug=${slug}&name=Copy`, {
           method: 'POST',

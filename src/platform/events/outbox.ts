@@ -34,6 +34,15 @@ export function signalOutbox(tenantId: string): void {
   for (const listener of listeners) listener(tenantId)
 }
 
+/**
+ * Where the event happened: the location of the record it carries (its payload's `locationId`),
+ * else where the actor acted. Subscriptions bound to locations receive only their locations' events.
+ */
+function eventLocation(event: DomainEvent, actor: Actor): string | null {
+  const own = event.payload.locationId
+  return typeof own === 'string' ? own : actor.locationId
+}
+
 export function appendEvent(tx: Queryable, actor: Actor, event: DomainEvent): OutboxEventRow {
   // A hint only: the transaction commits synchronously before any listener's work can run.
   signalOutbox(actor.tenantId)
@@ -44,7 +53,7 @@ export function appendEvent(tx: Queryable, actor: Actor, event: DomainEvent): Ou
     aggregateId: event.aggregateId,
     payload: event.payload,
     user: actor.staffUserId ?? actor.subject,
-    locationId: actor.locationId,
+    locationId: eventLocation(event, actor),
     requestId: actor.requestId,
     createdAt: nowIso(),
   })

@@ -347,6 +347,36 @@ describe.each(boundToA.map((p) => [p.name, p] as const))('%s', (_name, principal
   })
 })
 
+// What belongs to the business as a whole (its webhooks: their deliveries carry every location's
+// events) needs the permission at every location: refused to a principal bound to one, whatever
+// the request names (an owner narrowing to A with x-location-id still holds it everywhere).
+const tenantWideRoutes = protectedRoutes.filter(
+  (route) => (route.hooks as { detail?: Record<string, unknown> }).detail?.['x-tenant-wide'] === true,
+)
+describe.each(
+  boundToA.filter((p) => !p.headers['x-location-id']).map((p) => [p.name, p] as const),
+)('%s', (_name, principal) => {
+  test('every tenant-wide route is 403 and writes nothing', async () => {
+    expect(tenantWideRoutes.length).toBeGreaterThan(0)
+    const failures: string[] = []
+    for (const route of tenantWideRoutes) {
+      const family = familyOf(route)
+      const request = requestFor(route, family, A)
+      const params = family ? made.get(family)!.atA : {}
+      const path = pathWith(route, params, A) + queryString(request.query)
+      failures.push(
+        ...(await refused(
+          route,
+          path,
+          { as: principal.as, tenant: acme, headers: request.headers, body: request.body },
+          403,
+        )),
+      )
+    }
+    expect(failures).toEqual([])
+  })
+})
+
 /** The list's count of all matches, wherever its envelope keeps it. */
 function totalOf(response: TestResponse): unknown {
   const body = response.body as Record<string, any> | undefined

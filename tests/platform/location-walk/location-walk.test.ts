@@ -58,6 +58,8 @@ const locationTables: Record<string, string> = {
   audit_entries: 'unlocated: the trail is read through GET /audit-entries, filtered by the scope',
   outbox_events: 'unlocated: the location an event happened at, delivered to owner-level webhooks',
   staff_roles: 'staff users',
+  webhook_subscriptions:
+    'unlocated: legacy webhooks need their permission at every location (x-tenant-wide, walked below); a tables-API subscription is bound to its maker’s locations (tests/modules/webhooks/location-binding.test.ts)',
   customers: 'unlocated: where the customer signed up; any location serves them',
   club_memberships: 'unlocated: where the member signed up; the club is the business’s, served anywhere',
   product_inventory:
@@ -223,7 +225,7 @@ describe('the route table', () => {
     const tables = acme.db.$client
       .query(
         `SELECT m.name AS name FROM sqlite_master m, pragma_table_info(m.name) c
-         WHERE m.type = 'table' AND (c.name = 'location_id' OR c.name LIKE '%_location_id' OR c.name LIKE '%_location_ids')
+         WHERE m.type = 'table' AND (c.name IN ('location_id', 'location_ids') OR c.name LIKE '%_location_id' OR c.name LIKE '%_location_ids')
          GROUP BY m.name ORDER BY m.name`,
       )
       .all()

@@ -67,7 +67,11 @@ async function seedTenant(platform: Platform, tenantId: string, slug: string) {
 }
 
 const newTenant = (platform: Platform, slug: string) =>
-  createTenant(platform.control.db, { slug, name: `Bench ${slug}`, timezone: 'America/Los_Angeles' })
+  createTenant(platform.control.db, platform.pool, {
+    slug,
+    name: `Bench ${slug}`,
+    timezone: 'America/Los_Angeles',
+  })
 
 /** One tenant `bench` with a customer and `orderCount` orders (one created by the API, cloned in SQL). */
 export async function prepareSingleTenant(dataDir: string, orderCount: number) {

@@ -97,6 +97,10 @@ export const tenantMigrations: readonly Migration[] = [
   {
     "tag": "0023_dynamic_collections",
     "sql": "ALTER TABLE `collections` ADD `applies_to_condition` text;--> statement-breakpoint\nALTER TABLE `collections` ADD `conditions` text DEFAULT '[]' NOT NULL;"
+  },
+  {
+    "tag": "0024_locations_status_tax_region",
+    "sql": "ALTER TABLE `locations` ADD `tax_region` text;--> statement-breakpoint\nALTER TABLE `locations` ADD `status` text DEFAULT 'active' NOT NULL;"
   }
 ]
 
@@ -112,5 +116,13 @@ export const controlMigrations: readonly Migration[] = [
   {
     "tag": "0002_auth_version",
     "sql": "-- The control database's auth version: bumped, in the writing transaction, when a passcode\n-- session or credential is revoked, changed or removed, and when tenants change, so cached\n-- principals and tenant lookups are rebuilt (src/platform/auth/auth-signals.ts).\nCREATE TABLE auth_version (\n  id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),\n  version INTEGER NOT NULL\n);\n--> statement-breakpoint\nINSERT INTO auth_version (id, version) VALUES (1, 0);\n--> statement-breakpoint\nCREATE TRIGGER passcode_sessions_auth_version_update AFTER UPDATE ON passcode_sessions\nBEGIN\n  UPDATE auth_version SET version = version + 1 WHERE id = 1;\nEND;\n--> statement-breakpoint\nCREATE TRIGGER passcode_sessions_auth_version_delete AFTER DELETE ON passcode_sessions\nBEGIN\n  UPDATE auth_version SET version = version + 1 WHERE id = 1;\nEND;\n--> statement-breakpoint\nCREATE TRIGGER api_credentials_auth_version_update AFTER UPDATE ON api_credentials\nBEGIN\n  UPDATE auth_version SET version = version + 1 WHERE id = 1;\nEND;\n--> statement-breakpoint\nCREATE TRIGGER api_credentials_auth_version_delete AFTER DELETE ON api_credentials\nBEGIN\n  UPDATE auth_version SET version = version + 1 WHERE id = 1;\nEND;\n--> statement-breakpoint\nCREATE TRIGGER tenants_auth_version_insert AFTER INSERT ON tenants\nBEGIN\n  UPDATE auth_version SET version = version + 1 WHERE id = 1;\nEND;\n--> statement-breakpoint\nCREATE TRIGGER tenants_auth_version_update AFTER UPDATE ON tenants\nBEGIN\n  UPDATE auth_version SET version = version + 1 WHERE id = 1;\nEND;\n--> statement-breakpoint\nCREATE TRIGGER tenants_auth_version_delete AFTER DELETE ON tenants\nBEGIN\n  UPDATE auth_version SET version = version + 1 WHERE id = 1;\nEND;\n"
+  },
+  {
+    "tag": "0003_tenant_lifecycle_operators",
+    "sql": "CREATE TABLE `operator_audit_entries` (\n\t`seq` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`id` text NOT NULL,\n\t`subject` text NOT NULL,\n\t`action` text NOT NULL,\n\t`tenant_id` text,\n\t`tenant_slug` text,\n\t`metadata` text NOT NULL,\n\t`request_id` text,\n\t`ip_address` text,\n\t`user_agent` text,\n\t`created_at` text NOT NULL\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `operator_audit_entries_id_unique` ON `operator_audit_entries` (`id`);--> statement-breakpoint\nCREATE INDEX `operator_audit_entries_tenant` ON `operator_audit_entries` (`tenant_id`);--> statement-breakpoint\nCREATE TABLE `operator_keys` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`token_hash` text NOT NULL,\n\t`token_hint` text NOT NULL,\n\t`created_at` text NOT NULL,\n\t`revoked_at` text\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `operator_keys_token_hash_unique` ON `operator_keys` (`token_hash`);--> statement-breakpoint\nALTER TABLE `tenants` ADD `currency` text DEFAULT 'USD' NOT NULL;--> statement-breakpoint\nALTER TABLE `tenants` ADD `status` text DEFAULT 'active' NOT NULL;--> statement-breakpoint\nALTER TABLE `tenants` ADD `ephemeral` integer DEFAULT false NOT NULL;--> statement-breakpoint\nALTER TABLE `tenants` ADD `expires_at` text;--> statement-breakpoint\nCREATE INDEX `tenants_expires_at` ON `tenants` (`expires_at`);"
+  },
+  {
+    "tag": "0004_operator_audit_append_only",
+    "sql": "-- The operator audit log is append-only: the database itself refuses to change or remove an entry.\nCREATE TRIGGER `operator_audit_entries_no_update` BEFORE UPDATE ON `operator_audit_entries`\nBEGIN\n  SELECT RAISE(ABORT, 'operator audit entries are append-only');\nEND;\n--> statement-breakpoint\nCREATE TRIGGER `operator_audit_entries_no_delete` BEFORE DELETE ON `operator_audit_entries`\nBEGIN\n  SELECT RAISE(ABORT, 'operator audit entries are append-only');\nEND;\n"
   }
 ]

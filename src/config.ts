@@ -9,12 +9,16 @@ export interface Config {
   host: string
   dataDir: string
   defaultTenantSlug: string
+  /** What the embedded default tenant is filled with on an empty data directory. */
+  defaultTenantSeed: 'demo' | 'empty'
   tenantPoolSize: number
   /** JWKS of the identity provider; when absent the built-in development issuer is on. */
   authJwksUrl: string | undefined
   authIssuer: string
   authAudience: string
   authTrustIdentityHeaders: boolean
+  /** The JWT claim that makes a token an operator's (operator API under /admin); unset: only `opk_` keys. */
+  authOperatorClaim: OperatorClaim | undefined
   sqliteSynchronous: SqliteSynchronous
   sqliteBusyTimeoutMs: number
   maxBodyBytes: number
@@ -47,6 +51,8 @@ export interface Config {
   stripeSecretKey: string | undefined
   /** Base URL of the Stripe API; tests point it at a local fake server. */
   stripeApiUrl: string
+  /** Largest SQLite file `POST /admin/v1/tenants/import` accepts. */
+  tenantImportMaxBytes: number
   /** Largest media object accepted (direct uploads and `complete`). */
   mediaMaxBytes: number
   /** How long a direct-upload URL stays valid. */
@@ -55,6 +61,12 @@ export interface Config {
   mediaPublicBaseUrl: string | undefined
   /** S3 (or S3-compatible) object store for media; unset: the embedded store under DATA_DIR/media. */
   mediaS3: MediaS3Config | undefined
+}
+
+/** `name`: the claim must be `true`; `name=value`: the claim must be that value or a list holding it. */
+export interface OperatorClaim {
+  name: string
+  value: string | null
 }
 
 export interface MediaS3Config {
@@ -200,6 +212,14 @@ function mediaS3(env: Env): MediaS3Config | undefined {
   }
 }
 
+function operatorClaim(env: Env, name: string): OperatorClaim | undefined {
+  const raw = env[name]?.trim()
+  if (!raw) return undefined
+  const match = /^([A-Za-z0-9_:/.-]+)(?:=(.+))?$/.exec(raw)
+  if (!match) throw new ConfigError(name, `expected a claim name, or name=value, got "${raw}"`)
+  return { name: match[1]!, value: match[2] ?? null }
+}
+
 function slug(env: Env, name: string, fallback: string): string {
   const value = text(env, name, fallback)
   if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(value)) throw new ConfigError(name, `expected a slug, got "${value}"`)
@@ -231,11 +251,13 @@ export function loadConfig(env: Env = process.env): Config {
     host: text(env, 'HOST', '0.0.0.0'),
     dataDir,
     defaultTenantSlug: slug(env, 'DEFAULT_TENANT_SLUG', 'default'),
+    defaultTenantSeed: oneOf(env, 'DEFAULT_TENANT_SEED', ['demo', 'empty'] as const, 'demo'),
     tenantPoolSize: integer(env, 'TENANT_POOL_SIZE', 256, 1, 100_000),
     authJwksUrl: url(env, 'AUTH_JWKS_URL'),
     authIssuer: text(env, 'AUTH_ISSUER', 'restaurant-ops-dev'),
     authAudience: text(env, 'AUTH_AUDIENCE', 'restaurant-ops'),
     authTrustIdentityHeaders: boolean(env, 'AUTH_TRUST_IDENTITY_HEADERS', false),
+    authOperatorClaim: operatorClaim(env, 'AUTH_OPERATOR_CLAIM'),
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['OFF', 'NORMAL', 'FULL', 'EXTRA'], 'NORMAL'),
     sqliteBusyTimeoutMs: integer(env, 'SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000),
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 1_073_741_824),
@@ -262,6 +284,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 1, 3_600_000),
     smtpUrl: smtpUrl(env, 'SMTP_URL'),
     smtpFrom: text(env, 'SMTP_FROM', 'no-reply@localhost'),
+    tenantImportMaxBytes: integer(env, 'TENANT_IMPORT_MAX_BYTES', 1_073_741_824, 4096, 68_719_476_736),
     mediaMaxBytes: integer(env, 'MEDIA_MAX_BYTES', 26_214_400, 1, 5_368_709_120),
     mediaUploadTtlSeconds: integer(env, 'MEDIA_UPLOAD_TTL', 900, 10, 7 * 86400),
     mediaPublicBaseUrl: url(env, 'MEDIA_PUBLIC_BASE_URL')?.replace(/\/+$/, ''),

@@ -4,8 +4,15 @@ import { ConfigError } from './config'
 
 const usage = `usage: restaurant-ops <command>
   serve
-  tenant create --slug S --name N [--timezone TZ]
+  tenant create --slug S --name N [--timezone TZ] [--currency CUR] [--seed empty|demo] [--owner-subject SUB] [--owner-email E] [--ephemeral] [--ttl SECONDS]
   tenant list
+  tenant suspend|resume --tenant SLUG
+  tenant delete --tenant SLUG [--purge-snapshots]
+  tenant export --tenant SLUG --out PATH
+  tenant import --file PATH --slug S --name N [--timezone TZ] [--currency CUR]
+  operator-key create --name N
+  operator-key list
+  operator-key revoke --id ID
   location create --tenant SLUG --name N [--timezone TZ] [--address1 A] [--address2 A] [--city C] [--state S] [--postal-code P] [--country CC] [--phone P]
   staff create --tenant SLUG --email E --first-name F --last-name L [--subject SUB] [--role ROLE] [--location ID] [--passcode DIGITS]
   token --tenant SLUG --subject SUB [--ttl SECONDS]

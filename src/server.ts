@@ -25,6 +25,7 @@ import { shiftRoutes } from './modules/labor/shift-routes'
 import { registerLegacyReservationJobs } from './modules/legacy-reservations/jobs'
 import { legacyReservationRoutes } from './modules/legacy-reservations/routes'
 import { reservationTypeRoutes } from './modules/legacy-reservations/type-routes'
+import { locationRoutes } from './modules/locations/routes'
 import { registerMediaJobs } from './modules/media/jobs'
 import { mediaRoutes } from './modules/media/routes'
 import { mediaFileRoutes } from './modules/media/uploads'
@@ -45,6 +46,8 @@ import { tablesMetaRoutes } from './modules/tables-meta/routes'
 import { tablesReservationRoutes } from './modules/tables-reservations/routes'
 import { tagRoutes } from './modules/tags/routes'
 import { taxRoutes } from './modules/taxes/routes'
+import { registerTenantJobs } from './modules/tenants/removal'
+import { tenantAdminRoutes } from './modules/tenants/routes'
 import { vendorRoutes } from './modules/vendors/routes'
 import { webhookRoutes } from './modules/webhooks/routes'
 import { tablesWebhookRoutes } from './modules/webhooks/tables-routes'
@@ -66,6 +69,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     healthRoutes(platform),
     passcodeSessionRoutes(platform),
     staffRoutes(auth, platform.control.db),
+    locationRoutes(auth),
     auditEntryRoutes(auth),
     tablesMetaRoutes(platform),
     experienceRoutes(auth),
@@ -105,6 +109,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     shiftRoutes(auth),
     partnerRoutes(auth),
     ...eraRoutes(auth, registerEraJobs(platform)),
+    tenantAdminRoutes(platform),
   ]
 }
 
@@ -115,6 +120,7 @@ export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
   registerLegacyReservationJobs(platform)
   registerMediaJobs(platform)
   registerOffPremiseJobs(platform)
+  registerTenantJobs(platform)
   // Typed as AnyElysia: composing every module in one chained type exceeds what tsc can represent,
   // and nothing consumes the app's route types (no Eden client).
   const app: AnyElysia = new Elysia({ normalize: false, encodeSchema: false }).use(

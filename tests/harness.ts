@@ -84,7 +84,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-test-'))
   const { app, platform } = await createApp({
-    config: configFor({ dataDir, ...options.config }),
+    config: configFor({ dataDir, backupDir: join(dataDir, 'backups'), ...options.config }),
     trustStaffUserIdHeader: options.trustStaffUserIdHeader,
   })
 
@@ -103,7 +103,7 @@ export async function createTestApp(
   }
 
   const addTenant = async (slug: string): Promise<TenantFixture> => {
-    const row = createTenant(platform.control.db, {
+    const row = createTenant(platform.control.db, platform.pool, {
       slug,
       name: `Tenant ${slug}`,
       timezone: 'America/Los_Angeles',

@@ -18,11 +18,13 @@ import { restoreTenant } from '../platform/backup/restore'
 import { ApiError } from '../platform/http/problem'
 import { openPlatform, type Platform } from '../platform/platform'
 import { migrateAll } from '../platform/tenancy/databases'
-import { createTenant, findTenantBySlug, listTenants, type Tenant } from '../platform/tenancy/tenants'
+import { listTenants } from '../platform/tenancy/tenants'
 import { backupNow } from './backup'
+import { optional, required, UsageError } from './flags'
 import { serve } from './serve'
+import { tenantCommands, tenantOf } from './tenant-commands'
 
-export class UsageError extends Error {}
+export { UsageError }
 
 /** A command that ran but found a failure: its result is still printed, then it exits non-zero. */
 export class CommandFailure extends Error {
@@ -40,26 +42,8 @@ const list = (value: string): string[] =>
     .map((s) => s.trim())
     .filter(Boolean)
 
-type Flags = Record<string, string | boolean | undefined>
-
-function required(flags: Flags, name: string): string {
-  const value = flags[name]
-  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`)
-  return value
-}
-
-function optional(flags: Flags, name: string): string | undefined {
-  const value = flags[name]
-  return typeof value === 'string' ? value : undefined
-}
-
-function tenantOf(platform: Platform, slug: string): Tenant {
-  const tenant = findTenantBySlug(platform.control.db, slug)
-  if (!tenant) throw new UsageError(`tenant "${slug}" not found`)
-  return tenant
-}
-
 const stringOption = { type: 'string' } as const
+const booleanOption = { type: 'boolean' } as const
 const options = {
   slug: stringOption,
   name: stringOption,
@@ -87,6 +71,14 @@ const options = {
   'postal-code': stringOption,
   country: stringOption,
   phone: stringOption,
+  currency: stringOption,
+  seed: stringOption,
+  'owner-subject': stringOption,
+  'owner-email': stringOption,
+  ephemeral: booleanOption,
+  'purge-snapshots': booleanOption,
+  out: stringOption,
+  file: stringOption,
 } as const
 
 async function withPlatform<T>(work: (platform: Platform) => T | Promise<T>): Promise<T> {
@@ -107,28 +99,25 @@ export async function runCommand(argv: string[]): Promise<unknown> {
     strict: true,
   })
   const [command, sub] = positionals
-  switch (`${command} ${sub ?? ''}`.trim()) {
+  const name = `${command} ${sub ?? ''}`.trim()
+  switch (name) {
     case 'serve':
       await serve(loadConfig())
       return null
-    case 'tenant create':
-      return withPlatform((p) => {
-        const { id, slug, name, timezone } = createTenant(p.control.db, {
-          slug: required(flags, 'slug'),
-          name: required(flags, 'name'),
-          timezone: optional(flags, 'timezone'),
-        })
-        p.pool.get(id) // creates and migrates the tenant's database file now
-        return { id, slug, name, timezone }
-      })
     case 'tenant list':
       return withPlatform((p) => ({
-        tenants: listTenants(p.control.db).map(({ id, slug, name, timezone }) => ({
-          id,
-          slug,
-          name,
-          timezone,
-        })),
+        tenants: listTenants(p.control.db).map(
+          ({ id, slug, name, timezone, currency, status, ephemeral, expiresAt }) => ({
+            id,
+            slug,
+            name,
+            timezone,
+            currency,
+            status,
+            ephemeral,
+            expiresAt,
+          }),
+        ),
       }))
     case 'location create':
       return withPlatform((p) => {
@@ -259,8 +248,11 @@ export async function runCommand(argv: string[]): Promise<unknown> {
           litestreamBin: resolveLitestreamBinary(p.config.litestreamBin),
         })
       })
-    default:
-      throw new UsageError(`unknown command "${positionals.join(' ')}"`)
+    default: {
+      const run = tenantCommands[name]
+      if (!run) throw new UsageError(`unknown command "${positionals.join(' ')}"`)
+      return withPlatform((p) => run(p, flags))
+    }
   }
 }
 

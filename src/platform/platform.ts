@@ -17,6 +17,7 @@ import { Scheduler } from './jobs/scheduler'
 import { forEachTenant } from './jobs/tenants'
 import { createLogger, type Logger } from './log'
 import { createMessageSender, type MessageSender } from './messaging/sender'
+import { type OperatorPlugin, operatorPlugin } from './operator/plugin'
 import { openPaymentProvider } from './payments'
 import type { PaymentProvider } from './payments/provider'
 import { openObjectStore } from './storage'
@@ -31,6 +32,8 @@ export interface Platform {
   /** The built-in development issuer; null when AUTH_JWKS_URL names a real identity provider. */
   devIssuer: DevIssuer | null
   auth: AuthPlugin
+  /** The `operator: true` route option of the operator API (/admin). */
+  operator: OperatorPlugin
   /** Litestream supervision when LITESTREAM_REPLICA_URL is set and the server runs. */
   replication: LitestreamSupervisor | null
   /** The in-process scheduler; `serve` starts it, tests start it or run jobs themselves. */
@@ -120,6 +123,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     pool,
     devIssuer,
     auth: authPlugin(deps),
+    operator: operatorPlugin({ control: control.db, verifyToken, claim: config.authOperatorClaim }),
     replication: null,
     jobs,
     messages: createMessageSender(config, log),

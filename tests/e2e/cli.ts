@@ -39,6 +39,12 @@ export const runtimes: [name: string, command: () => string[]][] = [
 
 export const freshDataDir = () => mkdtempSync(join(tmpdir(), 'restaurant-ops-e2e-'))
 
+/**
+ * Errors only in the log, and an empty embedded default (one location, its owner): the demo takes
+ * seconds to make, so only the tests about it (tenants.test.ts) ask for it.
+ */
+const quiet = { LOG_LEVEL: 'error', DEFAULT_TENANT_SEED: 'empty' }
+
 export interface CommandResult {
   code: number
   stdout: string
@@ -53,7 +59,7 @@ export async function runCli(
   env: Record<string, string>,
 ): Promise<CommandResult> {
   const proc = Bun.spawn([...command, ...args], {
-    env: { ...process.env, LOG_LEVEL: 'error', ...env },
+    env: { ...process.env, ...quiet, ...env },
     stdout: 'pipe',
     stderr: 'pipe',
   })
@@ -87,7 +93,7 @@ export const startServer = (command: string[], env: Record<string, string>) =>
 /** Starts a process that prints `{"listening": ..., "port": N}` once it accepts requests. */
 export async function startListening(command: string[], env: Record<string, string>): Promise<RunningServer> {
   const proc = Bun.spawn(command, {
-    env: { ...process.env, LOG_LEVEL: 'error', PORT: '0', HOST: '127.0.0.1', ...env },
+    env: { ...process.env, ...quiet, PORT: '0', HOST: '127.0.0.1', ...env },
     stdout: 'pipe',
     stderr: 'pipe',
   })

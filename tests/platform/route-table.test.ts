@@ -7,10 +7,19 @@ import { renderEmbedded } from '../../scripts/embed-migrations'
 import { renderPermissionsDoc } from '../../scripts/permissions-doc'
 import { CREDENTIAL_ROUTE_PREFIX, isCredentialScope } from '../../src/platform/auth/credentials'
 import { isPermission } from '../../src/platform/auth/permissions'
+import { OPERATOR_SECURITY_SCHEME } from '../../src/platform/operator/plugin'
 import { createTestApp, type TestApp } from '../harness'
 import { publicRoutes } from '../public-routes'
 
 const root = join(import.meta.dir, '..', '..')
+const ADMIN_PREFIX = '/admin/'
+
+type Route = TestApp['app']['routes'][number]
+const detailOf = (route: Route) => (route.hooks as { detail?: Record<string, unknown> }).detail
+
+/** Routes guarded by the operator credential (`operator: true`): the operator API. */
+const isOperatorRoute = (route: Route) =>
+  JSON.stringify(detailOf(route)?.security ?? []).includes(OPERATOR_SECURITY_SCHEME)
 
 describe('route table', () => {
   let t: TestApp
@@ -19,11 +28,11 @@ describe('route table', () => {
   })
   afterAll(() => t.close())
 
-  test('every non-public route declares a catalogued permission primitive', () => {
+  test('every non-public route declares a catalogued permission primitive (operator routes: the operator credential)', () => {
     const missing: string[] = []
     for (const route of t.app.routes) {
       const key = `${route.method} ${route.path}`
-      if (publicRoutes.has(key)) continue
+      if (publicRoutes.has(key) || isOperatorRoute(route)) continue
       const permission = (route.hooks as { detail?: Record<string, unknown> }).detail?.['x-permission']
       if (typeof permission !== 'string' || !isPermission(permission)) missing.push(key)
     }
@@ -39,6 +48,19 @@ describe('route table', () => {
       if (tablesApi !== valid) wrong.push(`${route.method} ${route.path} (${String(scope)})`)
     }
     expect(wrong).toEqual([])
+  })
+
+  test('the operator API, and only it, lives under /admin and takes the operator credential alone', () => {
+    const wrong = t.app.routes
+      .filter((route) => route.path.startsWith(ADMIN_PREFIX) !== isOperatorRoute(route))
+      .map((route) => `${route.method} ${route.path}`)
+    expect(wrong).toEqual([])
+    const operatorRoutes = t.app.routes.filter(isOperatorRoute)
+    expect(operatorRoutes.length).toBeGreaterThan(0)
+    for (const route of operatorRoutes) {
+      expect(detailOf(route)?.['x-permission']).toBeUndefined()
+      expect(detailOf(route)?.security).toEqual([{ [OPERATOR_SECURITY_SCHEME]: [] }])
+    }
   })
 
   test('every public route listed still exists', () => {

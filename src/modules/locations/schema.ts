@@ -1,5 +1,7 @@
 import { sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
+export const locationStatuses = ['active', 'inactive'] as const
+
 export const locations = sqliteTable('locations', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
@@ -12,6 +14,10 @@ export const locations = sqliteTable('locations', {
   postalCode: text('postal_code'),
   countryCode: text('country_code'),
   phone: text('phone'),
+  /** Where the location is taxed: an ISO 3166-2 subdivision (`US-CA`) or a country (`FR`). */
+  taxRegion: text('tax_region'),
+  /** Inactive: kept for the records made there (a location with records is never deleted). */
+  status: text('status', { enum: locationStatuses }).notNull().default('active'),
   createdAt: text('created_at').notNull(),
   updatedAt: text('updated_at').notNull(),
 })

@@ -1,12 +1,18 @@
-import { asc, eq, sql } from 'drizzle-orm'
+// Locations: the places a tenant operates. Every location-bound rule of the platform (roles at a
+// location, passcode sessions, x-location-id) names one of these.
+import { and, asc, count, eq, sql } from 'drizzle-orm'
+import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
+import { type LocationScope, scopeCondition } from '../../platform/auth/location-scope'
+import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { preparedOn } from '../../platform/tenancy/prepared'
 import { isTimeZone } from '../../platform/tenancy/tenants'
-import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { inWriteTransaction, type Queryable, sqliteOf } from '../../platform/tenancy/transaction'
+import type { CreateLocationInput, UpdateLocationInput } from './model'
 import { type LocationRow, locations } from './schema'
 
 /** A location's street address (all optional): what the partner restaurant routes show. */
@@ -20,13 +26,20 @@ export interface LocationAddress {
   phone?: string | null
 }
 
-export function createLocation(
-  db: Db,
-  actor: Actor,
-  input: { name: string; timezone: string; address?: LocationAddress },
-): LocationRow {
+export interface NewLocation {
+  name: string
+  timezone: string
+  address?: LocationAddress
+  taxRegion?: string | null
+}
+
+function assertTimeZone(timezone: string, path: string) {
+  if (!isTimeZone(timezone)) throw invalid(path, `unknown IANA time zone "${timezone}"`)
+}
+
+export function createLocation(db: Db, actor: Actor, input: NewLocation): LocationRow {
   if (!input.name.trim()) throw invalid('name', 'must not be empty')
-  if (!isTimeZone(input.timezone)) throw invalid('timezone', `unknown IANA time zone "${input.timezone}"`)
+  assertTimeZone(input.timezone, 'timezone')
   return inWriteTransaction(db, (tx) => {
     const now = nowIso()
     const row = tx
@@ -36,6 +49,7 @@ export function createLocation(
         name: input.name.trim(),
         timezone: input.timezone,
         ...input.address,
+        taxRegion: input.taxRegion ?? null,
         createdAt: now,
         updatedAt: now,
       })
@@ -75,3 +89,156 @@ export const listLocationIds = (db: Queryable): string[] =>
     .from(locations)
     .all()
     .map((row) => row.id)
+
+// ---- The HTTP API's shape ----
+
+export const presentLocation = (row: LocationRow) => ({
+  id: row.id,
+  name: row.name,
+  timeZone: row.timezone,
+  status: row.status,
+  address: {
+    line1: row.addressLine1,
+    line2: row.addressLine2,
+    city: row.city,
+    stateCode: row.stateCode,
+    postalCode: row.postalCode,
+    countryCode: row.countryCode,
+  },
+  phone: row.phone,
+  taxRegion: row.taxRegion,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+})
+
+/** The columns an API body sets (absent fields: none). */
+function columnsOf(input: UpdateLocationInput): Partial<LocationRow> {
+  const { address } = input
+  const columns: Partial<LocationRow> = {
+    name: input.name?.trim(),
+    timezone: input.timeZone,
+    phone: input.phone,
+    taxRegion: input.taxRegion,
+    status: input.status,
+    addressLine1: address?.line1,
+    addressLine2: address?.line2,
+    city: address?.city,
+    stateCode: address?.stateCode,
+    postalCode: address?.postalCode,
+    countryCode: address?.countryCode,
+  }
+  return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined))
+}
+
+export function createLocationFromApi(db: Db, actor: Actor, input: CreateLocationInput) {
+  assertTimeZone(input.timeZone, 'body/timeZone')
+  const { name, timezone, taxRegion, status: _status, ...address } = columnsOf(input)
+  return presentLocation(createLocation(db, actor, { name: name!, timezone: timezone!, taxRegion, address }))
+}
+
+/** The locations the caller reaches (a location-bound caller: only its own), oldest first. */
+export function pageLocations(
+  db: Queryable,
+  scope: LocationScope,
+  query: { status?: LocationRow['status']; q?: string } & PageRequest,
+) {
+  const where = and(
+    scopeCondition(scope, locations.id),
+    query.status ? eq(locations.status, query.status) : undefined,
+    searchColumns(query.q, [locations.name, locations.city]),
+  )
+  const total = db.select({ n: count() }).from(locations).where(where).get()?.n ?? 0
+  const rows = db
+    .select()
+    .from(locations)
+    .where(where)
+    .orderBy(asc(locations.createdAt), asc(locations.id))
+    .limit(query.limit)
+    .offset(offsetOf(query))
+    .all()
+  return { locations: rows.map(presentLocation), page: { total, page: query.page, limit: query.limit } }
+}
+
+export const getLocationView = (db: Queryable, id: string) => presentLocation(getLocation(db, id))
+
+export function updateLocation(db: Db, actor: Actor, id: string, patch: UpdateLocationInput) {
+  if (patch.timeZone !== undefined) assertTimeZone(patch.timeZone, 'body/timeZone')
+  return inWriteTransaction(db, (tx) => {
+    const before = getLocation(tx, id)
+    const changes = diffFields(before, columnsOf(patch))
+    if (Object.keys(changes).length === 0) return presentLocation(before)
+    const row = tx
+      .update(locations)
+      .set({ ...columnsOf(patch), updatedAt: nowIso() })
+      .where(eq(locations.id, id))
+      .returning()
+      .get()!
+    recordWrite(tx, actor, {
+      action: 'location.update',
+      entityType: 'location',
+      entityId: id,
+      metadata: { changes },
+    })
+    return presentLocation(row)
+  })
+}
+
+/** History that names a location without being a record made there. */
+const historyTables = new Set(['audit_entries', 'outbox_events', 'locations'])
+
+/**
+ * The first table holding a record made at the location, if any: every table with a
+ * `location_id`, `*_location_id` or `*_location_ids` (JSON list) column, read from the schema
+ * itself, so a family added later is covered without naming it here.
+ */
+function tableWithRecordsAt(db: Queryable, locationId: string): string | null {
+  const client = sqliteOf(db)
+  const columns = client
+    .query<{ tableName: string; columnName: string }, []>(
+      `SELECT m.name AS tableName, c.name AS columnName FROM sqlite_master m, pragma_table_info(m.name) c
+       WHERE m.type = 'table' AND (c.name = 'location_id' OR c.name LIKE '%\\_location\\_id' ESCAPE '\\'
+         OR c.name LIKE '%\\_location\\_ids' ESCAPE '\\')`,
+    )
+    .all()
+  for (const { tableName, columnName } of columns) {
+    if (historyTables.has(tableName)) continue
+    const found = columnName.endsWith('_ids')
+      ? `SELECT 1 FROM "${tableName}", json_each("${tableName}"."${columnName}") j
+         WHERE json_valid("${tableName}"."${columnName}") AND j.value = ? LIMIT 1`
+      : `SELECT 1 FROM "${tableName}" WHERE "${columnName}" = ? LIMIT 1`
+    if (client.query(found).get(locationId)) return tableName
+  }
+  return null
+}
+
+/** Deletes a location nothing was ever recorded at; deactivates one with records (they keep it). */
+export function removeLocation(db: Db, actor: Actor, id: string) {
+  return inWriteTransaction(db, (tx) => {
+    const row = getLocation(tx, id)
+    const recordsIn = tableWithRecordsAt(tx, id)
+    if (recordsIn === null) {
+      tx.delete(locations).where(eq(locations.id, id)).run()
+      recordWrite(tx, actor, {
+        action: 'location.delete',
+        entityType: 'location',
+        entityId: id,
+        metadata: row,
+      })
+      return { outcome: 'deleted' as const, location: presentLocation(row) }
+    }
+    if (row.status === 'inactive') return { outcome: 'deactivated' as const, location: presentLocation(row) }
+    const deactivated = tx
+      .update(locations)
+      .set({ status: 'inactive', updatedAt: nowIso() })
+      .where(eq(locations.id, id))
+      .returning()
+      .get()!
+    recordWrite(tx, actor, {
+      action: 'location.deactivate',
+      entityType: 'location',
+      entityId: id,
+      metadata: { recordsIn },
+    })
+    return { outcome: 'deactivated' as const, location: presentLocation(deactivated) }
+  })
+}

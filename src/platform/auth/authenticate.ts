@@ -2,8 +2,11 @@
 // of "One request" in design.md. Fails closed: anything unresolved is 401, 403, 404 or 429.
 //
 // Bearer kinds: `vps_` (POS passcode session), `tpk_live_` (tables-API credential), anything
-// else a JWT from the identity provider. Without a bearer: `x-staff-user-id` (in-process tests
-// only), then `x-auth-provider: idp` + `x-auth-user-id` (only with AUTH_TRUST_IDENTITY_HEADERS).
+// else a JWT from the identity provider. Operator credentials (`opk_` keys, JWTs carrying the
+// operator claim) belong to the operator API (platform/operator) and are refused here. Without a
+// bearer: `x-staff-user-id` (in-process tests only), then `x-auth-provider: idp` +
+// `x-auth-user-id` (only with AUTH_TRUST_IDENTITY_HEADERS). A suspended tenant is 403
+// `tenant_suspended`: suspending bumps the control auth version, so no cached principal outlives it.
 //
 // The principal behind a credential is built once and cached (principal-cache.ts): a request
 // whose principal is cached runs no SQL here. Deactivations, role and job changes, revocations
@@ -11,8 +14,9 @@
 import type { Config } from '../../config'
 import { ApiError } from '../http/problem'
 import { requestInfo } from '../http/request-context'
+import { carriesOperatorClaim } from '../operator/claim'
 import type { ControlDb, Db, TenantPool } from '../tenancy/databases'
-import type { Tenant } from '../tenancy/tenants'
+import { assertTenantActive, type Tenant } from '../tenancy/tenants'
 import type { AccessSources, StaffAccess } from './access-sources'
 import type { Actor } from './actor'
 import { CREDENTIAL_ROUTE_PREFIX, type CredentialScope, resolveCredential } from './credentials'
@@ -24,7 +28,7 @@ import { credentialPrincipal, type Principal, sessionPrincipal, staffPrincipal }
 import type { PrincipalCache, SignalStamp, TenantDirectory } from './principal-cache'
 import { type FixedWindowLimiter, rateLimitHeaders } from './rate-limit'
 import { namedLocations, type RequestParts } from './request-locations'
-import { CREDENTIAL_PREFIX, IDENTITY_PROVIDER, PASSCODE_SESSION_PREFIX } from './tokens'
+import { CREDENTIAL_PREFIX, IDENTITY_PROVIDER, OPERATOR_KEY_PREFIX, PASSCODE_SESSION_PREFIX } from './tokens'
 
 export interface AuthDeps {
   config: Config
@@ -73,12 +77,13 @@ const unauthenticated = (detail: string) =>
 const noActiveStaff = () =>
   new ApiError('forbidden', 'No active staff user is mapped to this subject in the selected tenant')
 
+/** The tenant the headers select, which must exist (404) and be active (403 `tenant_suspended`). */
 export function resolveTenant(deps: Pick<AuthDeps, 'tenants' | 'config'>, headers: Headers): Tenant {
   const id = headers.get('x-tenant-id')
   const slug = headers.get('x-tenant-slug') ?? deps.config.defaultTenantSlug
   const tenant = id ? deps.tenants.byTenantId(id) : deps.tenants.byTenantSlug(slug)
   if (!tenant) throw new ApiError('tenant_not_found', `Tenant ${id ?? slug} not found`)
-  return tenant
+  return assertTenantActive(tenant)
 }
 
 /** A token that carries its tenant: tenant headers, when sent, must name that same tenant. */
@@ -139,7 +144,10 @@ async function staffPrincipalFor(
   let staffHeader: string | null = null
   if (bearer !== null) {
     kind = 'jwt'
-    subject = (await deps.verifyToken(bearer)).subject
+    const verified = await deps.verifyToken(bearer)
+    if (carriesOperatorClaim(verified.claims, deps.config.authOperatorClaim))
+      throw new ApiError('forbidden', 'Operator tokens work only on the operator API (/admin/v1)')
+    subject = verified.subject
   } else if (deps.trustStaffUserIdHeader && headers.get('x-staff-user-id')) {
     kind = 'staff_header'
     staffHeader = headers.get('x-staff-user-id')!
@@ -163,11 +171,11 @@ async function staffPrincipalFor(
   })
 }
 
-/** The tenant of a session or credential row, which must still exist. */
+/** The tenant of a session or credential row, which must still exist and be active. */
 function tokenTenant(deps: AuthDeps, tenantId: string): Tenant {
   const tenant = deps.tenants.byTenantId(tenantId)
   if (!tenant) throw unauthenticated('The token names a tenant that no longer exists')
-  return tenant
+  return assertTenantActive(tenant)
 }
 
 function sessionPrincipalFor(deps: AuthDeps, token: string): Principal {
@@ -308,7 +316,9 @@ export async function authenticate(
   const headers = request.headers
   const bearer = bearerOf(headers)
   let principal: Principal
-  if (bearer?.startsWith(PASSCODE_SESSION_PREFIX)) {
+  if (bearer?.startsWith(OPERATOR_KEY_PREFIX)) {
+    throw new ApiError('forbidden', 'Operator keys work only on the operator API (/admin/v1)')
+  } else if (bearer?.startsWith(PASSCODE_SESSION_PREFIX)) {
     principal = sessionPrincipalFor(deps, bearer)
     assertTokenTenant(headers, principal.tenant)
   } else if (bearer?.startsWith(CREDENTIAL_PREFIX)) {

@@ -31,7 +31,8 @@ export const permissionCatalogue = {
   'labor:write': 'Change jobs, assignments, profiles and other staff users’ shifts',
   'labor:clock': 'Clock oneself in and out, and take breaks',
   'locations:read': 'Read locations',
-  'locations:write': 'Create and change locations',
+  'locations:write': 'Set where a location charges tax (`PUT /order/settings/locations/{id}`)',
+  'locations:manage': 'Create, change, deactivate and delete locations',
   'media:read': 'Read media assets',
   'media:write': 'Upload, attach, reuse, delete and restore media assets',
   'notes:read': 'Read notes',
@@ -67,12 +68,12 @@ export const allPermissions = Object.keys(permissionCatalogue) as Permission[]
 
 const reads = allPermissions.filter((p) => p.endsWith(':read'))
 
-/** Owner-level only: changing integrations that receive the tenant's data. */
-const ownerOnly: Permission[] = ['webhooks:manage', 'apps:write']
+/** Owner-level only: changing integrations that receive the tenant's data, and the locations themselves. */
+const ownerOnly: Permission[] = ['webhooks:manage', 'apps:write', 'locations:manage']
 
 export const builtInRoles = {
   owner: {
-    description: 'Everything, including integrations (webhooks, apps).',
+    description: 'Everything, including integrations (webhooks, apps) and the locations themselves.',
     grants: allPermissions,
   },
   manager: {

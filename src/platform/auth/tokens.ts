@@ -1,8 +1,10 @@
-// Opaque bearer tokens (`vps_`, `tpk_live_`): 32 random bytes, base64url, behind a prefix that
+// Opaque bearer tokens (`vps_`, `tpk_live_`, `opk_`): 32 random bytes, base64url, behind a prefix that
 // names their kind. Only the SHA-256 of a token is stored, so a leaked database grants nothing.
 
 export const PASSCODE_SESSION_PREFIX = 'vps_'
 export const CREDENTIAL_PREFIX = 'tpk_live_'
+/** Operator keys open the operator API (/admin) and nothing else. */
+export const OPERATOR_KEY_PREFIX = 'opk_'
 
 export function newOpaqueToken(prefix: string): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32))

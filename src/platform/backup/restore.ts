@@ -83,16 +83,27 @@ function fetchFromSnapshot(options: RestoreOptions, output: string): string {
   return snapshot.dir
 }
 
+/** PRAGMA integrity_check must answer `ok`. */
+export function checkIntegrity(sqlite: Database): void {
+  const integrity = sqlite.query<{ integrity_check: string }, []>('PRAGMA integrity_check').all()
+  if (integrity.length !== 1 || integrity[0]?.integrity_check !== 'ok') {
+    throw new RestoreError(`integrity_check failed: ${integrity.map((r) => r.integrity_check).join('; ')}`)
+  }
+}
+
+/** The audit hash chain must verify; answers its length. */
+export function checkAuditChain(sqlite: Database): number {
+  const chain = verifyAuditChain(drizzle({ client: sqlite }))
+  if (!chain.ok)
+    throw new RestoreError(`audit chain broken at entry ${chain.firstBadEntryId} (seq ${chain.seq})`)
+  return chain.count
+}
+
 function verify(path: string): Pick<RestoreReport, 'auditEntries' | 'tables'> {
   const sqlite = new Database(path)
   try {
-    const integrity = sqlite.query<{ integrity_check: string }, []>('PRAGMA integrity_check').all()
-    if (integrity.length !== 1 || integrity[0]?.integrity_check !== 'ok') {
-      throw new RestoreError(`integrity_check failed: ${integrity.map((r) => r.integrity_check).join('; ')}`)
-    }
-    const chain = verifyAuditChain(drizzle({ client: sqlite }))
-    if (!chain.ok)
-      throw new RestoreError(`audit chain broken at entry ${chain.firstBadEntryId} (seq ${chain.seq})`)
+    checkIntegrity(sqlite)
+    const auditEntries = checkAuditChain(sqlite)
     const names = sqlite
       .query<{ name: string }, []>(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
@@ -102,7 +113,7 @@ function verify(path: string): Pick<RestoreReport, 'auditEntries' | 'tables'> {
     for (const { name } of names) {
       tables[name] = (sqlite.query(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n
     }
-    return { auditEntries: chain.count, tables }
+    return { auditEntries, tables }
   } finally {
     sqlite.close()
   }

@@ -54,7 +54,7 @@ export class DeliveryWorker {
     const now = Date.now()
     if (now >= this.nextSweepAt) {
       for (const tenant of listTenants(control.db)) {
-        if (!this.due.has(tenant.id)) this.due.set(tenant.id, 0)
+        if (tenant.status === 'active' && !this.due.has(tenant.id)) this.due.set(tenant.id, 0)
       }
       this.nextSweepAt = now + SWEEP_INTERVAL_MS
     }
@@ -65,8 +65,9 @@ export class DeliveryWorker {
       // Opening and checking a tenant is synchronous work: give requests their turn between
       // tenants, so a sweep over a thousand tenants never stalls the API.
       await yieldToEventLoop()
-      // Hints arrive for any tenant appending in this process (tests run several platforms).
-      if (!findTenantById(control.db, tenantId)) {
+      // Hints arrive for any tenant appending in this process (tests run several platforms). A
+      // suspended tenant's deliveries wait: the sweep after it is resumed picks it up again.
+      if (findTenantById(control.db, tenantId)?.status !== 'active') {
         this.due.delete(tenantId)
         this.hinted.delete(tenantId)
         continue

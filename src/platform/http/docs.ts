@@ -5,6 +5,7 @@
 import scalarBundle from '@scalar/api-reference/browser/standalone.js' with { type: 'file' }
 import type { AnyElysia } from 'elysia'
 import pkg from '../../../package.json'
+import { OPERATOR_SECURITY_SCHEME } from '../operator/plugin'
 
 const SCALAR_PATH = '/docs/scalar.js'
 
@@ -12,6 +13,7 @@ const description = `Operations API for restaurants, tasting rooms and wine reta
 
 - **Tenant**: \`x-tenant-id\` or \`x-tenant-slug\`, else the default tenant. Unknown tenant: 404 \`tenant_not_found\`.
 - **Authentication**: \`Authorization: Bearer <token>\`: a JWT from the identity provider, a \`vps_\` POS passcode session or a \`tpk_live_\` tables-API credential. Each operation names the permission primitive it requires in \`x-permission\` (and the credential scope in \`x-credential-scope\` where credentials are accepted).
+- **Operator API**: \`/admin/v1\` (tag Operator) manages tenants with an operator credential (\`operatorAuth\`), never a tenant token.
 - **Location**: \`x-location-id\` scopes reads, writes, location-scoped roles and audit entries.
 - **Errors**: RFC 9457 \`application/problem+json\` with \`code\` and \`requestId\`.
 - **Money**: integer minor units (cents); \`*Bps\` fields are basis points.
@@ -52,6 +54,12 @@ async function buildSpec(app: AnyElysia): Promise<OpenApiDocument> {
           scheme: 'bearer',
           description:
             'A JWT of the identity provider, a `vps_` passcode session or a `tpk_live_` credential.',
+        },
+        [OPERATOR_SECURITY_SCHEME]: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'The operator API (/admin) only: an `opk_` operator key (`restaurant-ops operator-key create`) or a JWT of the identity provider carrying AUTH_OPERATOR_CLAIM. Tenant tokens are refused there, and operator credentials on tenant routes.',
         },
       },
     },

@@ -5,7 +5,13 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { stat as statFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { assertObjectKey, type ObjectStore, type StoredObject, type UploadUrlRequest } from './store'
+import {
+  assertObjectKey,
+  type ObjectStore,
+  type StoredObject,
+  tenantPrefix,
+  type UploadUrlRequest,
+} from './store'
 
 /** Path of the public route that serves ready embedded objects: `<this>/<tenant id>/<object id>`. */
 export const EMBEDDED_FILES_PATH = '/media/files'
@@ -157,6 +163,10 @@ export class EmbeddedStore implements ObjectStore {
     const path = this.path(key)
     rmSync(path, { force: true })
     rmSync(`${path}.type`, { force: true })
+  }
+
+  async removeTenant(tenantId: string): Promise<void> {
+    rmSync(join(this.root, tenantPrefix(tenantId)), { recursive: true, force: true })
   }
 
   publicUrl(key: string, serviceBaseUrl: string): string {

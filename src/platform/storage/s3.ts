@@ -3,7 +3,13 @@
 // The SDK is loaded on first use (it adds ~300 ms to start-up, which the embedded default and
 // every command-line run would otherwise pay).
 import type { MediaS3Config } from '../../config'
-import { assertObjectKey, type ObjectStore, type StoredObject, type UploadUrlRequest } from './store'
+import {
+  assertObjectKey,
+  type ObjectStore,
+  type StoredObject,
+  tenantPrefix,
+  type UploadUrlRequest,
+} from './store'
 
 /** SigV4 presigned URLs live at most 7 days. */
 const MAX_PRESIGN_SECONDS = 7 * 86400
@@ -85,6 +91,22 @@ export class S3Store implements ObjectStore {
   async remove(key: string): Promise<void> {
     const { sdk, client } = await this.sdk()
     await client.send(new sdk.DeleteObjectCommand(this.target(key)))
+  }
+
+  async removeTenant(tenantId: string): Promise<void> {
+    const { sdk, client } = await this.sdk()
+    const Prefix = `${this.config.prefix}${tenantPrefix(tenantId)}`
+    // A page lists at most 1000 keys, which is what one DeleteObjects takes.
+    for (;;) {
+      const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: this.config.bucket, Prefix }))
+      const keys = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []))
+      if (keys.length === 0) return
+      const deleted = await client.send(
+        new sdk.DeleteObjectsCommand({ Bucket: this.config.bucket, Delete: { Objects: keys, Quiet: true } }),
+      )
+      const failed = deleted.Errors?.[0]
+      if (failed) throw new Error(`could not remove media object ${failed.Key}: ${failed.Message}`)
+    }
   }
 
   publicUrl(key: string): string {

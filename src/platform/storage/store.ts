@@ -25,6 +25,8 @@ export interface ObjectStore {
   /** The whole object (callers check its size with `stat` first). */
   read(key: string): Promise<Uint8Array>
   remove(key: string): Promise<void>
+  /** Removes every object of a tenant (`<tenant id>/...`): its database is being deleted. */
+  removeTenant(tenantId: string): Promise<void>
   /** Where a ready object is served publicly; `serviceBaseUrl` is this service's external origin. */
   publicUrl(key: string, serviceBaseUrl: string): string
   /** Releases connections, if the store holds any. */
@@ -32,10 +34,17 @@ export interface ObjectStore {
 }
 
 const keyPattern = /^[A-Za-z0-9-]{1,64}\/[A-Za-z0-9-]{1,64}$/
+const tenantPattern = /^[A-Za-z0-9-]{1,64}$/
 
 /** Keys are made by the media module from ids; anything else is a programming error. */
 export function assertObjectKey(key: string): void {
   if (!keyPattern.test(key)) throw new Error(`invalid object key ${JSON.stringify(key)}`)
+}
+
+/** The key prefix of a tenant's objects. */
+export function tenantPrefix(tenantId: string): string {
+  if (!tenantPattern.test(tenantId)) throw new Error(`invalid tenant id ${JSON.stringify(tenantId)}`)
+  return `${tenantId}/`
 }
 
 export const objectKey = (tenantId: string, objectId: string): string => {

@@ -1,15 +1,30 @@
-// Tables of the control database: which tenants exist, and the lookups a bearer token needs
-// before a tenant is known (passcode sessions and tables-API credentials, found by token hash).
+// Tables of the control database: which tenants exist, the lookups a bearer token needs before a
+// tenant is known (passcode sessions and tables-API credentials, found by token hash), and the
+// operator's own keys and audit log.
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
-export const tenants = sqliteTable('tenants', {
-  id: text('id').primaryKey(),
-  slug: text('slug').notNull().unique(),
-  name: text('name').notNull(),
-  timezone: text('timezone').notNull(),
-  createdAt: text('created_at').notNull(),
-  updatedAt: text('updated_at').notNull(),
-})
+export const tenantStatuses = ['active', 'suspended'] as const
+export type TenantStatus = (typeof tenantStatuses)[number]
+
+export const tenants = sqliteTable(
+  'tenants',
+  {
+    id: text('id').primaryKey(),
+    slug: text('slug').notNull().unique(),
+    name: text('name').notNull(),
+    timezone: text('timezone').notNull(),
+    /** ISO 4217 code of the business's money. */
+    currency: text('currency').notNull().default('USD'),
+    /** Suspended: every tenant route answers 403 `tenant_suspended` and its jobs pause. */
+    status: text('status', { enum: tenantStatuses }).notNull().default('active'),
+    /** Ephemeral tenants are deleted by the scheduler, without a final snapshot, once `expiresAt` passes. */
+    ephemeral: integer('ephemeral', { mode: 'boolean' }).notNull().default(false),
+    expiresAt: text('expires_at'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (table) => [index('tenants_expires_at').on(table.expiresAt)],
+)
 
 export type TenantRow = typeof tenants.$inferSelect
 
@@ -69,3 +84,40 @@ export const apiCredentials = sqliteTable(
 )
 
 export type ApiCredentialRow = typeof apiCredentials.$inferSelect
+
+/** Operator keys (`opk_` tokens) for the operator API under /admin: only the SHA-256 is stored. */
+export const operatorKeys = sqliteTable('operator_keys', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  tokenHash: text('token_hash').notNull().unique(),
+  /** The last four characters of the token, so an operator can tell keys apart. */
+  tokenHint: text('token_hint').notNull(),
+  createdAt: text('created_at').notNull(),
+  revokedAt: text('revoked_at'),
+})
+
+export type OperatorKeyRow = typeof operatorKeys.$inferSelect
+
+/** What operators did to tenants and keys; append-only (triggers refuse UPDATE and DELETE). */
+export const operatorAuditEntries = sqliteTable(
+  'operator_audit_entries',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    /** `operator-key:<id>`, an operator JWT's `sub`, `system:cli` or `system:<job>`. */
+    subject: text('subject').notNull(),
+    /** `tenant.create`, `tenant.suspend`, `operator_key.revoke`... */
+    action: text('action').notNull(),
+    /** No reference: the entry outlives the tenant it names. */
+    tenantId: text('tenant_id'),
+    tenantSlug: text('tenant_slug'),
+    metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    requestId: text('request_id'),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    createdAt: text('created_at').notNull(),
+  },
+  (table) => [index('operator_audit_entries_tenant').on(table.tenantId)],
+)
+
+export type OperatorAuditEntryRow = typeof operatorAuditEntries.$inferSelect

@@ -1,10 +1,11 @@
 // The control database and the pool of tenant databases, each opened and migrated on first use.
-import type { Database } from 'bun:sqlite'
-import { mkdirSync } from 'node:fs'
+import { type Database, SQLiteError } from 'bun:sqlite'
+import { existsSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { type BunSQLiteDatabase, drizzle } from 'drizzle-orm/bun-sqlite'
 import { LRUCache } from 'lru-cache'
 import { controlMigrations, tenantMigrations } from '../../../migrations/embedded'
+import { ApiError } from '../http/problem'
 import { migrate } from './migrator'
 import { openSqlite, type SqliteOptions } from './sqlite'
 
@@ -41,7 +42,11 @@ export function openControlDatabase(dataDir: string, options: SqliteOptions): Da
 /** Closing is deferred so a request that already holds an evicted handle can finish with it. */
 const EVICTED_CLOSE_DELAY_MS = 1_000
 
-/** Open tenant databases, least recently used evicted beyond `size` (TENANT_POOL_SIZE). */
+/**
+ * Open tenant databases, least recently used evicted beyond `size` (TENANT_POOL_SIZE). Only
+ * `create` makes a database file: `get` opens existing ones, so a process that still believes in
+ * a tenant another process has just deleted finds it gone rather than bringing back an empty file.
+ */
 export class TenantPool {
   private readonly handles: LRUCache<string, DatabaseHandle>
   private readonly migrated = new Set<string>()
@@ -57,8 +62,9 @@ export class TenantPool {
   ) {
     this.handles = new LRUCache({
       max: size,
-      dispose: (handle) => {
-        if (this.closing) return handle.sqlite.close(false)
+      // Removed (`remove`, `close`): at once. Evicted: later, see EVICTED_CLOSE_DELAY_MS.
+      dispose: (handle, _tenantId, reason) => {
+        if (this.closing || reason === 'delete') return handle.sqlite.close(false)
         const timer = setTimeout(() => {
           this.pendingCloses.delete(timer)
           handle.sqlite.close(false)
@@ -71,10 +77,37 @@ export class TenantPool {
 
   /** The tenant's database, opened (and migrated once per process) if it is not open yet. */
   get(tenantId: string): DatabaseHandle {
-    const open = this.handles.get(tenantId)
-    if (open) return open
+    return this.handles.get(tenantId) ?? this.open(tenantId, false)
+  }
+
+  /** Makes and migrates the database file of a new tenant. */
+  create(tenantId: string): DatabaseHandle {
+    if (this.handles.has(tenantId) || existsSync(tenantDatabasePath(this.dataDir, tenantId)))
+      throw new Error(`tenant ${tenantId} already has a database`)
     mkdirSync(this.dataDir, { recursive: true })
-    const sqlite = openSqlite(tenantDatabasePath(this.dataDir, tenantId), this.options)
+    return this.open(tenantId, true)
+  }
+
+  /**
+   * Closes the tenant's connection now and removes its database file, WAL and shared memory: a
+   * request still holding the connection fails rather than writing to a file that is gone.
+   */
+  destroy(tenantId: string): void {
+    this.handles.delete(tenantId)
+    this.migrated.delete(tenantId)
+    const path = tenantDatabasePath(this.dataDir, tenantId)
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true })
+  }
+
+  private open(tenantId: string, create: boolean): DatabaseHandle {
+    let sqlite: Database
+    try {
+      sqlite = openSqlite(tenantDatabasePath(this.dataDir, tenantId), this.options, { create })
+    } catch (error) {
+      if (error instanceof SQLiteError && error.code === 'SQLITE_CANTOPEN')
+        throw new ApiError('tenant_not_found', `Tenant ${tenantId} has no database`)
+      throw error
+    }
     if (!this.migrated.has(tenantId)) {
       migrate(sqlite, tenantMigrations)
       this.migrated.add(tenantId)
@@ -111,7 +144,7 @@ export function migrateAll(dataDir: string, options: SqliteOptions) {
       .all()
     const tenants: Record<string, string[]> = {}
     for (const { id, slug } of rows) {
-      const tenantDb = openSqlite(tenantDatabasePath(dataDir, id), options)
+      const tenantDb = openSqlite(tenantDatabasePath(dataDir, id), options, { create: false })
       try {
         tenants[slug] = migrate(tenantDb, tenantMigrations)
       } finally {

@@ -15,13 +15,7 @@ export function migrate(db: Database, migrations: readonly Migration[]): string[
     tag TEXT PRIMARY KEY NOT NULL,
     applied_at TEXT NOT NULL
   )`)
-  const applied = (): Set<string> =>
-    new Set(
-      db
-        .query<{ tag: string }, []>('SELECT tag FROM schema_migrations')
-        .all()
-        .map((r) => r.tag),
-    )
+  const applied = () => new Set(appliedMigrations(db))
   if (migrations.every((m) => applied().has(m.tag))) return []
 
   const run = db.transaction(() => {
@@ -41,4 +35,16 @@ export function migrate(db: Database, migrations: readonly Migration[]): string[
     return ran
   })
   return run.immediate()
+}
+
+/** The tags of the migrations applied to a database, in order (none: not one of ours yet). */
+export function appliedMigrations(db: Database): string[] {
+  const table = db
+    .query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+    .get()
+  if (!table) return []
+  return db
+    .query<{ tag: string }, []>('SELECT tag FROM schema_migrations ORDER BY tag')
+    .all()
+    .map((r) => r.tag)
 }

@@ -9,8 +9,9 @@ export interface SqliteOptions {
   walAutoCheckpoint?: boolean
 }
 
-export function openSqlite(path: string, options: SqliteOptions): Database {
-  const db = new Database(path, { create: true, strict: true })
+/** `create: false` opens an existing file only (SQLITE_CANTOPEN when there is none). */
+export function openSqlite(path: string, options: SqliteOptions, { create = true } = {}): Database {
+  const db = new Database(path, { create, readwrite: true, strict: true })
   // busy_timeout first: switching to WAL itself needs the lock another process may hold.
   db.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs}`)
   db.exec('PRAGMA journal_mode = WAL')

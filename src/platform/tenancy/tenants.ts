@@ -2,14 +2,26 @@
 import { asc, eq, sql } from 'drizzle-orm'
 import { ApiError, invalid } from '../http/problem'
 import { newId, nowIso } from '../ids'
-import { type TenantRow, tenants } from './control-schema'
-import type { ControlDb } from './databases'
+import {
+  apiCredentials,
+  passcodeAttempts,
+  passcodeSessions,
+  type TenantRow,
+  type TenantStatus,
+  tenants,
+} from './control-schema'
+import type { ControlDb, Db, TenantPool } from './databases'
 import { preparedOn } from './prepared'
 import { inWriteTransaction } from './transaction'
 
 export type Tenant = TenantRow
 
 export const slugPattern = /^[a-z0-9][a-z0-9-]{0,62}$/
+export const currencyPattern = /^[A-Z]{3}$/
+
+/** How long an ephemeral tenant lives when its creator names no TTL, and at most. */
+export const DEFAULT_EPHEMERAL_TTL_SECONDS = 3600
+export const MAX_EPHEMERAL_TTL_SECONDS = 30 * 86400
 
 export function isTimeZone(value: string): boolean {
   try {
@@ -20,31 +32,118 @@ export function isTimeZone(value: string): boolean {
   }
 }
 
-export function createTenant(
-  control: ControlDb,
-  input: { slug: string; name: string; timezone?: string },
-): Tenant {
+export interface NewTenant {
+  slug: string
+  name: string
+  timezone?: string
+  currency?: string
+  /** Deleted by the scheduler `ttlSeconds` (default an hour) after it is created. */
+  ephemeral?: boolean
+  ttlSeconds?: number
+}
+
+function validated(control: ControlDb, input: NewTenant) {
   const timezone = input.timezone ?? 'UTC'
+  const currency = input.currency ?? 'USD'
   if (!slugPattern.test(input.slug)) throw invalid('slug', 'lower-case letters, digits and dashes, 1..63')
   if (!input.name.trim()) throw invalid('name', 'must not be empty')
   if (!isTimeZone(timezone)) throw invalid('timezone', `unknown IANA time zone "${timezone}"`)
+  if (!currencyPattern.test(currency)) throw invalid('currency', 'an ISO 4217 code such as USD')
+  const ttl = input.ttlSeconds
+  if (ttl !== undefined && !input.ephemeral) throw invalid('ttlSeconds', 'only ephemeral tenants expire')
+  if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_EPHEMERAL_TTL_SECONDS))
+    throw invalid('ttlSeconds', `a whole number of seconds, 1..${MAX_EPHEMERAL_TTL_SECONDS}`)
   if (findTenantBySlug(control, input.slug))
     throw new ApiError('conflict', `tenant "${input.slug}" already exists`)
-  const now = nowIso()
+  return { timezone, currency, ttlSeconds: ttl ?? DEFAULT_EPHEMERAL_TTL_SECONDS }
+}
+
+/** A new tenant's row, validated (a taken slug is 409). */
+export function newTenantRow(control: ControlDb, input: NewTenant): Tenant {
+  const { timezone, currency, ttlSeconds } = validated(control, input)
+  const now = new Date()
+  return {
+    id: newId(),
+    slug: input.slug,
+    name: input.name.trim(),
+    timezone,
+    currency,
+    status: 'active',
+    ephemeral: input.ephemeral ?? false,
+    expiresAt: input.ephemeral ? new Date(now.getTime() + ttlSeconds * 1000).toISOString() : null,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  }
+}
+
+/**
+ * Adds the control row of a tenant whose database is in place: from then on requests find it.
+ * `registered` runs in the same control transaction (the operator audit entry of the action).
+ */
+export function registerTenant(
+  control: ControlDb,
+  tenant: Tenant,
+  registered?: (tenant: Tenant) => void,
+): void {
+  inWriteTransaction(control, (tx) => {
+    tx.insert(tenants).values(tenant).run()
+    registered?.(tenant)
+  })
+}
+
+export interface TenantSetup {
+  /** Fills the new database (a first location and owner, demo data) before anyone sees the tenant. */
+  prepare?(db: Db, tenant: Tenant): void
+  /** Runs in the control transaction that registers the tenant. */
+  registered?(tenant: Tenant): void
+}
+
+/**
+ * Creates the tenant's database, lets `prepare` fill it, and only then adds its control row: no
+ * request or job sees a tenant before it is complete, and a failure leaves nothing behind.
+ */
+export function createTenant(
+  control: ControlDb,
+  pool: TenantPool,
+  input: NewTenant,
+  setup: TenantSetup = {},
+): Tenant {
+  const tenant = newTenantRow(control, input)
+  const { db } = pool.create(tenant.id)
+  try {
+    setup.prepare?.(db, tenant)
+    registerTenant(control, tenant, setup.registered)
+  } catch (error) {
+    pool.destroy(tenant.id)
+    throw error
+  }
+  return tenant
+}
+
+/** Through the control database's write transaction, so every process hears of it (auth signals). */
+export function setTenantStatus(control: ControlDb, id: string, status: TenantStatus): Tenant {
   return inWriteTransaction(control, (tx) =>
-    tx
-      .insert(tenants)
-      .values({
-        id: newId(),
-        slug: input.slug,
-        name: input.name.trim(),
-        timezone,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-      .get(),
-  )
+    tx.update(tenants).set({ status, updatedAt: nowIso() }).where(eq(tenants.id, id)).returning().get(),
+  )!
+}
+
+/** The tenant's control rows: its sessions, passcode attempts, credentials and itself. */
+export function deleteTenantRows(control: ControlDb, id: string): void {
+  inWriteTransaction(control, (tx) => {
+    tx.delete(passcodeSessions).where(eq(passcodeSessions.tenantId, id)).run()
+    tx.delete(passcodeAttempts).where(eq(passcodeAttempts.tenantId, id)).run()
+    tx.delete(apiCredentials).where(eq(apiCredentials.tenantId, id)).run()
+    tx.delete(tenants).where(eq(tenants.id, id)).run()
+  })
+}
+
+/** 403 `tenant_suspended` for a suspended tenant: every tenant route refuses it. */
+export function assertTenantActive(tenant: Tenant): Tenant {
+  if (tenant.status !== 'active')
+    throw new ApiError('tenant_suspended', `Tenant ${tenant.slug} is suspended`, {
+      extensions: { tenantId: tenant.id },
+    })
+  return tenant
 }
 
 export const findTenantBySlug = (control: ControlDb, slug: string): Tenant | undefined =>

@@ -37,6 +37,12 @@ export interface WalkFamily {
    */
   requests?: Record<string, WalkRequest | ((locationId: string) => WalkRequest)>
   /**
+   * Routes whose primitive only owners hold (`locations:manage`): the walk's manager at A and its
+   * passcode session are refused 403 for the primitive before any record is looked up, which
+   * tells them nothing about B; the owner naming A proves the location rule on them.
+   */
+  ownerOnly?: string[]
+  /**
    * Query strings that list routes need to show the family's records at all (a required date
    * range, say), so that the list check can see the record is there for a tenant-wide caller.
    */

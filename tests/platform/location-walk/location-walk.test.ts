@@ -128,9 +128,19 @@ type Route = (typeof t.app.routes)[number]
 const key = (route: Route) => `${route.method} ${route.path}`
 const paramsOf = (route: Route) => [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!)
 const hooksOf = (route: Route) =>
-  route.hooks as { body?: Schema; query?: Schema; headers?: Schema; params?: Schema }
+  route.hooks as {
+    body?: Schema
+    query?: Schema
+    headers?: Schema
+    params?: Schema
+    detail?: { security?: unknown }
+  }
 
-const protectedRoutes = t.app.routes.filter((r) => !publicRoutes.has(key(r)))
+/** The operator API (/admin) serves no tenant principal: tests/modules/tenants proves its rules. */
+const isOperatorRoute = (route: Route) =>
+  JSON.stringify(hooksOf(route).detail?.security ?? []).includes('operatorAuth')
+
+const protectedRoutes = t.app.routes.filter((r) => !publicRoutes.has(key(r)) && !isOperatorRoute(r))
 
 /** The family owning a route: the longest prefix its path starts with (none when unplaced). */
 function familyOf(route: Route): WalkFamily | undefined {
@@ -264,7 +274,14 @@ describe.each(boundToA.map((p) => [p.name, p] as const))('%s', (_name, principal
       const path = pathWith(route, atB, B) + queryString(request.query)
       // A route's own :locationId names B: refused as a location not held (403), or as
       // contradicting the x-location-id that names A (400, see authenticate.ts).
-      const status = !names.includes('locationId') ? 404 : principal.headers['x-location-id'] ? 400 : 403
+      const ownerOnly = principal.as !== acme.owner && family.ownerOnly?.includes(key(route))
+      const status = ownerOnly
+        ? 403
+        : !names.includes('locationId')
+          ? 404
+          : principal.headers['x-location-id']
+            ? 400
+            : 403
       const headers = { ...request.headers, ...principal.headers }
       failures.push(
         ...(await refused(

@@ -15,6 +15,7 @@ import { ingredients, lowStock, recipes } from './inventory'
 import { laborEmployees, laborJobAssignments, laborJobs } from './labor'
 import { laborShifts } from './labor-shifts'
 import { legacyReservations } from './legacy-reservations'
+import { locations } from './locations'
 import { media } from './media'
 import { notes } from './notes'
 import { offPremiseOrders } from './off-premise-orders'
@@ -35,6 +36,7 @@ import { webhookDeadLetters, webhooks } from './webhooks'
 import { wineAppellations, wineVarietals } from './wine-lists'
 
 export const families: WalkFamily[] = [
+  locations,
   laborShifts,
   media,
   staffUsers,

@@ -1,0 +1,2 @@
+ALTER TABLE `locations` ADD `tax_region` text;--> statement-breakpoint
+ALTER TABLE `locations` ADD `status` text DEFAULT 'active' NOT NULL;

@@ -1,0 +1,102 @@
+// The operator's commands: tenants (create, suspend, resume, delete, export, import) and operator
+// keys, the same actions as the operator API, recorded in the operator audit log as `system:cli`.
+import { copyFileSync, existsSync, statSync } from 'node:fs'
+import { seeds } from '../modules/tenants/model'
+import { deleteTenant } from '../modules/tenants/removal'
+import { changeTenantStatus, createTenantWithOwner, presentTenant } from '../modules/tenants/service'
+import { exportTenantTo, importTenant } from '../modules/tenants/transfer'
+import { recordOperatorAction, systemOperator } from '../platform/operator/audit'
+import { createOperatorKey, listOperatorKeys, revokeOperatorKey } from '../platform/operator/keys'
+import type { Platform } from '../platform/platform'
+import { createTenant, findTenantBySlug, type Tenant } from '../platform/tenancy/tenants'
+import { type Flags, optional, required, UsageError, wholeNumber } from './flags'
+
+const cli = systemOperator('cli')
+
+export function tenantOf(platform: Platform, slug: string): Tenant {
+  const tenant = findTenantBySlug(platform.control.db, slug)
+  if (!tenant) throw new UsageError(`tenant "${slug}" not found`)
+  return tenant
+}
+
+function seedOf(flags: Flags) {
+  const seed = optional(flags, 'seed')
+  if (seed !== undefined && !(seeds as readonly string[]).includes(seed))
+    throw new UsageError(`--seed must be one of ${seeds.join(', ')}`)
+  return seed as (typeof seeds)[number] | undefined
+}
+
+/**
+ * With --seed: a first location and an owner (--owner-subject, default `owner`), and the demo
+ * data for `demo`. Without: the bare tenant database, filled by `location create` and `staff create`.
+ */
+function createTenantCommand(p: Platform, flags: Flags) {
+  const slug = required(flags, 'slug')
+  const input = {
+    slug,
+    name: required(flags, 'name'),
+    currency: optional(flags, 'currency'),
+    ephemeral: flags.ephemeral === true,
+    ttlSeconds: wholeNumber(flags, 'ttl'),
+  }
+  const seed = seedOf(flags)
+  if (seed) {
+    const owner = {
+      subject: optional(flags, 'owner-subject') ?? 'owner',
+      email: optional(flags, 'owner-email') ?? `owner@${slug}.example.com`,
+    }
+    const made = createTenantWithOwner(p, cli, {
+      ...input,
+      timeZone: optional(flags, 'timezone'),
+      owner,
+      seed,
+    })
+    const { timeZone: timezone, ...tenant } = made.tenant
+    return { ...tenant, timezone, seed, locationId: made.location.id, ownerStaffUserId: made.owner.id }
+  }
+  const tenant = createTenant(
+    p.control.db,
+    p.pool,
+    { ...input, timezone: optional(flags, 'timezone') },
+    {
+      registered: (row) => recordOperatorAction(p.control.db, cli, { action: 'tenant.create', tenant: row }),
+    },
+  )
+  const { timeZone: timezone, ...shown } = presentTenant(tenant)
+  return { ...shown, timezone }
+}
+
+export const tenantCommands: Record<string, (p: Platform, flags: Flags) => unknown> = {
+  'tenant create': createTenantCommand,
+  'tenant suspend': (p, flags) =>
+    changeTenantStatus(p, cli, tenantOf(p, required(flags, 'tenant')), 'suspended'),
+  'tenant resume': (p, flags) => changeTenantStatus(p, cli, tenantOf(p, required(flags, 'tenant')), 'active'),
+  'tenant delete': (p, flags) =>
+    deleteTenant(p, cli, tenantOf(p, required(flags, 'tenant')), {
+      purgeSnapshots: flags['purge-snapshots'] === true,
+    }),
+  'tenant export': (p, flags) => {
+    const tenant = tenantOf(p, required(flags, 'tenant'))
+    const out = required(flags, 'out')
+    if (existsSync(out)) throw new UsageError(`${out} already exists`)
+    exportTenantTo(p, cli, tenant, out)
+    return { tenant: tenant.slug, path: out, sizeBytes: statSync(out).size }
+  },
+  'tenant import': (p, flags) => {
+    const file = required(flags, 'file')
+    if (!existsSync(file)) throw new UsageError(`${file} does not exist`)
+    const input = {
+      slug: required(flags, 'slug'),
+      name: required(flags, 'name'),
+      timezone: optional(flags, 'timezone'),
+      currency: optional(flags, 'currency'),
+    }
+    return importTenant(p, cli, input, async (path) => copyFileSync(file, path))
+  },
+  'operator-key create': (p, flags) => {
+    const { key, token } = createOperatorKey(p.control.db, cli, { name: required(flags, 'name') })
+    return { ...key, token }
+  },
+  'operator-key list': (p) => ({ operatorKeys: listOperatorKeys(p.control.db) }),
+  'operator-key revoke': (p, flags) => revokeOperatorKey(p.control.db, cli, required(flags, 'id')),
+}

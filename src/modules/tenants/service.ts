@@ -1,0 +1,211 @@
+// Tenants as the operator sees them: created with a first location and an owner (and demo data
+// on request), listed, inspected, suspended and resumed. Deletion is in removal.ts, export and
+// import in transfer.ts. Every action leaves an operator audit entry in the control database;
+// the writes it makes in the tenant's own database are audited there as `system:operator`, with
+// the operator's request id.
+import { existsSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { and, asc, count, eq, max } from 'drizzle-orm'
+import { tenantMigrations } from '../../../migrations/embedded'
+import { auditEntries } from '../../platform/audit/schema'
+import { type Actor, systemActor } from '../../platform/auth/actor'
+import { replicaUrlFor } from '../../platform/backup/litestream'
+import { listSnapshots } from '../../platform/backup/snapshots'
+import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
+import { conflict, notFound } from '../../platform/http/problem'
+import { isUuid } from '../../platform/ids'
+import { type OperatorActor, recordOperatorAction } from '../../platform/operator/audit'
+import type { Platform } from '../../platform/platform'
+import { type TenantStatus, tenants } from '../../platform/tenancy/control-schema'
+import { type Db, tenantDatabasePath } from '../../platform/tenancy/databases'
+import { appliedMigrations } from '../../platform/tenancy/migrator'
+import {
+  createTenant,
+  findTenantById,
+  findTenantBySlug,
+  setTenantStatus,
+  type Tenant,
+} from '../../platform/tenancy/tenants'
+import { inWriteTransaction } from '../../platform/tenancy/transaction'
+import { seedDemo } from '../demo/seed'
+import type { LocationRow } from '../locations/schema'
+import { createLocation, presentLocation } from '../locations/service'
+import { staffView } from '../staff/management'
+import type { StaffUserRow } from '../staff/schema'
+import { createStaffUser } from '../staff/service'
+import type { CreateTenantInput } from './model'
+
+export const presentTenant = (row: Tenant) => ({
+  id: row.id,
+  slug: row.slug,
+  name: row.name,
+  timeZone: row.timezone,
+  currency: row.currency,
+  status: row.status,
+  ephemeral: row.ephemeral,
+  expiresAt: row.expiresAt,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+})
+
+/** The actor of the writes an operator's action makes in a tenant's own database. */
+export const operatorTenantActor = (tenantId: string, operator: OperatorActor): Actor => ({
+  ...systemActor(tenantId, 'operator'),
+  requestId: operator.requestId,
+  ipAddress: operator.ipAddress,
+  userAgent: operator.userAgent,
+})
+
+/** The tenant an operator names by id or by slug. */
+export function findTenant(platform: Platform, idOrSlug: string): Tenant {
+  const control = platform.control.db
+  const tenant = isUuid(idOrSlug) ? findTenantById(control, idOrSlug) : findTenantBySlug(control, idOrSlug)
+  if (!tenant) throw notFound('tenant', idOrSlug)
+  return tenant
+}
+
+export interface FirstRecords {
+  location: LocationRow
+  owner: StaffUserRow
+}
+
+/** An empty tenant: one location, named `Main`, and its owner. */
+function seedEmpty(db: Db, actor: Actor, tenant: Tenant, owner: CreateTenantInput['owner']): FirstRecords {
+  return {
+    location: createLocation(db, actor, { name: 'Main', timezone: tenant.timezone }),
+    owner: createStaffUser(db, actor, {
+      email: owner.email,
+      firstName: owner.firstName ?? 'Tenant',
+      lastName: owner.lastName ?? 'Owner',
+      subject: owner.subject,
+      role: 'owner',
+    }),
+  }
+}
+
+export function createTenantWithOwner(platform: Platform, operator: OperatorActor, input: CreateTenantInput) {
+  const control = platform.control.db
+  const seed = input.seed ?? 'empty'
+  let first: FirstRecords | undefined
+  const tenant = createTenant(
+    control,
+    platform.pool,
+    {
+      slug: input.slug,
+      name: input.name,
+      timezone: input.timeZone,
+      currency: input.currency,
+      ephemeral: input.ephemeral,
+      ttlSeconds: input.ttlSeconds,
+    },
+    {
+      prepare(db, tenant) {
+        const actor = operatorTenantActor(tenant.id, operator)
+        // One transaction for the whole fill: the demo's hundreds of writes commit once.
+        first = inWriteTransaction(db, () =>
+          seed === 'demo'
+            ? seedDemo(db, actor, tenant, input.owner, platform.payments)
+            : seedEmpty(db, actor, tenant, input.owner),
+        )
+      },
+      registered(tenant) {
+        recordOperatorAction(control, operator, {
+          action: 'tenant.create',
+          tenant,
+          metadata: {
+            seed,
+            ephemeral: tenant.ephemeral,
+            expiresAt: tenant.expiresAt,
+            locationId: first!.location.id,
+            ownerStaffUserId: first!.owner.id,
+            ownerSubject: input.owner.subject,
+          },
+        })
+      },
+    },
+  )
+  const { db } = platform.pool.get(tenant.id)
+  return {
+    tenant: presentTenant(tenant),
+    location: presentLocation(first!.location),
+    owner: staffView(db, first!.owner),
+  }
+}
+
+export function listTenantsPage(
+  platform: Platform,
+  query: { q?: string; status?: TenantStatus } & PageRequest,
+) {
+  const control = platform.control.db
+  const where = and(
+    searchColumns(query.q, [tenants.slug, tenants.name]),
+    query.status ? eq(tenants.status, query.status) : undefined,
+  )
+  const total = control.select({ n: count() }).from(tenants).where(where).get()?.n ?? 0
+  const rows = control
+    .select()
+    .from(tenants)
+    .where(where)
+    .orderBy(asc(tenants.slug))
+    .limit(query.limit)
+    .offset(offsetOf(query))
+    .all()
+  return { tenants: rows.map(presentTenant), page: { total, page: query.page, limit: query.limit } }
+}
+
+const fileSize = (path: string) => (existsSync(path) ? statSync(path).size : 0)
+
+/** The tenant with its database's size, last write and schema, and its backups. */
+export function tenantDetail(platform: Platform, tenant: Tenant) {
+  const { config, replication } = platform
+  const path = tenantDatabasePath(config.dataDir, tenant.id)
+  const { db, sqlite } = platform.pool.get(tenant.id)
+  const applied = appliedMigrations(sqlite)
+  const lastWriteAt =
+    db
+      .select({ at: max(auditEntries.createdAt) })
+      .from(auditEntries)
+      .get()?.at ?? null
+  const snapshots = listSnapshots(config.backupDir).filter((s) =>
+    existsSync(join(s.dir, `${tenant.id}.sqlite`)),
+  )
+  return {
+    ...presentTenant(tenant),
+    database: {
+      sizeBytes: fileSize(path),
+      walBytes: fileSize(`${path}-wal`),
+      lastWriteAt,
+      schemaVersion: applied.at(-1) ?? null,
+      pendingMigrations: tenantMigrations.filter((m) => !applied.includes(m.tag)).length,
+    },
+    backup: {
+      snapshots: snapshots.length,
+      lastSnapshotAt: snapshots.at(-1)?.takenAt ?? null,
+      replication: config.litestreamReplicaUrl
+        ? {
+            replicaUrl: replicaUrlFor(config.litestreamReplicaUrl, tenant.id),
+            state: replication?.status().state ?? null,
+          }
+        : null,
+    },
+  }
+}
+
+const verbs: Record<TenantStatus, string> = { active: 'resume', suspended: 'suspend' }
+
+/** Suspends or resumes: every process refuses or serves the tenant again from its next request. */
+export function changeTenantStatus(
+  platform: Platform,
+  operator: OperatorActor,
+  tenant: Tenant,
+  status: TenantStatus,
+) {
+  if (tenant.status === status)
+    throw conflict(`tenant ${tenant.slug} is already ${status}`, { currentStatus: tenant.status })
+  const control = platform.control.db
+  const row = inWriteTransaction(control, () => {
+    recordOperatorAction(control, operator, { action: `tenant.${verbs[status]}`, tenant })
+    return setTenantStatus(control, tenant.id, status)
+  })
+  return presentTenant(row)
+}

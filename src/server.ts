@@ -2,6 +2,7 @@
 import { type AnyElysia, Elysia } from 'elysia'
 import { type Config, configFor } from './config'
 import { accessSources } from './modules/access'
+import { apiTags } from './modules/api-tags'
 import { appRoutes } from './modules/apps/routes'
 import { auditEntryRoutes } from './modules/audit-entries/routes'
 import { cashRoutes } from './modules/cash/routes'
@@ -13,6 +14,7 @@ import { couponRoutes } from './modules/coupons/routes'
 import { customerRoutes } from './modules/customers/routes'
 import { registerEraJobs } from './modules/era/jobs'
 import { eraRoutes } from './modules/era/routes'
+import { eventCatalogue } from './modules/events'
 import { experienceRoutes } from './modules/experiences/routes'
 import { registerGiftCardJobs } from './modules/gift-cards/jobs'
 import { giftCardRoutes } from './modules/gift-cards/routes'
@@ -25,6 +27,7 @@ import { reservationTypeRoutes } from './modules/legacy-reservations/type-routes
 import { registerMediaJobs } from './modules/media/jobs'
 import { mediaRoutes } from './modules/media/routes'
 import { mediaFileRoutes } from './modules/media/uploads'
+import { modelFiles } from './modules/models'
 import { noteRoutes } from './modules/notes/routes'
 import { registerOffPremiseJobs } from './modules/off-premise/jobs'
 import { offPremiseOrderRoutes } from './modules/off-premise/order-routes'
@@ -120,7 +123,7 @@ export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
     const jwks = platform.devIssuer.jwks
     app.get('/.well-known/jwks.json', () => jwks, { detail: { hide: true } })
   }
-  return mountDocs(app)
+  return mountDocs(app, { tags: apiTags, events: eventCatalogue, models: modelFiles })
 }
 
 export type App = ReturnType<typeof buildApp>

@@ -1,5 +1,5 @@
 // Routes under /order/{id}/...: lines, discounts, lifecycle and fulfillments.
-import { Elysia } from 'elysia'
+import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { applyCoupon, removeDiscount } from './discounts'
 import { deleteFulfillment, fulfillAll, fulfillItems } from './fulfillments'
@@ -152,6 +152,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
       {
         permission: 'orders:write',
         params: FulfillmentParams,
+        response: { 204: t.Void() },
         detail: {
           summary: 'Delete a fulfillment',
           description: 'Its items count as unfulfilled again. 204 with no body.',

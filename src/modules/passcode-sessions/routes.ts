@@ -1,7 +1,7 @@
 // POS passcode sign-in and sign-out. Sign-in is public (the passcode is the credential);
 // sign-out needs the session's own `vps_` token and no permission primitive, so any session,
 // whatever its roles, can always end itself.
-import { Elysia } from 'elysia'
+import { Elysia, t } from 'elysia'
 import { appendAudit } from '../../platform/audit/audit'
 import { currentPasscodeSession, resolveTenant } from '../../platform/auth/authenticate'
 import {
@@ -71,6 +71,7 @@ export const passcodeSessionRoutes = (platform: Platform) =>
         set.status = 204
       },
       {
+        response: { 204: t.Void() },
         detail: {
           summary: 'Sign out the current passcode session',
           description:

@@ -84,6 +84,7 @@ export const tablesWebhookRoutes = (auth: AuthPlugin, settings: SubscriptionSett
         credentialScope: 'webhooks:manage',
         headers: IdempotencyHeaders,
         params: IdParams,
+        response: { 204: t.Void() },
         detail: {
           summary: 'Delete a webhook subscription',
           description: 'Answers 204 with no body; a replay of the same `idempotency-key` answers 204 again.',

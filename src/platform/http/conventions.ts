@@ -93,6 +93,9 @@ export function rawBodyRoute(method: string, path: string): string {
   return path
 }
 
+export const isRawBodyRoute = (method: string, path: string): boolean =>
+  rawBodyRoutes.has(`${method.toUpperCase()} ${path}`)
+
 const tooLarge = (max: number) =>
   new ApiError('payload_too_large', `Request bodies are limited to ${max} bytes`)
 
@@ -152,7 +155,7 @@ export function httpConventions(options: {
     .onAfterResponse({ as: 'global' }, ({ set }) => drain?.release(set.headers))
     .onParse({ as: 'global' }, ({ request, route, contentType }) => {
       if (request.method === 'GET' || request.method === 'HEAD') return
-      if (rawBodyRoutes.has(`${request.method} ${route}`)) return
+      if (isRawBodyRoute(request.method, route)) return
       return parseJsonBody(request, contentType, options.maxBodyBytes)
     })
     .onError({ as: 'global' }, ({ error, code, request }) => {

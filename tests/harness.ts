@@ -17,6 +17,7 @@ import type { Platform } from '../src/platform/platform'
 import type { Db } from '../src/platform/tenancy/databases'
 import { createTenant, findTenantById } from '../src/platform/tenancy/tenants'
 import { type App, createApp } from '../src/server'
+import { contractChecked } from './contract'
 
 export interface StaffFixture {
   id: string
@@ -87,6 +88,7 @@ export async function createTestApp(
     config: configFor({ dataDir, ...options.config }),
     trustStaffUserIdHeader: options.trustStaffUserIdHeader,
   })
+  contractChecked(app)
 
   const addStaff: TestApp['addStaff'] = async (tenant, input = {}) => {
     const subject = `subject-${++counter}`

@@ -102,7 +102,8 @@ const has = (route: RouteFacts, header: string) => route.headers.includes(header
 
 /** The problem statuses a route can answer, from its options and its inputs. */
 export function problemStatusesOf(route: RouteFacts): number[] {
-  const statuses = new Set<number>([500, 503])
+  // Any request: transport limits (conventions.ts), an internal error, a busy or stopping server.
+  const statuses = new Set<number>([414, 431, 500, 503])
   const tenantRoute = route.permission !== undefined
   const body = route.schemas.body !== undefined || route.rawBody
   const validates = route.params.length + route.query.length + route.headers.length > 0 || body

@@ -33,8 +33,8 @@ import { registerOffPremiseJobs } from './modules/off-premise/jobs'
 import { offPremiseOrderRoutes } from './modules/off-premise/order-routes'
 import { offPremiseSettingsRoutes } from './modules/off-premise/routes'
 import { orderActionRoutes } from './modules/orders/action-routes'
-import { serviceOrdersPort } from './modules/orders/adapters'
 import { orderRoutes } from './modules/orders/routes'
+import { serviceOrdersPort } from './modules/orders-port'
 import { partnerRoutes } from './modules/partners/routes'
 import { passcodeSessionRoutes } from './modules/passcode-sessions/routes'
 import { paymentRoutes } from './modules/payments/routes'
@@ -89,7 +89,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     orderRoutes(auth, serviceOrdersPort),
     orderActionRoutes(auth, serviceOrdersPort),
     paymentRoutes(auth, { provider: platform.payments, port: serviceOrdersPort }),
-    offPremiseOrderRoutes(auth, platform.messages),
+    offPremiseOrderRoutes(auth, serviceOrdersPort, platform.messages),
     shippingRoutes(auth),
     orderShippingRoutes(auth),
     offPremiseSettingsRoutes(auth),

@@ -286,3 +286,27 @@ export function changedCounts(before: Map<string, number>, after: Map<string, nu
     count === before.get(name) ? [] : [`${name} ${before.get(name)}→${count}`],
   )
 }
+
+export interface BoundPrincipal {
+  name: string
+  as: StaffFixture | string
+  headers: Record<string, string>
+}
+
+/**
+ * Callers whose requests act at `locationId` only: a manager whose only role is there, a passcode
+ * session of theirs, and the tenant's owner naming the location in x-location-id.
+ */
+export async function boundTo(
+  t: TestApp,
+  tenant: TenantFixture,
+  locationId: string,
+): Promise<BoundPrincipal[]> {
+  const manager = await t.addStaff(tenant, { role: 'manager', locationId, passcode: '2468' })
+  const session = await t.passcodeSession(tenant, manager, { passcode: '2468', locationId })
+  return [
+    { name: 'manager at the location only', as: manager, headers: {} },
+    { name: 'passcode session there', as: session, headers: {} },
+    { name: 'owner naming the location', as: tenant.owner, headers: { 'x-location-id': locationId } },
+  ]
+}

@@ -1,8 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { conflict, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -64,13 +63,13 @@ export function createApp(db: Db, actor: Actor, input: CreateAppInput): AppRow {
       })
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'app.create',
       entityType: 'app',
       entityId: row.id,
       metadata: { app: row },
+      event: row,
     })
-    appendEvent(tx, actor, { object: 'app', action: 'create', aggregateId: row.id, payload: row })
     return row
   })
 }
@@ -87,8 +86,13 @@ export function updateApp(db: Db, actor: Actor, id: string, patch: UpdateAppInpu
       .where(eq(apps.id, id))
       .returning()
       .get()
-    appendAudit(tx, actor, { action: 'app.update', entityType: 'app', entityId: id, metadata: { changes } })
-    appendEvent(tx, actor, { object: 'app', action: 'update', aggregateId: id, payload: row })
+    recordWrite(tx, actor, {
+      action: 'app.update',
+      entityType: 'app',
+      entityId: id,
+      metadata: { changes },
+      event: row,
+    })
     return row
   })
 }
@@ -98,8 +102,13 @@ export function deleteApp(db: Db, actor: Actor, id: string): { message: string }
   return inWriteTransaction(db, (tx) => {
     const row = getApp(tx, id)
     tx.delete(apps).where(eq(apps.id, id)).run()
-    appendAudit(tx, actor, { action: 'app.delete', entityType: 'app', entityId: id, metadata: { app: row } })
-    appendEvent(tx, actor, { object: 'app', action: 'delete', aggregateId: id, payload: row })
+    recordWrite(tx, actor, {
+      action: 'app.delete',
+      entityType: 'app',
+      entityId: id,
+      metadata: { app: row },
+      event: row,
+    })
     return { message: `App "${row.slug}" deleted` }
   })
 }
@@ -121,13 +130,13 @@ export function syncApp(db: Db, actor: Actor, id: string): AppRow {
       .where(eq(apps.id, id))
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'app.sync',
       entityType: 'app',
       entityId: id,
       metadata: { previousSyncStatus: before.syncStatus, previousLastSyncedAt: before.lastSyncedAt },
+      event: row,
     })
-    appendEvent(tx, actor, { object: 'app', action: 'sync', aggregateId: id, payload: row })
     return row
   })
 }
@@ -148,7 +157,7 @@ export function putAppData(db: Db, actor: Actor, appId: string, data: Record<str
       .onConflictDoUpdate({ target: appData.appId, set: { data, updatedAt: now } })
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'app.data.put',
       entityType: 'app',
       entityId: appId,

@@ -1,7 +1,7 @@
 // App sync records: per object (and reporting app), the last reported status, issues and
 // actions, with every report kept as an attempt.
 import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
@@ -79,7 +79,7 @@ export function postAppSync(
     for (const issue of issues) {
       tx.insert(appSyncAttemptIssues).values({ id: newId(), appSyncAttemptId: attemptId, issue }).run()
     }
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: existing ? 'app_sync.update' : 'app_sync.create',
       entityType: 'app_sync',
       entityId: sync.id,

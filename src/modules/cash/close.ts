@@ -1,10 +1,9 @@
 // Closing a drawer: the counted balance against the expected one, the two thresholds, and the
 // manager approval that the larger differences (and a blocked shift summary) need.
 import { eq } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { permissionsAt } from '../../platform/auth/permissions'
-import { appendEvent } from '../../platform/events/outbox'
 import { ApiError, conflict, invalid } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
@@ -12,7 +11,7 @@ import { inWriteTransaction, type Queryable } from '../../platform/tenancy/trans
 import { findStaffUser, roleGrantsOf } from '../staff/service'
 import { reconcile } from './balance'
 import { closeoutSummary } from './closeout'
-import { assertState, getDrawerRow, presentDrawer } from './drawers'
+import { assertState, drawerWrite, getDrawerRow, presentDrawer } from './drawers'
 import type { CloseDrawerInput } from './model'
 import { cashDrawers, type DrawerRow } from './schema'
 
@@ -100,25 +99,23 @@ export function closeDrawer(db: Db, actor: Actor, id: string, input: CloseDrawer
       .where(eq(cashDrawers.id, id))
       .returning()
       .get()
-    appendAudit(tx, actor, {
-      action: 'cash_drawer.close',
-      entityType: 'cash_drawer',
-      entityId: id,
-      metadata: {
-        label: closed.label,
-        from: drawer.state,
-        reconciliation,
-        warningConfirmed: reconciliation.requiresWarningConfirmation,
-        approvedByStaffUserId: approvedBy,
-        blockingReasons: summary.blockingReasons,
-      },
-    })
-    appendEvent(tx, actor, {
-      object: 'cash-drawer',
-      action: 'close',
-      aggregateId: id,
-      payload: { ...presentDrawer(closed), closeoutSummary: summary },
-    })
+    recordWrite(
+      tx,
+      actor,
+      drawerWrite(
+        closed,
+        'close',
+        {
+          label: closed.label,
+          from: drawer.state,
+          reconciliation,
+          warningConfirmed: reconciliation.requiresWarningConfirmation,
+          approvedByStaffUserId: approvedBy,
+          blockingReasons: summary.blockingReasons,
+        },
+        { action: 'close', payload: { ...presentDrawer(closed), closeoutSummary: summary } },
+      ),
+    )
     return { drawer: presentDrawer(closed), reconciliation, closeoutSummary: summary }
   })
 }

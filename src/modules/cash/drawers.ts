@@ -1,16 +1,18 @@
 // Drawers: open (create), list, read, assign and lock, pause with a replacement.
 // Entries are in entries.ts, closing in close.ts, the shift summary in closeout.ts.
 import { and, asc, count, desc, eq, max, type SQL, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite, type WriteRecord } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
+import { type LocationScope, locatedRow, scopeCondition } from '../../platform/auth/location-scope'
+import { permissionsAt } from '../../platform/auth/permissions'
 import { offsetOf, type PageRequest } from '../../platform/http/paging'
 import { conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations/service'
-import { findStaffUser } from '../staff/service'
+import { findStaffUser, roleGrantsOf } from '../staff/service'
 import { reconcile } from './balance'
 import { closeoutSummary } from './closeout'
 import {
@@ -22,8 +24,11 @@ import {
 } from './model'
 import { cashDrawers, type DrawerRow, type DrawerState, drawerEntries } from './schema'
 
+/** Where a drawer is (routes under /drawers/:id declare it with `locatedBy`; its entries follow it). */
+export const drawerLocated = locatedRow('cash drawer', cashDrawers, cashDrawers.id, cashDrawers.locationId)
+
 export function getDrawerRow(db: Queryable, id: string): DrawerRow {
-  const row = db.select().from(cashDrawers).where(eq(cashDrawers.id, id)).get()
+  const row = rowById(db, cashDrawers, id)
   if (!row) throw notFound('cash drawer', id)
   return row
 }
@@ -37,8 +42,15 @@ export function assertState(drawer: DrawerRow, allowed: readonly DrawerState[], 
     })
 }
 
-export function assertActiveStaff(db: Queryable, id: string, path: string) {
-  if (findStaffUser(db, id)?.status !== 'active') throw invalid(path, `no active staff user ${id}`)
+/**
+ * A drawer is assigned to, and its entries name, active staff users who work at its location (a
+ * role there or tenant-wide). Someone who works elsewhere gets the same answer as no one, so the
+ * answer does not reveal the staff of other locations.
+ */
+export function assertStaffAt(db: Queryable, id: string, locationId: string, path: string) {
+  const active = findStaffUser(db, id)?.status === 'active'
+  if (!active || permissionsAt(roleGrantsOf(db, id), locationId).size === 0)
+    throw invalid(path, `no active staff user ${id} at the drawer's location`)
 }
 
 /** A drawer as the API shows it: the frozen closeout summary travels separately. */
@@ -102,26 +114,32 @@ function insertDrawer(tx: Queryable, actor: Actor, fields: NewDrawer): DrawerRow
     .get()
 }
 
-function record(
-  tx: Queryable,
-  actor: Actor,
+/**
+ * A drawer write: the audit entry `cash_drawer.<action>` and its event, whose object is spelled
+ * `cash-drawer` (webhook consumers know it so); by default the event repeats the action and
+ * carries the drawer.
+ */
+export function drawerWrite(
   drawer: DrawerRow,
   action: string,
   metadata: Record<string, unknown>,
-) {
-  appendAudit(tx, actor, {
+  event: { action: string; payload: Record<string, unknown> } = { action, payload: presentDrawer(drawer) },
+): WriteRecord {
+  return {
     action: `cash_drawer.${action}`,
     entityType: 'cash_drawer',
     entityId: drawer.id,
-    metadata: { label: drawer.label, locationId: drawer.locationId, ...metadata },
-  })
-  appendEvent(tx, actor, {
-    object: 'cash-drawer',
-    action,
-    aggregateId: drawer.id,
-    payload: presentDrawer(drawer),
-  })
+    metadata,
+    events: [{ object: 'cash-drawer', action: event.action, aggregateId: drawer.id, payload: event.payload }],
+  }
 }
+
+/** Create, assign and pause entries name the drawer and its location. */
+const drawerFacts = (drawer: DrawerRow, metadata: Record<string, unknown>) => ({
+  label: drawer.label,
+  locationId: drawer.locationId,
+  ...metadata,
+})
 
 export function createDrawer(db: Db, actor: Actor, input: CreateDrawerInput): DrawerView {
   const warning =
@@ -141,7 +159,7 @@ export function createDrawer(db: Db, actor: Actor, input: CreateDrawerInput): Dr
     if (!findLocation(tx, input.locationId))
       throw invalid('body/locationId', `no location ${input.locationId}`)
     if (input.assignedStaffUserId)
-      assertActiveStaff(tx, input.assignedStaffUserId, 'body/assignedStaffUserId')
+      assertStaffAt(tx, input.assignedStaffUserId, input.locationId, 'body/assignedStaffUserId')
     const drawer = insertDrawer(tx, actor, {
       locationId: input.locationId,
       baseLabel,
@@ -155,7 +173,11 @@ export function createDrawer(db: Db, actor: Actor, input: CreateDrawerInput): Dr
       parentDrawerId: null,
       payload: input.payload ?? {},
     })
-    record(tx, actor, drawer, 'create', { startingBalance: drawer.startingBalance })
+    recordWrite(
+      tx,
+      actor,
+      drawerWrite(drawer, 'create', drawerFacts(drawer, { startingBalance: drawer.startingBalance })),
+    )
     return presentDrawer(drawer)
   })
 }
@@ -166,13 +188,13 @@ export interface DrawerQuery extends PageRequest {
   assignedStaffUserId?: string
 }
 
-export function listDrawers(db: Queryable, query: DrawerQuery) {
-  const conditions: SQL[] = []
+export function listDrawers(db: Queryable, query: DrawerQuery, locations: LocationScope) {
+  const conditions: (SQL | undefined)[] = [scopeCondition(locations, cashDrawers.locationId)]
   if (query.locationId) conditions.push(eq(cashDrawers.locationId, query.locationId))
   if (query.state) conditions.push(eq(cashDrawers.state, query.state))
   if (query.assignedStaffUserId)
     conditions.push(eq(cashDrawers.assignedStaffUserId, query.assignedStaffUserId))
-  const where = conditions.length ? and(...conditions) : undefined
+  const where = and(...conditions)
   const total = db.select({ n: count() }).from(cashDrawers).where(where).get()?.n ?? 0
   const drawers = db
     .select()
@@ -213,7 +235,7 @@ export function assignDrawer(db: Db, actor: Actor, id: string, input: AssignDraw
     const assignee = input.staffUserId === undefined ? actor.staffUserId : input.staffUserId
     if (input.staffUserId === undefined && !assignee)
       throw invalid('body/staffUserId', 'the caller is not a staff user: name the staff user to assign')
-    if (assignee) assertActiveStaff(tx, assignee, 'body/staffUserId')
+    if (assignee) assertStaffAt(tx, assignee, drawer.locationId, 'body/staffUserId')
     if (!assignee && input.lock)
       throw invalid('body/lock', 'a drawer can only be locked to an assigned staff user')
     const locked =
@@ -228,13 +250,21 @@ export function assignDrawer(db: Db, actor: Actor, id: string, input: AssignDraw
       .where(eq(cashDrawers.id, id))
       .returning()
       .get()
-    record(tx, actor, row, 'assign', {
-      from: {
-        assignedStaffUserId: drawer.assignedStaffUserId,
-        lockedToStaffUserId: drawer.lockedToStaffUserId,
-      },
-      to: { assignedStaffUserId: assignee, lockedToStaffUserId: locked },
-    })
+    recordWrite(
+      tx,
+      actor,
+      drawerWrite(
+        row,
+        'assign',
+        drawerFacts(row, {
+          from: {
+            assignedStaffUserId: drawer.assignedStaffUserId,
+            lockedToStaffUserId: drawer.lockedToStaffUserId,
+          },
+          to: { assignedStaffUserId: assignee, lockedToStaffUserId: locked },
+        }),
+      ),
+    )
     return presentDrawer(row)
   })
 }
@@ -277,15 +307,28 @@ export function pauseDrawer(db: Db, actor: Actor, id: string, input: PauseDrawer
       .where(eq(cashDrawers.id, id))
       .returning()
       .get()
-    record(tx, actor, paused, 'pause', {
-      replacementDrawerId: replacement.id,
-      expectedBalance: paused.expectedBalance,
-    })
-    record(tx, actor, replacement, 'create', {
-      parentDrawerId: paused.id,
-      startingBalance: replacement.startingBalance,
-      inherited: input.inheritStartingBalance === true,
-    })
+    recordWrite(
+      tx,
+      actor,
+      drawerWrite(
+        paused,
+        'pause',
+        drawerFacts(paused, { replacementDrawerId: replacement.id, expectedBalance: paused.expectedBalance }),
+      ),
+    )
+    recordWrite(
+      tx,
+      actor,
+      drawerWrite(
+        replacement,
+        'create',
+        drawerFacts(replacement, {
+          parentDrawerId: paused.id,
+          startingBalance: replacement.startingBalance,
+          inherited: input.inheritStartingBalance === true,
+        }),
+      ),
+    )
     return {
       pausedDrawer: presentDrawer(paused),
       replacementDrawer: presentDrawer(replacement),

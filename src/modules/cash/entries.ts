@@ -2,16 +2,23 @@
 // rewritten from startingBalance + SUM(balanceDelta) in the same BEGIN IMMEDIATE transaction,
 // so concurrent entries on one drawer serialize and none is lost.
 import { and, eq, sql, sum } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { conflict, forbidden, invalid } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { balanceDelta } from './balance'
 import { closeoutSummary } from './closeout'
-import { assertActiveStaff, assertState, getDrawerRow, presentDrawer, reconciliationOf } from './drawers'
+import {
+  assertStaffAt,
+  assertState,
+  drawerWrite,
+  getDrawerRow,
+  presentDrawer,
+  reconciliationOf,
+} from './drawers'
 import type { AddEntryInput } from './model'
 import { cashDrawers, type DrawerEntryRow, type DrawerRow, drawerEntries, type EntryType } from './schema'
 
@@ -87,25 +94,23 @@ export function appendDrawerEntry(
     .where(eq(cashDrawers.id, drawerId))
     .returning()
     .get()
-  appendAudit(tx, actor, {
-    action: `cash_drawer.entry.${entry.entryType}`,
-    entityType: 'cash_drawer',
-    entityId: drawerId,
-    metadata: {
-      entryId: row.id,
-      entryType: row.entryType,
-      amount: row.amount,
-      balanceDelta: row.balanceDelta,
-      expectedBalance: { before: drawer.expectedBalance, after: updated.expectedBalance },
-      ...(row.paymentIntentId ? { paymentIntentId: row.paymentIntentId, orderId: row.orderId } : {}),
-    },
-  })
-  appendEvent(tx, actor, {
-    object: 'cash-drawer',
-    action: 'entry',
-    aggregateId: drawerId,
-    payload: { ...presentDrawer(updated), entry: row },
-  })
+  recordWrite(
+    tx,
+    actor,
+    drawerWrite(
+      updated,
+      `entry.${entry.entryType}`,
+      {
+        entryId: row.id,
+        entryType: row.entryType,
+        amount: row.amount,
+        balanceDelta: row.balanceDelta,
+        expectedBalance: { before: drawer.expectedBalance, after: updated.expectedBalance },
+        ...(row.paymentIntentId ? { paymentIntentId: row.paymentIntentId, orderId: row.orderId } : {}),
+      },
+      { action: 'entry', payload: { ...presentDrawer(updated), entry: row } },
+    ),
+  )
   return { drawer: updated, entry: row }
 }
 
@@ -129,7 +134,8 @@ export function addEntry(
     const drawer = getDrawerRow(tx, drawerId)
     assertState(drawer, ['open'], 'record entries on')
     assertMayUse(drawer, actor, options.canOverrideLock)
-    if (input.relatedStaffUserId) assertActiveStaff(tx, input.relatedStaffUserId, 'body/relatedStaffUserId')
+    if (input.relatedStaffUserId)
+      assertStaffAt(tx, input.relatedStaffUserId, drawer.locationId, 'body/relatedStaffUserId')
     const result = appendDrawerEntry(tx, actor, drawerId, { ...input, amount })
     return {
       drawer: presentDrawer(result.drawer),
@@ -152,7 +158,7 @@ export function cashDrawerFor(
   drawerId?: string | null,
 ): DrawerRow {
   if (drawerId) {
-    const drawer = tx.select().from(cashDrawers).where(eq(cashDrawers.id, drawerId)).get()
+    const drawer = rowById(tx, cashDrawers, drawerId)
     if (!drawer || drawer.locationId !== locationId)
       throw invalid('body/drawerId', `no cash drawer ${drawerId} at the order's location`)
     assertState(drawer, ['open'], 'take cash into')

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { pageOf } from '../../platform/http/paging'
 import { closeDrawer } from './close'
-import { assignDrawer, createDrawer, drawerDetail, listDrawers, pauseDrawer } from './drawers'
+import { assignDrawer, createDrawer, drawerDetail, drawerLocated, listDrawers, pauseDrawer } from './drawers'
 import { addEntry } from './entries'
 import {
   AddEntry,
@@ -25,15 +25,20 @@ const MONEY = 'Money is integer cents.'
 export const cashRoutes = (auth: AuthPlugin) =>
   new Elysia({ name: 'cash-management', prefix: '/cash-management', detail: { tags: ['Cash management'] } })
     .use(auth)
-    .get('/drawers', ({ db, query }) => listDrawers(db, { ...query, ...pageOf(query) }), {
-      permission: 'cash:read',
-      query: DrawerListQuery,
-      response: DrawerList,
-      detail: {
-        summary: 'List cash drawers',
-        description: 'Newest opened first; filter by `locationId`, `state` and `assignedStaffUserId`.',
+    .get(
+      '/drawers',
+      ({ db, query, locations }) => listDrawers(db, { ...query, ...pageOf(query) }, locations),
+      {
+        permission: 'cash:read',
+        query: DrawerListQuery,
+        response: DrawerList,
+        detail: {
+          summary: 'List cash drawers',
+          description:
+            'Newest opened first; filter by `locationId`, `state` and `assignedStaffUserId`. Only drawers at the locations the request reaches (and `total` counts only those).',
+        },
       },
-    })
+    )
     .post(
       '/drawers',
       ({ db, actor, body, set }) => {
@@ -46,12 +51,13 @@ export const cashRoutes = (auth: AuthPlugin) =>
         response: { 201: CashDrawer },
         detail: {
           summary: 'Open a cash drawer',
-          description: `Opens a drawer (state \`open\`) at \`locationId\` with \`startingBalance\`; the opening staff user is the caller. \`sequenceNumber\` counts drawers of the same label (case-insensitive) at the location; \`label\` gets \` #n\` from the second on. Closeout thresholds default to a warning above 500 and a manager approval above 2000 cents of over/short (null turns one off; the warning may not be above the approval). An unknown location or staff user is 400. ${MONEY}`,
+          description: `Opens a drawer (state \`open\`) at \`locationId\` with \`startingBalance\`; the opening staff user is the caller. \`sequenceNumber\` counts drawers of the same label (case-insensitive) at the location; \`label\` gets \` #n\` from the second on. Closeout thresholds default to a warning above 500 and a manager approval above 2000 cents of over/short (null turns one off; the warning may not be above the approval). An unknown location is 400; so is an \`assignedStaffUserId\` that is not an active staff user working at the location (a role there or tenant-wide). ${MONEY}`,
         },
       },
     )
     .get('/drawers/:id', ({ db, params }) => drawerDetail(db, params.id), {
       permission: 'cash:read',
+      locatedBy: drawerLocated,
       params: DrawerParams,
       response: DrawerDetail,
       detail: {
@@ -65,13 +71,14 @@ export const cashRoutes = (auth: AuthPlugin) =>
       ({ db, actor, params, body }) => assignDrawer(db, actor, params.id, body ?? {}),
       {
         permission: 'cash:manage',
+        locatedBy: drawerLocated,
         params: DrawerParams,
         body: AssignDrawer,
         response: CashDrawer,
         detail: {
           summary: 'Assign (and lock) a drawer',
           description:
-            'Assigns the drawer to `staffUserId` (an active staff user), or to the caller when the body is empty; `null` unassigns. `lock: true` locks it to the assignee: then only they, or someone holding cash:approve, may record entries. Cash payments at the location go to the open drawer assigned to the staff user taking them. A closed drawer is 409.',
+            'Assigns the drawer to `staffUserId` (an active staff user working at the drawer’s location: a role there or tenant-wide; 400 otherwise), or to the caller when the body is empty; `null` unassigns. `lock: true` locks it to the assignee: then only they, or someone holding cash:approve, may record entries. Cash payments at the location go to the open drawer assigned to the staff user taking them. A closed drawer is 409.',
         },
       },
     )
@@ -83,6 +90,7 @@ export const cashRoutes = (auth: AuthPlugin) =>
       },
       {
         permission: 'cash:manage',
+        locatedBy: drawerLocated,
         params: DrawerParams,
         body: AddEntry,
         response: { 201: EntryResult },
@@ -97,6 +105,7 @@ export const cashRoutes = (auth: AuthPlugin) =>
       ({ db, actor, params, body }) => pauseDrawer(db, actor, params.id, body ?? {}),
       {
         permission: 'cash:manage',
+        locatedBy: drawerLocated,
         params: DrawerParams,
         body: PauseDrawer,
         response: PauseResult,
@@ -109,6 +118,7 @@ export const cashRoutes = (auth: AuthPlugin) =>
     )
     .post('/drawers/:id/close', ({ db, actor, params, body }) => closeDrawer(db, actor, params.id, body), {
       permission: 'cash:manage',
+      locatedBy: drawerLocated,
       params: DrawerParams,
       body: CloseDrawer,
       response: CloseResult,

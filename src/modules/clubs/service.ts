@@ -1,8 +1,7 @@
 import { asc, count, eq, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { conflict, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -98,13 +97,13 @@ export function createClub(db: Db, actor: Actor, input: CreateClubInput): ClubVi
       .returning()
       .get()
     const view = clubView(row)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'club.create',
       entityType: 'club',
       entityId: row.id,
       metadata: { club: view },
+      event: view,
     })
-    appendEvent(tx, actor, { object: 'club', action: 'create', aggregateId: row.id, payload: view })
     return view
   })
 }
@@ -125,8 +124,13 @@ export function updateClub(db: Db, actor: Actor, id: string, patch: UpdateClubIn
     if (changes.cadenceUnit || changes.cadenceCount)
       for (const listener of cadenceListeners.values()) listener(tx, actor, id)
     const view = clubView(row)
-    appendAudit(tx, actor, { action: 'club.update', entityType: 'club', entityId: id, metadata: { changes } })
-    appendEvent(tx, actor, { object: 'club', action: 'update', aggregateId: id, payload: view })
+    recordWrite(tx, actor, {
+      action: 'club.update',
+      entityType: 'club',
+      entityId: id,
+      metadata: { changes },
+      event: view,
+    })
     return view
   })
 }
@@ -146,13 +150,13 @@ export function deleteClub(db: Db, actor: Actor, id: string): ClubView {
         )
       throw error
     }
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'club.delete',
       entityType: 'club',
       entityId: id,
       metadata: { club: view },
+      event: view,
     })
-    appendEvent(tx, actor, { object: 'club', action: 'delete', aggregateId: id, payload: view })
     return view
   })
 }

@@ -1,8 +1,7 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { ApiError, conflict, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -139,13 +138,13 @@ export function createCollection(db: Db, actor: Actor, input: CreateCollectionIn
       .run()
     replaceMembers(tx, id, input.productIds ?? [])
     const view = getCollection(tx, id)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'collection.create',
       entityType: 'collection',
       entityId: id,
       metadata: { collection: view },
+      event: view,
     })
-    appendEvent(tx, actor, { object: 'collection', action: 'create', aggregateId: id, payload: view })
     return view
   })
 }
@@ -178,13 +177,13 @@ export function updateCollection(
       .run()
     if (productIds) replaceMembers(tx, id, productIds)
     const after = getCollection(tx, id)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'collection.update',
       entityType: 'collection',
       entityId: id,
       metadata: { changes },
+      event: after,
     })
-    appendEvent(tx, actor, { object: 'collection', action: 'update', aggregateId: id, payload: after })
     return after
   })
 }
@@ -194,12 +193,12 @@ export function deleteCollection(db: Db, actor: Actor, id: string): void {
   inWriteTransaction(db, (tx) => {
     const view = getCollection(tx, id)
     tx.delete(collections).where(eq(collections.id, id)).run()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'collection.delete',
       entityType: 'collection',
       entityId: id,
       metadata: { collection: view },
+      event: view,
     })
-    appendEvent(tx, actor, { object: 'collection', action: 'delete', aggregateId: id, payload: view })
   })
 }

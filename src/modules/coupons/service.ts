@@ -1,8 +1,7 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { ApiError, conflict, type FieldError, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -187,13 +186,13 @@ export function createCoupon(db: Db, actor: Actor, input: CreateCouponInput): Co
       .values({ id: newId(), ...fields, createdAt: now, updatedAt: now })
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'coupon.create',
       entityType: 'coupon',
       entityId: row.id,
       metadata: { coupon: row },
+      event: row,
     })
-    appendEvent(tx, actor, { object: 'coupon', action: 'create', aggregateId: row.id, payload: row })
     return row
   })
 }
@@ -219,13 +218,13 @@ export function updateCoupon(db: Db, actor: Actor, id: string, patch: UpdateCoup
       .where(eq(coupons.id, id))
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'coupon.update',
       entityType: 'coupon',
       entityId: id,
       metadata: { changes },
+      event: row,
     })
-    appendEvent(tx, actor, { object: 'coupon', action: 'update', aggregateId: id, payload: row })
     return row
   })
 }
@@ -234,12 +233,12 @@ export function deleteCoupon(db: Db, actor: Actor, id: string): void {
   inWriteTransaction(db, (tx) => {
     const row = getCoupon(tx, id)
     tx.delete(coupons).where(eq(coupons.id, id)).run()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'coupon.delete',
       entityType: 'coupon',
       entityId: id,
       metadata: { coupon: row },
+      event: row,
     })
-    appendEvent(tx, actor, { object: 'coupon', action: 'delete', aggregateId: id, payload: row })
   })
 }

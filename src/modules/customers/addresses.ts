@@ -1,7 +1,6 @@
 // A customer's addresses: billing, shipping and the like. Club memberships point at them, so
 // an address still used as a membership's bill-to or ship-to cannot be deleted.
 import { and, asc, eq } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
 import type { Actor } from '../../platform/auth/actor'
 import { conflict, notFound } from '../../platform/http/problem'
@@ -49,13 +48,7 @@ export function createAddress(
       .values({ id: newId(), customerId, ...addressValues(input), createdAt: now, updatedAt: now })
       .returning()
       .get()
-    appendAudit(tx, actor, {
-      action: 'customer.address.create',
-      entityType: 'customer',
-      entityId: customerId,
-      metadata: { address: row },
-    })
-    touchCustomer(tx, actor, customerId)
+    touchCustomer(tx, actor, customerId, { action: 'customer.address.create', metadata: { address: row } })
     return row
   })
 }
@@ -81,13 +74,10 @@ export function updateAddress(
       .where(eq(customerAddresses.id, addressId))
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    touchCustomer(tx, actor, customerId, {
       action: 'customer.address.update',
-      entityType: 'customer',
-      entityId: customerId,
       metadata: { addressId, changes },
     })
-    touchCustomer(tx, actor, customerId)
     return row
   })
 }
@@ -108,13 +98,7 @@ export function deleteAddress(db: Db, actor: Actor, customerRef: string, address
         )
       throw error
     }
-    appendAudit(tx, actor, {
-      action: 'customer.address.delete',
-      entityType: 'customer',
-      entityId: customerId,
-      metadata: { address: row },
-    })
-    touchCustomer(tx, actor, customerId)
+    touchCustomer(tx, actor, customerId, { action: 'customer.address.delete', metadata: { address: row } })
     return row
   })
 }

@@ -2,10 +2,9 @@
 // one transaction; each source is deleted and leaves a CustomerAlias, so its id keeps resolving
 // to the primary. Families join through registerCustomerReferenceMover (references.ts).
 import { eq } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { ApiError, conflict, invalid, notFound } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
@@ -151,17 +150,12 @@ export function mergeCustomers(
       .returning()
       .get()
     const view = customerView(tx, row)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'customer.merge',
       entityType: 'customer',
       entityId: primary.id,
       metadata: { primaryCustomerId: primary.id, sources: moved, changes },
-    })
-    appendEvent(tx, actor, {
-      object: 'customer',
-      action: 'merge',
-      aggregateId: primary.id,
-      payload: {
+      event: {
         customer: view,
         aliases,
         moved: Object.fromEntries(moved.map((m) => [m.customerId, m.moved])),

@@ -2,9 +2,8 @@
 // payment-method ids) and what a receipt shows (brand, last four, expiry). The provider token
 // sent by the client is used once and never stored, audited or logged.
 import { and, asc, eq } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Logger } from '../../platform/log'
@@ -123,7 +122,7 @@ async function findOrCreateProviderCustomer(
         createdAt: nowIso(),
       })
       .run()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'customer.provider-customer.create',
       entityType: 'customer',
       entityId: customerId,
@@ -133,14 +132,17 @@ async function findOrCreateProviderCustomer(
   return providerCustomerId
 }
 
-const auditView = (row: PaymentMethodRow) => ({
-  id: row.id,
-  provider: row.provider,
-  providerCustomerId: row.providerCustomerId,
-  providerPaymentMethodId: row.providerPaymentMethodId,
-  brand: row.brand,
-  last4: row.last4,
-})
+/** A card stored or removed: audited on the customer (without expiry), announced whole. */
+function recordPaymentMethod(tx: Queryable, actor: Actor, verb: 'create' | 'delete', row: PaymentMethodRow) {
+  const { id, provider, providerCustomerId, providerPaymentMethodId, brand, last4 } = row
+  recordWrite(tx, actor, {
+    action: `customer.payment-method.${verb}`,
+    entityType: 'customer',
+    entityId: row.customerId,
+    metadata: { paymentMethod: { id, provider, providerCustomerId, providerPaymentMethodId, brand, last4 } },
+    events: [{ object: 'customer-payment-method', action: verb, aggregateId: row.customerId, payload: row }],
+  })
+}
 
 export async function addPaymentMethod(
   db: Db,
@@ -175,18 +177,7 @@ export async function addPaymentMethod(
         })
         .returning()
         .get()
-      appendAudit(tx, actor, {
-        action: 'customer.payment-method.create',
-        entityType: 'customer',
-        entityId: customerId,
-        metadata: { paymentMethod: auditView(row) },
-      })
-      appendEvent(tx, actor, {
-        object: 'customer-payment-method',
-        action: 'create',
-        aggregateId: customerId,
-        payload: row,
-      })
+      recordPaymentMethod(tx, actor, 'create', row)
       return row
     })
   } catch (error) {
@@ -238,18 +229,7 @@ export async function removePaymentMethod(
     const current = getPaymentMethod(tx, resolveCustomerId(tx, customerRef), paymentMethodId)
     assertUnused(tx, current)
     tx.delete(customerPaymentMethods).where(eq(customerPaymentMethods.id, current.id)).run()
-    appendAudit(tx, actor, {
-      action: 'customer.payment-method.delete',
-      entityType: 'customer',
-      entityId: current.customerId,
-      metadata: { paymentMethod: auditView(current) },
-    })
-    appendEvent(tx, actor, {
-      object: 'customer-payment-method',
-      action: 'delete',
-      aggregateId: current.customerId,
-      payload: current,
-    })
+    recordPaymentMethod(tx, actor, 'delete', current)
     return current
   })
 }

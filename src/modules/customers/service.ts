@@ -1,20 +1,21 @@
-import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { and, asc, count, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { conflict, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { jsonRows, parseJsonRows } from '../../platform/tenancy/json-rows'
 import { preparedOn } from '../../platform/tenancy/prepared'
+import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import {
   assertManualTagIds,
   removeAssignmentsOf,
   replaceTags,
-  tagsFor,
   tagsForMany,
+  tagsJsonOf,
 } from '../tags/assignments'
 import { addressValues } from './address-values'
 import type { AddressView, CreateCustomerInput, CustomerView, UpdateCustomerInput } from './model'
@@ -46,29 +47,40 @@ export function resolveCustomerId(db: Queryable, id: string): string {
   throw notFound('customer', id)
 }
 
-// A customer read is the hottest read of the API: its lookups are prepared once per handle.
-const customerById = (db: Queryable, id: string): CustomerRow | undefined =>
-  preparedOn(db, 'customer-by-id', () =>
+// A customer read is the hottest read of the API: the customer, its addresses and its tags come
+// from one prepared statement (children as JSON arrays), built once per connection.
+interface CustomerViewRow extends CustomerRow {
+  addressesJson: string
+  tagsJson: string
+}
+
+const customerViewById = (db: Queryable, id: string): CustomerViewRow | undefined =>
+  preparedOn(db, 'customer-view-by-id', () =>
     db
-      .select()
+      .select({
+        ...getTableColumns(customers),
+        addressesJson: jsonRows(customerAddresses, customerAddresses.customerId, customers.id, [
+          customerAddresses.createdAt,
+          customerAddresses.id,
+        ]),
+        tagsJson: tagsJsonOf('customer', customers.id),
+      })
       .from(customers)
       .where(eq(customers.id, sql.placeholder('id')))
       .prepare(),
   ).get({ id })
 
-const addressesOfOne = (db: Queryable, customerId: string): AddressRow[] =>
-  preparedOn(db, 'customer-addresses', () =>
-    db
-      .select()
-      .from(customerAddresses)
-      .where(eq(customerAddresses.customerId, sql.placeholder('customerId')))
-      .orderBy(asc(customerAddresses.createdAt), asc(customerAddresses.id))
-      .prepare(),
-  ).all({ customerId })
+function viewOf({ addressesJson, tagsJson, ...row }: CustomerViewRow): CustomerView {
+  return {
+    ...row,
+    tags: parseJsonRows<{ id: string; title: string }>(tagsJson),
+    addresses: parseJsonRows<AddressRow>(addressesJson),
+  }
+}
 
 /** The customer, or the primary it was merged into. */
 export function getCustomerRow(db: Queryable, id: string): CustomerRow {
-  const row = customerById(db, id) ?? customerById(db, resolveCustomerId(db, id))
+  const row = rowById(db, customers, id) ?? rowById(db, customers, resolveCustomerId(db, id))
   if (!row) throw notFound('customer', id)
   return row
 }
@@ -103,14 +115,12 @@ export function customerViews(db: Queryable, rows: CustomerRow[]): CustomerView[
   }))
 }
 
-export const customerView = (db: Queryable, row: CustomerRow): CustomerView => ({
-  ...row,
-  tags: tagsFor(db, 'customer', row.id).map((tag) => ({ id: tag.id, title: tag.title })),
-  addresses: addressesOfOne(db, row.id).map(addressView),
-})
+export const customerView = (db: Queryable, row: CustomerRow): CustomerView => getCustomer(db, row.id)
 
 export function getCustomer(db: Queryable, id: string): CustomerView {
-  return customerView(db, getCustomerRow(db, id))
+  const found = customerViewById(db, id) ?? customerViewById(db, resolveCustomerId(db, id))
+  if (!found) throw notFound('customer', id)
+  return viewOf(found)
 }
 
 export interface CustomerListQuery extends PageRequest {
@@ -223,13 +233,13 @@ export function createCustomer(db: Db, actor: Actor, input: CreateCustomerInput)
     // Joins this transaction: the tag assignments (each audited) commit with the customer.
     if (input.tags?.length) replaceTags(db, actor, { objectType: 'customer', objectId: row.id }, input.tags)
     const view = customerView(tx, row)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'customer.create',
       entityType: 'customer',
       entityId: row.id,
       metadata: { customer: view },
+      event: view,
     })
-    appendEvent(tx, actor, { object: 'customer', action: 'create', aggregateId: row.id, payload: view })
     return view
   })
 }
@@ -261,19 +271,33 @@ export function updateCustomer(db: Db, actor: Actor, id: string, patch: UpdateCu
       .returning()
       .get()
     const view = customerView(tx, row)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'customer.update',
       entityType: 'customer',
       entityId: row.id,
       metadata: { changes },
+      event: view,
     })
-    appendEvent(tx, actor, { object: 'customer', action: 'update', aggregateId: row.id, payload: view })
     return view
   })
 }
 
-/** Bumps updatedAt and announces the customer after a change to its addresses. */
-export function touchCustomer(tx: Queryable, actor: Actor, customerId: string): CustomerView {
+/** A change to a customer made through its addresses or tags: its audit action and metadata. */
+export interface CustomerPartChange {
+  action: string
+  metadata: Record<string, unknown>
+}
+
+/**
+ * Bumps updatedAt after a change to a customer's addresses or tags, records the change on the
+ * customer and announces the customer as updated (`customer.update`).
+ */
+export function touchCustomer(
+  tx: Queryable,
+  actor: Actor,
+  customerId: string,
+  change: CustomerPartChange,
+): CustomerView {
   const row = tx
     .update(customers)
     .set({ updatedAt: nowIso() })
@@ -282,7 +306,12 @@ export function touchCustomer(tx: Queryable, actor: Actor, customerId: string): 
     .get()
   if (!row) throw notFound('customer', customerId)
   const view = customerView(tx, row)
-  appendEvent(tx, actor, { object: 'customer', action: 'update', aggregateId: row.id, payload: view })
+  recordWrite(tx, actor, {
+    ...change,
+    entityType: 'customer',
+    entityId: row.id,
+    events: [{ object: 'customer', action: 'update', aggregateId: row.id, payload: view }],
+  })
   return view
 }
 
@@ -326,7 +355,7 @@ export function deleteCustomer(
         )
       throw error
     }
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'customer.delete',
       entityType: 'customer',
       entityId: row.id,
@@ -338,8 +367,8 @@ export function deleteCustomer(
           providerPaymentMethodId: m.providerPaymentMethodId,
         })),
       },
+      event: view,
     })
-    appendEvent(tx, actor, { object: 'customer', action: 'delete', aggregateId: row.id, payload: view })
     return { customer: view, paymentMethods }
   })
 }

@@ -6,7 +6,7 @@ import type { Actor } from '../../platform/auth/actor'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { invalid } from '../../platform/http/problem'
 import type { Db } from '../../platform/tenancy/databases'
-import { inWriteTransaction } from '../../platform/tenancy/transaction'
+import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { attachTag, detachTag, moveAssignments, registerTaggable, tagsFor } from '../tags/assignments'
 import { objectTypes } from '../tags/fields'
 import { tags } from '../tags/schema'
@@ -38,9 +38,11 @@ export function attachCustomerTag(db: Db, actor: Actor, id: string, tagId: strin
       .where(and(eq(tags.id, tagId), eq(tags.objectType, objectTypes.customer)))
       .get()
     if (!tag) throw invalid('body/tagId', `${tagId} is not a customer tag`)
-    const had = tagsFor(tx, 'customer', customerId).some((t) => t.id === tagId)
+    const before = tagIdsOf(tx, customerId)
     attachTag(db, actor, { objectType: 'customer', objectId: customerId, tagId })
-    return had ? getCustomer(tx, customerId) : touchCustomer(tx, actor, customerId)
+    return before.includes(tagId)
+      ? getCustomer(tx, customerId)
+      : touchCustomerTags(tx, actor, customerId, before)
   })
 }
 
@@ -48,10 +50,20 @@ export function attachCustomerTag(db: Db, actor: Actor, id: string, tagId: strin
 export function detachCustomerTag(db: Db, actor: Actor, id: string, tagId: string): CustomerView {
   return inWriteTransaction(db, (tx) => {
     const customerId = resolveCustomerId(tx, id)
+    const before = tagIdsOf(tx, customerId)
     detachTag(db, actor, { objectType: 'customer', objectId: customerId, tagId })
-    return touchCustomer(tx, actor, customerId)
+    return touchCustomerTags(tx, actor, customerId, before)
   })
 }
+
+const tagIdsOf = (db: Queryable, customerId: string) => tagsFor(db, 'customer', customerId).map((t) => t.id)
+
+/** The customer update a tag attachment makes, recorded as a PUT with `tags` records it. */
+const touchCustomerTags = (tx: Queryable, actor: Actor, customerId: string, before: string[]) =>
+  touchCustomer(tx, actor, customerId, {
+    action: 'customer.update',
+    metadata: { changes: { tags: { from: before, to: tagIdsOf(tx, customerId) } } },
+  })
 
 const aliasNote = 'An id merged away into another customer acts on the primary customer.'
 
@@ -66,7 +78,7 @@ export const customerTagRoutes = (auth: AuthPlugin, prefix: string) =>
       response: Customer,
       detail: {
         summary: 'Attach a tag to a customer',
-        description: `Answers the customer with its \`tags\` (\`[{id, title}]\`). \`tagId\` must be a Manual customer tag (\`GET /tag/customer\`): another id is 400, a Dynamic tag 409 (Dynamic tags apply by their conditions). Attaching a tag the customer already carries changes nothing. Needs \`customers:write\` (tagging a customer is editing the customer; \`tags:write\` manages the tags themselves). The attachment is audited and emits \`tag.attach\` and \`customer.update\`. ${aliasNote}`,
+        description: `Answers the customer with its \`tags\` (\`[{id, title}]\`). \`tagId\` must be a Manual customer tag (\`GET /tag/customer\`): another id is 400, a Dynamic tag 409 (Dynamic tags apply by their conditions). Attaching a tag the customer already carries changes nothing. Needs \`customers:write\` (tagging a customer is editing the customer; \`tags:write\` manages the tags themselves). The attachment is audited (\`tag.attach\` and \`customer.update\`) and emits \`tag.attach\` and \`customer.update\`. ${aliasNote}`,
       },
     })
     .delete(
@@ -78,7 +90,7 @@ export const customerTagRoutes = (auth: AuthPlugin, prefix: string) =>
         response: Customer,
         detail: {
           summary: 'Detach a tag from a customer',
-          description: `Answers the customer without the tag. 404 when the customer does not carry it. Audited; emits \`tag.detach\` and \`customer.update\`. ${aliasNote}`,
+          description: `Answers the customer without the tag. 404 when the customer does not carry it. Audited (\`tag.detach\` and \`customer.update\`); emits \`tag.detach\` and \`customer.update\`. ${aliasNote}`,
         },
       },
     )

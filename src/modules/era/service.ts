@@ -1,7 +1,7 @@
 // ERA report requests: validated and stored as pending, computed in the background (scheduler
 // job `era.reports`), read back by id (202 while pending).
 import { and, asc, eq, inArray } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { assertReaches, type LocationScope, reaches } from '../../platform/auth/location-scope'
 import { isCalendarDate } from '../../platform/dates'
@@ -110,7 +110,7 @@ export function requestReport(
         completedAt: null,
       })
       .run()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'era.report.request',
       entityType: 'era_report_request',
       entityId: id,

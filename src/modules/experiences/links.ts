@@ -2,7 +2,7 @@
 // rotating it replaces the secret, so the old link stops working at once (availability answers
 // 404 for it) while bookings already made stay as they are.
 import { eq } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { notFound } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
@@ -31,7 +31,7 @@ export function rotatePrivateLink(db: Db, actor: Actor, id: string) {
       .returning()
       .get()
     // The audit entry names the rotation, never the secret itself.
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'experience.private_link.rotate',
       entityType: 'experience',
       entityId: id,

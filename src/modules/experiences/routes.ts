@@ -20,6 +20,7 @@ import { listSchedules } from './schedules'
 import {
   archiveExperience,
   createExperience,
+  experienceLocated,
   getExperience,
   listExperiences,
   publishExperience,
@@ -31,17 +32,21 @@ import { getLocationMapping, putLocationMapping } from './settings'
 export const experienceRoutes = (auth: AuthPlugin) =>
   new Elysia({ name: 'experiences', prefix: '/tables/v1', detail: { tags: ['Tables'] } })
     .use(auth)
-    .get('/experiences', ({ db, query }) => listExperiences(db, { ...query, ...pageOf(query) }), {
-      permission: 'reservations:read',
-      query: ExperienceListQuery,
-      response: ExperienceList,
-      detail: {
-        summary: 'List experiences',
-        description:
-          'Ordered by name. `status` is `draft` (never published), `published` or `archived`; each carries its ' +
-          'current (latest published) version.',
+    .get(
+      '/experiences',
+      ({ db, query, locations }) => listExperiences(db, { ...query, ...pageOf(query) }, locations),
+      {
+        permission: 'reservations:read',
+        query: ExperienceListQuery,
+        response: ExperienceList,
+        detail: {
+          summary: 'List experiences',
+          description:
+            'Ordered by name. `status` is `draft` (never published), `published` or `archived`; each carries its ' +
+            'current (latest published) version.',
+        },
       },
-    })
+    )
     .post(
       '/experiences',
       ({ db, actor, body, set }) => {
@@ -62,6 +67,7 @@ export const experienceRoutes = (auth: AuthPlugin) =>
     )
     .get('/experiences/:id', ({ db, params }) => ({ data: getExperience(db, params.id) }), {
       permission: 'reservations:read',
+      locatedBy: experienceLocated,
       params: ExperienceParams,
       response: ExperienceData,
       detail: { summary: 'Get an experience' },
@@ -71,6 +77,7 @@ export const experienceRoutes = (auth: AuthPlugin) =>
       ({ db, actor, params }) => ({ data: archiveExperience(db, actor, params.id) }),
       {
         permission: 'reservations:write',
+        locatedBy: experienceLocated,
         params: ExperienceParams,
         response: ExperienceData,
         detail: {
@@ -86,6 +93,7 @@ export const experienceRoutes = (auth: AuthPlugin) =>
       ({ db, actor, params }) => ({ data: restoreExperience(db, actor, params.id) }),
       {
         permission: 'reservations:write',
+        locatedBy: experienceLocated,
         params: ExperienceParams,
         response: ExperienceData,
         detail: {
@@ -97,6 +105,7 @@ export const experienceRoutes = (auth: AuthPlugin) =>
     )
     .get('/experiences/:id/published', ({ db, params }) => ({ data: publishedVersion(db, params.id) }), {
       permission: 'reservations:read',
+      locatedBy: experienceLocated,
       params: ExperienceParams,
       response: ExperienceVersionData,
       detail: {
@@ -112,6 +121,7 @@ export const experienceRoutes = (auth: AuthPlugin) =>
       },
       {
         permission: 'reservations:write',
+        locatedBy: experienceLocated,
         params: ExperienceParams,
         body: PublishExperience,
         response: { 201: ExperienceVersionData },
@@ -131,6 +141,7 @@ export const experienceRoutes = (auth: AuthPlugin) =>
     )
     .get('/experiences/:id/private-link', ({ db, params }) => ({ data: getPrivateLink(db, params.id) }), {
       permission: 'reservations:read',
+      locatedBy: experienceLocated,
       params: ExperienceParams,
       response: PrivateLinkData,
       detail: {
@@ -145,6 +156,7 @@ export const experienceRoutes = (auth: AuthPlugin) =>
       ({ db, actor, params }) => ({ data: rotatePrivateLink(db, actor, params.id) }),
       {
         permission: 'reservations:write',
+        locatedBy: experienceLocated,
         params: ExperienceParams,
         response: PrivateLinkData,
         detail: {
@@ -153,17 +165,18 @@ export const experienceRoutes = (auth: AuthPlugin) =>
         },
       },
     )
-    .get('/settings/location-mapping', ({ db }) => ({ data: getLocationMapping(db) }), {
+    .get('/settings/location-mapping', ({ db, locations }) => ({ data: getLocationMapping(db, locations) }), {
       permission: 'reservations:read',
       response: LocationMappingData,
       detail: {
         summary: 'Public booking page settings',
-        description: '404 until configured with PUT.',
+        description:
+          '404 until configured with PUT, and for a caller who cannot act at the location it books into.',
       },
     })
     .put(
       '/settings/location-mapping',
-      ({ db, actor, body }) => ({ data: putLocationMapping(db, actor, body) }),
+      ({ db, actor, locations, body }) => ({ data: putLocationMapping(db, actor, locations, body) }),
       {
         permission: 'reservations:write',
         body: PutLocationMapping,
@@ -173,11 +186,12 @@ export const experienceRoutes = (auth: AuthPlugin) =>
           description:
             'Replaces the settings: `tenantLocationCode` (the operator’s code for the location), `publicSlug` ' +
             '(lower-case letters, digits and hyphens), `publicName`, `isPublic`, and `locationId`, the location it ' +
-            'books into (default `x-location-id`, else the tenant’s only location).',
+            'books into (default `x-location-id`, else the tenant’s only location). Replacing settings that book ' +
+            'into a location the caller cannot act at is 403.',
         },
       },
     )
-    .get('/schedules', ({ db, query }) => listSchedules(db, query), {
+    .get('/schedules', ({ db, query, locations }) => listSchedules(db, query, locations), {
       permission: 'reservations:read',
       query: ScheduleQuery,
       response: ScheduleList,

@@ -1,6 +1,7 @@
 // When each experience can be booked: the current version of every published, unarchived
 // experience, with its slots; and the concrete start times one of them offers on a date.
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm'
+import { type LocationScope, scopeCondition } from '../../platform/auth/location-scope'
 import { zonedInstant } from '../../platform/dates'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { locations } from '../locations/schema'
@@ -22,7 +23,7 @@ export interface Bookable {
 /** Published, unarchived experiences with their current version (optionally of one location). */
 export function bookableExperiences(
   db: Queryable,
-  filter: { locationId?: string; experienceId?: string } = {},
+  filter: { locationId?: string; experienceId?: string; within?: LocationScope } = {},
 ): Bookable[] {
   return db
     .select({ experience: experiences, version: experienceVersions, timeZone: locations.timezone })
@@ -33,6 +34,7 @@ export function bookableExperiences(
       and(
         isNull(experiences.archivedAt),
         isNotNull(experiences.currentVersionId),
+        filter.within ? scopeCondition(filter.within, experiences.locationId) : undefined,
         filter.locationId ? eq(experiences.locationId, filter.locationId) : undefined,
         filter.experienceId ? eq(experiences.id, filter.experienceId) : undefined,
       ),
@@ -41,9 +43,15 @@ export function bookableExperiences(
     .all()
 }
 
-export function listSchedules(db: Queryable, filter: { locationId?: string; experienceId?: string }) {
+/** The schedules of the experiences held within the request's locations. */
+export function listSchedules(
+  db: Queryable,
+  filter: { locationId?: string; experienceId?: string },
+  scope: LocationScope,
+) {
+  const bookable = bookableExperiences(db, { ...filter, within: scope })
   return {
-    data: bookableExperiences(db, filter).map(({ experience, version, timeZone }) => ({
+    data: bookable.map(({ experience, version, timeZone }) => ({
       experienceId: experience.id,
       experienceVersionId: version.id,
       name: experience.name,

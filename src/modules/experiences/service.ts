@@ -2,8 +2,9 @@
 // new immutable version; reservations name the version they were booked on, so republishing
 // (new prices, party sizes, schedule) never rewrites existing bookings.
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
+import { type LocationScope, locatedRow, scopeCondition } from '../../platform/auth/location-scope'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { ApiError, conflict, type FieldError, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -76,6 +77,9 @@ function views(db: Queryable, rows: ExperienceRow[]): ExperienceView[] {
 
 export const experienceView = (db: Queryable, row: ExperienceRow): ExperienceView => views(db, [row])[0]!
 
+/** Where an experience is held (routes declare it with `locatedBy`). */
+export const experienceLocated = locatedRow('experience', experiences, experiences.id, experiences.locationId)
+
 export function getExperienceRow(db: Queryable, id: string): ExperienceRow {
   const row = db.select().from(experiences).where(eq(experiences.id, id)).get()
   if (!row) throw notFound('experience', id)
@@ -88,6 +92,7 @@ export const getExperience = (db: Queryable, id: string): ExperienceView =>
 export function listExperiences(
   db: Queryable,
   query: { status?: 'draft' | 'published' | 'archived'; locationId?: string; q?: string } & PageRequest,
+  locations: LocationScope,
 ) {
   const byStatus: Record<string, SQL | undefined> = {
     draft: and(isNull(experiences.archivedAt), isNull(experiences.currentVersionId)),
@@ -95,6 +100,7 @@ export function listExperiences(
     archived: isNotNull(experiences.archivedAt),
   }
   const where = and(
+    scopeCondition(locations, experiences.locationId),
     query.status ? byStatus[query.status] : undefined,
     query.locationId ? eq(experiences.locationId, query.locationId) : undefined,
     searchColumns(query.q, [experiences.name]),
@@ -130,7 +136,7 @@ export function createExperience(db: Db, actor: Actor, input: CreateExperienceIn
       })
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'experience.create',
       entityType: 'experience',
       entityId: row.id,
@@ -156,7 +162,7 @@ function setArchived(db: Db, actor: Actor, id: string, archive: boolean): Experi
       .where(eq(experiences.id, id))
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: archive ? 'experience.archive' : 'experience.restore',
       entityType: 'experience',
       entityId: id,
@@ -254,7 +260,7 @@ export function publishExperience(
       .where(eq(experiences.id, id))
       .run()
     const view = versionView(row)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'experience.publish',
       entityType: 'experience',
       entityId: id,

@@ -1,9 +1,13 @@
 // The tenant's public booking page: which location it books into, under which slug and name,
 // and whether it is public at all. One record per tenant; GET is 404 until the first PUT.
+// The page lives at the location it books into: a caller who cannot reach that location does not
+// see it (404, as before the first PUT) and may not replace it (403): that would take that
+// location's page away. (The location a PUT names is checked by the platform.)
 import { eq } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
+import { assertReaches, type LocationScope, reaches } from '../../platform/auth/location-scope'
 import { notFound } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
@@ -16,20 +20,26 @@ const MAPPING_ID = 'default'
 
 const view = ({ id: _id, ...rest }: LocationMappingRow) => rest
 
-export function getLocationMapping(db: Queryable) {
-  const row = db.select().from(tablesLocationMapping).where(eq(tablesLocationMapping.id, MAPPING_ID)).get()
-  if (!row) throw notFound('location mapping (not configured yet: PUT it first)')
+const storedMapping = (db: Queryable) =>
+  db.select().from(tablesLocationMapping).where(eq(tablesLocationMapping.id, MAPPING_ID)).get()
+
+export function getLocationMapping(db: Queryable, locations: LocationScope) {
+  const row = storedMapping(db)
+  if (!row || !reaches(locations, row.locationId))
+    throw notFound('location mapping (not configured yet: PUT it first)')
   return view(row)
 }
 
-export function putLocationMapping(db: Db, actor: Actor, input: PutLocationMappingInput) {
+export function putLocationMapping(
+  db: Db,
+  actor: Actor,
+  locations: LocationScope,
+  input: PutLocationMappingInput,
+) {
   return inWriteTransaction(db, (tx) => {
     const location = chooseLocation(tx, actor, input.locationId, 'body/locationId')
-    const before = tx
-      .select()
-      .from(tablesLocationMapping)
-      .where(eq(tablesLocationMapping.id, MAPPING_ID))
-      .get()
+    const before = storedMapping(tx)
+    if (before) assertReaches(locations, before.locationId)
     const fields = {
       tenantLocationCode: input.tenantLocationCode,
       locationId: location.id,
@@ -47,7 +57,7 @@ export function putLocationMapping(db: Db, actor: Actor, input: PutLocationMappi
         .where(eq(tablesLocationMapping.id, MAPPING_ID))
         .returning()
         .get()
-      appendAudit(tx, actor, {
+      recordWrite(tx, actor, {
         action: 'tables.location_mapping.update',
         entityType: 'tables_location_mapping',
         entityId: MAPPING_ID,
@@ -60,7 +70,7 @@ export function putLocationMapping(db: Db, actor: Actor, input: PutLocationMappi
       .values({ id: MAPPING_ID, ...fields, createdAt: now, updatedAt: now })
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'tables.location_mapping.create',
       entityType: 'tables_location_mapping',
       entityId: MAPPING_ID,

@@ -1,10 +1,9 @@
 // Gift cards themselves: issuing, reading, looking up by code, descriptive changes, status.
 import { timingSafeEqual } from 'node:crypto'
 import { desc, eq, inArray, max, or, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -219,17 +218,12 @@ export function insertGiftCard(tx: Queryable, actor: Actor, input: NewCard): Gif
     })
     .returning()
     .get()
-  appendAudit(tx, actor, {
+  recordWrite(tx, actor, {
     action: 'gift_card.create',
     entityType: 'gift_card',
     entityId: row.id,
     metadata: { giftCard: presentGiftCard(row) },
-  })
-  appendEvent(tx, actor, {
-    object: 'gift_card',
-    action: 'create',
-    aggregateId: row.id,
-    payload: presentGiftCard(row),
+    event: presentGiftCard(row),
   })
   return row
 }
@@ -290,17 +284,12 @@ export function updateGiftCard(db: Db, actor: Actor, id: string, body: UpdateGif
       .where(eq(giftCards.id, id))
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'gift_card.update',
       entityType: 'gift_card',
       entityId: id,
       metadata: { changes },
-    })
-    appendEvent(tx, actor, {
-      object: 'gift_card',
-      action: 'update',
-      aggregateId: id,
-      payload: presentGiftCard(row),
+      event: presentGiftCard(row),
     })
     return presentGiftCard(row)
   })
@@ -333,17 +322,12 @@ export function changeGiftCardStatus(
       .where(eq(giftCards.id, id))
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: `gift_card.${move}`,
       entityType: 'gift_card',
       entityId: id,
       metadata: { from: card.status, to: target, reason: reason ?? null },
-    })
-    appendEvent(tx, actor, {
-      object: 'gift_card',
-      action: move,
-      aggregateId: id,
-      payload: presentGiftCard(row),
+      event: presentGiftCard(row),
     })
     return presentGiftCard(row)
   })
@@ -366,12 +350,11 @@ export function markGiftCardOpened(db: Db, actor: Actor, id: string) {
       .where(eq(giftCards.id, id))
       .returning()
       .get()
-    appendAudit(tx, actor, { action: 'gift_card.open', entityType: 'gift_card', entityId: id })
-    appendEvent(tx, actor, {
-      object: 'gift_card',
-      action: 'open',
-      aggregateId: id,
-      payload: presentGiftCard(row),
+    recordWrite(tx, actor, {
+      action: 'gift_card.open',
+      entityType: 'gift_card',
+      entityId: id,
+      event: presentGiftCard(row),
     })
     return presentGiftCard(row)
   })

@@ -1,7 +1,6 @@
 import { and, eq, inArray, isNotNull, isNull, lt, lte, or } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { newId } from '../../platform/ids'
 import { MessageSendError, type MessageSender, type OutgoingMessage } from '../../platform/messaging/sender'
 import type { Db } from '../../platform/tenancy/databases'
@@ -197,17 +196,12 @@ function recordAttempt(
         .get()
     }
     const action = `${kind === 'recipient' ? 'delivery' : 'purchaser_notice'}_${outcome.ok ? 'sent' : 'failed'}`
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: `gift_card.${action}`,
       entityType: 'gift_card',
       entityId: card.id,
       metadata: { delivery },
-    })
-    appendEvent(tx, actor, {
-      object: 'gift_card',
-      action,
-      aggregateId: card.id,
-      payload: { giftCard: presentGiftCard(row), delivery },
+      event: { giftCard: presentGiftCard(row), delivery },
     })
   })
 }

@@ -4,9 +4,8 @@
 // are append-only, each must continue its card's previous entry, and `current_balance` cannot be
 // set to anything but the newest entry's `balance_after`. So currentBalance = sum(amountDelta).
 import { and, asc, count, desc, eq } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { conflict, invalid } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Queryable } from '../../platform/tenancy/transaction'
@@ -97,17 +96,12 @@ export function appendLedgerEntry(
     .where(eq(giftCards.id, cardId))
     .returning()
     .get()
-  appendAudit(tx, actor, {
+  recordWrite(tx, actor, {
     action: `gift_card.${entry.entryType}`,
     entityType: 'gift_card',
     entityId: cardId,
     metadata: { transaction, balanceBefore: card.currentBalance, changes },
-  })
-  appendEvent(tx, actor, {
-    object: 'gift_card',
-    action: entry.entryType,
-    aggregateId: cardId,
-    payload: { giftCard: presentGiftCard(giftCard), transaction: presentTransaction(transaction) },
+    event: { giftCard: presentGiftCard(giftCard), transaction: presentTransaction(transaction) },
   })
   return { giftCard, transaction, replayed: false }
 }

@@ -54,14 +54,17 @@ const ReportTransaction = t.Composite([
 ])
 
 const dates =
-  'Dates are calendar days in the time zone of `locationId` (else the tenant’s); `from` after `to` is 400.'
+  'Without `locationId` a report covers every location the request reaches (a caller acting at some ' +
+  'locations only sees theirs; x-location-id narrows it to one). Dates are calendar days in the time zone ' +
+  'of the one location covered (else the tenant’s); `from` after `to` is 400.'
 
 export const reportRoutes = (auth: AuthPlugin) =>
   new Elysia({ name: 'gift-cards.reports', prefix: '/gift-card/reports', detail: { tags: ['Gift cards'] } })
     .use(auth)
     .get(
       '/liability',
-      ({ db, tenant, query }) => liabilityReport(db, reportRange(db, query, tenant.timezone)),
+      ({ db, tenant, query, locations }) =>
+        liabilityReport(db, reportRange(db, query, tenant.timezone, locations)),
       {
         permission: 'gift-cards:reports',
         query: RangeQuery,
@@ -69,17 +72,21 @@ export const reportRoutes = (auth: AuthPlugin) =>
         detail: {
           summary: 'Gift card liability roll-forward',
           description:
-            'Value owed on cards issued at `locationId` (all locations without it). Exactly: startingLiability + ' +
-            'addedValue (activations, loads) - voidedAddedValue + adjustments (manual adjustments, expirations, ' +
-            'merges; broken down in adjustmentBreakdown) - redemptions + voidedRedemptions - cashOuts = ' +
-            `endingLiability. cardCounts count cards created by the end of the period, by their current status. ${dates}`,
+            'Value owed on cards issued at the locations covered, wherever they were used. Exactly: ' +
+            'startingLiability + addedValue (activations, loads) - voidedAddedValue + adjustments (manual ' +
+            'adjustments, expirations, merges; broken down in adjustmentBreakdown) - redemptions + ' +
+            'voidedRedemptions - cashOuts = endingLiability. cardCounts count cards created by the end of the ' +
+            `period, by their current status. ${dates}`,
         },
       },
     )
     .get(
       '/transactions',
-      ({ db, tenant, query }) =>
-        transactionsReport(db, reportRange(db, query, tenant.timezone), { q: query.q, ...pageOf(query) }),
+      ({ db, tenant, query, locations }) =>
+        transactionsReport(db, reportRange(db, query, tenant.timezone, locations), {
+          q: query.q,
+          ...pageOf(query),
+        }),
       {
         permission: 'gift-cards:reports',
         query: t.Object({
@@ -91,7 +98,8 @@ export const reportRoutes = (auth: AuthPlugin) =>
         detail: {
           summary: 'Gift card transactions in a period',
           description:
-            'Ledger entries in the period, oldest first, at `locationId` (transaction location or card origin). ' +
+            'Ledger entries in the period, oldest first, made at a location covered or on a card issued at one ' +
+            '(a card issued elsewhere and used elsewhere is not shown). ' +
             '`q` matches code, order id, payment reference or reason (partial), or exactly the card number or ' +
             `entry type. ${dates}`,
         },
@@ -99,7 +107,8 @@ export const reportRoutes = (auth: AuthPlugin) =>
     )
     .get(
       '/liability-pooling',
-      ({ db, tenant, query }) => poolingReport(db, reportRange(db, query, tenant.timezone)),
+      ({ db, tenant, query, locations }) =>
+        poolingReport(db, reportRange(db, query, tenant.timezone, locations)),
       {
         permission: 'gift-cards:reports',
         query: RangeQuery,
@@ -119,13 +128,14 @@ export const reportRoutes = (auth: AuthPlugin) =>
           description:
             'For each pair of locations: what the issuing (origin) location owes the redeeming location for ' +
             'cards redeemed there in the period. Redemptions voided by the end of the period do not count. ' +
-            `With \`locationId\`, the pairs it is part of. ${dates}`,
+            `The pairs a location covered is part of. ${dates}`,
         },
       },
     )
     .get(
       '/failed-deliveries',
-      ({ db, tenant, query }) => failedDeliveriesReport(db, reportRange(db, query, tenant.timezone)),
+      ({ db, tenant, query, locations }) =>
+        failedDeliveriesReport(db, reportRange(db, query, tenant.timezone, locations)),
       {
         permission: 'gift-cards:reports',
         query: RangeQuery,
@@ -150,7 +160,7 @@ export const reportRoutes = (auth: AuthPlugin) =>
         }),
         detail: {
           summary: 'Failed gift card deliveries',
-          description: `Every failed send attempted in the period, for cards issued at \`locationId\`. ${dates}`,
+          description: `Every failed send attempted in the period, for cards issued at the locations covered. ${dates}`,
         },
       },
     )

@@ -3,8 +3,20 @@
 // startingLiability + addedValue - voidedAddedValue + adjustments - redemptions
 //   + voidedRedemptions - cashOuts = endingLiability
 // holds exactly: each ledger entry in the period falls into exactly one of those terms.
+//
+// A report covers the location its query names, else the locations the request reaches (all for
+// a tenant-wide caller). Cards are tenant-wide value accounts, but the books are kept per
+// location: a card's liability belongs to its origin, so the report of A counts every entry of a
+// card issued at A wherever it happened (a redemption at B lowers A's liability and is what A
+// owes B in pooling), and every entry made at A; it does not show a card of B used at B.
 import { and, asc, eq, gte, inArray, isNotNull, lt, ne, notExists, or, type SQL, sql } from 'drizzle-orm'
-import { alias } from 'drizzle-orm/sqlite-core'
+import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core'
+import {
+  type LocationScope,
+  onlyLocations,
+  scopeCondition,
+  soleLocation,
+} from '../../platform/auth/location-scope'
 import { zonedInstant } from '../../platform/dates'
 import { searchColumns } from '../../platform/http/paging'
 import { invalid } from '../../platform/http/problem'
@@ -23,7 +35,10 @@ export interface ReportQuery {
 export interface ReportRange {
   from: string
   to: string
+  /** The one location the report is of (named, or the only one the request reaches), else null. */
   locationId: string | null
+  /** The locations the report covers. */
+  locations: LocationScope
   /** Inclusive start and exclusive end instants (ISO, UTC, milliseconds): what entries are compared to. */
   startsAt: string
   endsBefore: string
@@ -56,13 +71,21 @@ function parseBound(value: string, field: 'from' | 'to', timeZone: string): numb
 
 /**
  * Dates are calendar days in the location's time zone (or the tenant's): `from` is the start of
- * its day, `to` the end of its day. Date-times are instants, both ends inclusive.
+ * its day, `to` the end of its day. Date-times are instants, both ends inclusive. `locations` is
+ * the request's scope (the platform has refused a `locationId` outside it).
  */
-export function reportRange(db: Queryable, query: ReportQuery, tenantTimeZone: string): ReportRange {
+export function reportRange(
+  db: Queryable,
+  query: ReportQuery,
+  tenantTimeZone: string,
+  locations: LocationScope,
+): ReportRange {
+  const covered = query.locationId ? onlyLocations([query.locationId]) : locations
+  const locationId = soleLocation(covered)
   let timeZone = tenantTimeZone
-  if (query.locationId) {
-    const location = findLocation(db, query.locationId)
-    if (!location) throw invalid('query/locationId', `location ${query.locationId} not found`)
+  if (locationId) {
+    const location = findLocation(db, locationId)
+    if (!location) throw invalid('query/locationId', `location ${locationId} not found`)
     timeZone = location.timezone
   }
   const start = parseBound(query.from, 'from', timeZone)
@@ -71,7 +94,8 @@ export function reportRange(db: Queryable, query: ReportQuery, tenantTimeZone: s
   return {
     from: query.from,
     to: query.to,
-    locationId: query.locationId ?? null,
+    locationId,
+    locations: covered,
     startsAt: new Date(start).toISOString(),
     endsBefore: new Date(end).toISOString(),
   }
@@ -88,10 +112,12 @@ const publicRange = (r: ReportRange) => ({
 const T = giftCardTransactions
 const C = giftCards
 const total = (expr: SQL) => sql<number>`coalesce(sum(${expr}), 0)`.mapWith(Number)
+/** Rows located within the report's locations (no condition when it covers them all). */
+const within = (range: ReportRange, column: SQLiteColumn) => scopeCondition(range.locations, column)
 
 /** Liability belongs to the location that issued the card (its origin). */
 export function liabilityReport(db: Queryable, range: ReportRange) {
-  const { startsAt: s, endsBefore: e, locationId: loc } = range
+  const { startsAt: s, endsBefore: e } = range
   const period = (types: LedgerEntryType[], sign: 1 | -1) =>
     total(
       sql`CASE WHEN ${T.occurredAt} >= ${s} AND ${T.occurredAt} < ${e} AND ${inArray(T.entryType, types)}
@@ -112,7 +138,7 @@ export function liabilityReport(db: Queryable, range: ReportRange) {
     })
     .from(T)
     .innerJoin(C, eq(C.id, T.giftCardId))
-    .where(loc ? eq(C.originLocationId, loc) : undefined)
+    .where(within(range, C.originLocationId))
     .get()!
   const cardCounts = db
     .select({
@@ -123,7 +149,7 @@ export function liabilityReport(db: Queryable, range: ReportRange) {
       disabled: total(sql`${C.status} = 'Disabled'`),
     })
     .from(C)
-    .where(and(lt(C.createdAt, e), loc ? eq(C.originLocationId, loc) : undefined))
+    .where(and(lt(C.createdAt, e), within(range, C.originLocationId)))
     .get()!
   const { manual, expirations, merges, ...rest } = totals
   return {
@@ -147,12 +173,12 @@ export function transactionsReport(
   range: ReportRange,
   query: { q?: string; page: number; limit: number },
 ) {
-  const { startsAt: s, endsBefore: e, locationId: loc } = range
+  const { startsAt: s, endsBefore: e } = range
   const text = query.q?.trim().toLowerCase()
   const where = and(
     gte(T.occurredAt, s),
     lt(T.occurredAt, e),
-    loc ? or(eq(T.transactionLocationId, loc), eq(T.originLocationId, loc)) : undefined,
+    or(within(range, T.transactionLocationId), within(range, T.originLocationId)),
     text
       ? or(
           searchColumns(text, [C.code, T.orderId, T.paymentReference, T.reason]),
@@ -194,7 +220,7 @@ export function transactionsReport(
  * the period does not count at all.
  */
 export function poolingReport(db: Queryable, range: ReportRange) {
-  const { startsAt: s, endsBefore: e, locationId: loc } = range
+  const { startsAt: s, endsBefore: e } = range
   const V = alias(giftCardTransactions, 'v')
   const settlements = db
     .select({
@@ -218,7 +244,7 @@ export function poolingReport(db: Queryable, range: ReportRange) {
             .from(V)
             .where(and(eq(V.voidsTransactionId, T.id), lt(V.occurredAt, e))),
         ),
-        loc ? or(eq(T.originLocationId, loc), eq(T.transactionLocationId, loc)) : undefined,
+        or(within(range, T.originLocationId), within(range, T.transactionLocationId)),
       ),
     )
     .groupBy(T.originLocationId, T.transactionLocationId)
@@ -228,7 +254,7 @@ export function poolingReport(db: Queryable, range: ReportRange) {
 }
 
 export function failedDeliveriesReport(db: Queryable, range: ReportRange) {
-  const { startsAt: s, endsBefore: e, locationId: loc } = range
+  const { startsAt: s, endsBefore: e } = range
   const D = giftCardDeliveries
   const deliveries = db
     .select({
@@ -252,7 +278,7 @@ export function failedDeliveriesReport(db: Queryable, range: ReportRange) {
         eq(D.status, 'failed'),
         gte(D.attemptedAt, s),
         lt(D.attemptedAt, e),
-        loc ? eq(C.originLocationId, loc) : undefined,
+        within(range, C.originLocationId),
       ),
     )
     .orderBy(asc(D.attemptedAt), asc(D.id))

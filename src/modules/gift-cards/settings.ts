@@ -1,10 +1,9 @@
 // Gift card settings: one row per tenant, stored by the first PUT; reads answer the defaults until then.
 import { eq } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { isRoleName, type RoleGrant, type RoleName } from '../../platform/auth/permissions'
-import { appendEvent } from '../../platform/events/outbox'
 import { conflict, invalid } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
@@ -52,17 +51,12 @@ export function putGiftCardSettings(db: Db, actor: Actor, input: GiftCardSetting
       .returning()
       .get()
     const settings = present(row)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'gift_card_settings.update',
       entityType: 'gift_card_settings',
       entityId: null,
       metadata: { changes },
-    })
-    appendEvent(tx, actor, {
-      object: 'gift_card_settings',
-      action: 'update',
-      aggregateId: null,
-      payload: settings,
+      event: settings,
     })
     return settings
   })

@@ -3,10 +3,10 @@
 // when lines or the order are voided.
 import { and, eq, inArray, isNull } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite, type WriteRecord } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { invalid } from '../../platform/http/problem'
+import { rowById } from '../../platform/tenancy/row-by-id'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations/service'
 import { depletionQuantity } from './costing'
@@ -103,7 +103,7 @@ export function depleteForOrderLines(tx: Queryable, actor: Actor, input: Depleti
       movements.push(movement)
     }
   }
-  if (movements.length > 0) record(tx, actor, 'deplete', input.orderId, movements)
+  if (movements.length > 0) recordWrite(tx, actor, depletionWrite('deplete', input.orderId, movements))
   return movements
 }
 
@@ -118,7 +118,7 @@ export function reverseOrderDepletion(
   input: { orderId: string; lineIds?: string[] },
 ): Movement[] {
   const movements = openSales(tx, input.orderId, input.lineIds).map((sale) => {
-    const ingredient = tx.select().from(ingredients).where(eq(ingredients.id, sale.ingredientId)).get()!
+    const ingredient = rowById(tx, ingredients, sale.ingredientId)!
     return applyMovement(tx, actor, {
       ingredient,
       locationId: sale.locationId,
@@ -131,12 +131,14 @@ export function reverseOrderDepletion(
       reversesMovementId: sale.id,
     }).movement
   })
-  if (movements.length > 0) record(tx, actor, 'deplete_reversal', input.orderId, movements)
+  if (movements.length > 0)
+    recordWrite(tx, actor, depletionWrite('deplete_reversal', input.orderId, movements))
   return movements
 }
 
-function record(tx: Queryable, actor: Actor, action: string, orderId: string, movements: Movement[]) {
-  appendAudit(tx, actor, {
+/** Audited against the order; the event's object is `inventory`. */
+function depletionWrite(action: string, orderId: string, movements: Movement[]): WriteRecord {
+  return {
     action: `inventory.${action}`,
     entityType: 'order',
     entityId: orderId,
@@ -147,11 +149,6 @@ function record(tx: Queryable, actor: Actor, action: string, orderId: string, mo
         quantityDelta: m.quantityDelta,
       })),
     },
-  })
-  appendEvent(tx, actor, {
-    object: 'inventory',
-    action,
-    aggregateId: orderId,
-    payload: { orderId, movements },
-  })
+    events: [{ object: 'inventory', action, aggregateId: orderId, payload: { orderId, movements } }],
+  }
 }

@@ -26,14 +26,14 @@ export const ingredientRoutes = (auth: AuthPlugin) =>
     detail: { tags: ['Inventory'] },
   })
     .use(auth)
-    .get('', ({ db, query }) => listIngredients(db, { ...query, ...pageOf(query) }), {
+    .get('', ({ db, query, locations }) => listIngredients(db, { ...query, ...pageOf(query) }, locations), {
       permission: 'inventory:read',
       query: IngredientListQuery,
       response: IngredientList,
       detail: {
         summary: 'List ingredients',
         description:
-          'Ordered by name. `q` matches code, name or description; `active` filters; `locationId` narrows each item’s `stocks` to that location (an unknown location is 400).',
+          'Ordered by name. `q` matches code, name or description; `active` filters; `locationId` narrows each item’s `stocks` to that location (an unknown location is 400). `stocks` hold only the locations the request reaches.',
       },
     })
     .post(
@@ -52,36 +52,51 @@ export const ingredientRoutes = (auth: AuthPlugin) =>
         },
       },
     )
-    .get('/:id', ({ db, params }) => getIngredient(db, params.id), {
+    .get('/:id', ({ db, params, locations }) => getIngredient(db, params.id, locations), {
       permission: 'inventory:read',
       params: IdParams,
       response: Ingredient,
-      detail: { summary: 'Get an ingredient', description: 'With its `stocks` per location.' },
-    })
-    .put('/:id', ({ db, actor, params, body }) => updateIngredient(db, actor, params.id, body), {
-      permission: 'inventory:write',
-      params: IdParams,
-      body: UpdateIngredient,
-      response: Ingredient,
       detail: {
-        summary: 'Update an ingredient',
-        description:
-          'Partial: fields not sent keep their value. Costs and stock change only through receivings, waste, counts and sales. Changing `baseUnit` once movements exist is 409.',
+        summary: 'Get an ingredient',
+        description: 'With its `stocks` per location, at the locations the request reaches.',
       },
     })
-    .post('/:id/deactivate', ({ db, actor, params }) => setIngredientActive(db, actor, params.id, false), {
-      permission: 'inventory:write',
-      params: IdParams,
-      response: Ingredient,
-      detail: {
-        summary: 'Deactivate an ingredient',
-        description:
-          'Inactive ingredients keep their stock and history, cannot be received or added to recipes, and can still be wasted or counted. Refused (409, naming the recipes) while an active recipe uses or produces it. Idempotent.',
+    .put(
+      '/:id',
+      ({ db, actor, locations, params, body }) => updateIngredient(db, actor, locations, params.id, body),
+      {
+        permission: 'inventory:write',
+        params: IdParams,
+        body: UpdateIngredient,
+        response: Ingredient,
+        detail: {
+          summary: 'Update an ingredient',
+          description:
+            'Partial: fields not sent keep their value. Costs and stock change only through receivings, waste, counts and sales. Changing `baseUnit` once movements exist is 409.',
+        },
       },
-    })
-    .post('/:id/reactivate', ({ db, actor, params }) => setIngredientActive(db, actor, params.id, true), {
-      permission: 'inventory:write',
-      params: IdParams,
-      response: Ingredient,
-      detail: { summary: 'Reactivate an ingredient', description: 'Idempotent.' },
-    })
+    )
+    .post(
+      '/:id/deactivate',
+      ({ db, actor, locations, params }) => setIngredientActive(db, actor, locations, params.id, false),
+      {
+        permission: 'inventory:write',
+        params: IdParams,
+        response: Ingredient,
+        detail: {
+          summary: 'Deactivate an ingredient',
+          description:
+            'Inactive ingredients keep their stock and history, cannot be received or added to recipes, and can still be wasted or counted. Refused (409, naming the recipes) while an active recipe uses or produces it. Idempotent.',
+        },
+      },
+    )
+    .post(
+      '/:id/reactivate',
+      ({ db, actor, locations, params }) => setIngredientActive(db, actor, locations, params.id, true),
+      {
+        permission: 'inventory:write',
+        params: IdParams,
+        response: Ingredient,
+        detail: { summary: 'Reactivate an ingredient', description: 'Idempotent.' },
+      },
+    )

@@ -1,13 +1,19 @@
 // Ingredients: create, read, list, update, deactivate and reactivate.
 import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
+import {
+  everyLocation,
+  type LocationScope,
+  reaches,
+  scopeCondition,
+} from '../../platform/auth/location-scope'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations/service'
 import { vendors } from '../vendors/schema'
@@ -25,7 +31,7 @@ import {
 export type Ingredient = IngredientRow & { stocks: IngredientStockRow[] }
 
 export function findIngredientRow(db: Queryable, id: string): IngredientRow | undefined {
-  return db.select().from(ingredients).where(eq(ingredients.id, id)).get()
+  return rowById(db, ingredients, id)
 }
 
 export function getIngredientRow(db: Queryable, id: string): IngredientRow {
@@ -34,27 +40,38 @@ export function getIngredientRow(db: Queryable, id: string): IngredientRow {
   return row
 }
 
-function stocksOf(db: Queryable, ingredientIds: string[], locationId?: string) {
+function stocksOf(db: Queryable, ingredientIds: string[], locations: LocationScope, locationId?: string) {
   const byIngredient = new Map<string, IngredientStockRow[]>(ingredientIds.map((i) => [i, []]))
   if (ingredientIds.length === 0) return byIngredient
-  const where = [inArray(ingredientStocks.ingredientId, ingredientIds)]
-  if (locationId) where.push(eq(ingredientStocks.locationId, locationId))
   const rows = db
     .select()
     .from(ingredientStocks)
-    .where(and(...where))
+    .where(
+      and(
+        inArray(ingredientStocks.ingredientId, ingredientIds),
+        scopeCondition(locations, ingredientStocks.locationId),
+        locationId ? eq(ingredientStocks.locationId, locationId) : undefined,
+      ),
+    )
     .orderBy(asc(ingredientStocks.createdAt), asc(ingredientStocks.id))
     .all()
   for (const row of rows) byIngredient.get(row.ingredientId)?.push(row)
   return byIngredient
 }
 
+/** The ingredient with its stock at every location (as events carry it). */
 export function withStocks(db: Queryable, row: IngredientRow): Ingredient {
-  return { ...row, stocks: stocksOf(db, [row.id]).get(row.id) ?? [] }
+  return { ...row, stocks: stocksOf(db, [row.id], everyLocation).get(row.id) ?? [] }
 }
 
-export const getIngredient = (db: Queryable, id: string): Ingredient =>
-  withStocks(db, getIngredientRow(db, id))
+/** What a request sees of an ingredient: its stocks at the locations the request reaches. */
+export const seenFrom = (locations: LocationScope, ingredient: Ingredient): Ingredient =>
+  locations.all
+    ? ingredient
+    : { ...ingredient, stocks: ingredient.stocks.filter((stock) => reaches(locations, stock.locationId)) }
+
+export const getIngredient = (db: Queryable, id: string, locations: LocationScope): Ingredient =>
+  seenFrom(locations, withStocks(db, getIngredientRow(db, id)))
 
 /** A body or query `locationId` must name a location of the tenant. */
 export function assertLocation(db: Queryable, locationId: string, path: string) {
@@ -64,6 +81,7 @@ export function assertLocation(db: Queryable, locationId: string, path: string) 
 export function listIngredients(
   db: Queryable,
   query: { q?: string; locationId?: string; active?: boolean } & PageRequest,
+  locations: LocationScope,
 ) {
   if (query.locationId) assertLocation(db, query.locationId, 'query/locationId')
   const conditions: (SQL | undefined)[] = [
@@ -83,6 +101,7 @@ export function listIngredients(
   const stocks = stocksOf(
     db,
     rows.map((r) => r.id),
+    locations,
     query.locationId,
   )
   return { items: rows.map((r) => ({ ...r, stocks: stocks.get(r.id) ?? [] })), page: { total } }
@@ -128,25 +147,31 @@ export function createIngredient(db: Db, actor: Actor, input: CreateIngredientIn
       })
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    const result = { ...row, stocks: [] }
+    recordWrite(tx, actor, {
       action: 'ingredient.create',
       entityType: 'ingredient',
       entityId: row.id,
       metadata: { ingredient: row },
+      event: result,
     })
-    const result = { ...row, stocks: [] }
-    appendEvent(tx, actor, { object: 'ingredient', action: 'create', aggregateId: row.id, payload: result })
     return result
   })
 }
 
-export function updateIngredient(db: Db, actor: Actor, id: string, patch: UpdateIngredientInput): Ingredient {
+export function updateIngredient(
+  db: Db,
+  actor: Actor,
+  locations: LocationScope,
+  id: string,
+  patch: UpdateIngredientInput,
+): Ingredient {
   return inWriteTransaction(db, (tx) => {
     const before = getIngredientRow(tx, id)
     if (patch.code !== undefined) assertCodeFree(tx, patch.code, id)
     if (patch.vendorId !== undefined && patch.vendorId !== before.vendorId) assertVendor(tx, patch.vendorId)
     const changes = diffFields(before, patch)
-    if (Object.keys(changes).length === 0) return withStocks(tx, before)
+    if (Object.keys(changes).length === 0) return seenFrom(locations, withStocks(tx, before))
     if (changes.baseUnit) {
       const moved = tx
         .select({ id: inventoryMovements.id })
@@ -165,23 +190,29 @@ export function updateIngredient(db: Db, actor: Actor, id: string, patch: Update
       .where(eq(ingredients.id, id))
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    const result = withStocks(tx, row)
+    recordWrite(tx, actor, {
       action: 'ingredient.update',
       entityType: 'ingredient',
       entityId: id,
       metadata: { changes },
+      event: result,
     })
-    const result = withStocks(tx, row)
-    appendEvent(tx, actor, { object: 'ingredient', action: 'update', aggregateId: id, payload: result })
-    return result
+    return seenFrom(locations, result)
   })
 }
 
 /** Deactivating is refused while an active recipe uses the ingredient or produces it. */
-export function setIngredientActive(db: Db, actor: Actor, id: string, active: boolean): Ingredient {
+export function setIngredientActive(
+  db: Db,
+  actor: Actor,
+  locations: LocationScope,
+  id: string,
+  active: boolean,
+): Ingredient {
   return inWriteTransaction(db, (tx) => {
     const before = getIngredientRow(tx, id)
-    if (before.active === active) return withStocks(tx, before)
+    if (before.active === active) return seenFrom(locations, withStocks(tx, before))
     if (!active) {
       const using = tx
         .selectDistinct({ id: recipes.id, title: recipes.title })
@@ -207,9 +238,13 @@ export function setIngredientActive(db: Db, actor: Actor, id: string, active: bo
       .returning()
       .get()
     const action = active ? 'reactivate' : 'deactivate'
-    appendAudit(tx, actor, { action: `ingredient.${action}`, entityType: 'ingredient', entityId: id })
     const result = withStocks(tx, row)
-    appendEvent(tx, actor, { object: 'ingredient', action, aggregateId: id, payload: result })
-    return result
+    recordWrite(tx, actor, {
+      action: `ingredient.${action}`,
+      entityType: 'ingredient',
+      entityId: id,
+      event: result,
+    })
+    return seenFrom(locations, result)
   })
 }

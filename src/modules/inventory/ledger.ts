@@ -2,9 +2,9 @@
 // appends the movement and moves the stock by exactly its delta in the caller's transaction, so
 // the sum of a stock's movement deltas is always its on-hand quantity.
 import { and, eq, sql } from 'drizzle-orm'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
-import { forbidden, invalid } from '../../platform/http/problem'
+import { invalid } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import {
@@ -34,12 +34,6 @@ export interface MovementInput {
   occurredAt?: string
   /** Counts set lastCountedAt. */
   counted?: boolean
-}
-
-/** x-location-id scopes writes: a request naming one location may not move another's stock. */
-export function assertLocationInScope(actor: Actor, locationId: string) {
-  if (actor.locationId !== null && actor.locationId !== locationId)
-    throw forbidden(`this request is scoped to location ${actor.locationId}, not ${locationId}`)
 }
 
 export function findStock(
@@ -135,11 +129,17 @@ export function applyMovement(
     .get()
   const par = stock.parQuantity
   if (par !== null && before.onHandQuantity >= par && stock.onHandQuantity < par) {
-    appendEvent(tx, actor, {
-      object: 'ingredient_stock',
-      action: 'low',
-      aggregateId: stock.id,
-      payload: {
+    recordWrite(tx, actor, {
+      action: 'ingredient_stock.low',
+      entityType: 'ingredient_stock',
+      entityId: stock.id,
+      metadata: {
+        ingredientId: input.ingredient.id,
+        locationId: stock.locationId,
+        parQuantity: par,
+        onHandQuantity: { from: before.onHandQuantity, to: stock.onHandQuantity },
+      },
+      event: {
         ingredientId: input.ingredient.id,
         code: input.ingredient.code,
         name: input.ingredient.name,

@@ -1,14 +1,14 @@
 // Recipes: menu items (what a sale of a product uses) and prep batches (what making an
 // ingredient uses); their validation, listing and theoretical cost.
 import { and, asc, count, eq, exists, inArray, ne, type SQL, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { ApiError, conflict, type FieldError, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { registerProductDeleteGuard } from '../products/references'
 import { products } from '../products/schema'
@@ -55,7 +55,7 @@ function componentsOf(db: Queryable, recipeIds: string[]) {
 }
 
 export function getRecipeRow(db: Queryable, id: string): RecipeRow {
-  const row = db.select().from(recipes).where(eq(recipes.id, id)).get()
+  const row = rowById(db, recipes, id)
   if (!row) throw notFound('recipe', id)
   return row
 }
@@ -222,13 +222,13 @@ export function createRecipe(db: Db, actor: Actor, input: CreateRecipeInput): Re
       .get()
     writeComponents(tx, row.id, input.components)
     const recipe = withComponents(tx, row)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'recipe.create',
       entityType: 'recipe',
       entityId: row.id,
       metadata: { recipe },
+      event: recipe,
     })
-    appendEvent(tx, actor, { object: 'recipe', action: 'create', aggregateId: row.id, payload: recipe })
     return recipe
   })
 }
@@ -263,13 +263,13 @@ export function updateRecipe(db: Db, actor: Actor, id: string, patch: UpdateReci
       .get()
     if (changes.components) writeComponents(tx, id, shape.components)
     const recipe = withComponents(tx, row)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'recipe.update',
       entityType: 'recipe',
       entityId: id,
       metadata: { changes },
+      event: recipe,
     })
-    appendEvent(tx, actor, { object: 'recipe', action: 'update', aggregateId: id, payload: recipe })
     return recipe
   })
 }
@@ -291,9 +291,8 @@ export function setRecipeActive(db: Db, actor: Actor, id: string, active: boolea
       .returning()
       .get()
     const action = active ? 'reactivate' : 'deactivate'
-    appendAudit(tx, actor, { action: `recipe.${action}`, entityType: 'recipe', entityId: id })
     const recipe = withComponents(tx, row)
-    appendEvent(tx, actor, { object: 'recipe', action, aggregateId: id, payload: recipe })
+    recordWrite(tx, actor, { action: `recipe.${action}`, entityType: 'recipe', entityId: id, event: recipe })
     return recipe
   })
 }

@@ -63,7 +63,7 @@ export const stockRoutes = (auth: AuthPlugin) =>
     .use(auth)
     .post(
       '/ingredients/:id/receivings',
-      (ctx) => created(ctx, () => receiveStock(ctx.db, ctx.actor, ctx.params.id, ctx.body)),
+      (ctx) => created(ctx, () => receiveStock(ctx.db, ctx.actor, ctx.locations, ctx.params.id, ctx.body)),
       {
         permission: 'inventory:write',
         params: IdParams,
@@ -72,13 +72,13 @@ export const stockRoutes = (auth: AuthPlugin) =>
         response: { 201: StockChange },
         detail: {
           summary: 'Receive stock',
-          description: `Raises on-hand at \`locationId\` by \`quantity\`, sets \`latestUnitCost\` and the weighted average, and records a \`receiving\` movement (reference \`invoice\` when \`invoiceNumber\` is sent). Inactive ingredients are 409. With \`x-location-id\` sent, \`locationId\` must be that location (403). ${quantityNote} ${costNote} ${stockWrite}`,
+          description: `Raises on-hand at \`locationId\` by \`quantity\`, sets \`latestUnitCost\` and the weighted average, and records a \`receiving\` movement (reference \`invoice\` when \`invoiceNumber\` is sent). Inactive ingredients are 409. A \`locationId\` the request does not reach (a location-bound caller's other locations, or another than x-location-id) is 403. ${quantityNote} ${costNote} ${stockWrite}`,
         },
       },
     )
     .post(
       '/ingredients/:id/waste',
-      (ctx) => created(ctx, () => wasteStock(ctx.db, ctx.actor, ctx.params.id, ctx.body)),
+      (ctx) => created(ctx, () => wasteStock(ctx.db, ctx.actor, ctx.locations, ctx.params.id, ctx.body)),
       {
         permission: 'inventory:write',
         params: IdParams,
@@ -93,7 +93,7 @@ export const stockRoutes = (auth: AuthPlugin) =>
     )
     .post(
       '/ingredients/:id/counts',
-      (ctx) => created(ctx, () => countStock(ctx.db, ctx.actor, ctx.params.id, ctx.body)),
+      (ctx) => created(ctx, () => countStock(ctx.db, ctx.actor, ctx.locations, ctx.params.id, ctx.body)),
       {
         permission: 'inventory:write',
         params: IdParams,
@@ -123,7 +123,8 @@ export const stockRoutes = (auth: AuthPlugin) =>
     )
     .get(
       '/ingredients/:id/movements',
-      ({ db, params, query }) => listMovements(db, params.id, { ...query, ...pageOf(query) }),
+      ({ db, params, query, locations }) =>
+        listMovements(db, params.id, { ...query, ...pageOf(query) }, locations),
       {
         permission: 'inventory:read',
         params: IdParams,
@@ -132,17 +133,21 @@ export const stockRoutes = (auth: AuthPlugin) =>
         detail: {
           summary: 'List stock movements',
           description:
-            'Newest first (recording order). `startAt` is inclusive and `endAt` exclusive on `occurredAt`; `limit` 1..500 (default 50), `page` from 1. The running `resultingOnHandQuantity` of a location is the sum of its deltas up to and including that movement.',
+            'Newest first (recording order), at the locations the request reaches. `startAt` is inclusive and `endAt` exclusive on `occurredAt`; `limit` 1..500 (default 50), `page` from 1. The running `resultingOnHandQuantity` of a location is the sum of its deltas up to and including that movement.',
         },
       },
     )
-    .get('/low-stock', ({ db, query }) => listLowStock(db, { ...query, ...pageOf(query) }), {
-      permission: 'inventory:read',
-      query: LowStockQuery,
-      response: LowStockList,
-      detail: {
-        summary: 'List low stock',
-        description:
-          'Stocks of active ingredients whose on-hand is below their par level, at `locationId` or every location, ordered by ingredient name. `suggestedOrderQuantity` is the larger of the reorder quantity and the shortfall to par.',
+    .get(
+      '/low-stock',
+      ({ db, query, locations }) => listLowStock(db, { ...query, ...pageOf(query) }, locations),
+      {
+        permission: 'inventory:read',
+        query: LowStockQuery,
+        response: LowStockList,
+        detail: {
+          summary: 'List low stock',
+          description:
+            'Stocks of active ingredients whose on-hand is below their par level, at `locationId` or every location the request reaches, ordered by ingredient name. `suggestedOrderQuantity` is the larger of the reorder quantity and the shortfall to par.',
+        },
       },
-    })
+    )

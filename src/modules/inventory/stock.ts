@@ -1,8 +1,8 @@
 // Receivings, waste, counts, stock levels, the movement ledger and the low-stock list.
 import { and, asc, count, desc, eq, gte, isNotNull, lt, type SQL, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
+import { type LocationScope, scopeCondition } from '../../platform/auth/location-scope'
 import { offsetOf, type PageRequest } from '../../platform/http/paging'
 import { conflict, invalid, notFound } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
@@ -10,15 +10,8 @@ import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations/service'
 import { weightedAverageAfterReceiving } from './costing'
-import { assertLocation, getIngredientRow, type Ingredient, withStocks } from './ingredients'
-import {
-  applyMovement,
-  assertLocationInScope,
-  ensureStock,
-  findStock,
-  type Movement,
-  totalOnHand,
-} from './ledger'
+import { assertLocation, getIngredientRow, type Ingredient, seenFrom, withStocks } from './ingredients'
+import { applyMovement, ensureStock, findStock, type Movement, totalOnHand } from './ledger'
 import type { CountInput, ReceivingInput, StockLevelsInput, WasteInput } from './model'
 import {
   type IngredientRow,
@@ -34,34 +27,41 @@ export interface StockChange {
   movement: Movement
 }
 
-function prepare(tx: Queryable, actor: Actor, ingredientId: string, locationId: string): IngredientRow {
+function prepare(tx: Queryable, ingredientId: string, locationId: string): IngredientRow {
   const ingredient = getIngredientRow(tx, ingredientId)
   assertLocation(tx, locationId, 'body/locationId')
-  assertLocationInScope(actor, locationId)
   return ingredient
 }
 
+/** Records the change; the event carries every stock, the answer those the request reaches. */
 function finish(
   tx: Queryable,
   actor: Actor,
+  locations: LocationScope,
   verb: 'receive' | 'waste' | 'count',
   ingredient: IngredientRow,
   change: { stock: IngredientStockRow; movement: Movement },
 ): StockChange {
   const result = { ingredient: withStocks(tx, ingredient), ...change }
-  appendAudit(tx, actor, {
+  recordWrite(tx, actor, {
     action: `ingredient.${verb}`,
     entityType: 'ingredient',
     entityId: ingredient.id,
     metadata: { locationId: change.stock.locationId, movement: change.movement },
+    event: result,
   })
-  appendEvent(tx, actor, { object: 'ingredient', action: verb, aggregateId: ingredient.id, payload: result })
-  return result
+  return { ...result, ingredient: seenFrom(locations, result.ingredient) }
 }
 
-export function receiveStock(db: Db, actor: Actor, ingredientId: string, input: ReceivingInput): StockChange {
+export function receiveStock(
+  db: Db,
+  actor: Actor,
+  locations: LocationScope,
+  ingredientId: string,
+  input: ReceivingInput,
+): StockChange {
   return inWriteTransaction(db, (tx) => {
-    const ingredient = prepare(tx, actor, ingredientId, input.locationId)
+    const ingredient = prepare(tx, ingredientId, input.locationId)
     if (!ingredient.active) throw conflict('an inactive ingredient cannot be received', { active: false })
     const average = weightedAverageAfterReceiving({
       average: ingredient.weightedAverageUnitCost,
@@ -85,14 +85,20 @@ export function receiveStock(db: Db, actor: Actor, ingredientId: string, input: 
       .where(eq(ingredients.id, ingredient.id))
       .returning()
       .get()
-    return finish(tx, actor, 'receive', updated, change)
+    return finish(tx, actor, locations, 'receive', updated, change)
   })
 }
 
 /** Waste may not exceed what is on hand at the location (409 with the stock). */
-export function wasteStock(db: Db, actor: Actor, ingredientId: string, input: WasteInput): StockChange {
+export function wasteStock(
+  db: Db,
+  actor: Actor,
+  locations: LocationScope,
+  ingredientId: string,
+  input: WasteInput,
+): StockChange {
   return inWriteTransaction(db, (tx) => {
-    const ingredient = prepare(tx, actor, ingredientId, input.locationId)
+    const ingredient = prepare(tx, ingredientId, input.locationId)
     const onHand = findStock(tx, ingredient.id, input.locationId)?.onHandQuantity ?? 0
     if (input.quantity > onHand)
       throw conflict(`cannot waste ${input.quantity}: only ${Math.max(onHand, 0)} on hand at the location`, {
@@ -107,14 +113,20 @@ export function wasteStock(db: Db, actor: Actor, ingredientId: string, input: Wa
       reason: input.reason ?? 'other',
       note: input.note,
     })
-    return finish(tx, actor, 'waste', ingredient, change)
+    return finish(tx, actor, locations, 'waste', ingredient, change)
   })
 }
 
 /** A physical count: records the difference as a `count` movement (zero when it matched). */
-export function countStock(db: Db, actor: Actor, ingredientId: string, input: CountInput): StockChange {
+export function countStock(
+  db: Db,
+  actor: Actor,
+  locations: LocationScope,
+  ingredientId: string,
+  input: CountInput,
+): StockChange {
   return inWriteTransaction(db, (tx) => {
-    const ingredient = prepare(tx, actor, ingredientId, input.locationId)
+    const ingredient = prepare(tx, ingredientId, input.locationId)
     const onHand = findStock(tx, ingredient.id, input.locationId)?.onHandQuantity ?? 0
     const change = applyMovement(tx, actor, {
       ingredient,
@@ -125,7 +137,7 @@ export function countStock(db: Db, actor: Actor, ingredientId: string, input: Co
       note: input.note,
       counted: true,
     })
-    return finish(tx, actor, 'count', ingredient, change)
+    return finish(tx, actor, locations, 'count', ingredient, change)
   })
 }
 
@@ -139,7 +151,6 @@ export function setStockLevels(
   return inWriteTransaction(db, (tx) => {
     const ingredient = getIngredientRow(tx, ingredientId)
     if (!findLocation(tx, locationId)) throw notFound('location', locationId)
-    assertLocationInScope(actor, locationId)
     const before = ensureStock(tx, ingredient.id, locationId)
     const stock = tx
       .update(ingredientStocks)
@@ -151,7 +162,7 @@ export function setStockLevels(
       .where(eq(ingredientStocks.id, before.id))
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'ingredient.stock_levels',
       entityType: 'ingredient',
       entityId: ingredient.id,
@@ -160,12 +171,7 @@ export function setStockLevels(
         parQuantity: { from: before.parQuantity, to: stock.parQuantity },
         reorderQuantity: { from: before.reorderQuantity, to: stock.reorderQuantity },
       },
-    })
-    appendEvent(tx, actor, {
-      object: 'ingredient_stock',
-      action: 'update',
-      aggregateId: stock.id,
-      payload: stock,
+      events: [{ object: 'ingredient_stock', action: 'update', aggregateId: stock.id, payload: stock }],
     })
     return stock
   })
@@ -185,6 +191,7 @@ export function listMovements(
   db: Queryable,
   ingredientId: string,
   query: { locationId?: string; startAt?: string; endAt?: string } & PageRequest,
+  locations: LocationScope,
 ) {
   getIngredientRow(db, ingredientId)
   if (query.locationId) assertLocation(db, query.locationId, 'query/locationId')
@@ -192,7 +199,10 @@ export function listMovements(
   const end = query.endAt === undefined ? undefined : parseInstant(query.endAt, 'query/endAt')
   if (start && end && start.getTime() > end.getTime())
     throw invalid('query/endAt', 'endAt must not be before startAt')
-  const conditions: (SQL | undefined)[] = [eq(inventoryMovements.ingredientId, ingredientId)]
+  const conditions: (SQL | undefined)[] = [
+    eq(inventoryMovements.ingredientId, ingredientId),
+    scopeCondition(locations, inventoryMovements.locationId),
+  ]
   if (query.locationId) conditions.push(eq(inventoryMovements.locationId, query.locationId))
   // occurredAt is stored as toISOString(); normalising the bounds the same way compares as text.
   if (start) conditions.push(gte(inventoryMovements.occurredAt, start.toISOString()))
@@ -210,12 +220,17 @@ export function listMovements(
   return { movements: rows.map(({ seq: _seq, ...m }) => m), page: { total } }
 }
 
-export function listLowStock(db: Queryable, query: { locationId?: string } & PageRequest) {
+export function listLowStock(
+  db: Queryable,
+  query: { locationId?: string } & PageRequest,
+  locations: LocationScope,
+) {
   if (query.locationId) assertLocation(db, query.locationId, 'query/locationId')
   const where = and(
     eq(ingredients.active, true),
     isNotNull(ingredientStocks.parQuantity),
     lt(ingredientStocks.onHandQuantity, ingredientStocks.parQuantity),
+    scopeCondition(locations, ingredientStocks.locationId),
     query.locationId ? eq(ingredientStocks.locationId, query.locationId) : undefined,
   )
   const from = db

@@ -1,14 +1,20 @@
 // Job assignments: a staff user holds a job at a location for a while. Holding it is what makes
 // the job's access primitives apply and what lets the staff user clock in with it.
 import { and, asc, count, eq, gt, isNull, lte, or, type SQL } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
+import {
+  assertVisible,
+  type LocationScope,
+  locatedRow,
+  scopeCondition,
+} from '../../platform/auth/location-scope'
 import { offsetOf, type PageRequest } from '../../platform/http/paging'
 import { invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations/service'
 import { assertMayManage } from '../staff/privileges'
@@ -32,8 +38,16 @@ export function presentAssignment(tenantId: string, row: LaborJobAssignmentRow, 
   return { ...row, tenantId, active: isActiveAt(row, now) }
 }
 
+/** Where a staff user holds the job (routes declare it with `locatedBy`). */
+export const assignmentLocated = locatedRow(
+  'job assignment',
+  laborJobAssignments,
+  laborJobAssignments.id,
+  laborJobAssignments.locationId,
+)
+
 function getAssignmentRow(db: Queryable, id: string): LaborJobAssignmentRow {
-  const row = db.select().from(laborJobAssignments).where(eq(laborJobAssignments.id, id)).get()
+  const row = rowById(db, laborJobAssignments, id)
   if (!row) throw notFound('job assignment', id)
   return row
 }
@@ -45,8 +59,9 @@ export function listAssignments(
   db: Queryable,
   tenantId: string,
   query: { staffUserId?: string; laborJobId?: string; locationId?: string; activeAt?: string } & PageRequest,
+  locations: LocationScope,
 ) {
-  const conditions: (SQL | undefined)[] = []
+  const conditions: (SQL | undefined)[] = [scopeCondition(locations, laborJobAssignments.locationId)]
   if (query.staffUserId) conditions.push(eq(laborJobAssignments.staffUserId, query.staffUserId))
   if (query.laborJobId) conditions.push(eq(laborJobAssignments.laborJobId, query.laborJobId))
   if (query.locationId) conditions.push(eq(laborJobAssignments.locationId, query.locationId))
@@ -75,11 +90,19 @@ function assertWindow(startsAt: string, endsAt: string | null) {
   if (endsAt !== null && endsAt <= startsAt) throw invalid('body/endsAt', 'must be after startsAt')
 }
 
-export function createAssignment(db: Db, actor: Actor, input: CreateAssignmentInput) {
+export function createAssignment(
+  db: Db,
+  actor: Actor,
+  locations: LocationScope,
+  input: CreateAssignmentInput,
+) {
   return inWriteTransaction(db, (tx) => {
     const staff = findStaffUser(tx, input.staffUserId)
     if (!staff) throw invalid('body/staffUserId', `staff user ${input.staffUserId} not found`)
     const job = getJobRow(tx, input.laborJobId)
+    // A job elsewhere is 404; then the location (the body's, checked by the platform, the job's,
+    // or the request's own) is one the request reaches.
+    assertVisible(locations, job.locationId, 'labor job', job.id)
     if (job.archivedAt) throw invalid('body/laborJobId', 'the job is archived')
     const locationId = input.locationId ?? job.locationId ?? actor.locationId
     if (!locationId)
@@ -111,17 +134,14 @@ export function createAssignment(db: Db, actor: Actor, input: CreateAssignmentIn
       .returning()
       .get()
     const assignment = presentAssignment(actor.tenantId, row, now)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'labor.job_assignment.create',
       entityType: 'labor_job_assignment',
       entityId: row.id,
       metadata: { assignment },
-    })
-    appendEvent(tx, actor, {
-      object: 'labor-job-assignment',
-      action: 'create',
-      aggregateId: row.id,
-      payload: assignment,
+      events: [
+        { object: 'labor-job-assignment', action: 'create', aggregateId: row.id, payload: assignment },
+      ],
     })
     return assignment
   })
@@ -159,17 +179,12 @@ export function updateAssignment(db: Db, actor: Actor, id: string, input: Update
       .returning()
       .get()
     const assignment = presentAssignment(actor.tenantId, row)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'labor.job_assignment.update',
       entityType: 'labor_job_assignment',
       entityId: id,
       metadata: { changes },
-    })
-    appendEvent(tx, actor, {
-      object: 'labor-job-assignment',
-      action: 'update',
-      aggregateId: id,
-      payload: assignment,
+      events: [{ object: 'labor-job-assignment', action: 'update', aggregateId: id, payload: assignment }],
     })
     return assignment
   })

@@ -1,11 +1,17 @@
 // Employees: every staff user of the tenant, with their employment profile (when one was set),
 // the jobs they hold and their open shift.
+//
+// Staff users have no location, but employees work somewhere: a location-bound request sees those
+// who work within its locations (a role there or tenant-wide, a job assignment there, or their
+// primary location there), and of them only the jobs and the open shift at those locations. An
+// employee of other locations only is 404, as the staff list leaves them out: their pay and
+// payroll details are not the business of another location's managers.
 import { and, asc, count, eq, exists, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
+import { type LocationScope, scopeCondition } from '../../platform/auth/location-scope'
 import { assertCalendarDate } from '../../platform/dates'
-import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { invalid, notFound } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
@@ -13,7 +19,7 @@ import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations/service'
 import { assertMayManage } from '../staff/privileges'
-import { type StaffUserRow, staffUsers } from '../staff/schema'
+import { type StaffUserRow, staffRoles, staffUsers } from '../staff/schema'
 import { isActiveAt } from './assignments'
 import type { PutProfileInput } from './model'
 import {
@@ -55,7 +61,24 @@ function staffJob(
   }
 }
 
-function present(db: Queryable, tenantId: string, loaded: Loaded[]) {
+/** Staff users who work within the scope (a query over staff_users left-joined to labor_profiles). */
+function worksWithin(db: Queryable, locations: LocationScope): SQL | undefined {
+  if (locations.all) return undefined
+  const tiedBy = (table: typeof staffRoles | typeof laborJobAssignments, at: SQL | undefined) =>
+    exists(
+      db
+        .select({ one: sql`1` })
+        .from(table)
+        .where(and(eq(table.staffUserId, staffUsers.id), at)),
+    )
+  return or(
+    scopeCondition(locations, laborProfiles.primaryLocationId),
+    tiedBy(staffRoles, scopeCondition(locations, staffRoles.locationId, { unlocatedToo: true })),
+    tiedBy(laborJobAssignments, scopeCondition(locations, laborJobAssignments.locationId)),
+  )
+}
+
+function present(db: Queryable, tenantId: string, loaded: Loaded[], locations: LocationScope) {
   const ids = loaded.map((l) => l.staff.id)
   if (ids.length === 0) return []
   const now = nowIso()
@@ -63,13 +86,24 @@ function present(db: Queryable, tenantId: string, loaded: Loaded[]) {
     .select()
     .from(laborJobAssignments)
     .innerJoin(laborJobs, eq(laborJobs.id, laborJobAssignments.laborJobId))
-    .where(inArray(laborJobAssignments.staffUserId, ids))
+    .where(
+      and(
+        inArray(laborJobAssignments.staffUserId, ids),
+        scopeCondition(locations, laborJobAssignments.locationId),
+      ),
+    )
     .orderBy(asc(laborJobAssignments.startsAt), asc(laborJobAssignments.id))
     .all()
   const shifts = db
     .select()
     .from(laborShifts)
-    .where(and(inArray(laborShifts.staffUserId, ids), isNull(laborShifts.clockOutAt)))
+    .where(
+      and(
+        inArray(laborShifts.staffUserId, ids),
+        isNull(laborShifts.clockOutAt),
+        scopeCondition(locations, laborShifts.locationId),
+      ),
+    )
     .all()
   return loaded.map(({ staff, profile }) => {
     const held = jobs
@@ -113,8 +147,10 @@ export function listEmployees(
     staffStatus?: string
     employmentStatus?: string
   } & PageRequest,
+  locations: LocationScope,
 ) {
   const conditions: (SQL | undefined)[] = [
+    worksWithin(db, locations),
     searchColumns(query.search, [
       staffUsers.email,
       laborProfiles.preferredName,
@@ -165,27 +201,33 @@ export function listEmployees(
     .offset(offsetOf(query))
     .all()
   const loaded = rows.map((r) => ({ staff: r.staff_users, profile: r.labor_profiles }))
-  return { employees: present(db, tenantId, loaded), page: { total } }
+  return { employees: present(db, tenantId, loaded, locations), page: { total } }
 }
 
-function load(db: Queryable, staffUserId: string): Loaded {
+function load(db: Queryable, staffUserId: string, locations: LocationScope): Loaded {
   const row = db
     .select()
     .from(staffUsers)
     .leftJoin(laborProfiles, eq(laborProfiles.staffUserId, staffUsers.id))
-    .where(eq(staffUsers.id, staffUserId))
+    .where(and(eq(staffUsers.id, staffUserId), worksWithin(db, locations)))
     .get()
   if (!row) throw notFound('employee', staffUserId)
   return { staff: row.staff_users, profile: row.labor_profiles }
 }
 
-export const getEmployee = (db: Queryable, tenantId: string, staffUserId: string) =>
-  present(db, tenantId, [load(db, staffUserId)])[0]!
+export const getEmployee = (db: Queryable, tenantId: string, staffUserId: string, locations: LocationScope) =>
+  present(db, tenantId, [load(db, staffUserId, locations)], locations)[0]!
 
-export function putProfile(db: Db, actor: Actor, staffUserId: string, input: PutProfileInput) {
+export function putProfile(
+  db: Db,
+  actor: Actor,
+  locations: LocationScope,
+  staffUserId: string,
+  input: PutProfileInput,
+) {
   assertCalendarDate('hireDate', input.hireDate)
   return inWriteTransaction(db, (tx) => {
-    const { profile: before } = load(tx, staffUserId)
+    const { profile: before } = load(tx, staffUserId, locations)
     assertMayManage(tx, actor, staffUserId)
     if (input.primaryLocationId && !findLocation(tx, input.primaryLocationId))
       throw invalid('body/primaryLocationId', `location ${input.primaryLocationId} not found`)
@@ -218,7 +260,7 @@ export function putProfile(db: Db, actor: Actor, staffUserId: string, input: Put
       changes = { created: row }
     } else {
       changes = diffFields(before, input)
-      if (Object.keys(changes).length === 0) return getEmployee(tx, actor.tenantId, staffUserId)
+      if (Object.keys(changes).length === 0) return getEmployee(tx, actor.tenantId, staffUserId, locations)
       row = tx
         .update(laborProfiles)
         .set({ ...input, updatedAt: now })
@@ -226,18 +268,20 @@ export function putProfile(db: Db, actor: Actor, staffUserId: string, input: Put
         .returning()
         .get()
     }
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: before ? 'labor.profile.update' : 'labor.profile.create',
       entityType: 'staff_user',
       entityId: staffUserId,
       metadata: { changes },
+      events: [
+        {
+          object: 'labor-employee',
+          action: before ? 'update' : 'create',
+          aggregateId: staffUserId,
+          payload: { ...row, tenantId: actor.tenantId },
+        },
+      ],
     })
-    appendEvent(tx, actor, {
-      object: 'labor-employee',
-      action: before ? 'update' : 'create',
-      aggregateId: staffUserId,
-      payload: { ...row, tenantId: actor.tenantId },
-    })
-    return getEmployee(tx, actor.tenantId, staffUserId)
+    return getEmployee(tx, actor.tenantId, staffUserId, locations)
   })
 }

@@ -1,13 +1,14 @@
 // Labor jobs: CRUD (archive instead of delete), with access primitives that change what holders may do.
 import { and, asc, count, eq, isNull, or, type SQL, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
+import { type LocationScope, locatedRow, scopeCondition } from '../../platform/auth/location-scope'
 import { offsetOf, type PageRequest } from '../../platform/http/paging'
-import { conflict, invalid, notFound } from '../../platform/http/problem'
+import { ApiError, conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations/service'
 import { assertMayHandOut, validPrimitives } from './access'
@@ -19,8 +20,11 @@ export function presentJob(tenantId: string, row: LaborJobRow) {
   return { ...rest, tenantId, accessPrimitives: { grants, denies } }
 }
 
+/** Where a job is: null, every location (so every request sees it). */
+export const jobLocated = locatedRow('labor job', laborJobs, laborJobs.id, laborJobs.locationId)
+
 export function getJobRow(db: Queryable, id: string): LaborJobRow {
-  const row = db.select().from(laborJobs).where(eq(laborJobs.id, id)).get()
+  const row = rowById(db, laborJobs, id)
   if (!row) throw notFound('labor job', id)
   return row
 }
@@ -31,8 +35,11 @@ export function listJobs(
   db: Queryable,
   tenantId: string,
   query: { locationId?: string; includeArchived?: boolean } & PageRequest,
+  locations: LocationScope,
 ) {
-  const conditions: (SQL | undefined)[] = []
+  const conditions: (SQL | undefined)[] = [
+    scopeCondition(locations, laborJobs.locationId, { unlocatedToo: true }),
+  ]
   if (!query.includeArchived) conditions.push(isNull(laborJobs.archivedAt))
   // A location's jobs are its own plus the jobs of every location.
   if (query.locationId)
@@ -60,13 +67,27 @@ function assertCodeFree(db: Queryable, code: string | null | undefined, exceptId
   if (holder && holder.id !== exceptId) throw conflict(`job code "${code}" is already in use`)
 }
 
+/**
+ * A job of every location is a job at each of them: its title, default wage and grants apply at
+ * locations a location-bound request does not reach, so only a request reaching every location
+ * makes one or changes one (403).
+ */
+function assertMayShapeEveryLocation(locations: LocationScope, locationId: string | null) {
+  if (locationId === null && !locations.all)
+    throw new ApiError(
+      'forbidden',
+      'A job of every location is created and changed only by a request that reaches every location; give the job a locationId',
+    )
+}
+
 function assertLocation(db: Queryable, locationId: string | null | undefined) {
   if (locationId && !findLocation(db, locationId))
     throw invalid('body/locationId', `location ${locationId} not found`)
 }
 
-export function createJob(db: Db, actor: Actor, input: CreateJobInput) {
+export function createJob(db: Db, actor: Actor, locations: LocationScope, input: CreateJobInput) {
   const access = validPrimitives(input.accessPrimitives ?? {})
+  assertMayShapeEveryLocation(locations, input.locationId ?? null)
   return inWriteTransaction(db, (tx) => {
     assertLocation(tx, input.locationId)
     assertCodeFree(tx, input.code)
@@ -96,21 +117,23 @@ export function createJob(db: Db, actor: Actor, input: CreateJobInput) {
       .returning()
       .get()
     const job = presentJob(actor.tenantId, row)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'labor.job.create',
       entityType: 'labor_job',
       entityId: row.id,
       metadata: { job },
+      events: [{ object: 'labor-job', action: 'create', aggregateId: row.id, payload: job }],
     })
-    appendEvent(tx, actor, { object: 'labor-job', action: 'create', aggregateId: row.id, payload: job })
     return job
   })
 }
 
-export function updateJob(db: Db, actor: Actor, id: string, input: UpdateJobInput) {
+export function updateJob(db: Db, actor: Actor, locations: LocationScope, id: string, input: UpdateJobInput) {
   const access = input.accessPrimitives ? validPrimitives(input.accessPrimitives) : undefined
+  if (input.locationId === null) assertMayShapeEveryLocation(locations, null)
   return inWriteTransaction(db, (tx) => {
     const before = getJobRow(tx, id)
+    assertMayShapeEveryLocation(locations, before.locationId)
     const { accessPrimitives: _a, archivedAt, ...fields } = input
     const patch: Partial<LaborJobRow> = { ...fields }
     if (access) {
@@ -152,13 +175,13 @@ export function updateJob(db: Db, actor: Actor, id: string, input: UpdateJobInpu
       .returning()
       .get()
     const job = presentJob(actor.tenantId, row)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'labor.job.update',
       entityType: 'labor_job',
       entityId: id,
       metadata: { changes },
+      events: [{ object: 'labor-job', action: 'update', aggregateId: id, payload: job }],
     })
-    appendEvent(tx, actor, { object: 'labor-job', action: 'update', aggregateId: id, payload: job })
     return job
   })
 }

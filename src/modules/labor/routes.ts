@@ -1,9 +1,15 @@
 import { Elysia } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { pageOf } from '../../platform/http/paging'
-import { createAssignment, getAssignment, listAssignments, updateAssignment } from './assignments'
+import {
+  assignmentLocated,
+  createAssignment,
+  getAssignment,
+  listAssignments,
+  updateAssignment,
+} from './assignments'
 import { getEmployee, listEmployees, putProfile } from './employees'
-import { createJob, getJob, listJobs, updateJob } from './jobs'
+import { createJob, getJob, jobLocated, listJobs, updateJob } from './jobs'
 import {
   AssignmentList,
   AssignmentListQuery,
@@ -31,7 +37,8 @@ export const laborRoutes = (auth: AuthPlugin) =>
     .use(auth)
     .get(
       '/employees',
-      ({ db, tenant, query }) => listEmployees(db, tenant.id, { ...query, ...pageOf(query) }),
+      ({ db, tenant, query, locations }) =>
+        listEmployees(db, tenant.id, { ...query, ...pageOf(query) }, locations),
       {
         permission: 'labor:read',
         query: EmployeeListQuery,
@@ -39,13 +46,13 @@ export const laborRoutes = (auth: AuthPlugin) =>
         detail: {
           summary: 'List employees',
           description:
-            'Every staff user with their employment profile (null until one is set), jobs and open shift, ordered by last then first name. `locationId`: the primary location or a job assignment there; `search`: name, preferred name, email or employee number; `staffStatus`: the staff user status; `employmentStatus`: the profile status (staff users without a profile never match).',
+            'Every staff user with their employment profile (null until one is set), jobs and open shift, ordered by last then first name. `locationId`: the primary location or a job assignment there; `search`: name, preferred name, email or employee number; `staffStatus`: the staff user status; `employmentStatus`: the profile status (staff users without a profile never match). A location-bound request lists only employees who work within its locations (a role there or tenant-wide, a job assignment there, or their primary location there), each with the jobs and open shift at those locations; `total` counts only them.',
         },
       },
     )
     .get(
       '/employees/:staffUserId',
-      ({ db, tenant, params }) => getEmployee(db, tenant.id, params.staffUserId),
+      ({ db, tenant, params, locations }) => getEmployee(db, tenant.id, params.staffUserId, locations),
       {
         permission: 'labor:read',
         params: StaffParams,
@@ -53,13 +60,13 @@ export const laborRoutes = (auth: AuthPlugin) =>
         detail: {
           summary: 'Get an employee',
           description:
-            '`jobs` are all job assignments (StaffJob, `id` = assignment id), `activeJobs` those in force with a job not archived, `primaryJob` the active one marked primary; `activeShift` the open shift.',
+            '`jobs` are all job assignments (StaffJob, `id` = assignment id), `activeJobs` those in force with a job not archived, `primaryJob` the active one marked primary; `activeShift` the open shift. A location-bound request sees only the assignments and open shift at its locations, and an employee who works only at other locations is 404.',
         },
       },
     )
     .put(
       '/employees/:staffUserId/profile',
-      ({ db, actor, params, body }) => putProfile(db, actor, params.staffUserId, body),
+      ({ db, actor, locations, params, body }) => putProfile(db, actor, locations, params.staffUserId, body),
       {
         permission: 'labor:write',
         params: StaffParams,
@@ -68,25 +75,30 @@ export const laborRoutes = (auth: AuthPlugin) =>
         detail: {
           summary: 'Set an employee’s employment profile',
           description:
-            'Creates the profile the first time (defaults: `active`, `hourly`, overtime eligible), then changes only the fields sent. Pay rates are integer cents. Only a caller who could manage every role the staff user holds may change it (403).',
+            'Creates the profile the first time (defaults: `active`, `hourly`, overtime eligible), then changes only the fields sent. Pay rates are integer cents. Only a caller who could manage every role the staff user holds may change it (403); an employee the caller does not see (see Get an employee) is 404.',
         },
       },
     )
-    .get('/jobs', ({ db, tenant, query }) => listJobs(db, tenant.id, { ...query, ...pageOf(query) }), {
-      permission: 'labor:read',
-      query: JobListQuery,
-      response: JobList,
-      detail: {
-        summary: 'List jobs',
-        description:
-          'Ordered by title. `locationId`: that location’s jobs and jobs of every location. Archived jobs only with `includeArchived=true`.',
+    .get(
+      '/jobs',
+      ({ db, tenant, query, locations }) =>
+        listJobs(db, tenant.id, { ...query, ...pageOf(query) }, locations),
+      {
+        permission: 'labor:read',
+        query: JobListQuery,
+        response: JobList,
+        detail: {
+          summary: 'List jobs',
+          description:
+            'Ordered by title. `locationId`: that location’s jobs and jobs of every location. Archived jobs only with `includeArchived=true`. Only jobs at the locations the request reaches, and jobs of every location.',
+        },
       },
-    })
+    )
     .post(
       '/jobs',
-      ({ db, actor, body, set }) => {
+      ({ db, actor, locations, body, set }) => {
         set.status = 201
-        return createJob(db, actor, body)
+        return createJob(db, actor, locations, body)
       },
       {
         permission: 'labor:write',
@@ -94,29 +106,36 @@ export const laborRoutes = (auth: AuthPlugin) =>
         response: { 201: LaborJob },
         detail: {
           summary: 'Create a job',
-          description: `Defaults: \`hourly\`, USD, not tipped, of every location (\`locationId\` null). A duplicate \`code\` is 409. ${accessNote}`,
+          description: `Defaults: \`hourly\`, USD, not tipped, of every location (\`locationId\` null). A job of every location applies at every location, so only a request that reaches every location may create one (403 otherwise: give \`locationId\`). A duplicate \`code\` is 409. ${accessNote}`,
         },
       },
     )
     .get('/jobs/:id', ({ db, tenant, params }) => getJob(db, tenant.id, params.id), {
       permission: 'labor:read',
+      locatedBy: jobLocated,
       params: IdParams,
       response: LaborJob,
       detail: { summary: 'Get a job' },
     })
-    .put('/jobs/:id', ({ db, actor, params, body }) => updateJob(db, actor, params.id, body), {
-      permission: 'labor:write',
-      params: IdParams,
-      body: UpdateJob,
-      response: LaborJob,
-      detail: {
-        summary: 'Update a job',
-        description: `Partial; an empty body changes nothing. \`archivedAt\` (any date-time) archives the job now, null restores it; archived jobs grant nothing and cannot be clocked in with. Moving a job to one location while it is assigned elsewhere is 409. ${accessNote}`,
+    .put(
+      '/jobs/:id',
+      ({ db, actor, locations, params, body }) => updateJob(db, actor, locations, params.id, body),
+      {
+        permission: 'labor:write',
+        locatedBy: jobLocated,
+        params: IdParams,
+        body: UpdateJob,
+        response: LaborJob,
+        detail: {
+          summary: 'Update a job',
+          description: `Partial; an empty body changes nothing. \`archivedAt\` (any date-time) archives the job now, null restores it; archived jobs grant nothing and cannot be clocked in with. Moving a job to one location while it is assigned elsewhere is 409. A job at a location the request does not reach is 404; a job of every location (or making one) needs a request that reaches every location (403). ${accessNote}`,
+        },
       },
-    })
+    )
     .get(
       '/job-assignments',
-      ({ db, tenant, query }) => listAssignments(db, tenant.id, { ...query, ...pageOf(query) }),
+      ({ db, tenant, query, locations }) =>
+        listAssignments(db, tenant.id, { ...query, ...pageOf(query) }, locations),
       {
         permission: 'labor:read',
         query: AssignmentListQuery,
@@ -124,15 +143,15 @@ export const laborRoutes = (auth: AuthPlugin) =>
         detail: {
           summary: 'List job assignments',
           description:
-            '`activeAt`: only assignments in force at that instant (startsAt ≤ activeAt < endsAt).',
+            '`activeAt`: only assignments in force at that instant (startsAt ≤ activeAt < endsAt). Only assignments at the locations the request reaches (`total` too).',
         },
       },
     )
     .post(
       '/job-assignments',
-      ({ db, actor, body, set }) => {
+      ({ db, actor, locations, body, set }) => {
         set.status = 201
-        return createAssignment(db, actor, body)
+        return createAssignment(db, actor, locations, body)
       },
       {
         permission: 'labor:write',
@@ -141,12 +160,13 @@ export const laborRoutes = (auth: AuthPlugin) =>
         detail: {
           summary: 'Assign a job',
           description:
-            'Gives a staff user a job at a location (the job’s own location, else `locationId`, else x-location-id) from `startsAt` (default now) until `endsAt` (open-ended when absent). `primaryJob` demotes their other primary. The caller must be able to manage the staff user’s roles and hold the job’s grants there (403).',
+            'Gives a staff user a job at a location (the job’s own location, else `locationId`, else x-location-id) from `startsAt` (default now) until `endsAt` (open-ended when absent). `primaryJob` demotes their other primary. The caller must be able to manage the staff user’s roles and hold the job’s grants there (403). A job at a location the request does not reach is 404; an assignment at such a location is 403.',
         },
       },
     )
     .get('/job-assignments/:id', ({ db, tenant, params }) => getAssignment(db, tenant.id, params.id), {
       permission: 'labor:read',
+      locatedBy: assignmentLocated,
       params: IdParams,
       response: JobAssignment,
       detail: { summary: 'Get a job assignment' },
@@ -156,6 +176,7 @@ export const laborRoutes = (auth: AuthPlugin) =>
       ({ db, actor, params, body }) => updateAssignment(db, actor, params.id, body),
       {
         permission: 'labor:write',
+        locatedBy: assignmentLocated,
         params: IdParams,
         body: UpdateAssignment,
         response: JobAssignment,

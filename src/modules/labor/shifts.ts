@@ -2,7 +2,7 @@
 // shift per staff user: checked inside the BEGIN IMMEDIATE write transaction (writers queue, so
 // the check and the insert cannot interleave) and backed by a partial unique index.
 import { and, asc, count, desc, eq, gte, inArray, isNull, lte, type SQL } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import {
   assertReaches,
@@ -12,7 +12,6 @@ import {
 } from '../../platform/auth/location-scope'
 import type { Permission } from '../../platform/auth/permissions'
 import { calendarDateIn } from '../../platform/dates'
-import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest } from '../../platform/http/paging'
 import { ApiError, conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -250,13 +249,13 @@ function insertShift(tx: Queryable, values: typeof laborShifts.$inferInsert): La
 }
 
 function record(tx: Queryable, actor: Actor, action: string, shift: ReturnType<typeof presentShift>) {
-  appendAudit(tx, actor, {
+  recordWrite(tx, actor, {
     action: `labor.shift.${action.replace('-', '_')}`,
     entityType: 'labor_shift',
     entityId: shift.id,
     metadata: { staffUserId: shift.staffUserId, status: shift.status, locationId: shift.locationId },
+    events: [{ object: 'labor-shift', action, aggregateId: shift.id, payload: shift }],
   })
-  appendEvent(tx, actor, { object: 'labor-shift', action, aggregateId: shift.id, payload: shift })
 }
 
 function change(

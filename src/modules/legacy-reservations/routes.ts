@@ -13,6 +13,7 @@ import {
 import {
   createLegacyReservation,
   getLegacyReservation,
+  legacyReservationLocated,
   listLegacyReservations,
   updateLegacyReservation,
 } from './service'
@@ -20,22 +21,26 @@ import {
 export const legacyReservationRoutes = (auth: AuthPlugin) =>
   new Elysia({ name: 'legacy-reservations', prefix: '/reservation', detail: { tags: ['Reservations'] } })
     .use(auth)
-    .get('', ({ db, query }) => listLegacyReservations(db, { ...query, ...pageOf(query) }), {
-      permission: 'reservations:read',
-      query: LegacyReservationListQuery,
-      response: LegacyReservationList,
-      detail: {
-        summary: 'List reservations',
-        description:
-          'By reservation date. Filters: `dateFrom`/`dateTo` (local dates at the reservation location, inclusive), ' +
-          '`status`, `reservationTypeId`, `customerId`, `reservationLocationId`, `paymentStatus`.',
+    .get(
+      '',
+      ({ db, query, locations }) => listLegacyReservations(db, { ...query, ...pageOf(query) }, locations),
+      {
+        permission: 'reservations:read',
+        query: LegacyReservationListQuery,
+        response: LegacyReservationList,
+        detail: {
+          summary: 'List reservations',
+          description:
+            'By reservation date. Filters: `dateFrom`/`dateTo` (local dates at the reservation location, inclusive), ' +
+            '`status`, `reservationTypeId`, `customerId`, `reservationLocationId`, `paymentStatus`.',
+        },
       },
-    })
+    )
     .post(
       '',
-      ({ db, actor, body, set }) => {
+      ({ db, actor, locations, body, set }) => {
         set.status = 201
-        return createLegacyReservation(db, actor, body)
+        return createLegacyReservation(db, actor, locations, body)
       },
       {
         permission: 'reservations:write',
@@ -59,12 +64,14 @@ export const legacyReservationRoutes = (auth: AuthPlugin) =>
     )
     .get('/:id', ({ db, params }) => getLegacyReservation(db, params.id), {
       permission: 'reservations:read',
+      locatedBy: legacyReservationLocated,
       params: ReservationIdParams,
       response: LegacyReservation,
       detail: { summary: 'Get a reservation' },
     })
     .put('/:id', ({ db, actor, params, body }) => updateLegacyReservation(db, actor, params.id, body), {
       permission: 'reservations:write',
+      locatedBy: legacyReservationLocated,
       params: ReservationIdParams,
       body: UpdateLegacyReservation,
       response: LegacyReservation,

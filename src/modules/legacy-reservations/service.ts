@@ -1,10 +1,15 @@
 // Legacy reservations (`/reservation`): booked against a reservation type, numbered in order,
 // moving Pending -> Confirmed -> Checked In -> Completed, or to Cancelled / No Show.
 import { and, asc, count, desc, eq, gte, inArray, lte, max } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
+import {
+  everyLocation,
+  type LocationScope,
+  locatedRow,
+  scopeCondition,
+} from '../../platform/auth/location-scope'
 import { offsetOf, type PageRequest } from '../../platform/http/paging'
 import { ApiError, conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId } from '../../platform/ids'
@@ -75,6 +80,17 @@ function views(db: Queryable, rows: LegacyReservationRow[]): LegacyReservationVi
 
 const view = (db: Queryable, row: LegacyReservationRow) => views(db, [row])[0]!
 
+/**
+ * Where a reservation is held (routes declare it with `locatedBy`): its reservation location, not
+ * its inventory location (a write naming that one is the caller's to reach, like any other).
+ */
+export const legacyReservationLocated = locatedRow(
+  'reservation',
+  legacyReservations,
+  legacyReservations.id,
+  legacyReservations.reservationLocationId,
+)
+
 export function getLegacyReservationRow(db: Queryable, id: string): LegacyReservationRow {
   const row = db.select().from(legacyReservations).where(eq(legacyReservations.id, id)).get()
   if (!row) throw notFound('reservation', id)
@@ -93,10 +109,11 @@ export interface LegacyListQuery extends PageRequest {
   paymentStatus?: 'unpaid' | 'paid' | 'refunded'
 }
 
-export function listLegacyReservations(db: Queryable, query: LegacyListQuery) {
+export function listLegacyReservations(db: Queryable, query: LegacyListQuery, locations: LocationScope) {
   if (query.dateFrom && query.dateTo && query.dateFrom > query.dateTo)
     throw invalid('query/dateFrom', `dateFrom ${query.dateFrom} is after dateTo ${query.dateTo}`)
   const where = and(
+    scopeCondition(locations, legacyReservations.reservationLocationId),
     query.dateFrom ? gte(legacyReservations.businessDate, query.dateFrom) : undefined,
     query.dateTo ? lte(legacyReservations.businessDate, query.dateTo) : undefined,
     query.status ? eq(legacyReservations.status, query.status) : undefined,
@@ -160,13 +177,14 @@ function priceOf(
 export function createLegacyReservation(
   db: Db,
   actor: Actor,
+  locations: LocationScope,
   input: CreateLegacyReservationInput,
   now: Date = new Date(),
 ): LegacyReservationView {
   return inWriteTransaction(db, (tx) => {
     const type = (() => {
       try {
-        return getReservationTypeRow(tx, input.reservationTypeId)
+        return getReservationTypeRow(tx, input.reservationTypeId, locations)
       } catch {
         throw invalid('body/reservationTypeId', `no reservation type ${input.reservationTypeId}`)
       }
@@ -241,13 +259,13 @@ export function createLegacyReservation(
       .returning()
       .get()
     const result = view(tx, row)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'legacy_reservation.create',
       entityType: 'legacy_reservation',
       entityId: row.id,
       metadata: { reservation: result },
+      events: [{ object: 'reservation', action: 'create', aggregateId: row.id, payload: result }],
     })
-    appendEvent(tx, actor, { object: 'reservation', action: 'create', aggregateId: row.id, payload: result })
     return result
   })
 }
@@ -311,12 +329,9 @@ export function updateLegacyReservation(
     if (rebooking || input.price !== undefined || input.isPriceOverride !== undefined) {
       if (statusTransitions[before.status].length === 0 && rebooking)
         throw conflict(`a ${before.status} reservation cannot be rebooked`, { currentStatus: before.status })
-      const checked = rebooking
-        ? checkAgainstType(tx, getReservationTypeRow(tx, before.reservationTypeId), merged, {
-            now,
-            exceptId: id,
-          })
-        : null
+      // The reservation's own type, wherever else it is held.
+      const type = getReservationTypeRow(tx, before.reservationTypeId, everyLocation)
+      const checked = rebooking ? checkAgainstType(tx, type, merged, { now, exceptId: id }) : null
       if (checked) patch.businessDate = checked.businessDate
       const option = checked ? checked.option : optionRow(tx, merged.reservationTypeOptionId)
       patch.price = priceOf(
@@ -337,14 +352,14 @@ export function updateLegacyReservation(
       .returning()
       .get()
     const result = view(tx, row)
-    appendAudit(tx, actor, {
+    const action = changes.status?.to === 'Cancelled' ? 'cancel' : 'update'
+    recordWrite(tx, actor, {
       action: changes.status ? `legacy_reservation.status` : 'legacy_reservation.update',
       entityType: 'legacy_reservation',
       entityId: id,
       metadata: { changes },
+      events: [{ object: 'reservation', action, aggregateId: id, payload: result }],
     })
-    const action = changes.status?.to === 'Cancelled' ? 'cancel' : 'update'
-    appendEvent(tx, actor, { object: 'reservation', action, aggregateId: id, payload: result })
     return result
   })
 }

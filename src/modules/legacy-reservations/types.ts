@@ -1,9 +1,16 @@
 // Reservation types (`/reservation-type`): what can be booked through `/reservation`, with its
 // guest limits, lead time, locations, priced options and weekly time slots.
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+//
+// A type names several locations (where it is held, its default, its inventory location), and one
+// with an empty `reservationLocationIds` is held at every location (that is how bookings are
+// checked). Under the location rule, a caller sees a type held everywhere or naming one of its
+// locations (404 otherwise), and changes, deletes or creates only a type every location of which
+// it may act at (403 otherwise): changing a type changes what every location it serves offers.
+import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
+import { assertReaches, type LocationScope, reaches } from '../../platform/auth/location-scope'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { ApiError, conflict, type FieldError, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -68,16 +75,75 @@ function typeViews(db: Queryable, rows: ReservationTypeRow[]): ReservationTypeVi
 
 export const typeView = (db: Queryable, row: ReservationTypeRow) => typeViews(db, [row])[0]!
 
-export function getReservationTypeRow(db: Queryable, id: string): ReservationTypeRow {
+type TypeLocations = Pick<
+  ReservationTypeRow,
+  | 'reservationLocationIds'
+  | 'isAlwaysOccursInDefaultLocation'
+  | 'reservationLocationId'
+  | 'defaultReservationLocationId'
+  | 'inventoryLocationId'
+>
+
+/** No list of locations (and not bound to its default): bookable at every location. */
+const heldEverywhere = (type: TypeLocations) =>
+  type.reservationLocationIds.length === 0 && !type.isAlwaysOccursInDefaultLocation
+
+/** Every location a type names. */
+const namedLocations = (type: TypeLocations): string[] =>
+  [
+    ...type.reservationLocationIds,
+    type.reservationLocationId,
+    type.defaultReservationLocationId,
+    type.inventoryLocationId,
+  ].filter((id): id is string => id !== null)
+
+const visibleTo = (scope: LocationScope, type: TypeLocations) =>
+  scope.all || heldEverywhere(type) || namedLocations(type).some((id) => reaches(scope, id))
+
+/** `visibleTo` as a WHERE condition (undefined: no condition). */
+function visibleCondition(scope: LocationScope): SQL | undefined {
+  if (scope.all) return undefined
+  const ids = [...scope.ids]
+  return or(
+    and(
+      sql`json_array_length(${reservationTypes.reservationLocationIds}) = 0`,
+      eq(reservationTypes.isAlwaysOccursInDefaultLocation, false),
+    ),
+    sql`exists (select 1 from json_each(${reservationTypes.reservationLocationIds}) where value in ${ids})`,
+    inArray(reservationTypes.reservationLocationId, ids),
+    inArray(reservationTypes.defaultReservationLocationId, ids),
+    inArray(reservationTypes.inventoryLocationId, ids),
+  )
+}
+
+/** 403 unless the request may act at every location the type serves or names. */
+function assertMayChange(scope: LocationScope, type: TypeLocations) {
+  if (scope.all) return
+  if (heldEverywhere(type))
+    throw new ApiError(
+      'forbidden',
+      'A reservation type with no reservationLocationIds is held at every location: only a request that may act at every location may create or change one',
+    )
+  for (const id of namedLocations(type)) assertReaches(scope, id)
+}
+
+/** A type the request may see; 404 for one it may not, as for one that does not exist. */
+export function getReservationTypeRow(db: Queryable, id: string, scope: LocationScope): ReservationTypeRow {
   const row = db.select().from(reservationTypes).where(eq(reservationTypes.id, id)).get()
-  if (!row) throw notFound('reservation type', id)
+  if (!row || !visibleTo(scope, row)) throw notFound('reservation type', id)
   return row
 }
 
-export const getReservationType = (db: Queryable, id: string) => typeView(db, getReservationTypeRow(db, id))
+export const getReservationType = (db: Queryable, id: string, scope: LocationScope) =>
+  typeView(db, getReservationTypeRow(db, id, scope))
 
-export function listReservationTypes(db: Queryable, query: { q?: string; status?: string } & PageRequest) {
+export function listReservationTypes(
+  db: Queryable,
+  query: { q?: string; status?: string } & PageRequest,
+  scope: LocationScope,
+) {
   const where = and(
+    visibleCondition(scope),
     searchColumns(query.q, [reservationTypes.title, reservationTypes.slug]),
     query.status ? eq(reservationTypes.status, query.status as 'active') : undefined,
   )
@@ -201,6 +267,7 @@ function assertValid(db: Queryable, fields: TypeFields, input: UpdateReservation
 export function createReservationType(
   db: Db,
   actor: Actor,
+  scope: LocationScope,
   input: CreateReservationTypeInput,
 ): ReservationTypeView {
   return inWriteTransaction(db, (tx) => {
@@ -235,6 +302,7 @@ export function createReservationType(
       metaData: input.metaData ?? null,
       security: input.security ?? null,
     }
+    assertMayChange(scope, fields)
     assertValid(tx, fields, input)
     const now = nowIso()
     const row = tx
@@ -244,7 +312,7 @@ export function createReservationType(
       .get()
     replaceChildren(tx, row.id, input, now)
     const view = typeView(tx, row)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'reservation_type.create',
       entityType: 'reservation_type',
       entityId: row.id,
@@ -257,11 +325,13 @@ export function createReservationType(
 export function updateReservationType(
   db: Db,
   actor: Actor,
+  scope: LocationScope,
   id: string,
   input: UpdateReservationTypeInput,
 ): ReservationTypeView {
   return inWriteTransaction(db, (tx) => {
-    const before = getReservationTypeRow(tx, id)
+    const before = getReservationTypeRow(tx, id, scope)
+    assertMayChange(scope, before)
     if (input.slug && slugTaken(tx, reservationTypes, slugColumns, input.slug, id))
       throw conflict(`slug "${input.slug}" is already in use`)
     const patch = scalarFields(input)
@@ -269,6 +339,7 @@ export function updateReservationType(
       ...before,
       ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
     }
+    assertMayChange(scope, merged)
     assertValid(tx, merged as TypeFields, input)
     const changes = diffFields(before, patch)
     const beforeView = typeView(tx, before)
@@ -284,19 +355,26 @@ export function updateReservationType(
     if (Object.keys(changes).length === 0) return beforeView
     if (input.options || input.timeSlots)
       tx.update(reservationTypes).set({ updatedAt: now }).where(eq(reservationTypes.id, id)).run()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'reservation_type.update',
       entityType: 'reservation_type',
       entityId: id,
       metadata: { changes },
     })
-    return getReservationType(tx, id)
+    return getReservationType(tx, id, scope)
   })
 }
 
-export function deleteReservationType(db: Db, actor: Actor, id: string): ReservationTypeView {
+export function deleteReservationType(
+  db: Db,
+  actor: Actor,
+  scope: LocationScope,
+  id: string,
+): ReservationTypeView {
   return inWriteTransaction(db, (tx) => {
-    const view = getReservationType(tx, id)
+    const before = getReservationTypeRow(tx, id, scope)
+    assertMayChange(scope, before)
+    const view = typeView(tx, before)
     const used =
       tx
         .select({ n: count() })
@@ -308,7 +386,7 @@ export function deleteReservationType(db: Db, actor: Actor, id: string): Reserva
         reservations: used,
       })
     tx.delete(reservationTypes).where(eq(reservationTypes.id, id)).run()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'reservation_type.delete',
       entityType: 'reservation_type',
       entityId: id,

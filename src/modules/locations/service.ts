@@ -1,5 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -41,7 +41,7 @@ export function createLocation(
       })
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'location.create',
       entityType: 'location',
       entityId: row.id,

@@ -2,9 +2,7 @@
 // type its kind accepts and its claims name; then the asset is `ready` with its public URL.
 // Refused bytes are removed from the store (the draft stays, without them).
 import { eq } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { ApiError, conflict } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
@@ -12,7 +10,7 @@ import { inWriteTransaction } from '../../platform/tenancy/transaction'
 import { inspectFile } from './inspect'
 import type { CompleteUploadInput, MediaAssetView } from './model'
 import { mediaAssets } from './schema'
-import { EVENT_OBJECT, getAsset, type MediaContext, type MediaScope, toView } from './service'
+import { getAsset, type MediaContext, type MediaScope, recordAssetWrite, toView } from './service'
 
 const tooLarge = (maxBytes: number, sizeBytes: number) =>
   new ApiError(
@@ -92,10 +90,8 @@ export async function completeUpload(
       .returning()
       .get()
     const view = toView(row, actor.tenantId)
-    appendAudit(tx, actor, {
-      action: 'media_asset.complete',
-      entityType: 'media_asset',
-      entityId: id,
+    recordAssetWrite(tx, actor, view, {
+      verb: 'complete',
       metadata: {
         mimeType: inspection.mimeType,
         sizeBytes: inspection.sizeBytes,
@@ -104,7 +100,6 @@ export async function completeUpload(
         height: inspection.height,
       },
     })
-    appendEvent(tx, actor, { object: EVENT_OBJECT, action: 'complete', aggregateId: id, payload: view })
     return view
   })
 }

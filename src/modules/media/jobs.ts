@@ -2,16 +2,14 @@
 // completed by that URL. The hourly job soft-deletes it (audited, with the `delete` event) and
 // removes its bytes from the store, so abandoned uploads do not pile up in DATA_DIR or the bucket.
 import { and, eq, lt } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { type Actor, systemActor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { forEachTenant } from '../../platform/jobs/tenants'
 import type { Platform } from '../../platform/platform'
 import type { ObjectStore } from '../../platform/storage/store'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
 import { mediaAssets } from './schema'
-import { EVENT_OBJECT, toView } from './service'
+import { recordAssetWrite, toView } from './service'
 
 export const ABANDONED_DRAFT_AFTER_MS = 24 * 3600 * 1000
 const BATCH = 500
@@ -49,17 +47,10 @@ export async function purgeAbandonedDrafts(
         .where(eq(mediaAssets.id, id))
         .returning()
         .get()
-      appendAudit(tx, actor, {
-        action: 'media_asset.purge',
-        entityType: 'media_asset',
-        entityId: id,
+      recordAssetWrite(tx, actor, toView(row, actor.tenantId), {
+        verb: 'purge',
         metadata: { reason: 'abandoned draft', uploadExpiresAt: current.uploadExpiresAt },
-      })
-      appendEvent(tx, actor, {
-        object: EVENT_OBJECT,
-        action: 'delete',
-        aggregateId: id,
-        payload: toView(row, actor.tenantId),
+        announceAs: 'delete',
       })
       return current.providerAssetId
     })

@@ -1,10 +1,9 @@
 // Media assets: direct uploads, attaching, reusing, soft delete and restore. Completing an upload
 // (reading and checking the bytes) is in complete.ts; the embedded store's routes in uploads.ts.
 import { and, asc, eq, ne, type SQL } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { assertReaches, type LocationScope, scopeCondition } from '../../platform/auth/location-scope'
-import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest } from '../../platform/http/paging'
 import { ApiError, conflict, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -30,7 +29,31 @@ export interface MediaContext {
   serviceBaseUrl: string
 }
 
-export const EVENT_OBJECT = 'media-asset'
+/**
+ * A change to an asset: the audit entry `media_asset.<verb>` and the `media-asset` event carrying
+ * the asset, named `announceAs` when its verb differs from the entry's (a purge is a `delete`).
+ */
+export function recordAssetWrite(
+  tx: Queryable,
+  actor: Actor,
+  asset: MediaAssetView,
+  change: { verb: string; metadata: Record<string, unknown>; announceAs?: string },
+): void {
+  recordWrite(tx, actor, {
+    action: `media_asset.${change.verb}`,
+    entityType: 'media_asset',
+    entityId: asset.id,
+    metadata: change.metadata,
+    events: [
+      {
+        object: 'media-asset',
+        action: change.announceAs ?? change.verb,
+        aggregateId: asset.id,
+        payload: asset,
+      },
+    ],
+  })
+}
 
 export function toView(row: MediaAssetRow, tenantId: string): MediaAssetView {
   return {
@@ -168,10 +191,8 @@ export async function createDirectUpload(
       .returning()
       .get()
     const view = toView(inserted, actor.tenantId)
-    appendAudit(tx, actor, {
-      action: 'media_asset.create',
-      entityType: 'media_asset',
-      entityId: id,
+    recordAssetWrite(tx, actor, view, {
+      verb: 'create',
       metadata: {
         kind: input.kind,
         filename: inserted.filename,
@@ -179,7 +200,6 @@ export async function createDirectUpload(
         locationId,
       },
     })
-    appendEvent(tx, actor, { object: EVENT_OBJECT, action: 'create', aggregateId: id, payload: view })
     return inserted
   })
   return { asset: toView(row, actor.tenantId), uploadUrl, expiresAt: expiresAt.toISOString() }
@@ -217,16 +237,13 @@ export function attachAsset(
       .returning()
       .get()
     const view = toView(row, actor.tenantId)
-    appendAudit(tx, actor, {
-      action: 'media_asset.attach',
-      entityType: 'media_asset',
-      entityId: id,
+    recordAssetWrite(tx, actor, view, {
+      verb: 'attach',
       metadata: {
         from: { entityType: before.linkedEntityType, entityId: before.linkedEntityId, role: before.role },
         to: input,
       },
     })
-    appendEvent(tx, actor, { object: EVENT_OBJECT, action: 'attach', aggregateId: id, payload: view })
     return view
   })
 }
@@ -272,13 +289,10 @@ export function reuseAsset(
       .returning()
       .get()
     const view = toView(row, actor.tenantId)
-    appendAudit(tx, actor, {
-      action: 'media_asset.reuse',
-      entityType: 'media_asset',
-      entityId: row.id,
+    recordAssetWrite(tx, actor, view, {
+      verb: 'reuse',
       metadata: { sourceAssetId: source.id, locationId, ...input },
     })
-    appendEvent(tx, actor, { object: EVENT_OBJECT, action: 'reuse', aggregateId: row.id, payload: view })
     return view
   })
 }
@@ -294,17 +308,9 @@ export function deleteAsset(db: Db, actor: Actor, scope: MediaScope, id: string)
       .where(eq(mediaAssets.id, id))
       .returning()
       .get()
-    appendAudit(tx, actor, {
-      action: 'media_asset.delete',
-      entityType: 'media_asset',
-      entityId: id,
+    recordAssetWrite(tx, actor, toView(row, actor.tenantId), {
+      verb: 'delete',
       metadata: { statusBefore: before.status },
-    })
-    appendEvent(tx, actor, {
-      object: EVENT_OBJECT,
-      action: 'delete',
-      aggregateId: id,
-      payload: toView(row, actor.tenantId),
     })
   })
 }
@@ -322,13 +328,10 @@ export function restoreAsset(db: Db, actor: Actor, scope: MediaScope, id: string
       .returning()
       .get()
     const view = toView(row, actor.tenantId)
-    appendAudit(tx, actor, {
-      action: 'media_asset.restore',
-      entityType: 'media_asset',
-      entityId: id,
+    recordAssetWrite(tx, actor, view, {
+      verb: 'restore',
       metadata: { status },
     })
-    appendEvent(tx, actor, { object: EVENT_OBJECT, action: 'restore', aggregateId: id, payload: view })
     return view
   })
 }

@@ -7,7 +7,7 @@
 // With MEDIA_S3_BUCKET set, uploads and files go to S3 and both routes answer 404.
 import { and, eq, isNull } from 'drizzle-orm'
 import { Elysia, t } from 'elysia'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { rawBodyRoute } from '../../platform/http/conventions'
 import { ApiError, conflict, forbidden, notFound } from '../../platform/http/problem'
@@ -115,7 +115,7 @@ export const mediaFileRoutes = (platform: Platform) => {
               .returning({ id: mediaAssets.id })
               .get()
             if (!claimed) throw used()
-            appendAudit(tx, actor, {
+            recordWrite(tx, actor, {
               action: 'media_asset.upload',
               entityType: 'media_asset',
               entityId: asset.id,

@@ -1,9 +1,8 @@
 import { and, count, desc, eq } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { assertCalendarDate } from '../../platform/dates'
-import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { ApiError, type FieldError, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -110,13 +109,13 @@ export function createNote(db: Db, actor: Actor, body: CreateNoteInput): NoteRow
       })
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'note.create',
       entityType: 'note',
       entityId: row.id,
       metadata: { note: row },
+      event: row,
     })
-    appendEvent(tx, actor, { object: 'note', action: 'create', aggregateId: row.id, payload: row })
     return row
   })
 }
@@ -134,8 +133,13 @@ export function updateNote(db: Db, actor: Actor, id: string, body: UpdateNoteInp
       .where(eq(notes.id, id))
       .returning()
       .get()
-    appendAudit(tx, actor, { action: 'note.update', entityType: 'note', entityId: id, metadata: { changes } })
-    appendEvent(tx, actor, { object: 'note', action: 'update', aggregateId: id, payload: row })
+    recordWrite(tx, actor, {
+      action: 'note.update',
+      entityType: 'note',
+      entityId: id,
+      metadata: { changes },
+      event: row,
+    })
     return row
   })
 }
@@ -144,12 +148,12 @@ export function deleteNote(db: Db, actor: Actor, id: string): void {
   inWriteTransaction(db, (tx) => {
     const row = getNote(tx, id)
     tx.delete(notes).where(eq(notes.id, id)).run()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'note.delete',
       entityType: 'note',
       entityId: id,
       metadata: { note: row },
+      event: row,
     })
-    appendEvent(tx, actor, { object: 'note', action: 'delete', aggregateId: id, payload: row })
   })
 }

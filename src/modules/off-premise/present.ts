@@ -1,8 +1,8 @@
-// The `offPremise` block of orders, loaded in one query per table for any number of orders.
-// Imports nothing from the orders module (the orders view imports this).
+// The `offPremise` block of orders (orders/model-off-premise.ts), loaded in one query per table
+// for any number of orders: what the OrdersPort's offPremiseBlocks answers.
 import { asc, inArray } from 'drizzle-orm'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import type { OffPremiseView } from './order-model'
+import type { OffPremiseView } from '../orders/model-off-premise'
 import {
   type OffPremiseNotificationRow,
   type OrderOffPremiseRow,

@@ -1,9 +1,8 @@
 // Off-premise settings, one per location (the defaults until first saved), their third-party
 // channels, and channel control (on, off, snooze until an instant).
 import { and, asc, eq, isNotNull, lte } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { ApiError, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
@@ -106,7 +105,7 @@ function ensureSettings(tx: Queryable, actor: Actor, locationId: string): OffPre
     })
     .returning()
     .get()
-  appendAudit(tx, actor, {
+  recordWrite(tx, actor, {
     action: 'off_premise.settings.create',
     entityType: 'off_premise_settings',
     entityId: row.id,
@@ -231,17 +230,12 @@ export function putSettings(
       .where(eq(offPremiseSettings.locationId, locationId))
       .run()
     after = { ...after, updatedAt }
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'off_premise.settings.update',
       entityType: 'off_premise_settings',
       entityId: after.id,
       metadata: { locationId, changes },
-    })
-    appendEvent(tx, actor, {
-      object: 'off_premise_settings',
-      action: 'update',
-      aggregateId: after.id,
-      payload: after,
+      event: after,
     })
     return after
   })
@@ -313,7 +307,7 @@ export function controlChannel(
       .run()
     const view = presentSettings(findSettings(tx, locationId)!, channelsOf(tx, locationId), now)
     const payload = view.thirdPartyChannels.find((c) => c.id === channelId)!
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'off_premise.channel.control',
       entityType: 'off_premise_channel',
       entityId: channelId,
@@ -328,12 +322,7 @@ export function controlChannel(
           fulfillmentControls: channel.fulfillmentControls,
         },
       },
-    })
-    appendEvent(tx, actor, {
-      object: 'off_premise_channel',
-      action: 'update',
-      aggregateId: channelId,
-      payload,
+      events: [{ object: 'off_premise_channel', action: 'update', aggregateId: channelId, payload }],
     })
     return view
   })
@@ -368,12 +357,6 @@ export function endDueSnoozes(db: Db, actor: Actor, now = new Date()): number {
         })
         .where(eq(offPremiseChannels.id, channel.id))
         .run()
-      appendAudit(tx, actor, {
-        action: 'off_premise.channel.snooze_end',
-        entityType: 'off_premise_channel',
-        entityId: channel.id,
-        metadata: { locationId: channel.locationId, snoozeUntil: channel.nextSnoozeEndsAt },
-      })
       const {
         locationId: _l,
         position: _p,
@@ -381,11 +364,12 @@ export function endDueSnoozes(db: Db, actor: Actor, now = new Date()): number {
         changed: _c,
         ...payload
       } = { ...woken, updatedAt }
-      appendEvent(tx, actor, {
-        object: 'off_premise_channel',
-        action: 'update',
-        aggregateId: channel.id,
-        payload,
+      recordWrite(tx, actor, {
+        action: 'off_premise.channel.snooze_end',
+        entityType: 'off_premise_channel',
+        entityId: channel.id,
+        metadata: { locationId: channel.locationId, snoozeUntil: channel.nextSnoozeEndsAt },
+        events: [{ object: 'off_premise_channel', action: 'update', aggregateId: channel.id, payload }],
       })
     }
     return due.length

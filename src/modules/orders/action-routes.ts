@@ -1,4 +1,5 @@
-// Routes under /order/{id}/...: lines, discounts, lifecycle and fulfillments.
+// Routes under /order/{id}/...: lines, discounts, lifecycle and fulfillments, each located by its
+// order.
 import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { applyCoupon, removeDiscount } from './discounts'
@@ -17,6 +18,7 @@ import {
 } from './model'
 import { AddLine, LineParams, UpdateLine } from './model-lines'
 import type { OrdersPort } from './ports'
+import { orderLocated } from './view'
 
 const refused = 'An order in another status is 409 `conflict` with `currentStatus` (and `allowedStatuses`).'
 
@@ -25,6 +27,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
     .use(auth)
     .post('/line', ({ db, actor, params, body }) => addLine(db, actor, port, params.id, body), {
       permission: 'orders:write',
+      locatedBy: orderLocated,
       params: OrderParams,
       body: AddLine,
       response: Order,
@@ -38,6 +41,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
       ({ db, actor, params, body }) => updateLine(db, actor, port, params.id, params.lineId, body),
       {
         permission: 'orders:write',
+        locatedBy: orderLocated,
         params: LineParams,
         body: UpdateLine,
         response: Order,
@@ -47,20 +51,26 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
         },
       },
     )
-    .delete('/line/:lineId', ({ db, actor, params }) => removeLine(db, actor, params.id, params.lineId), {
-      permission: 'orders:write',
-      params: LineParams,
-      response: Order,
-      detail: {
-        summary: 'Remove a line item',
-        description: `Only lines not yet sent (a sent line is 409: void it instead); line discounts on it go too. Answers the repriced order. ${refused}`,
+    .delete(
+      '/line/:lineId',
+      ({ db, actor, params }) => removeLine(db, actor, port, params.id, params.lineId),
+      {
+        permission: 'orders:write',
+        locatedBy: orderLocated,
+        params: LineParams,
+        response: Order,
+        detail: {
+          summary: 'Remove a line item',
+          description: `Only lines not yet sent (a sent line is 409: void it instead); line discounts on it go too. Answers the repriced order. ${refused}`,
+        },
       },
-    })
+    )
     .post(
       '/line/:lineId/void',
       ({ db, actor, params, body }) => voidLine(db, actor, port, params.id, params.lineId, body),
       {
         permission: 'orders:void',
+        locatedBy: orderLocated,
         params: LineParams,
         body: VoidBody,
         response: Order,
@@ -72,6 +82,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
     )
     .post('/submit', ({ db, actor, params }) => submitOrder(db, actor, port, params.id), {
       permission: 'orders:write',
+      locatedBy: orderLocated,
       params: OrderParams,
       response: Order,
       detail: {
@@ -81,6 +92,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
     })
     .post('/void', ({ db, actor, params, body }) => voidOrder(db, actor, port, params.id, body), {
       permission: 'orders:void',
+      locatedBy: orderLocated,
       params: OrderParams,
       body: VoidBody,
       response: Order,
@@ -89,8 +101,9 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
         description: `Voids every line with the reason and makes the order \`voided\` (totals 0); stock is put back. Only \`draft\` or \`submitted\` orders with nothing paid (refund first). ${refused}`,
       },
     })
-    .post('/close', ({ db, actor, params }) => closeOrder(db, actor, params.id), {
+    .post('/close', ({ db, actor, params }) => closeOrder(db, actor, port, params.id), {
       permission: 'orders:write',
+      locatedBy: orderLocated,
       params: OrderParams,
       response: Order,
       detail: {
@@ -100,6 +113,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
     })
     .post('/discount', ({ db, actor, params, body }) => applyCoupon(db, actor, port, params.id, body), {
       permission: 'orders:write',
+      locatedBy: orderLocated,
       params: OrderParams,
       body: ApplyDiscount,
       response: Order,
@@ -110,9 +124,10 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
     })
     .delete(
       '/discount/:discountId',
-      ({ db, actor, params }) => removeDiscount(db, actor, params.id, params.discountId),
+      ({ db, actor, params }) => removeDiscount(db, actor, port, params.id, params.discountId),
       {
         permission: 'orders:write',
+        locatedBy: orderLocated,
         params: DiscountParams,
         response: Order,
         detail: {
@@ -121,8 +136,9 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
         },
       },
     )
-    .post('/fulfillment/all', ({ db, actor, params, body }) => fulfillAll(db, actor, params.id, body), {
+    .post('/fulfillment/all', ({ db, actor, params, body }) => fulfillAll(db, actor, port, params.id, body), {
       permission: 'orders:write',
+      locatedBy: orderLocated,
       params: OrderParams,
       body: FulfillAll,
       response: Order,
@@ -132,8 +148,9 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
           'Records one fulfillment of everything not yet fulfilled, by SKU (lines without a SKU, open items, are not fulfilled by SKU). Nothing left is 409. Only `submitted`, `paid` or `closed` orders (409 with `currentStatus` otherwise). `shipped` only with type `Shipped`, `pickedUp` only with `Picked Up`.',
       },
     })
-    .post('/fulfillment', ({ db, actor, params, body }) => fulfillItems(db, actor, params.id, body), {
+    .post('/fulfillment', ({ db, actor, params, body }) => fulfillItems(db, actor, port, params.id, body), {
       permission: 'orders:write',
+      locatedBy: orderLocated,
       params: OrderParams,
       body: FulfillItems,
       response: Order,
@@ -146,11 +163,12 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
     .delete(
       '/fulfillment/:fulfillmentId',
       ({ db, actor, params, set }) => {
-        deleteFulfillment(db, actor, params.id, params.fulfillmentId)
+        deleteFulfillment(db, actor, port, params.id, params.fulfillmentId)
         set.status = 204
       },
       {
         permission: 'orders:write',
+        locatedBy: orderLocated,
         params: FulfillmentParams,
         response: { 204: t.Void() },
         detail: {

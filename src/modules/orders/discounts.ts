@@ -53,6 +53,7 @@ export const applyCoupon = (
   changeOrder(
     db,
     actor,
+    port,
     orderId,
     {
       action: 'order.discount.apply',
@@ -132,10 +133,11 @@ export const applyCoupon = (
     },
   )
 
-export const removeDiscount = (db: Db, actor: Actor, orderId: string, discountId: string) =>
+export const removeDiscount = (db: Db, actor: Actor, port: OrdersPort, orderId: string, discountId: string) =>
   changeOrder(
     db,
     actor,
+    port,
     orderId,
     {
       action: 'order.discount.remove',

@@ -1,15 +1,15 @@
 // Fulfillments: recording that items (by SKU) were shipped, picked up or handed over, and
 // deleting such a record. Quantities never exceed what remains unfulfilled.
 import { and, eq } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import type { FulfillAllInput, FulfillItemsInput, OrderView } from './model'
 import { assertStatus } from './mutation'
+import type { OrdersPort } from './ports'
 import { type OrderRow, orderFulfillments } from './schema'
 import { fulfilledBySku, fulfillmentsOf, getOrderRow, linesOf, loadOrder, orderedBySku } from './view'
 
@@ -35,9 +35,11 @@ function remaining(tx: Queryable, order: OrderRow) {
   return left
 }
 
-function record(
+/** Writes one fulfillment of `items` and records it; answers the order as it now stands. */
+function insertFulfillment(
   tx: Queryable,
   actor: Actor,
+  port: OrdersPort,
   order: OrderRow,
   input: FulfillAllInput,
   items: { sku: string; quantityFulfilled: number }[],
@@ -60,23 +62,31 @@ function record(
     })
     .returning()
     .get()
-  const view = loadOrder(tx, order.id)
-  appendAudit(tx, actor, {
+  const view = loadOrder(tx, port, order.id)
+  recordWrite(tx, actor, {
     action: 'order.fulfillment.create',
     entityType: 'order',
     entityId: order.id,
     metadata: { orderNumber: order.orderNumber, fulfillmentId: row.id, type: row.type, items },
-  })
-  appendEvent(tx, actor, {
-    object: 'order',
-    action: 'fulfill',
-    aggregateId: order.id,
-    payload: { ...view, fulfillment: { ...row, orderId: undefined } },
+    events: [
+      {
+        object: 'order',
+        action: 'fulfill',
+        aggregateId: order.id,
+        payload: { ...view, fulfillment: { ...row, orderId: undefined } },
+      },
+    ],
   })
   return view
 }
 
-export function fulfillAll(db: Db, actor: Actor, orderId: string, input: FulfillAllInput): OrderView {
+export function fulfillAll(
+  db: Db,
+  actor: Actor,
+  port: OrdersPort,
+  orderId: string,
+  input: FulfillAllInput,
+): OrderView {
   assertDetails(input)
   return inWriteTransaction(db, (tx) => {
     const order = getOrderRow(tx, orderId)
@@ -89,11 +99,17 @@ export function fulfillAll(db: Db, actor: Actor, orderId: string, input: Fulfill
         currentStatus: order.status,
         fulfillmentStatus: 'fulfilled',
       })
-    return record(tx, actor, order, input, items)
+    return insertFulfillment(tx, actor, port, order, input, items)
   })
 }
 
-export function fulfillItems(db: Db, actor: Actor, orderId: string, input: FulfillItemsInput): OrderView {
+export function fulfillItems(
+  db: Db,
+  actor: Actor,
+  port: OrdersPort,
+  orderId: string,
+  input: FulfillItemsInput,
+): OrderView {
   assertDetails(input)
   return inWriteTransaction(db, (tx) => {
     const order = getOrderRow(tx, orderId)
@@ -119,11 +135,17 @@ export function fulfillItems(db: Db, actor: Actor, orderId: string, input: Fulfi
       sku: left.get(key)!.sku,
       quantityFulfilled,
     }))
-    return record(tx, actor, order, input, items)
+    return insertFulfillment(tx, actor, port, order, input, items)
   })
 }
 
-export function deleteFulfillment(db: Db, actor: Actor, orderId: string, fulfillmentId: string): void {
+export function deleteFulfillment(
+  db: Db,
+  actor: Actor,
+  port: OrdersPort,
+  orderId: string,
+  fulfillmentId: string,
+): void {
   inWriteTransaction(db, (tx) => {
     const order = getOrderRow(tx, orderId)
     const row = tx
@@ -133,17 +155,14 @@ export function deleteFulfillment(db: Db, actor: Actor, orderId: string, fulfill
       .get()
     if (!row) throw notFound('fulfillment', fulfillmentId)
     tx.delete(orderFulfillments).where(eq(orderFulfillments.id, fulfillmentId)).run()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'order.fulfillment.delete',
       entityType: 'order',
       entityId: orderId,
       metadata: { orderNumber: order.orderNumber, fulfillment: { ...row, orderId: undefined } },
-    })
-    appendEvent(tx, actor, {
-      object: 'order',
-      action: 'update',
-      aggregateId: orderId,
-      payload: loadOrder(tx, orderId),
+      events: [
+        { object: 'order', action: 'update', aggregateId: orderId, payload: loadOrder(tx, port, orderId) },
+      ],
     })
   })
 }

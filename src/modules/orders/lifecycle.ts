@@ -43,6 +43,7 @@ export const submitOrder = (db: Db, actor: Actor, port: OrdersPort, orderId: str
   changeOrder(
     db,
     actor,
+    port,
     orderId,
     { action: 'order.submit', event: 'submit', allowed: OPEN_STATUSES, doing: 'submit' },
     (tx, order) => ({ sentLineIds: sendNewLines(tx, actor, port, order), from: order.status }),
@@ -73,6 +74,7 @@ export const voidLine = (
   changeOrder(
     db,
     actor,
+    port,
     orderId,
     { action: 'order.line.void', event: 'update', allowed: OPEN_STATUSES, doing: 'void lines of' },
     (tx) => {
@@ -101,6 +103,7 @@ export const voidOrder = (db: Db, actor: Actor, port: OrdersPort, orderId: strin
   changeOrder(
     db,
     actor,
+    port,
     orderId,
     { action: 'order.void', event: 'void', allowed: OPEN_STATUSES, doing: 'void' },
     (tx, order) => {
@@ -129,10 +132,11 @@ export const voidOrder = (db: Db, actor: Actor, port: OrdersPort, orderId: strin
     },
   )
 
-export const closeOrder = (db: Db, actor: Actor, orderId: string) =>
+export const closeOrder = (db: Db, actor: Actor, port: OrdersPort, orderId: string) =>
   changeOrder(
     db,
     actor,
+    port,
     orderId,
     { action: 'order.close', event: 'close', allowed: ['submitted', 'paid'], doing: 'close' },
     (tx, order) => {
@@ -175,6 +179,7 @@ export function recordOrderPayment(db: Db, actor: Actor, port: OrdersPort, payme
   return changeOrder(
     db,
     actor,
+    port,
     payment.orderId,
     {
       action: 'order.payment.record',
@@ -236,12 +241,13 @@ export function recordOrderPayment(db: Db, actor: Actor, port: OrdersPort, payme
  * Records a refund: `amount` off the balance paid and `tipAmount` off the tips. A `paid` order
  * whose balance is due again goes back to `submitted`; a `closed` order stays closed.
  */
-export function recordOrderRefund(db: Db, actor: Actor, refund: OrderPaymentRecord) {
+export function recordOrderRefund(db: Db, actor: Actor, port: OrdersPort, refund: OrderPaymentRecord) {
   assertCents(refund.amount, 'amount')
   assertCents(refund.tipAmount, 'tipAmount')
   return changeOrder(
     db,
     actor,
+    port,
     refund.orderId,
     {
       action: 'order.payment.refund',

@@ -309,6 +309,7 @@ export const addLine = (db: Db, actor: Actor, port: OrdersPort, orderId: string,
   changeOrder(
     db,
     actor,
+    port,
     orderId,
     { action: 'order.line.add', event: 'update', allowed: OPEN_STATUSES, doing: 'add lines to' },
     (tx, order) => {
@@ -331,6 +332,7 @@ export const updateLine = (
   changeOrder(
     db,
     actor,
+    port,
     orderId,
     { action: 'order.line.update', event: 'update', allowed: OPEN_STATUSES, doing: 'change lines of' },
     (tx, order) => {
@@ -368,10 +370,11 @@ export const updateLine = (
     },
   )
 
-export const removeLine = (db: Db, actor: Actor, orderId: string, lineId: string) =>
+export const removeLine = (db: Db, actor: Actor, port: OrdersPort, orderId: string, lineId: string) =>
   changeOrder(
     db,
     actor,
+    port,
     orderId,
     { action: 'order.line.remove', event: 'update', allowed: OPEN_STATUSES, doing: 'remove lines from' },
     (tx) => {

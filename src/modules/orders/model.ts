@@ -3,8 +3,8 @@
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
 import { int, money, oneOf } from '../../platform/http/types'
-import { OffPremiseBlock, OffPremiseInput } from '../off-premise/order-model'
 import { AddLine, LineItem } from './model-lines'
+import { OffPremiseBlock, OffPremiseInput } from './model-off-premise'
 import { orderStatuses } from './schema'
 
 const text = (max: number, description?: string) => t.String({ minLength: 1, maxLength: max, description })

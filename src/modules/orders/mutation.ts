@@ -1,12 +1,12 @@
 // One shape for every change to an order: one write transaction that checks the order's status,
 // makes the change, reprices, and records the audit entry and the outbox event.
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { conflict } from '../../platform/http/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import type { OrderView } from './model'
+import type { OrdersPort } from './ports'
 import { repriceOrder } from './reprice'
 import type { OrderRow, OrderStatus } from './schema'
 import { getOrderRow, loadOrder } from './view'
@@ -43,6 +43,7 @@ export interface OrderChange {
 export function changeOrder(
   db: Db,
   actor: Actor,
+  port: OrdersPort,
   orderId: string,
   change: OrderChange,
   work: (tx: Queryable, order: OrderRow) => Record<string, unknown> | undefined,
@@ -54,8 +55,8 @@ export function changeOrder(
     const before = { total: order.total, balanceDue: order.balanceDue }
     const after = repriceOrder(tx, orderId)
     change.settle?.(tx, after)
-    const view = loadOrder(tx, orderId)
-    appendAudit(tx, actor, {
+    const view = loadOrder(tx, port, orderId)
+    recordWrite(tx, actor, {
       action: change.action,
       entityType: 'order',
       entityId: orderId,
@@ -65,8 +66,8 @@ export function changeOrder(
         ...change.metadata?.(view),
         totals: { before, after: { total: after.total, balanceDue: after.balanceDue } },
       },
+      events: [{ object: 'order', action: change.event, aggregateId: orderId, payload: view }],
     })
-    appendEvent(tx, actor, { object: 'order', action: change.event, aggregateId: orderId, payload: view })
     return view
   })
 }

@@ -1,16 +1,15 @@
 // Orders: numbering, create, read, list, header changes, and each location's tax place.
 import { and, count, desc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
+import { type LocationScope, scopeCondition } from '../../platform/auth/location-scope'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { invalid } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { findLocation, getLocation } from '../locations/service'
-import { attachOffPremise, changeOffPremiseMode } from '../off-premise/attach'
 import { findStaffUser } from '../staff/service'
 import { insertLines } from './lines'
 import type { CreateOrderInput, OrderView, UpdateOrderInput } from './model'
@@ -106,11 +105,11 @@ export function createOrder(db: Db, actor: Actor, port: OrdersPort, input: Creat
       })
       .returning()
       .get()
-    attachOffPremise(tx, actor, order, input.offPremise)
+    port.attachOffPremise(tx, actor, order, input.offPremise)
     insertLines(tx, port, order, input.lineItems ?? [], 'body/lineItems/#')
     repriceOrder(tx, order.id)
-    const view = loadOrder(tx, order.id)
-    appendAudit(tx, actor, {
+    const view = loadOrder(tx, port, order.id)
+    recordWrite(tx, actor, {
       action: 'order.create',
       entityType: 'order',
       entityId: order.id,
@@ -120,13 +119,13 @@ export function createOrder(db: Db, actor: Actor, port: OrdersPort, input: Creat
         lines: view.lineItems.length,
         total: view.total,
       },
+      event: view,
     })
-    appendEvent(tx, actor, { object: 'order', action: 'create', aggregateId: order.id, payload: view })
     return view
   })
 }
 
-export const getOrder = (db: Queryable, id: string): OrderView => loadOrder(db, id)
+export const getOrder = (db: Queryable, port: OrdersPort, id: string): OrderView => loadOrder(db, port, id)
 
 export interface OrderListQuery extends PageRequest {
   q?: string
@@ -136,9 +135,13 @@ export interface OrderListQuery extends PageRequest {
   createdBefore?: string
 }
 
-/** Newest first. `q` is an exact order number or part of the customer or guest name. */
-export function listOrders(db: Queryable, query: OrderListQuery) {
+/**
+ * Newest first. `q` is an exact order number or part of the customer or guest name. Only orders
+ * at the request's locations, in the rows and in the count.
+ */
+export function listOrders(db: Queryable, port: OrdersPort, query: OrderListQuery, locations: LocationScope) {
   const conditions: (SQL | undefined)[] = [
+    scopeCondition(locations, orders.locationId),
     query.locationId ? eq(orders.locationId, query.locationId) : undefined,
     query.status ? eq(orders.status, query.status) : undefined,
     query.createdAfter ? gte(orders.createdAt, new Date(query.createdAfter).toISOString()) : undefined,
@@ -160,7 +163,7 @@ export function listOrders(db: Queryable, query: OrderListQuery) {
     .limit(query.limit)
     .offset(offsetOf(query))
     .all()
-  return { orders: presentOrders(db, rows), total }
+  return { orders: presentOrders(db, port, rows), total }
 }
 
 export function updateOrder(
@@ -173,11 +176,12 @@ export function updateOrder(
   return changeOrder(
     db,
     actor,
+    port,
     id,
     { action: 'order.update', event: 'update', allowed: OPEN_STATUSES, doing: 'change the header of' },
     (tx, order) => {
       assertStaff(tx, patch.assignedStaffUserId, 'body/assignedStaffUserId')
-      if (patch.fulfillmentMode) changeOffPremiseMode(tx, actor, order, patch.fulfillmentMode)
+      if (patch.fulfillmentMode) port.changeOffPremiseMode(tx, actor, order, patch.fulfillmentMode)
       const { fundraising, ...fields } = patch
       const set: Partial<OrderRow> = { ...fields }
       if (fields.customerId) {
@@ -229,7 +233,7 @@ export function putLocationTaxPlace(
       .onConflictDoUpdate({ target: orderLocationSettings.locationId, set: values })
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'location.tax_place.set',
       entityType: 'location',
       entityId: locationId,

@@ -1,11 +1,13 @@
-// What orders need from other modules (catalog, taxes, coupons, inventory), as one small port.
-// The services depend only on this interface; `adapters.ts` implements it over those modules.
+// What orders need from other modules (catalog, taxes, coupons, inventory, gift cards, the
+// off-premise block), as one small port. The services depend only on this interface; the service
+// implements it over those modules in src/modules/orders-port.ts, so orders import none of them.
 import type { Actor } from '../../platform/auth/actor'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import type { CouponTerms } from '../coupons/apply'
 import type { CouponRow } from '../coupons/schema'
+import type { OffPremiseInputValue, OffPremiseView } from './model-off-premise'
 import type { TaxCalculation } from './pricing'
-import type { GiftCardSaleValue } from './schema'
+import type { GiftCardSaleValue, OrderRow } from './schema'
 
 export const taxCodes = ['food', 'wine', 'generalMerchandise', 'freight'] as const
 export type TaxCode = (typeof taxCodes)[number]
@@ -87,4 +89,18 @@ export interface OrdersPort {
   reverseDepletion(tx: Queryable, actor: Actor, request: { orderId: string; lineIds?: string[] }): void
   /** Issues the gift cards sold on the order's lines, once paid, in the caller's transaction. */
   issueGiftCards(tx: Queryable, actor: Actor, issue: GiftCardIssue): void
+  /**
+   * Gives a new takeout, pickup, curbside or delivery order its `offPremise` block (quoted, or
+   * refused 409), in the create transaction; `input` on another order is 400.
+   */
+  attachOffPremise(
+    tx: Queryable,
+    actor: Actor,
+    order: OrderRow,
+    input: OffPremiseInputValue | undefined,
+  ): void
+  /** Follows a change of the order's fulfillment mode (PUT /order/{id}), or refuses it (409). */
+  changeOffPremiseMode(tx: Queryable, actor: Actor, order: OrderRow, mode: string): void
+  /** The `offPremise` block of each of these orders that has one. */
+  offPremiseBlocks(db: Queryable, orderIds: string[]): Map<string, OffPremiseView>
 }

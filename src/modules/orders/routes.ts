@@ -23,6 +23,7 @@ import {
   updateOrder,
 } from './orders'
 import type { OrdersPort } from './ports'
+import { orderLocated } from './view'
 
 const ROUNDING =
   'Money is integer cents. Line subtotal = (unitPrice + modifier amounts) × quantity; modifier amounts round half-up per portion; discounts apply in order, each to what earlier ones left; tax is computed per line on the discounted amount and rounded half-up to the cent (`Added`: on top; `Included`: inside the price, reported in `includedTaxTotal`). total = subtotal − discountTotal + (taxTotal − includedTaxTotal) + tipTotal + fundraising contribution.'
@@ -30,7 +31,7 @@ const ROUNDING =
 export const orderRoutes = (auth: AuthPlugin, port: OrdersPort) =>
   new Elysia({ name: 'orders', prefix: '/order', detail: { tags: ['Orders'] } })
     .use(auth)
-    .get('', ({ db, query }) => listOrders(db, { ...query, ...pageOf(query) }), {
+    .get('', ({ db, query, locations }) => listOrders(db, port, { ...query, ...pageOf(query) }, locations), {
       permission: 'orders:read',
       query: OrderListQuery,
       response: OrderList,
@@ -92,14 +93,16 @@ export const orderRoutes = (auth: AuthPlugin, port: OrdersPort) =>
         },
       },
     )
-    .get('/:id', ({ db, params }) => getOrder(db, params.id), {
+    .get('/:id', ({ db, params }) => getOrder(db, port, params.id), {
       permission: 'orders:read',
+      locatedBy: orderLocated,
       params: OrderParams,
       response: Order,
       detail: { summary: 'Get an order', description: ROUNDING },
     })
     .put('/:id', ({ db, actor, params, body }) => updateOrder(db, actor, port, params.id, body), {
       permission: 'orders:write',
+      locatedBy: orderLocated,
       params: OrderParams,
       body: UpdateOrder,
       response: Order,

@@ -1,10 +1,11 @@
 // Loading orders with their lines, discounts and fulfillments, and presenting them.
 import { asc, eq, inArray } from 'drizzle-orm'
+import { locatedRow } from '../../platform/auth/location-scope'
 import { notFound } from '../../platform/http/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import type { OffPremiseView } from '../off-premise/order-model'
-import { offPremiseViews } from '../off-premise/present'
 import type { OrderView } from './model'
+import type { OffPremiseView } from './model-off-premise'
+import type { OrdersPort } from './ports'
 import {
   type OrderDiscountRow,
   type OrderFulfillmentRow,
@@ -15,6 +16,12 @@ import {
   orderLines,
   orders,
 } from './schema'
+
+/**
+ * Where an order lives: every route under /order/{id} declares it with `locatedBy`, so an order
+ * at a location out of the request's scope is 404 for its lines, payments, off-premise flow...
+ */
+export const orderLocated = locatedRow('order', orders, orders.id, orders.locationId)
 
 export function getOrderRow(db: Queryable, id: string): OrderRow {
   const row = db.select().from(orders).where(eq(orders.id, id)).get()
@@ -98,19 +105,19 @@ export function presentOrder(
   }
 }
 
-export function loadOrder(db: Queryable, id: string): OrderView {
+export function loadOrder(db: Queryable, port: OrdersPort, id: string): OrderView {
   const row = getOrderRow(db, id)
   return presentOrder(
     row,
     linesOf(db, id),
     discountsOf(db, id),
     fulfillmentsOf(db, id),
-    offPremiseViews(db, [id]).get(id) ?? null,
+    port.offPremiseBlocks(db, [id]).get(id) ?? null,
   )
 }
 
 /** Presents many orders with three batched queries rather than three per order. */
-export function presentOrders(db: Queryable, rows: OrderRow[]): OrderView[] {
+export function presentOrders(db: Queryable, port: OrdersPort, rows: OrderRow[]): OrderView[] {
   if (rows.length === 0) return []
   const ids = rows.map((r) => r.id)
   const group = <T extends { orderId: string }>(items: T[]) => {
@@ -146,7 +153,7 @@ export function presentOrders(db: Queryable, rows: OrderRow[]): OrderView[] {
       .orderBy(asc(orderFulfillments.createdAt), asc(orderFulfillments.id))
       .all(),
   )
-  const offPremise = offPremiseViews(db, ids)
+  const offPremise = port.offPremiseBlocks(db, ids)
   return rows.map((row) =>
     presentOrder(
       row,

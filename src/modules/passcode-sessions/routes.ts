@@ -2,7 +2,7 @@
 // sign-out needs the session's own `vps_` token and no permission primitive, so any session,
 // whatever its roles, can always end itself.
 import { Elysia, t } from 'elysia'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import { currentPasscodeSession, resolveTenant } from '../../platform/auth/authenticate'
 import {
   PASSCODE_ATTEMPT_WINDOW_MS,
@@ -59,7 +59,7 @@ export const passcodeSessionRoutes = (platform: Platform) =>
       ({ request, route, set }) => {
         const { session, db } = currentPasscodeSession(platform.authDeps, request)
         inWriteTransaction(db, (tx) => {
-          appendAudit(tx, sessionActor(session, requestInfo(request), request.method, route), {
+          recordWrite(tx, sessionActor(session, requestInfo(request), request.method, route), {
             action: 'passcode_session.revoke',
             entityType: 'passcode_session',
             entityId: session.id,

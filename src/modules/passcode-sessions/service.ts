@@ -1,6 +1,6 @@
 // Passcode sign-in: checks the staff user's passcode (kept by the staff module) and opens a
 // `vps_` session in the control database (platform/auth/passcode-sessions.ts).
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import {
   claimPasscodeAttempt,
   clearPasscodeAttempts,
@@ -69,7 +69,7 @@ export async function signInWithPasscode(
   })
   try {
     inWriteTransaction(db, (tx) =>
-      appendAudit(tx, sessionActor(session, request.info, request.method, request.route), {
+      recordWrite(tx, sessionActor(session, request.info, request.method, request.route), {
         action: 'passcode_session.create',
         entityType: 'passcode_session',
         entityId: session.id,

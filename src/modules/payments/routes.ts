@@ -1,10 +1,12 @@
-// Payments on orders: /order/{id}/payments. Every write takes a required `idempotency-key`.
+// Payments on orders: /order/{id}/payments, located by their order. Every write takes a required
+// `idempotency-key`.
 import { Elysia } from 'elysia'
 import type { Actor } from '../../platform/auth/actor'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { idempotentCall, idempotentWrite } from '../../platform/http/idempotency'
 import { pageOf } from '../../platform/http/paging'
 import type { Db } from '../../platform/tenancy/databases'
+import { orderLocated } from '../orders/view'
 import {
   CapturePayment,
   CreatePayment,
@@ -48,8 +50,9 @@ const request = (c: Call) => ({
 export const paymentRoutes = (auth: AuthPlugin, deps: PaymentDeps) =>
   new Elysia({ name: 'order-payments', prefix: '/order/:id/payments', detail: { tags: ['Payments'] } })
     .use(auth)
-    .get('', ({ db, params, query }) => listPayments(db, params.id, pageOf(query)), {
+    .get('', ({ db, params, query, locations }) => listPayments(db, params.id, pageOf(query), locations), {
       permission: 'orders:read',
+      locatedBy: orderLocated,
       params: OrderParams,
       query: PaymentListQuery,
       response: PaymentList,
@@ -60,17 +63,20 @@ export const paymentRoutes = (auth: AuthPlugin, deps: PaymentDeps) =>
     })
     .post(
       '',
-      async ({ db, actor, params, body, headers, request, set }) => {
+      async ({ db, actor, locations, params, body, headers, request, set }) => {
         const call = { db, actor, key: headers['idempotency-key'], request, body }
         const result =
           body.tender === 'card'
-            ? await callOnce(call, 201, () => takeCardPayment(db, actor, deps, params.id, body, call.key))
-            : writeOnce(call, 201, () => takeLocalPayment(db, actor, deps, params.id, body))
+            ? await callOnce(call, 201, () =>
+                takeCardPayment(db, actor, locations, deps, params.id, body, call.key),
+              )
+            : writeOnce(call, 201, () => takeLocalPayment(db, actor, locations, deps, params.id, body))
         set.status = result.status
         return result.body
       },
       {
         permission: 'payments:write',
+        locatedBy: orderLocated,
         params: OrderParams,
         headers: PaymentHeaders,
         body: CreatePayment,
@@ -87,6 +93,7 @@ Fields of another tender are 400. ${IDEMPOTENT} ${MONEY}`,
     )
     .get('/:paymentId', ({ db, params }) => loadPayment(db, params.id, params.paymentId), {
       permission: 'orders:read',
+      locatedBy: orderLocated,
       params: PaymentParams,
       response: Payment,
       detail: { summary: 'Get a payment', description: `With its refunds. ${MONEY}` },
@@ -103,6 +110,7 @@ Fields of another tender are 400. ${IDEMPOTENT} ${MONEY}`,
       },
       {
         permission: 'payments:write',
+        locatedBy: orderLocated,
         params: PaymentParams,
         headers: PaymentHeaders,
         body: CapturePayment,
@@ -125,6 +133,7 @@ Fields of another tender are 400. ${IDEMPOTENT} ${MONEY}`,
       },
       {
         permission: 'payments:write',
+        locatedBy: orderLocated,
         params: PaymentParams,
         headers: PaymentHeaders,
         body: VoidPayment,
@@ -137,19 +146,22 @@ Fields of another tender are 400. ${IDEMPOTENT} ${MONEY}`,
     )
     .post(
       '/:paymentId/refund',
-      async ({ db, actor, params, body, headers, request }) => {
+      async ({ db, actor, locations, params, body, headers, request }) => {
         const call = { db, actor, key: headers['idempotency-key'], request, body }
         const payment = getPaymentRow(db, params.id, params.paymentId)
         const result =
           payment.tender === 'card'
             ? await callOnce(call, 200, () =>
-                refundCardPayment(db, actor, deps, params.id, params.paymentId, body, call.key),
+                refundCardPayment(db, actor, locations, deps, params.id, params.paymentId, body, call.key),
               )
-            : writeOnce(call, 200, () => refundLocalPayment(db, actor, params.id, params.paymentId, body))
+            : writeOnce(call, 200, () =>
+                refundLocalPayment(db, actor, locations, deps, params.id, params.paymentId, body),
+              )
         return result.body
       },
       {
         permission: 'payments:refund',
+        locatedBy: orderLocated,
         params: PaymentParams,
         headers: PaymentHeaders,
         body: RefundPayment,

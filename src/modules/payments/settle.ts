@@ -1,15 +1,15 @@
 // After a payment is taken: capture or void a card authorization, refund a captured payment
 // (in part or in full, never more than was captured and not yet refunded).
 import { eq } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
+import { assertReaches, type LocationScope } from '../../platform/auth/location-scope'
 import { conflict, invalid } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import { PaymentProviderError, providerProblem } from '../../platform/payments/provider'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { appendDrawerEntry, cashDrawerFor } from '../cash/entries'
+import { appendDrawerEntry } from '../cash/entries'
 import { cashDrawers } from '../cash/schema'
 import { adjustGiftCard, voidRedemption } from '../gift-cards/operations'
 import { recordOrderPayment, recordOrderRefund } from '../orders/lifecycle'
@@ -17,7 +17,7 @@ import { assertStatus as assertOrderStatus, OPEN_STATUSES } from '../orders/muta
 import { getOrderRow } from '../orders/view'
 import type { CapturePaymentInput, PaymentView, RefundPaymentInput } from './model'
 import { type PaymentRow, type PaymentStatus, paymentIntents, paymentRefunds } from './schema'
-import { type PaymentDeps, providerKey } from './take'
+import { cashDrawerAt, type PaymentDeps, providerKey } from './take'
 import { getPaymentRow, loadPayment } from './view'
 
 function assertPaymentStatus(payment: PaymentRow, allowed: PaymentStatus[], doing: string) {
@@ -37,11 +37,12 @@ async function atProvider<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function recordChange(
+/** Moves a payment on (`capture`, `void`, `refund`): the row, then its audit entry and event. */
+function changePayment(
   tx: Queryable,
   actor: Actor,
   payment: PaymentRow,
-  action: string,
+  verb: 'capture' | 'void' | 'refund',
   changes: Partial<PaymentRow>,
   metadata: Record<string, unknown>,
 ): PaymentRow {
@@ -51,8 +52,8 @@ function recordChange(
     .where(eq(paymentIntents.id, payment.id))
     .returning()
     .get()
-  appendAudit(tx, actor, {
-    action: `payment.${action}`,
+  recordWrite(tx, actor, {
+    action: `payment.${verb}`,
     entityType: 'payment',
     entityId: payment.id,
     metadata: {
@@ -62,12 +63,7 @@ function recordChange(
       to: row.status,
       ...metadata,
     },
-  })
-  appendEvent(tx, actor, {
-    object: 'payment',
-    action,
-    aggregateId: payment.id,
-    payload: loadPayment(tx, payment.orderId, payment.id),
+    event: loadPayment(tx, payment.orderId, payment.id),
   })
   return row
 }
@@ -101,7 +97,7 @@ export async function capturePayment(
     return inWriteTransaction(db, (tx) => {
       const current = getPaymentRow(tx, orderId, paymentId)
       assertPaymentStatus(current, ['authorized'], 'capture')
-      recordChange(
+      changePayment(
         tx,
         actor,
         current,
@@ -144,7 +140,7 @@ export async function voidPayment(
   return inWriteTransaction(db, (tx) => {
     const current = getPaymentRow(tx, orderId, paymentId)
     assertPaymentStatus(current, ['authorized'], 'void')
-    recordChange(
+    changePayment(
       tx,
       actor,
       current,
@@ -181,9 +177,11 @@ export function refundAmounts(payment: PaymentRow, input: RefundPaymentInput) {
 }
 
 /** The local half of a refund: the refund row, the payment's totals, the drawer or card, the order. */
-function recordRefund(
+function bookRefund(
   db: Db,
   actor: Actor,
+  locations: LocationScope,
+  deps: PaymentDeps,
   payment: PaymentRow,
   input: RefundPaymentInput,
   refund: { amount: number; tipAmount: number },
@@ -191,6 +189,7 @@ function recordRefund(
 ): PaymentView {
   return inWriteTransaction(db, (tx) => {
     const current = getPaymentRow(tx, payment.orderId, payment.id)
+    assertReaches(locations, current.locationId)
     assertPaymentStatus(current, ['captured'], 'refund')
     refundAmounts(current, { amount: refund.amount, tipAmount: refund.tipAmount })
     const total = refund.amount + refund.tipAmount
@@ -199,9 +198,10 @@ function recordRefund(
       const original = current.drawerId
         ? tx.select().from(cashDrawers).where(eq(cashDrawers.id, current.drawerId)).get()
         : undefined
-      const drawer = cashDrawerFor(
+      const drawer = cashDrawerAt(
         tx,
         actor,
+        locations,
         current.locationId,
         input.drawerId ?? (original?.state === 'open' ? original.id : null),
       )
@@ -241,7 +241,7 @@ function recordRefund(
       })
       .run()
     const refundedAmount = current.refundedAmount + total
-    recordChange(
+    changePayment(
       tx,
       actor,
       current,
@@ -254,7 +254,11 @@ function recordRefund(
       },
       { refundId, ...refund, reason: input.reason ?? null, drawerId },
     )
-    recordOrderRefund(db, actor, { orderId: current.orderId, paymentIntentId: current.id, ...refund })
+    recordOrderRefund(db, actor, deps.port, {
+      orderId: current.orderId,
+      paymentIntentId: current.id,
+      ...refund,
+    })
     return loadPayment(tx, current.orderId, current.id)
   })
 }
@@ -263,6 +267,8 @@ function recordRefund(
 export function refundLocalPayment(
   db: Db,
   actor: Actor,
+  locations: LocationScope,
+  deps: PaymentDeps,
   orderId: string,
   paymentId: string,
   input: RefundPaymentInput,
@@ -272,7 +278,7 @@ export function refundLocalPayment(
     assertPaymentStatus(payment, ['captured'], 'refund')
     if (input.drawerId && payment.tender !== 'cash')
       throw invalid('body/drawerId', 'only cash refunds go through a drawer')
-    return recordRefund(db, actor, payment, input, refundAmounts(payment, input), null)
+    return bookRefund(db, actor, locations, deps, payment, input, refundAmounts(payment, input), null)
   })
 }
 
@@ -280,6 +286,7 @@ export function refundLocalPayment(
 export async function refundCardPayment(
   db: Db,
   actor: Actor,
+  locations: LocationScope,
   deps: PaymentDeps,
   orderId: string,
   paymentId: string,
@@ -297,5 +304,5 @@ export async function refundCardPayment(
       providerKey(actor, paymentId, 'refund', idempotencyKey),
     ),
   )
-  return recordRefund(db, actor, payment, input, refund, providerRefundId)
+  return bookRefund(db, actor, locations, deps, payment, input, refund, providerRefundId)
 }

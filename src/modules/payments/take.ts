@@ -2,9 +2,14 @@
 // gift card (a redemption). A captured payment is recorded on the order at once, which moves
 // its balance and status; a card only authorized (a tab) is recorded when captured.
 import { and, eq, sum } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
+import {
+  assertReaches,
+  assertVisible,
+  type LocationScope,
+  locatedRow,
+} from '../../platform/auth/location-scope'
 import { ApiError, conflict, invalid } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import {
@@ -16,6 +21,7 @@ import {
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { appendDrawerEntry, cashDrawerFor } from '../cash/entries'
+import { cashDrawers } from '../cash/schema'
 import { customerPaymentMethods } from '../customers/schema'
 import { redeemGiftCard } from '../gift-cards/operations'
 import { recordOrderPayment } from '../orders/lifecycle'
@@ -45,9 +51,16 @@ export function pendingAuthorized(db: Queryable, orderId: string): number {
   )
 }
 
-/** The order, open, with room for `amount` in its balance. */
-export function assertPayable(db: Queryable, orderId: string, amount: number, tipAmount: number): OrderRow {
+/** The order, open, at a location the request reaches, with room for `amount` in its balance. */
+export function assertPayable(
+  db: Queryable,
+  locations: LocationScope,
+  orderId: string,
+  amount: number,
+  tipAmount: number,
+): OrderRow {
   const order = getOrderRow(db, orderId)
+  assertReaches(locations, order.locationId)
   assertStatus(order, OPEN_STATUSES, 'take payments on')
   if (amount + tipAmount === 0)
     throw invalid('body/amount', 'a payment must pay something: amount or tipAmount above 0')
@@ -110,7 +123,7 @@ function insertPayment(tx: Queryable, actor: Actor, p: NewPayment): PaymentRow {
     })
     .returning()
     .get()
-  appendAudit(tx, actor, {
+  recordWrite(tx, actor, {
     action: `payment.${p.status === 'failed' ? 'fail' : 'create'}`,
     entityType: 'payment',
     entityId: row.id,
@@ -122,20 +135,41 @@ function insertPayment(tx: Queryable, actor: Actor, p: NewPayment): PaymentRow {
       tipAmount: row.tipAmount,
       ...(row.failureReason ? { failureReason: row.failureReason } : {}),
     },
-  })
-  appendEvent(tx, actor, {
-    object: 'payment',
-    action: p.status === 'failed' ? 'fail' : p.status === 'captured' ? 'capture' : 'authorize',
-    aggregateId: row.id,
-    payload: loadPayment(tx, row.orderId, row.id),
+    // The event names what happened to the money: failed, captured, or only authorized.
+    events: [
+      {
+        object: 'payment',
+        action: p.status === 'failed' ? 'fail' : p.status === 'captured' ? 'capture' : 'authorize',
+        aggregateId: row.id,
+        payload: loadPayment(tx, row.orderId, row.id),
+      },
+    ],
   })
   return row
+}
+
+const drawerLocated = locatedRow('cash drawer', cashDrawers, cashDrawers.id, cashDrawers.locationId)
+
+/**
+ * The open drawer cash goes through at `locationId` (see cashDrawerFor). A `drawerId` naming a
+ * drawer at a location the request cannot reach is 404: to this caller it does not exist.
+ */
+export function cashDrawerAt(
+  tx: Queryable,
+  actor: Actor,
+  locations: LocationScope,
+  locationId: string,
+  drawerId: string | null | undefined,
+) {
+  if (drawerId) assertVisible(locations, drawerLocated.locationOf(tx, drawerId), 'cash drawer', drawerId)
+  return cashDrawerFor(tx, actor, locationId, drawerId)
 }
 
 /** Cash and gift card payments: one transaction (the caller's idempotentWrite joins it). */
 export function takeLocalPayment(
   db: Db,
   actor: Actor,
+  locations: LocationScope,
   deps: PaymentDeps,
   orderId: string,
   input: CreatePaymentInput,
@@ -144,12 +178,12 @@ export function takeLocalPayment(
   const tipAmount = input.tipAmount ?? 0
   const total = input.amount + tipAmount
   return inWriteTransaction(db, (tx) => {
-    const order = assertPayable(tx, orderId, input.amount, tipAmount)
+    const order = assertPayable(tx, locations, orderId, input.amount, tipAmount)
     const id = newId()
     if (input.tender === 'cash') {
       if (input.amountTendered !== undefined && input.amountTendered < total)
         throw invalid('body/amountTendered', `less than the ${total} cents paid`)
-      const drawer = cashDrawerFor(tx, actor, order.locationId, input.drawerId)
+      const drawer = cashDrawerAt(tx, actor, locations, order.locationId, input.drawerId)
       insertPayment(tx, actor, {
         id,
         order,
@@ -226,6 +260,7 @@ export const providerKey = (actor: Actor, ...parts: string[]) =>
 export async function takeCardPayment(
   db: Db,
   actor: Actor,
+  locations: LocationScope,
   deps: PaymentDeps,
   orderId: string,
   input: CreatePaymentInput,
@@ -233,7 +268,7 @@ export async function takeCardPayment(
 ): Promise<PaymentView> {
   assertTenderFields(input)
   const tipAmount = input.tipAmount ?? 0
-  const order = assertPayable(db, orderId, input.amount, tipAmount)
+  const order = assertPayable(db, locations, orderId, input.amount, tipAmount)
   const source = cardSource(db, order, input)
   const capture = input.capture ?? true
   const id = newId()
@@ -278,7 +313,7 @@ export async function takeCardPayment(
   }
   try {
     return inWriteTransaction(db, (tx) => {
-      const current = assertPayable(tx, orderId, input.amount, tipAmount)
+      const current = assertPayable(tx, locations, orderId, input.amount, tipAmount)
       insertPayment(tx, actor, { id, order: current, input, status: result.status, extra })
       if (result.status === 'captured')
         recordOrderPayment(db, actor, deps.port, {

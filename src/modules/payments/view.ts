@@ -1,5 +1,6 @@
 // Reading payments: one with its refunds, and an order's list.
 import { and, asc, count, eq, inArray } from 'drizzle-orm'
+import { type LocationScope, scopeCondition } from '../../platform/auth/location-scope'
 import { offsetOf, type PageRequest } from '../../platform/http/paging'
 import { notFound } from '../../platform/http/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
@@ -41,9 +42,9 @@ export function loadPayment(db: Queryable, orderId: string, paymentId: string): 
   return presentPayment(row, refundsOf(db, [row.id]))
 }
 
-export function listPayments(db: Queryable, orderId: string, page: PageRequest) {
+export function listPayments(db: Queryable, orderId: string, page: PageRequest, locations: LocationScope) {
   getOrderRow(db, orderId)
-  const where = eq(paymentIntents.orderId, orderId)
+  const where = and(eq(paymentIntents.orderId, orderId), scopeCondition(locations, paymentIntents.locationId))
   const total = db.select({ n: count() }).from(paymentIntents).where(where).get()?.n ?? 0
   const rows = db
     .select()

@@ -59,19 +59,25 @@ export const productRoutes = (auth: AuthPlugin) =>
       response: Product,
       detail: { summary: 'Get a product', description: 'With variants, inventory, images and bundle items.' },
     })
-    .put('/:id', ({ db, actor, params, body }) => updateProduct(db, actor, params.id, body), {
-      permission: 'products:write',
-      params: ProductParams,
-      body: UpdateProduct,
-      response: Product,
-      detail: {
-        summary: 'Update a product',
-        description:
-          'Partial: fields not sent keep their value. `variants`, when sent, is the full list: ' +
-          'entries with `id` change that variant, entries without add one, variants left out are ' +
-          'deleted (409 while a bundle contains them). `images` and `bundleItems` replace the lists.',
+    .put(
+      '/:id',
+      ({ db, actor, locations, params, body }) => updateProduct(db, actor, locations, params.id, body),
+      {
+        permission: 'products:write',
+        params: ProductParams,
+        body: UpdateProduct,
+        response: Product,
+        detail: {
+          summary: 'Update a product',
+          description:
+            'Partial: fields not sent keep their value. `variants`, when sent, is the full list: ' +
+            'entries with `id` change that variant, entries without add one, variants left out are ' +
+            'deleted (409 while a bundle contains them). `images` and `bundleItems` replace the lists. ' +
+            'A variant’s `inventory` replaces its rows at the locations the caller acts at: a caller bound to ' +
+            'some locations leaves the stock of others as it is (and naming one is 403).',
+        },
       },
-    })
+    )
     .delete(
       '/:id',
       ({ db, actor, params, set }) => {

@@ -1,8 +1,8 @@
 import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
+import type { LocationScope } from '../../platform/auth/location-scope'
 import { type DateRange, dateRangeCondition } from '../../platform/http/date-filter'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { conflict, invalid } from '../../platform/http/problem'
@@ -156,19 +156,20 @@ export function createProduct(db: Db, actor: Actor, input: CreateProductInput): 
     if (input.bundleItems) replaceBundle(tx, id, input.bundleItems)
 
     const view = getProduct(tx, id)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'product.create',
       entityType: 'product',
       entityId: id,
       metadata: { product: view },
+      event: view,
     })
-    appendEvent(tx, actor, { object: 'product', action: 'create', aggregateId: id, payload: view })
     return view
   })
 }
 
 function writeVariants(
   tx: Queryable,
+  scope: LocationScope,
   before: ProductView,
   type: ProductType,
   inputs: NonNullable<UpdateProductInput['variants']>,
@@ -223,12 +224,19 @@ function writeVariants(
         .set({ ...fields, updatedAt: now })
         .where(eq(productVariants.id, id))
         .run()
-    if (fields.hasInventory === false && !inventory) replaceInventory(tx, id, [])
-    if (inventory) replaceInventory(tx, id, inventory)
+    // No longer tracked: no stock anywhere. Otherwise the rows sent replace those in scope.
+    if (fields.hasInventory === false) replaceInventory(tx, id, [])
+    else if (inventory) replaceInventory(tx, id, inventory, scope)
   })
 }
 
-export function updateProduct(db: Db, actor: Actor, id: string, patch: UpdateProductInput): ProductView {
+export function updateProduct(
+  db: Db,
+  actor: Actor,
+  scope: LocationScope,
+  id: string,
+  patch: UpdateProductInput,
+): ProductView {
   return inWriteTransaction(db, (tx) => {
     const before = getProduct(tx, id)
     const type = patch.type ?? before.type
@@ -247,7 +255,7 @@ export function updateProduct(db: Db, actor: Actor, id: string, patch: UpdatePro
       )
 
     const { variants, bundleItems: _b, images, security, ...scalar } = patch
-    if (variants) writeVariants(tx, before, type, variants)
+    if (variants) writeVariants(tx, scope, before, type, variants)
     if (patch.bundleItems) replaceBundle(tx, id, patch.bundleItems)
     const columns: Partial<ProductRow> = { ...scalar }
     if (images) columns.images = normalizeImages(images, before.images)
@@ -263,13 +271,13 @@ export function updateProduct(db: Db, actor: Actor, id: string, patch: UpdatePro
     const updatedAt = nowIso()
     tx.update(products).set({ updatedAt }).where(eq(products.id, id)).run()
     const after = { ...fresh, updatedAt }
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'product.update',
       entityType: 'product',
       entityId: id,
       metadata: { changes },
+      event: after,
     })
-    appendEvent(tx, actor, { object: 'product', action: 'update', aggregateId: id, payload: after })
     return after
   })
 }
@@ -294,17 +302,12 @@ export function deleteProduct(db: Db, actor: Actor, id: string): void {
       .all()
       .map((r) => r.id)
     tx.delete(products).where(eq(products.id, id)).run()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'product.delete',
       entityType: 'product',
       entityId: id,
       metadata: { product: view, removedFromCollectionIds: collectionIds },
-    })
-    appendEvent(tx, actor, {
-      object: 'product',
-      action: 'delete',
-      aggregateId: id,
-      payload: { ...view, removedFromCollectionIds: collectionIds },
+      event: { ...view, removedFromCollectionIds: collectionIds },
     })
   })
 }

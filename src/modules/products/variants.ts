@@ -1,6 +1,7 @@
 // Variants, their per-location inventory and bundle items: validation and writes used by the
 // product service, plus the lookups other modules (orders) price and find variants with.
 import { and, eq, inArray, ne, notInArray, sql } from 'drizzle-orm'
+import { everyLocation, type LocationScope, scopeCondition } from '../../platform/auth/location-scope'
 import { ApiError, conflict, type FieldError, invalid } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Queryable } from '../../platform/tenancy/transaction'
@@ -107,8 +108,25 @@ export function assertInventoryValid(
     throw new ApiError('validation_failed', `${errors[0]!.path}: ${errors[0]!.message}`, { errors })
 }
 
-export function replaceInventory(tx: Queryable, variantId: string, rows: InventoryInput) {
-  tx.delete(productInventory).where(eq(productInventory.productVariantId, variantId)).run()
+/**
+ * Replaces a variant's stock rows at the locations of `scope` (every location by default): a
+ * caller bound to some locations changes their stock only, and the rows it sends name no other
+ * (the platform refuses those with 403).
+ */
+export function replaceInventory(
+  tx: Queryable,
+  variantId: string,
+  rows: InventoryInput,
+  scope: LocationScope = everyLocation,
+) {
+  tx.delete(productInventory)
+    .where(
+      and(
+        eq(productInventory.productVariantId, variantId),
+        scopeCondition(scope, productInventory.inventoryLocationId),
+      ),
+    )
+    .run()
   if (rows.length === 0) return
   tx.insert(productInventory)
     .values(

@@ -2,6 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { pageOf } from '../../platform/http/paging'
 import { OrderParams } from '../orders/model'
+import { orderLocated } from '../orders/view'
 import {
   CreateShipping,
   OrderRateQuery,
@@ -101,6 +102,7 @@ export const orderShippingRoutes = (auth: AuthPlugin) =>
     .use(auth)
     .get('/:id/shipping-rates', ({ db, params, query }) => quoteOrderShipping(db, params.id, query), {
       permission: 'orders:read',
+      locatedBy: orderLocated,
       params: OrderParams,
       query: OrderRateQuery,
       response: OrderRateQuoteList,

@@ -1,9 +1,8 @@
 // Shipping configurations: CRUD over a configuration with its regions and services, and rate
 // quotes for a weight and destination.
 import { and, asc, count, eq, inArray, isNull, or, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { ApiError, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -182,13 +181,13 @@ export function createShipping(db: Db, actor: Actor, input: CreateShippingInput)
     writeRegions(tx, id, input.regions, new Set())
     writeServices(tx, id, input.services)
     const view = getShipping(tx, id)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'shipping.create',
       entityType: 'shipping_configuration',
       entityId: id,
       metadata: { shipping: view },
+      events: [{ object: 'shipping', action: 'create', aggregateId: id, payload: view }],
     })
-    appendEvent(tx, actor, { object: 'shipping', action: 'create', aggregateId: id, payload: view })
     return view
   })
 }
@@ -213,13 +212,13 @@ export function updateShipping(db: Db, actor: Actor, id: string, patch: UpdateSh
     const updatedAt = nowIso()
     tx.update(shippingConfigurations).set({ updatedAt }).where(eq(shippingConfigurations.id, id)).run()
     const view = { ...after, updatedAt }
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'shipping.update',
       entityType: 'shipping_configuration',
       entityId: id,
       metadata: { changes },
+      events: [{ object: 'shipping', action: 'update', aggregateId: id, payload: view }],
     })
-    appendEvent(tx, actor, { object: 'shipping', action: 'update', aggregateId: id, payload: view })
     return view
   })
 }
@@ -228,13 +227,13 @@ export function deleteShipping(db: Db, actor: Actor, id: string): void {
   inWriteTransaction(db, (tx) => {
     const view = getShipping(tx, id)
     tx.delete(shippingConfigurations).where(eq(shippingConfigurations.id, id)).run()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'shipping.delete',
       entityType: 'shipping_configuration',
       entityId: id,
       metadata: { shipping: view },
+      events: [{ object: 'shipping', action: 'delete', aggregateId: id, payload: view }],
     })
-    appendEvent(tx, actor, { object: 'shipping', action: 'delete', aggregateId: id, payload: view })
   })
 }
 

@@ -1,8 +1,8 @@
 // Staff management over HTTP: list, read, change, deactivate and reactivate staff users, assign
 // and remove roles, set and clear passcodes. Who may do what is in privileges.ts.
 import { and, asc, count, eq, exists, isNull, or, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { type LocationScope, scopeCondition } from '../../platform/auth/location-scope'
 import { IDENTITY_PROVIDER } from '../../platform/auth/tokens'
@@ -45,14 +45,6 @@ export function staffView(db: Queryable, row: StaffUserRow) {
 
 export type StaffView = ReturnType<typeof staffView>
 
-function getRow(db: Queryable, id: string): StaffUserRow {
-  const row = db.select().from(staffUsers).where(eq(staffUsers.id, id)).get()
-  if (!row) throw notFound('staff user', id)
-  return row
-}
-
-export const getStaffUser = (db: Queryable, id: string): StaffView => staffView(db, getRow(db, id))
-
 /** Staff who work within the scope: a role at one of its locations, or a tenant-wide role. */
 const worksWithin = (db: Queryable, scope: LocationScope) =>
   exists(
@@ -66,6 +58,21 @@ const worksWithin = (db: Queryable, scope: LocationScope) =>
         ),
       ),
   )
+
+/** A staff user the scope reaches (see worksWithin); anyone else is 404, as the list leaves them out. */
+function getRow(db: Queryable, id: string, scope: LocationScope): StaffUserRow {
+  const reached = scope.all ? undefined : worksWithin(db, scope)
+  const row = db
+    .select()
+    .from(staffUsers)
+    .where(and(eq(staffUsers.id, id), reached))
+    .get()
+  if (!row) throw notFound('staff user', id)
+  return row
+}
+
+export const getStaffUser = (db: Queryable, scope: LocationScope, id: string): StaffView =>
+  staffView(db, getRow(db, id, scope))
 
 export function listStaffUsers(
   db: Queryable,
@@ -102,9 +109,15 @@ export function nextUpdatedAt(previous: string): string {
   return now > previous ? now : new Date(Date.parse(previous) + 1).toISOString()
 }
 
-export function updateStaffUser(db: Db, actor: Actor, id: string, patch: UpdateStaffUserInput): StaffView {
+export function updateStaffUser(
+  db: Db,
+  actor: Actor,
+  scope: LocationScope,
+  id: string,
+  patch: UpdateStaffUserInput,
+): StaffView {
   return inWriteTransaction(db, (tx) => {
-    const before = getRow(tx, id)
+    const before = getRow(tx, id, scope)
     if (actor.staffUserId !== id) assertMayManage(tx, actor, id)
     const { subject, ...fields } = patch
     if (fields.email !== undefined) {
@@ -149,7 +162,7 @@ export function updateStaffUser(db: Db, actor: Actor, id: string, patch: UpdateS
       .where(eq(staffUsers.id, id))
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'staff.update',
       entityType: 'staff_user',
       entityId: id,
@@ -159,9 +172,15 @@ export function updateStaffUser(db: Db, actor: Actor, id: string, patch: UpdateS
   })
 }
 
-function setStatus(db: Db, actor: Actor, id: string, to: 'active' | 'inactive'): StaffView {
+function setStatus(
+  db: Db,
+  actor: Actor,
+  scope: LocationScope,
+  id: string,
+  to: 'active' | 'inactive',
+): StaffView {
   return inWriteTransaction(db, (tx) => {
-    const before = getRow(tx, id)
+    const before = getRow(tx, id, scope)
     if (to === 'inactive' && actor.staffUserId === id) {
       throw conflict('You cannot deactivate yourself', { staffStatus: before.status })
     }
@@ -177,7 +196,7 @@ function setStatus(db: Db, actor: Actor, id: string, to: 'active' | 'inactive'):
       .returning()
       .get()
     const action = to === 'inactive' ? 'deactivate' : 'reactivate'
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: `staff.${action}`,
       entityType: 'staff_user',
       entityId: id,
@@ -187,13 +206,21 @@ function setStatus(db: Db, actor: Actor, id: string, to: 'active' | 'inactive'):
   })
 }
 
-export const deactivateStaffUser = (db: Db, actor: Actor, id: string) => setStatus(db, actor, id, 'inactive')
-export const reactivateStaffUser = (db: Db, actor: Actor, id: string) => setStatus(db, actor, id, 'active')
+export const deactivateStaffUser = (db: Db, actor: Actor, scope: LocationScope, id: string) =>
+  setStatus(db, actor, scope, id, 'inactive')
+export const reactivateStaffUser = (db: Db, actor: Actor, scope: LocationScope, id: string) =>
+  setStatus(db, actor, scope, id, 'active')
 
-export function assignRole(db: Db, actor: Actor, id: string, input: RoleAssignmentInput) {
+export function assignRole(
+  db: Db,
+  actor: Actor,
+  scope: LocationScope,
+  id: string,
+  input: RoleAssignmentInput,
+) {
   const grant = { role: input.role, locationId: input.locationId ?? null }
   return inWriteTransaction(db, (tx) => {
-    getRow(tx, id)
+    getRow(tx, id, scope)
     if (grant.locationId !== null && !findLocation(tx, grant.locationId)) {
       throw invalid('body/locationId', `location ${grant.locationId} not found`)
     }
@@ -217,7 +244,7 @@ export function assignRole(db: Db, actor: Actor, id: string, input: RoleAssignme
       .values({ id: newId(), staffUserId: id, ...grant, createdAt: nowIso() })
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'staff.role_assign',
       entityType: 'staff_user',
       entityId: id,
@@ -228,9 +255,9 @@ export function assignRole(db: Db, actor: Actor, id: string, input: RoleAssignme
   })
 }
 
-export function removeRole(db: Db, actor: Actor, id: string, roleId: string) {
+export function removeRole(db: Db, actor: Actor, scope: LocationScope, id: string, roleId: string) {
   return inWriteTransaction(db, (tx) => {
-    getRow(tx, id)
+    const target = getRow(tx, id, scope)
     const row = tx
       .select()
       .from(staffRoles)
@@ -238,11 +265,10 @@ export function removeRole(db: Db, actor: Actor, id: string, roleId: string) {
       .get()
     if (!row) throw notFound('role assignment', roleId)
     assertMayGrant(tx, actor, row)
-    const target = getRow(tx, id)
     if (target.status === 'active')
       assertKeepsAnOwner(tx, row.role === 'owner' && row.locationId === null ? 1 : 0)
     tx.delete(staffRoles).where(eq(staffRoles.id, roleId)).run()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'staff.role_remove',
       entityType: 'staff_user',
       entityId: id,
@@ -254,10 +280,16 @@ export function removeRole(db: Db, actor: Actor, id: string, roleId: string) {
 }
 
 /** Sets (or, with null, clears) the POS passcode. The passcode never reaches the audit trail. */
-export function setPasscode(db: Db, actor: Actor, id: string, passcode: string | null): StaffView {
+export function setPasscode(
+  db: Db,
+  actor: Actor,
+  scope: LocationScope,
+  id: string,
+  passcode: string | null,
+): StaffView {
   const passcodeHash = passcode === null ? null : hashPasscode(passcode)
   return inWriteTransaction(db, (tx) => {
-    const before = getRow(tx, id)
+    const before = getRow(tx, id, scope)
     if (actor.staffUserId !== id) assertMayManage(tx, actor, id)
     if (passcode === null && before.passcodeHash === null) {
       throw new ApiError('not_found', `Staff user ${id} has no passcode`)
@@ -268,7 +300,7 @@ export function setPasscode(db: Db, actor: Actor, id: string, passcode: string |
       .where(eq(staffUsers.id, id))
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: passcode === null ? 'staff.passcode_clear' : 'staff.passcode_set',
       entityType: 'staff_user',
       entityId: id,

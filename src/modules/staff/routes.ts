@@ -28,8 +28,9 @@ import {
 } from './model'
 import { createStaffUser } from './service'
 
-const manageRule =
-  'You may change only staff users whose every role you could have granted yourself (see "Assign a role").'
+const reach =
+  'A staff user with neither a tenant-wide role nor a role at a location the caller acts at is 404: the list leaves them out too.'
+const manageRule = `You may change only staff users whose every role you could have granted yourself (see "Assign a role"). ${reach}`
 
 export const staffRoutes = (auth: AuthPlugin, control: ControlDb) =>
   new Elysia({ name: 'staff', prefix: '/staff-users', detail: { tags: ['Staff'] } })
@@ -68,26 +69,30 @@ export const staffRoutes = (auth: AuthPlugin, control: ControlDb) =>
         },
       },
     )
-    .get('/:id', ({ db, params }) => getStaffUser(db, params.id), {
+    .get('/:id', ({ db, locations, params }) => getStaffUser(db, locations, params.id), {
       permission: 'staff:read',
       params: StaffParams,
       response: StaffUser,
-      detail: { summary: 'Get a staff user' },
+      detail: { summary: 'Get a staff user', description: reach },
     })
-    .patch('/:id', ({ db, actor, params, body }) => updateStaffUser(db, actor, params.id, body), {
-      permission: 'staff:write',
-      params: StaffParams,
-      body: UpdateStaffUser,
-      response: StaffUser,
-      detail: {
-        summary: 'Update a staff user',
-        description: `Partial: fields not sent keep their value; \`subject: null\` unmaps the identity. ${manageRule}`,
+    .patch(
+      '/:id',
+      ({ db, actor, locations, params, body }) => updateStaffUser(db, actor, locations, params.id, body),
+      {
+        permission: 'staff:write',
+        params: StaffParams,
+        body: UpdateStaffUser,
+        response: StaffUser,
+        detail: {
+          summary: 'Update a staff user',
+          description: `Partial: fields not sent keep their value; \`subject: null\` unmaps the identity. ${manageRule}`,
+        },
       },
-    })
+    )
     .post(
       '/:id/deactivate',
-      ({ db, actor, params, tenant }) => {
-        const staff = deactivateStaffUser(db, actor, params.id)
+      ({ db, actor, locations, params, tenant }) => {
+        const staff = deactivateStaffUser(db, actor, locations, params.id)
         revokeStaffPasscodeSessions(control, tenant.id, staff.id)
         return staff
       },
@@ -104,20 +109,24 @@ export const staffRoutes = (auth: AuthPlugin, control: ControlDb) =>
         },
       },
     )
-    .post('/:id/reactivate', ({ db, actor, params }) => reactivateStaffUser(db, actor, params.id), {
-      permission: 'staff:write',
-      params: StaffParams,
-      response: StaffUser,
-      detail: {
-        summary: 'Reactivate a staff user',
-        description: `An active user is 409. Old passcode sessions stay signed out. ${manageRule}`,
+    .post(
+      '/:id/reactivate',
+      ({ db, actor, locations, params }) => reactivateStaffUser(db, actor, locations, params.id),
+      {
+        permission: 'staff:write',
+        params: StaffParams,
+        response: StaffUser,
+        detail: {
+          summary: 'Reactivate a staff user',
+          description: `An active user is 409. Old passcode sessions stay signed out. ${manageRule}`,
+        },
       },
-    })
+    )
     .post(
       '/:id/roles',
-      ({ db, actor, params, body, set }) => {
+      ({ db, actor, locations, params, body, set }) => {
         set.status = 201
-        return assignRole(db, actor, params.id, body)
+        return assignRole(db, actor, locations, params.id, body)
       },
       {
         permission: 'staff:write',
@@ -130,13 +139,13 @@ export const staffRoutes = (auth: AuthPlugin, control: ControlDb) =>
             'Tenant-wide without `locationId`, else only at that location. You can grant a role only if you ' +
             'hold every primitive it grants where it applies (a manager cannot make an owner; a role at one ' +
             'location does not let you grant tenant-wide roles); a passcode session only at its own ' +
-            'location. The same role at the same place twice is 409.',
+            `location. The same role at the same place twice is 409. ${reach}`,
         },
       },
     )
     .delete(
       '/:id/roles/:roleId',
-      ({ db, actor, params }) => removeRole(db, actor, params.id, params.roleId),
+      ({ db, actor, locations, params }) => removeRole(db, actor, locations, params.id, params.roleId),
       {
         permission: 'staff:write',
         params: StaffRoleParams,
@@ -145,14 +154,14 @@ export const staffRoutes = (auth: AuthPlugin, control: ControlDb) =>
           summary: 'Remove a role',
           description:
             'Answers the removed assignment. Same rule as assigning; removing the last active tenant-wide ' +
-            'owner role is 409.',
+            `owner role is 409. ${reach}`,
         },
       },
     )
     .put(
       '/:id/passcode',
-      ({ db, actor, params, body, tenant }) => {
-        const staff = setPasscode(db, actor, params.id, body.passcode)
+      ({ db, actor, locations, params, body, tenant }) => {
+        const staff = setPasscode(db, actor, locations, params.id, body.passcode)
         revokeStaffPasscodeSessions(control, tenant.id, staff.id)
         return staff
       },
@@ -169,8 +178,8 @@ export const staffRoutes = (auth: AuthPlugin, control: ControlDb) =>
     )
     .delete(
       '/:id/passcode',
-      ({ db, actor, params, tenant }) => {
-        const staff = setPasscode(db, actor, params.id, null)
+      ({ db, actor, locations, params, tenant }) => {
+        const staff = setPasscode(db, actor, locations, params.id, null)
         revokeStaffPasscodeSessions(control, tenant.id, staff.id)
         return staff
       },

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { isRoleName, type RoleGrant, roleNames } from '../../platform/auth/permissions'
 import { IDENTITY_PROVIDER } from '../../platform/auth/tokens'
@@ -106,7 +106,7 @@ export function createStaffUser(db: Db, actor: Actor, input: NewStaffUser): Staf
         .values({ id: newId(), staffUserId: staff.id, ...grant, createdAt: now })
         .run()
     }
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'staff.create',
       entityType: 'staff_user',
       entityId: staff.id,

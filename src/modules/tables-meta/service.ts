@@ -1,8 +1,8 @@
 // The tables dashboard's bootstrap document (`GET /tables/v1/meta`) and its own-profile edit.
 import { asc, eq } from 'drizzle-orm'
 import type { Config } from '../../config'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { RequestAuth } from '../../platform/auth/authenticate'
 import { type Permission, type RoleGrant, roleNames } from '../../platform/auth/permissions'
 import { conflict, forbidden } from '../../platform/http/problem'
@@ -165,7 +165,7 @@ export function updateMe(db: Db, auth: RequestAuth, input: UpdateMeInput) {
         .where(eq(staffUsers.id, id))
         .returning()
         .get()
-      appendAudit(tx, actor, {
+      recordWrite(tx, actor, {
         action: 'staff.update_self',
         entityType: 'staff_user',
         entityId: id,

@@ -4,9 +4,8 @@
 // BEGIN IMMEDIATE transaction, so concurrent creates (threads, processes) and republishes can never
 // book more covers than the start time holds.
 import { and, asc, count, eq, gte, lte, ne, sum } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest } from '../../platform/http/paging'
 import { ApiError, conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -207,7 +206,7 @@ export function createTablesReservation(
       .returning()
       .get()
     const view = reservationView(row)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'reservation.create',
       entityType: 'tables_reservation',
       entityId: row.id,
@@ -217,12 +216,17 @@ export function createTablesReservation(
         capacity: slot.capacity,
         capacityVersionId: current.id,
       },
+      events: [{ object: 'reservation', action: 'create', aggregateId: row.id, payload: view }],
     })
-    appendEvent(tx, actor, { object: 'reservation', action: 'create', aggregateId: row.id, payload: view })
     return view
   })
 }
 
+/**
+ * A reservation of the path's location; one of another location is 404, whoever asks. This is the
+ * location rule for these routes: the platform has already kept the path's location within the
+ * request's scope, so the reservation is too (no `locatedBy` needed).
+ */
 export function getTablesReservationRow(db: Queryable, locationId: string, id: string): TablesReservationRow {
   const row = db
     .select()
@@ -303,7 +307,7 @@ export function cancelTablesReservation(
       .returning()
       .get()
     const view = reservationView(row!)
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'reservation.cancel',
       entityType: 'tables_reservation',
       entityId: id,
@@ -312,8 +316,8 @@ export function cancelTablesReservation(
         version: { from: before.version, to: view.version },
         reason: view.cancelReason,
       },
+      events: [{ object: 'reservation', action: 'cancel', aggregateId: id, payload: view }],
     })
-    appendEvent(tx, actor, { object: 'reservation', action: 'cancel', aggregateId: id, payload: view })
     return view
   })
 }

@@ -2,14 +2,15 @@
 // `/customers/{id}/tags`) on top of these functions and register an existence check for their
 // object type, so attaching a tag to an unknown object is 404.
 
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { calendarDateIn } from '../../platform/dates'
-import { appendEvent } from '../../platform/events/outbox'
 import { ApiError, conflict, type FieldError, notFound } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { qualified } from '../../platform/tenancy/json-rows'
 import { preparedOn } from '../../platform/tenancy/prepared'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { matchesConditions, objectTypes, type TagObjectType } from './fields'
@@ -72,24 +73,35 @@ const isAttached = (db: Queryable, tagId: string, target: TagTarget) =>
     )
     .get() !== undefined
 
-/** Inserts one assignment with its audit entry and event; the caller holds the transaction. */
-function insertAssignment(tx: Queryable, actor: Actor, tag: TagRow, target: TagTarget) {
-  tx.insert(tagAssignments)
-    .values({ tagId: tag.id, objectType: target.objectType, objectId: target.objectId, createdAt: nowIso() })
-    .run()
+/** An attachment or detachment: audited on the tagged object, announced as a `tag` event. */
+function recordAssignment(
+  tx: Queryable,
+  actor: Actor,
+  verb: 'attach' | 'detach',
+  tag: TagRow,
+  target: TagTarget,
+) {
   const payload = {
     tagId: tag.id,
     title: tag.title,
     objectType: target.objectType,
     objectId: target.objectId,
   }
-  appendAudit(tx, actor, {
-    action: 'tag.attach',
+  recordWrite(tx, actor, {
+    action: `tag.${verb}`,
     entityType: target.objectType,
     entityId: target.objectId,
     metadata: payload,
+    events: [{ object: 'tag', action: verb, aggregateId: tag.id, payload }],
   })
-  appendEvent(tx, actor, { object: 'tag', action: 'attach', aggregateId: tag.id, payload })
+}
+
+/** Inserts one assignment with its audit entry and event; the caller holds the transaction. */
+function insertAssignment(tx: Queryable, actor: Actor, tag: TagRow, target: TagTarget) {
+  tx.insert(tagAssignments)
+    .values({ tagId: tag.id, objectType: target.objectType, objectId: target.objectId, createdAt: nowIso() })
+    .run()
+  recordAssignment(tx, actor, 'attach', tag, target)
 }
 
 function deleteAssignment(tx: Queryable, actor: Actor, tag: TagRow, target: TagTarget) {
@@ -102,19 +114,7 @@ function deleteAssignment(tx: Queryable, actor: Actor, tag: TagRow, target: TagT
       ),
     )
     .run()
-  const payload = {
-    tagId: tag.id,
-    title: tag.title,
-    objectType: target.objectType,
-    objectId: target.objectId,
-  }
-  appendAudit(tx, actor, {
-    action: 'tag.detach',
-    entityType: target.objectType,
-    entityId: target.objectId,
-    metadata: payload,
-  })
-  appendEvent(tx, actor, { object: 'tag', action: 'detach', aggregateId: tag.id, payload })
+  recordAssignment(tx, actor, 'detach', tag, target)
 }
 
 /**
@@ -179,6 +179,15 @@ export function tagsFor(db: Queryable, objectType: TagObjectType, objectId: stri
   )
     .all({ objectType, objectId })
     .map((row) => row.tag)
+}
+
+/**
+ * A scalar subquery answering the Manual tags of the object whose id is `objectId` (a column of
+ * the outer query) as JSON text `[{id, title}]`, in title order: for views read in one statement.
+ */
+export function tagsJsonOf(objectType: TagObjectType, objectId: SQLiteColumn): SQL<string> {
+  const [id, title] = [qualified(tags.id), qualified(tags.title)]
+  return sql<string>`(SELECT coalesce(json_group_array(json_object('id', ${id}, 'title', ${title}) ORDER BY lower(${title}), ${id}), '[]') FROM ${sql.identifier('tag_assignments')} JOIN ${sql.identifier('tags')} ON ${id} = ${qualified(tagAssignments.tagId)} WHERE ${qualified(tagAssignments.objectType)} = ${objectType} AND ${qualified(tagAssignments.objectId)} = ${qualified(objectId)})`
 }
 
 /** The Manual tags of many objects at once (for list routes), keyed by object id. */

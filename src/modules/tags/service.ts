@@ -1,8 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { ApiError, conflict, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -111,13 +110,13 @@ export function createTag(db: Db, actor: Actor, objectType: TagObjectType, input
       })
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'tag.create',
       entityType: 'tag',
       entityId: row.id,
       metadata: { tag: row },
+      event: row,
     })
-    appendEvent(tx, actor, { object: 'tag', action: 'create', aggregateId: row.id, payload: row })
     return row
   })
 }
@@ -164,8 +163,13 @@ export function updateTag(
       .where(eq(tags.id, id))
       .returning()
       .get()
-    appendAudit(tx, actor, { action: 'tag.update', entityType: 'tag', entityId: id, metadata: { changes } })
-    appendEvent(tx, actor, { object: 'tag', action: 'update', aggregateId: id, payload: row })
+    recordWrite(tx, actor, {
+      action: 'tag.update',
+      entityType: 'tag',
+      entityId: id,
+      metadata: { changes },
+      event: row,
+    })
     return row
   })
 }
@@ -180,12 +184,12 @@ export function deleteTag(db: Db, actor: Actor, objectType: TagObjectType, id: s
     const row = getTag(tx, objectType, id)
     const detached = attachedCount(tx, id)
     tx.delete(tags).where(eq(tags.id, id)).run()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'tag.delete',
       entityType: 'tag',
       entityId: id,
       metadata: { tag: row, detachedCount: detached },
+      event: row,
     })
-    appendEvent(tx, actor, { object: 'tag', action: 'delete', aggregateId: id, payload: row })
   })
 }

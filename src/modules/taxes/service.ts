@@ -1,8 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { appendEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { conflict, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
@@ -65,13 +64,13 @@ export function createTax(db: Db, actor: Actor, input: CreateTaxInput): TaxRow {
       .values({ id: newId(), ...input, countryCode, stateCode, createdAt: now, updatedAt: now })
       .returning()
       .get()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'tax.create',
       entityType: 'tax',
       entityId: row.id,
       metadata: { tax: row },
+      event: row,
     })
-    appendEvent(tx, actor, { object: 'tax', action: 'create', aggregateId: row.id, payload: row })
     return row
   })
 }
@@ -99,8 +98,13 @@ export function updateTax(db: Db, actor: Actor, id: string, input: UpdateTaxInpu
       .where(eq(taxes.id, id))
       .returning()
       .get()
-    appendAudit(tx, actor, { action: 'tax.update', entityType: 'tax', entityId: id, metadata: { changes } })
-    appendEvent(tx, actor, { object: 'tax', action: 'update', aggregateId: id, payload: row })
+    recordWrite(tx, actor, {
+      action: 'tax.update',
+      entityType: 'tax',
+      entityId: id,
+      metadata: { changes },
+      event: row,
+    })
     return row
   })
 }
@@ -109,7 +113,12 @@ export function deleteTax(db: Db, actor: Actor, id: string): void {
   inWriteTransaction(db, (tx) => {
     const row = getTax(tx, id)
     tx.delete(taxes).where(eq(taxes.id, id)).run()
-    appendAudit(tx, actor, { action: 'tax.delete', entityType: 'tax', entityId: id, metadata: { tax: row } })
-    appendEvent(tx, actor, { object: 'tax', action: 'delete', aggregateId: id, payload: row })
+    recordWrite(tx, actor, {
+      action: 'tax.delete',
+      entityType: 'tax',
+      entityId: id,
+      metadata: { tax: row },
+      event: row,
+    })
   })
 }

@@ -6,6 +6,7 @@ import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/p
 import { conflict, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import type { CreateVendorInput, UpdateVendorInput } from './model'
 import { type VendorRow, vendors } from './schema'
@@ -25,7 +26,7 @@ export function listVendors(db: Queryable, query: { q?: string } & PageRequest) 
 }
 
 export function getVendor(db: Queryable, id: string): VendorRow {
-  const row = db.select().from(vendors).where(eq(vendors.id, id)).get()
+  const row = rowById(db, vendors, id)
   if (!row) throw notFound('vendor', id)
   return row
 }

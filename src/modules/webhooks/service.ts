@@ -1,8 +1,8 @@
 // Webhook subscriptions of both families. The delivery machinery (outbox, worker, dead letters)
 // is in src/platform/events; this file is what the two subscription APIs do with it.
 import { and, asc, count, eq } from 'drizzle-orm'
-import { appendAudit } from '../../platform/audit/audit'
 import { diffFields } from '../../platform/audit/diff'
+import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import {
   type SubscriptionFamily,
@@ -85,7 +85,7 @@ function createOfFamily(
   settings: SubscriptionSettings,
 ) {
   const row = insertSubscription(tx, family, input, settings.allowPrivateTargets)
-  appendAudit(tx, actor, {
+  recordWrite(tx, actor, {
     action: 'webhook.create',
     entityType: 'webhook_subscription',
     entityId: row.id,
@@ -97,7 +97,7 @@ function createOfFamily(
 function deleteOfFamily(tx: Queryable, actor: Actor, family: SubscriptionFamily, id: string) {
   const row = findOfFamily(tx, family, id)
   tx.delete(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).run()
-  appendAudit(tx, actor, {
+  recordWrite(tx, actor, {
     action: 'webhook.delete',
     entityType: 'webhook_subscription',
     entityId: id,
@@ -154,7 +154,7 @@ export function updateWebhook(
       .returning()
       .get()
     if (changes.headers) changes.headers = { from: Object.keys(before.headers), to: Object.keys(row.headers) }
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'webhook.update',
       entityType: 'webhook_subscription',
       entityId: id,

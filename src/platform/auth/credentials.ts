@@ -3,7 +3,7 @@
 // location allowlist and a per-minute rate limit; its requests are audited with the subject
 // `credential:<id>` and no staff user.
 import { asc, eq } from 'drizzle-orm'
-import { appendAudit } from '../audit/audit'
+import { recordWrite } from '../audit/record-write'
 import { ApiError, invalid, notFound } from '../http/problem'
 import type { RequestInfo } from '../http/request-context'
 import { newId, nowIso } from '../ids'
@@ -93,7 +93,7 @@ export function createCredential(
   )
   try {
     inWriteTransaction(db, (tx) =>
-      appendAudit(tx, systemActor(tenant.id, actorName), {
+      recordWrite(tx, systemActor(tenant.id, actorName), {
         action: 'credential.create',
         entityType: 'api_credential',
         entityId: row.id,
@@ -129,7 +129,7 @@ export function revokeCredential(control: ControlDb, pool: TenantPool, id: strin
     tx.update(apiCredentials).set({ revokedAt: nowIso() }).where(eq(apiCredentials.id, id)).returning().get(),
   )
   inWriteTransaction(pool.get(row.tenantId).db, (tx) =>
-    appendAudit(tx, systemActor(row.tenantId, actorName), {
+    recordWrite(tx, systemActor(row.tenantId, actorName), {
       action: 'credential.revoke',
       entityType: 'api_credential',
       entityId: id,

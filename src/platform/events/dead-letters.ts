@@ -1,7 +1,7 @@
 // Dead letters as operators see them, and what operators do with them: review (a note) and
 // replay (a new delivery cycle for the dead deliveries whose subscription can still take them).
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
-import { appendAudit } from '../audit/audit'
+import { recordWrite } from '../audit/record-write'
 import type { Actor } from '../auth/actor'
 import { offsetOf, type PageRequest } from '../http/paging'
 import { conflict, notFound } from '../http/problem'
@@ -237,7 +237,7 @@ export function reviewDeadLetter(db: Db, actor: Actor, id: string, note: string)
       })
       .run()
     tx.update(webhookDeadLetters).set({ updatedAt: now }).where(eq(webhookDeadLetters.id, letter.id)).run()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'webhook_dead_letter.manual_review',
       entityType: 'webhook_dead_letter',
       entityId: letter.id,
@@ -288,7 +288,7 @@ export function replayDeadLetter(db: Db, actor: Actor, id: string): DeadLetterVi
         createdAt: now,
       })
       .run()
-    appendAudit(tx, actor, {
+    recordWrite(tx, actor, {
       action: 'webhook_dead_letter.replay',
       entityType: 'webhook_dead_letter',
       entityId: letter.id,

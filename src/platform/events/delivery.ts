@@ -4,7 +4,7 @@
 // All state lives in the tenant database, so a restart resumes where the last process stopped:
 // a delivery claimed by a process that died mid-request is retried once its lease runs out.
 import { and, asc, eq, inArray, isNull, lte, min } from 'drizzle-orm'
-import { appendAudit } from '../audit/audit'
+import { recordWrite } from '../audit/record-write'
 import { systemActor } from '../auth/actor'
 import { newId } from '../ids'
 import type { Logger } from '../log'
@@ -382,7 +382,7 @@ function disableGoneSubscription(tx: Queryable, tenantId: string, subscriptionId
     .returning({ id: webhookSubscriptions.id, family: webhookSubscriptions.family })
     .get()
   if (!changed) return
-  appendAudit(tx, systemActor(tenantId, 'webhooks'), {
+  recordWrite(tx, systemActor(tenantId, 'webhooks'), {
     action: 'webhook.disable',
     entityType: 'webhook_subscription',
     entityId: subscriptionId,

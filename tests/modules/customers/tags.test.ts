@@ -254,6 +254,7 @@ describe('customer tags: behaviour', () => {
       'tag.detach',
       'customer.update',
       'tag.attach',
+      'customer.update', // the attachment changes the customer's tags, as a PUT does
     ])
     const tagEvents = t.tenant.db.$client
       .query("SELECT action FROM outbox_events WHERE object = 'tag' ORDER BY seq")
@@ -261,6 +262,10 @@ describe('customer tags: behaviour', () => {
       .map((e: any) => e.action)
     expect(tagEvents.filter((a) => a === 'attach')).toHaveLength(4)
     expect(tagEvents.filter((a) => a === 'detach')).toHaveLength(3)
+    const lastEntry = t.tenant.db.$client
+      .query("SELECT metadata FROM audit_entries WHERE entity_type = 'customer' ORDER BY seq DESC LIMIT 1")
+      .get() as { metadata: string }
+    expect(JSON.parse(lastEntry.metadata)).toEqual({ changes: { tags: { from: [], to: [vip.id] } } })
     const last = events(t, 'customer').at(-1)!
     expect(last.action).toBe('update')
     expect(JSON.parse(last.payload).tags).toEqual([{ id: vip.id, title: 'VIP' }])

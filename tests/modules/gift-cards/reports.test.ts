@@ -1,8 +1,10 @@
 // Reports: the liability roll-forward over a period with every entry type (worked by hand),
 // cross-location pooling (worked by hand), transactions, and date validation.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { deliverDueGiftCards } from '../../../src/modules/gift-cards/delivery'
 import { createLocation } from '../../../src/modules/locations/service'
 import { systemActor } from '../../../src/platform/auth/actor'
+import { MessageSendError } from '../../../src/platform/messaging/sender'
 import { createTestApp, runScenarios, type TestApp } from '../../harness'
 import { issueCard, putSettings } from './helpers'
 
@@ -222,6 +224,139 @@ describe('transactions report', () => {
     expect(instants.body.range).toMatchObject({
       startsAt: '2024-07-01T00:00:00.000Z',
       endsBefore: '2024-07-01T10:00:00.001Z',
+    })
+  })
+})
+
+describe("reports within the request's locations", () => {
+  useApp()
+  const range = 'from=2000-01-01&to=2999-12-31'
+  const report = (name: string, as?: string, query = '', headers: Record<string, string> = {}) =>
+    t.request('GET', `/gift-card/reports/${name}?${range}${query}`, { as, headers })
+
+  /**
+   * Cards issued at A, B and C, used at home and away, and a failed delivery of a card of A and
+   * of B. Answers the locations and the bearer tokens of a manager bound to A (JWT and passcode).
+   */
+  async function setUp() {
+    const a = t.tenant.locationId
+    const b = addLocation('B')
+    const c = addLocation('C')
+    const mail = {
+      recipientEmail: 'rosa@example.test',
+      deliveryChannel: 'email',
+      deliveryScheduledAt: '2030-05-01T09:00:00.000Z',
+    }
+    const fromA = await issueCard(t, 1000, { locationId: a, body: mail })
+    const fromB = await issueCard(t, 2000, { locationId: b, body: mail })
+    const redeem = (card: string, amount: number, ref: string, locationId: string) =>
+      post(`/gift-card/${card}/redeem`, { amount, paymentReference: ref, locationId })
+    await redeem(fromA.id, 100, 'a-at-b', b) // A's liability, redeemed at B: A owes B
+    await redeem(fromB.id, 200, 'b-at-a', a) // made at A: B owes A
+    await redeem(fromB.id, 300, 'b-at-b', b) // B's card at home: none of A's business
+    await redeem(fromB.id, 400, 'b-at-c', c) // between B and C only
+    await deliverDueGiftCards(
+      t.tenant.db,
+      {
+        provider: 'flaky-mail',
+        send: async () => {
+          throw new MessageSendError('flaky-mail', '550 mailbox unavailable')
+        },
+      },
+      new Date('2030-05-01T10:00:00.000Z'),
+      systemActor(t.tenant.id, 'gift-card-delivery'),
+    )
+    const staff = await t.addStaff(t.tenant, { role: 'manager', locationId: a, passcode: '1234' })
+    const session = await t.passcodeSession(t.tenant, staff, { passcode: '1234' })
+    return { a, b, c, fromA, fromB, callers: { jwt: staff.token, passcode: session } }
+  }
+
+  test("a manager bound to A sees A's books only, by JWT and by passcode session; the tenant sees all", async () => {
+    const { a, b, c, fromA, fromB, callers } = await setUp()
+    const tenantWide = await report('liability')
+    expect(tenantWide.body.endingLiability).toBe(1000 - 100 + 2000 - 900)
+    const everyEntry = await report('transactions')
+    expect(everyEntry.body.total).toBe(6)
+    expect((await report('liability-pooling')).body.settlements).toHaveLength(3)
+    expect((await report('failed-deliveries')).body.deliveries).toHaveLength(2)
+
+    for (const [kind, token] of Object.entries(callers)) {
+      const liability = await report('liability', token)
+      expect(liability.status, kind).toBe(200)
+      expect(liability.body.range.locationId, kind).toBe(a)
+      expect(liability.body.endingLiability, kind).toBe(900)
+      expect(liability.body.redemptions, kind).toBe(100)
+      expect(liability.body.cardCounts.digital, kind).toBe(1)
+
+      const entries = await report('transactions', token)
+      expect(entries.body.total, kind).toBe(3)
+      expect(
+        entries.body.transactions.map((e: any) => [e.giftCardId, e.entryType, e.transactionLocationId]),
+        kind,
+      ).toEqual([
+        [fromA.id, 'activate', a],
+        [fromA.id, 'redeem', b],
+        [fromB.id, 'redeem', a],
+      ])
+
+      const pooling = await report('liability-pooling', token)
+      expect(pooling.body.settlements, kind).toEqual([
+        { originLocationId: a, redemptionLocationId: b, amountOwed: 100, redemptionCount: 1 },
+        { originLocationId: b, redemptionLocationId: a, amountOwed: 200, redemptionCount: 1 },
+      ])
+      expect(pooling.body.settlements.some((s: any) => s.redemptionLocationId === c)).toBe(false)
+
+      const failed = await report('failed-deliveries', token)
+      expect(
+        failed.body.deliveries.map((d: any) => d.giftCardId),
+        kind,
+      ).toEqual([fromA.id])
+    }
+  })
+
+  test('naming another location is 403 for a caller bound to A; a tenant-wide caller may narrow to one', async () => {
+    const { a, b, callers } = await setUp()
+    for (const name of ['liability', 'transactions', 'liability-pooling', 'failed-deliveries'])
+      for (const [kind, token] of Object.entries(callers)) {
+        const res = await report(name, token, `&locationId=${b}`)
+        expect(res.status, `${name} ${kind}`).toBe(403)
+        expect((await report(name, token, `&locationId=${a}`)).status, `${name} ${kind}`).toBe(200)
+      }
+    const narrowed = await report('transactions', undefined, '', { 'x-location-id': a })
+    const named = await report('transactions', undefined, `&locationId=${a}`)
+    expect(narrowed.body.total).toBe(3)
+    expect(narrowed.body).toEqual(named.body)
+    expect((await report('liability', undefined, `&locationId=${b}`)).body.endingLiability).toBe(1100)
+  })
+
+  test('a card stays one tenant-wide account: its own ledger shows a bound caller every entry', async () => {
+    const { b, fromB, callers } = await setUp()
+    for (const [kind, token] of Object.entries(callers)) {
+      const card = await t.request('GET', `/gift-card/${fromB.id}`, { as: token })
+      const ledger = await t.request('GET', `/gift-card/${fromB.id}/transactions`, { as: token })
+      expect(ledger.status, kind).toBe(200)
+      expect(ledger.body.total, kind).toBe(4)
+      expect(
+        ledger.body.transactions.filter((e: any) => e.transactionLocationId === b),
+        kind,
+      ).toHaveLength(2)
+      expect(ledger.body.transactions.at(-1).balanceAfter, kind).toBe(card.body.currentBalance)
+    }
+  })
+
+  test('dates follow the time zone of the one location a bound caller reaches', async () => {
+    const b = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+      name: 'Paris',
+      timezone: 'Europe/Paris',
+    }).id
+    const staff = await t.addStaff(t.tenant, { role: 'manager', locationId: b })
+    const res = await t.request('GET', '/gift-card/reports/liability?from=2024-01-15&to=2024-01-15', {
+      as: staff,
+    })
+    expect(res.body.range).toMatchObject({
+      locationId: b,
+      startsAt: '2024-01-14T23:00:00.000Z',
+      endsBefore: '2024-01-15T23:00:00.000Z',
     })
   })
 })

@@ -9,6 +9,7 @@ import { weightedAverageAfterReceiving } from '../../../src/modules/inventory/co
 import { depleteForOrderLines } from '../../../src/modules/inventory/depletion'
 import { receiveStock, wasteStock } from '../../../src/modules/inventory/stock'
 import { systemActor } from '../../../src/platform/auth/actor'
+import { everyLocation } from '../../../src/platform/auth/location-scope'
 import type { ApiError } from '../../../src/platform/http/problem'
 import { type Db, tenantDatabasePath } from '../../../src/platform/tenancy/databases'
 import { openSqlite } from '../../../src/platform/tenancy/sqlite'
@@ -129,14 +130,18 @@ describe('inventory ledger under concurrency', () => {
           expected -= 6
         } else if (i % 5 === 3) {
           try {
-            wasteStock(db, actor, flour.id, { locationId, quantity: 4 })
+            wasteStock(db, actor, everyLocation, flour.id, { locationId, quantity: 4 })
             expected -= 4
           } catch (error) {
             expect((error as ApiError).code).toBe('conflict')
           }
         } else {
           // Each receiving must see the others' stock to get the average right.
-          receiveStock(db, actor, flour.id, { locationId, quantity: 5 + i, unitCost: 90 + (i % 17) })
+          receiveStock(db, actor, everyLocation, flour.id, {
+            locationId,
+            quantity: 5 + i,
+            unitCost: 90 + (i % 17),
+          })
           expected += 5 + i
         }
       }

@@ -6,6 +6,7 @@ import fc from 'fast-check'
 import { createIngredient } from '../../../src/modules/inventory/ingredients'
 import { countStock, receiveStock, wasteStock } from '../../../src/modules/inventory/stock'
 import { systemActor } from '../../../src/platform/auth/actor'
+import { everyLocation } from '../../../src/platform/auth/location-scope'
 import { ApiError } from '../../../src/platform/http/problem'
 import { createTestApp, type TestApp } from '../../harness'
 import { addLocation, expectLedgerConsistent } from './helpers'
@@ -59,7 +60,7 @@ test('property: on-hand and weighted average follow the model; the ledger stays 
             const units = total + o.quantity
             average = Math.floor(value / units) + (2 * (value % units) >= units ? 1 : 0)
           }
-          const r = receiveStock(t.tenant.db, actor, ingredient.id, {
+          const r = receiveStock(t.tenant.db, actor, everyLocation, ingredient.id, {
             locationId,
             quantity: o.quantity,
             unitCost: o.unitCost,
@@ -69,17 +70,26 @@ test('property: on-hand and weighted average follow the model; the ledger stays 
         } else if (o.kind === 'waste') {
           if (o.quantity > onHand[o.loc]!) {
             expect(() =>
-              wasteStock(t.tenant.db, actor, ingredient.id, { locationId, quantity: o.quantity }),
+              wasteStock(t.tenant.db, actor, everyLocation, ingredient.id, {
+                locationId,
+                quantity: o.quantity,
+              }),
             ).toThrow(ApiError)
             continue
           }
-          const r = wasteStock(t.tenant.db, actor, ingredient.id, { locationId, quantity: o.quantity })
+          const r = wasteStock(t.tenant.db, actor, everyLocation, ingredient.id, {
+            locationId,
+            quantity: o.quantity,
+          })
           onHand[o.loc]! -= o.quantity
           expect(r.movement.unitCost).toBe(average)
           // 0 - x, not -x: at a zero cost, -x is -0, which toBe (Object.is) tells apart from 0.
           expect(r.movement.totalCost).toBe(average === null ? null : 0 - o.quantity * average)
         } else {
-          const r = countStock(t.tenant.db, actor, ingredient.id, { locationId, countedQuantity: o.counted })
+          const r = countStock(t.tenant.db, actor, everyLocation, ingredient.id, {
+            locationId,
+            countedQuantity: o.counted,
+          })
           expect(r.movement.quantityDelta).toBe(o.counted - onHand[o.loc]!)
           onHand[o.loc] = o.counted
         }

@@ -3,6 +3,7 @@
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { receiveStock, wasteStock } from '../../../src/modules/inventory/stock'
 import { systemActor } from '../../../src/platform/auth/actor'
+import { everyLocation } from '../../../src/platform/auth/location-scope'
 import { ApiError } from '../../../src/platform/http/problem'
 import type { Db } from '../../../src/platform/tenancy/databases'
 import { openSqlite } from '../../../src/platform/tenancy/sqlite'
@@ -29,7 +30,7 @@ for (let i = 0; i < Number(operations); i++) {
   if (next(3) === 1) {
     const quantity = next(10)
     try {
-      wasteStock(db, actor, ingredientId!, { locationId: locationId!, quantity })
+      wasteStock(db, actor, everyLocation, ingredientId!, { locationId: locationId!, quantity })
       result.wasted += quantity
     } catch (error) {
       if (!(error instanceof ApiError && error.code === 'conflict')) throw error
@@ -37,7 +38,11 @@ for (let i = 0; i < Number(operations); i++) {
     }
   } else {
     const quantity = next(20)
-    receiveStock(db, actor, ingredientId!, { locationId: locationId!, quantity, unitCost: 50 + next(100) })
+    receiveStock(db, actor, everyLocation, ingredientId!, {
+      locationId: locationId!,
+      quantity,
+      unitCost: 50 + next(100),
+    })
     result.received += quantity
   }
 }

@@ -402,7 +402,7 @@ describe('stock: behaviour', () => {
     expect((await t.request('GET', '/inventory/low-stock')).body.page.total).toBe(0)
   })
 
-  test('an ingredient_stock.low event fires when on-hand crosses below par, once', async () => {
+  test('an ingredient_stock.low event (and audit entry) fires when on-hand crosses below par, once', async () => {
     const flour = await makeIngredient(t)
     await t.request('PUT', `/inventory/ingredients/${flour.id}/stocks/${t.tenant.locationId}`, {
       body: { parQuantity: 10 },
@@ -421,6 +421,25 @@ describe('stock: behaviour', () => {
       .all()
       .map((e: any) => JSON.parse(e.payload).stock.onHandQuantity)
     expect(low).toEqual([9, 5])
+    // Each crossing is audited too, against the stock, with where on-hand went.
+    const audited = t.tenant.db.$client
+      .query("SELECT metadata FROM audit_entries WHERE action = 'ingredient_stock.low' ORDER BY seq")
+      .all()
+      .map((a: any) => JSON.parse(a.metadata))
+    expect(audited).toEqual([
+      {
+        ingredientId: flour.id,
+        locationId: t.tenant.locationId,
+        parQuantity: 10,
+        onHandQuantity: { from: 10, to: 9 },
+      },
+      {
+        ingredientId: flour.id,
+        locationId: t.tenant.locationId,
+        parQuantity: 10,
+        onHandQuantity: { from: 20, to: 5 },
+      },
+    ])
   })
 
   test('movements: newest first, filters by location and time window, limit and page', async () => {

@@ -1,9 +1,12 @@
 // Off-premise orders in the service app: quotes at creation, refusals, and the fulfilment flow
 // (staging, pickup, curbside, delivery dispatch) with guest notifications.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { readyOrder } from '../../../src/modules/off-premise/fulfilment'
 import { localTime } from '../../../src/modules/off-premise/hours'
 import { sendPendingNotifications } from '../../../src/modules/off-premise/notifications'
 import { weekdays } from '../../../src/modules/off-premise/schema'
+import { serviceOrdersPort } from '../../../src/modules/orders-port'
+import { systemActor } from '../../../src/platform/auth/actor'
 import { MessageSendError } from '../../../src/platform/messaging/sender'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 
@@ -483,9 +486,7 @@ describe('off-premise orders', () => {
     await settings({ guestMessagingEnabled: true })
     const order = await submitted({ fulfillmentMode: 'takeout', offPremise: { customer: guest } })
     await act(order.id, 'stage')
-    const { readyOrder } = await import('../../../src/modules/off-premise/fulfilment')
-    const { systemActor } = await import('../../../src/platform/auth/actor')
-    readyOrder(t.tenant.db, systemActor(t.tenant.id, 'test'), order.id)
+    readyOrder(t.tenant.db, systemActor(t.tenant.id, 'test'), serviceOrdersPort, order.id)
     const pending = (await t.request('GET', `/order/${order.id}`)).body.offPremise.guestMessaging
       .notifications
     expect(pending.map((n: any) => n.status)).toEqual(['pending'])
@@ -506,9 +507,7 @@ describe('off-premise orders', () => {
   test('the notify job sends what a request left pending', async () => {
     const order = await submitted({ fulfillmentMode: 'takeout', offPremise: { customer: guest } })
     await act(order.id, 'stage')
-    const { readyOrder } = await import('../../../src/modules/off-premise/fulfilment')
-    const { systemActor } = await import('../../../src/platform/auth/actor')
-    readyOrder(t.tenant.db, systemActor(t.tenant.id, 'test'), order.id)
+    readyOrder(t.tenant.db, systemActor(t.tenant.id, 'test'), serviceOrdersPort, order.id)
     await t.platform.jobs.runNow('off-premise.notify')
     const sent = (await t.request('GET', `/order/${order.id}`)).body.offPremise.guestMessaging.notifications
     expect(sent.map((n: any) => n.status)).toEqual(['sent'])

@@ -1,5 +1,6 @@
 // Test app for orders with an in-memory catalog behind the OrdersPort, so the order rules are
-// tested on their own; the real catalog, taxes, coupons and inventory are wired in adapters.ts.
+// tested on their own; the real catalog, taxes, coupons and inventory are wired in
+// src/modules/orders-port.ts, whose off-premise block the fake keeps.
 import { expect } from 'bun:test'
 import { Elysia } from 'elysia'
 import { orderActionRoutes } from '../../../src/modules/orders/action-routes'
@@ -14,6 +15,7 @@ import type {
   TaxRateInfo,
 } from '../../../src/modules/orders/ports'
 import { orderRoutes } from '../../../src/modules/orders/routes'
+import { serviceOrdersPort } from '../../../src/modules/orders-port'
 import { httpConventions } from '../../../src/platform/http/conventions'
 import { createTestApp, type RequestOptions, type TestApp, type TestResponse } from '../../harness'
 
@@ -30,7 +32,11 @@ export interface FakeCatalog {
 }
 
 export function fakePort(catalog: FakeCatalog): OrdersPort {
+  const { attachOffPremise, changeOffPremiseMode, offPremiseBlocks } = serviceOrdersPort
   return {
+    attachOffPremise,
+    changeOffPremiseMode,
+    offPremiseBlocks,
     findCustomer: (_db, id) => (id.startsWith('cust-') ? { id, name: `Customer ${id}` } : undefined),
     findVariant: (_db, ref) =>
       catalog.variants.find((v) =>

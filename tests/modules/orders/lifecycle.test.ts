@@ -197,7 +197,7 @@ describe('payments and close', () => {
     })
     expect(view.paidAt).toBeString()
     expect(() => pay(order.id, 1)).toThrow('cannot take payments on an order that is paid')
-    view = recordOrderRefund(t.tenant.db, actor(), {
+    view = recordOrderRefund(t.tenant.db, actor(), fakePort(t.catalog), {
       orderId: order.id,
       paymentIntentId: 'pi_2',
       amount: 359,
@@ -212,7 +212,7 @@ describe('payments and close', () => {
       paidAt: null,
     })
     expect(() =>
-      recordOrderRefund(t.tenant.db, actor(), {
+      recordOrderRefund(t.tenant.db, actor(), fakePort(t.catalog), {
         orderId: order.id,
         paymentIntentId: 'pi_1',
         amount: 2000,

@@ -1,8 +1,8 @@
 // A separate process creating orders on a tenant file: for the order-number concurrency test.
 // Usage: bun number-worker.ts <databasePath> <tenantId> <locationId> <count>
 import { drizzle } from 'drizzle-orm/bun-sqlite'
-import { serviceOrdersPort } from '../../../src/modules/orders/adapters'
 import { createOrder } from '../../../src/modules/orders/orders'
+import { serviceOrdersPort } from '../../../src/modules/orders-port'
 import { systemActor } from '../../../src/platform/auth/actor'
 import type { Db } from '../../../src/platform/tenancy/databases'
 import { openSqlite } from '../../../src/platform/tenancy/sqlite'

@@ -1,8 +1,8 @@
 // The orders routes of the real service app, over the real adapters: inventory depletion and
 // its reversal, gift card issuance on payment, the OpenAPI description and the route table.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { serviceOrdersPort } from '../../../src/modules/orders/adapters'
 import { recordOrderPayment } from '../../../src/modules/orders/lifecycle'
+import { serviceOrdersPort } from '../../../src/modules/orders-port'
 import { systemActor } from '../../../src/platform/auth/actor'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 

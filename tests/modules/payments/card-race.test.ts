@@ -1,9 +1,10 @@
 // A card payment whose order moves on while the card is at the provider: the charge is given
 // back before the refusal, and nothing is recorded.
 import { afterEach, beforeEach, expect, test } from 'bun:test'
-import { serviceOrdersPort } from '../../../src/modules/orders/adapters'
+import { serviceOrdersPort } from '../../../src/modules/orders-port'
 import { takeCardPayment, takeLocalPayment } from '../../../src/modules/payments/take'
 import { systemActor } from '../../../src/platform/auth/actor'
+import { everyLocation } from '../../../src/platform/auth/location-scope'
 import type { PaymentProvider } from '../../../src/platform/payments/provider'
 import { sandboxProvider } from '../../../src/platform/payments/sandbox'
 import { countRows, createTestApp, type TestApp } from '../../harness'
@@ -27,10 +28,17 @@ test('the order is paid in cash while the card is out: the card charge is refund
     async authorizePayment(input) {
       const result = await sandbox.authorizePayment(input)
       // Meanwhile, another terminal takes the whole balance in cash.
-      takeLocalPayment(t.tenant.db, actor, { provider: sandbox, port: serviceOrdersPort }, order.id, {
-        tender: 'cash',
-        amount: 3_000,
-      })
+      takeLocalPayment(
+        t.tenant.db,
+        actor,
+        everyLocation,
+        { provider: sandbox, port: serviceOrdersPort },
+        order.id,
+        {
+          tender: 'cash',
+          amount: 3_000,
+        },
+      )
       return result
     },
     async refundPayment(id, amount, key) {
@@ -41,6 +49,7 @@ test('the order is paid in cash while the card is out: the card charge is refund
   const attempt = takeCardPayment(
     t.tenant.db,
     actor,
+    everyLocation,
     { provider, port: serviceOrdersPort },
     order.id,
     { tender: 'card', amount: 3_000, paymentMethod: 'tok_visa' },

@@ -1,5 +1,5 @@
 // Orders to pay, and payment requests with idempotency keys.
-import type { StaffFixture, TestApp } from '../../harness'
+import type { RequestOptions, TestApp } from '../../harness'
 import { ok } from '../cash/helpers'
 
 let keys = 0
@@ -24,7 +24,7 @@ export function pay(
   t: TestApp,
   orderId: string,
   body: Record<string, unknown>,
-  options: { key?: string; as?: StaffFixture } = {},
+  options: { key?: string; as?: RequestOptions['as'] } = {},
 ) {
   return t.request('POST', `/order/${orderId}/payments`, {
     body,
@@ -39,7 +39,7 @@ export function act(
   paymentId: string,
   action: 'capture' | 'void' | 'refund',
   body: Record<string, unknown> = {},
-  options: { key?: string; as?: StaffFixture } = {},
+  options: { key?: string; as?: RequestOptions['as'] } = {},
 ) {
   return t.request('POST', `/order/${orderId}/payments/${paymentId}/${action}`, {
     body,

@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { findProductVariant, findVariant, findVariantBySku } from '../../../src/modules/products/variants'
-import { countRows, createTestApp, type TestApp } from '../../harness'
+import { boundTo, countRows, createTestApp, type TestApp } from '../../harness'
 import { createProduct, wine } from './fixtures'
 
 const variant = (sku: string, extra: Record<string, unknown> = {}) => ({
@@ -223,6 +223,47 @@ describe('inventory', () => {
     })
     expect(cleared.body.variants[0]).toMatchObject({ hasInventory: false, inventory: [] })
     expect(countRows(t.tenant.db, 'product_inventory')).toBe(0)
+  })
+
+  test('a caller bound to a location replaces its own stock only; naming another location is 403', async () => {
+    const A = t.tenant.locationId
+    const B = await addLocation()
+    const p = await createProduct(
+      t,
+      wine({
+        variants: [
+          variant('K-1', {
+            inventory: [
+              { inventoryLocationId: A, availableForSaleCount: 5 },
+              { inventoryLocationId: B, availableForSaleCount: 7 },
+            ],
+          }),
+        ],
+      }),
+    )
+    const id = p.variants[0].id
+    const stock = async () =>
+      Object.fromEntries(
+        (await t.request('GET', `/product/${p.id}`)).body.inventory.map((row: any) => [
+          row.inventoryLocationId,
+          row.availableForSaleCount,
+        ]),
+      )
+    for (const [i, { as, headers }] of (await boundTo(t, t.tenant, A)).entries()) {
+      const put = (inventory: unknown) =>
+        t.request('PUT', `/product/${p.id}`, { as, headers, body: { variants: [{ id, inventory }] } })
+      expect((await put([{ inventoryLocationId: A, availableForSaleCount: 10 + i }])).status).toBe(200)
+      expect(await stock()).toEqual({ [A]: 10 + i, [B]: 7 })
+      expect((await put([])).status).toBe(200)
+      expect(await stock()).toEqual({ [B]: 7 })
+      expect((await put([{ inventoryLocationId: B, availableForSaleCount: 0 }])).status).toBe(403)
+      expect(await stock()).toEqual({ [B]: 7 })
+    }
+    // A tenant-wide caller replaces every location's rows.
+    await t.request('PUT', `/product/${p.id}`, {
+      body: { variants: [{ id, inventory: [{ inventoryLocationId: A, availableForSaleCount: 1 }] }] },
+    })
+    expect(await stock()).toEqual({ [A]: 1 })
   })
 
   test('unknown locations, repeated locations, negative reserve and rows without hasInventory are 400', async () => {

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { createLocation } from '../../../src/modules/locations/service'
 import { deactivateStaffUser } from '../../../src/modules/staff/management'
 import { systemActor } from '../../../src/platform/auth/actor'
-import { countRows, createTestApp, runScenarios, type TestApp } from '../../harness'
+import { everyLocation } from '../../../src/platform/auth/location-scope'
+import { boundTo, countRows, createTestApp, runScenarios, type TestApp } from '../../harness'
 
 const newStaff = { email: 'Sam@Example.test', firstName: 'Sam', lastName: 'Server' }
 
@@ -200,9 +201,9 @@ describe('staff: behaviour', () => {
       (await t.request('POST', `/staff-users/${t.tenant.owner.id}/deactivate`, { as: owner2 })).status,
     ).toBe(200)
     // Only the command line (system actor) could reach the last owner; it is refused too.
-    expect(() => deactivateStaffUser(t.tenant.db, systemActor(t.tenant.id, 'test'), owner2.id)).toThrow(
-      'at least one active tenant-wide owner',
-    )
+    expect(() =>
+      deactivateStaffUser(t.tenant.db, systemActor(t.tenant.id, 'test'), everyLocation, owner2.id),
+    ).toThrow('at least one active tenant-wide owner')
     expect(countRows(t.tenant.db, 'staff_users')).toBe(5)
   })
 
@@ -283,6 +284,50 @@ describe('staff: behaviour', () => {
     // Their list shows staff who work at the patio: tenant-wide roles and patio roles.
     const list = await t.request('GET', '/staff-users?limit=100', { as: lead, headers: at })
     expect(list.body.page.total).toBe(6)
+  })
+
+  test('a caller bound to a location does not find staff who work only elsewhere: 404, nothing written', async () => {
+    const A = t.tenant.locationId
+    const B = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), { name: 'B', timezone: 'UTC' }).id
+    const atB = await t.addStaff(t.tenant, { role: 'staff', locationId: B, passcode: '1357' })
+    const atBoth = await t.addStaff(t.tenant, { role: 'staff', locationId: B })
+    const roleAtB = (await t.request('GET', `/staff-users/${atB.id}`)).body.roles[0].id
+    await t.request('POST', `/staff-users/${atBoth.id}/roles`, { body: { role: 'staff', locationId: A } })
+    const requests: [string, string, unknown?][] = [
+      ['GET', `/staff-users/${atB.id}`],
+      ['PATCH', `/staff-users/${atB.id}`, { firstName: 'Moved' }],
+      ['POST', `/staff-users/${atB.id}/deactivate`],
+      ['POST', `/staff-users/${atB.id}/reactivate`],
+      ['POST', `/staff-users/${atB.id}/roles`, { role: 'staff', locationId: A }],
+      ['DELETE', `/staff-users/${atB.id}/roles/${roleAtB}`],
+      ['PUT', `/staff-users/${atB.id}/passcode`, { passcode: '9999' }],
+      ['DELETE', `/staff-users/${atB.id}/passcode`],
+    ]
+    const written = () => ({
+      audit: countRows(t.tenant.db, 'audit_entries'),
+      roles: countRows(t.tenant.db, 'staff_roles'),
+    })
+    const callers = await boundTo(t, t.tenant, A)
+    const before = written()
+    for (const { as, headers } of callers) {
+      for (const [method, path, body] of requests) {
+        const res = await t.request(method, path, { as, headers, body })
+        expect({ method, path, status: res.status }).toEqual({ method, path, status: 404 })
+      }
+      // Someone who also works at A is theirs to see (changing them still needs B's role: 403).
+      expect((await t.request('GET', `/staff-users/${atBoth.id}`, { as, headers })).status).toBe(200)
+      const change = await t.request('PATCH', `/staff-users/${atBoth.id}`, {
+        as,
+        headers,
+        body: { firstName: 'X' },
+      })
+      expect(change.status).toBe(as === t.tenant.owner ? 200 : 403)
+    }
+    expect(written()).toEqual({ ...before, audit: before.audit + 1 }) // the owner's change of atBoth
+    expect((await t.request('GET', `/staff-users/${atB.id}`)).body).toMatchObject({
+      status: 'active',
+      passcodeSet: true,
+    })
   })
 
   test('roles: assign, duplicate 409, remove, last owner protected, unknown 404', async () => {

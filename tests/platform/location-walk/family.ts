@@ -12,6 +12,11 @@ import type { TenantFixture, TestApp } from '../../harness'
 /** Path parameter values by name (`id`, `lineId`, ...), of records one fixture made. */
 export type Params = Record<string, string>
 
+export interface WalkRequest {
+  body?: unknown
+  query?: Record<string, string>
+}
+
 export interface WalkFamily {
   name: string
   /** Route paths of the family start with one of these (`/order`, `/cash-management/drawers`). */
@@ -27,9 +32,10 @@ export interface WalkFamily {
   /**
    * Request bodies (and query strings) by route (`POST /order/:id/line`) where a sample built
    * from the route's schema does not reach the handler, so that another tenant's id is refused
-   * by the handler (404) rather than by validation.
+   * by the handler (404) rather than by validation. A function of the location the request
+   * should name, where the sample cannot tell a field names one (`restaurantIds`).
    */
-  requests?: Record<string, { body?: unknown; query?: Record<string, string> }>
+  requests?: Record<string, WalkRequest | ((locationId: string) => WalkRequest)>
   /**
    * Query strings that list routes need to show the family's records at all (a required date
    * range, say), so that the list check can see the record is there for a tenant-wide caller.

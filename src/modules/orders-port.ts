@@ -1,17 +1,22 @@
-// The OrdersPort over the other modules of the service: the catalog (products, collections),
-// taxes, coupons, club memberships and customer tags, inventory depletion and gift card issuance.
+// The OrdersPort (orders/ports.ts) over the other modules of the service: the catalog (products,
+// collections), taxes, coupons, club memberships and customer tags, inventory depletion, gift card
+// issuance and the off-premise block. Handed to the order family's routes by src/server.ts; it
+// lives outside orders so that orders import none of these modules, and off-premise, which
+// builds on orders, is no circle.
 import { and, eq, ne } from 'drizzle-orm'
-import type { Queryable } from '../../platform/tenancy/transaction'
-import { clubMemberships } from '../club-memberships/schema'
-import { collectionProducts } from '../collections/schema'
-import { findCouponByCode } from '../coupons/service'
-import { customerAliases, customers } from '../customers/schema'
-import { issueGiftCardsForPaidOrder } from '../gift-cards/sales'
-import { depleteForOrderLines, reverseOrderDepletion } from '../inventory/depletion'
-import { type CatalogVariant, findVariant, findVariantBySku } from '../products/variants'
-import { tagsFor } from '../tags/assignments'
-import { taxRateFor } from '../taxes/rates'
-import type { CatalogVariantInfo, OrdersPort } from './ports'
+import type { Queryable } from '../platform/tenancy/transaction'
+import { clubMemberships } from './club-memberships/schema'
+import { collectionProducts } from './collections/schema'
+import { findCouponByCode } from './coupons/service'
+import { customerAliases, customers } from './customers/schema'
+import { issueGiftCardsForPaidOrder } from './gift-cards/sales'
+import { depleteForOrderLines, reverseOrderDepletion } from './inventory/depletion'
+import { attachOffPremise, changeOffPremiseMode } from './off-premise/attach'
+import { offPremiseViews } from './off-premise/present'
+import type { CatalogVariantInfo, OrdersPort } from './orders/ports'
+import { type CatalogVariant, findVariant, findVariantBySku } from './products/variants'
+import { tagsFor } from './tags/assignments'
+import { taxRateFor } from './taxes/rates'
 
 const collectionIdsOf = (db: Queryable, productId: string): string[] =>
   db
@@ -84,4 +89,7 @@ export const serviceOrdersPort: OrdersPort = {
   issueGiftCards: (tx, actor, issue) => {
     issueGiftCardsForPaidOrder(tx, actor, issue)
   },
+  attachOffPremise,
+  changeOffPremiseMode,
+  offPremiseBlocks: offPremiseViews,
 }

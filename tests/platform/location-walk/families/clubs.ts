@@ -1,0 +1,12 @@
+import { newId } from '../../../../src/platform/ids'
+import { made, type WalkFamily } from '../family'
+
+export const clubs: WalkFamily = {
+  name: 'clubs',
+  prefixes: ['/club', '/clubs'],
+  located: false,
+  async create(t, tenant) {
+    const club = await made(t, tenant, 'POST', '/club', { title: 'Reserve club', slug: newId() })
+    return { id: club.id }
+  },
+}

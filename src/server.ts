@@ -49,9 +49,11 @@ import { vendorRoutes } from './modules/vendors/routes'
 import { webhookRoutes } from './modules/webhooks/routes'
 import { tablesWebhookRoutes } from './modules/webhooks/tables-routes'
 import { wineListRoutes } from './modules/wine-lists/routes'
+import { allowedMethods } from './platform/http/allowed-methods'
 import { httpConventions } from './platform/http/conventions'
 import { mountDocs } from './platform/http/docs'
 import type { Drain } from './platform/http/drain'
+import { problemPageRoutes } from './platform/http/problem-pages'
 import { openPlatform, type Platform, type PlatformOptions } from './platform/platform'
 
 export interface AppOptions extends Omit<PlatformOptions, 'access'> {
@@ -115,14 +117,21 @@ export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
   registerOffPremiseJobs(platform)
   // Typed as AnyElysia: composing every module in one chained type exceeds what tsc can represent,
   // and nothing consumes the app's route types (no Eden client).
-  const app: AnyElysia = new Elysia({ normalize: false }).use(
-    httpConventions({ maxBodyBytes: platform.config.maxBodyBytes, log: platform.log, drain }),
+  const app: AnyElysia = new Elysia({ normalize: false })
+  app.use(
+    httpConventions({
+      maxBodyBytes: platform.config.maxBodyBytes,
+      log: platform.log,
+      drain,
+      allow: allowedMethods(app),
+    }),
   )
   for (const routes of moduleRoutes(platform)) app.use(routes)
   if (platform.devIssuer) {
     const jwks = platform.devIssuer.jwks
     app.get('/.well-known/jwks.json', () => jwks, { detail: { hide: true } })
   }
+  app.use(problemPageRoutes())
   return mountDocs(app, { tags: apiTags, events: eventCatalogue, models: modelFiles })
 }
 

@@ -75,12 +75,15 @@ async function mismatch(c: Contract, request: Request, response: Response): Prom
   const url = new URL(request.url)
   const method = request.method.toLowerCase()
   const route = c.routes.find((r) => r.pattern.test(url.pathname))
-  const operation: Json | undefined = route && c.doc.paths[route.template][method]
+  const item: Json | undefined = route && c.doc.paths[route.template]
+  // HEAD is answered wherever GET is, with GET's headers and no body.
+  const operation: Json | undefined = item?.[method] ?? (method === 'head' ? item?.get : undefined)
   const text = await response.text()
   const body = () => (text ? JSON.parse(text) : undefined)
   if (!operation) {
     // Refused before routing (no route, wrong method, transport limits): a problem document.
-    if (mediaType(response) !== 'application/problem+json') return 'not an operation, and not a problem document'
+    if (mediaType(response) !== 'application/problem+json')
+      return 'not an operation, and not a problem document'
     const validate = c.validator(['components', 'schemas', 'Problem'])
     return validate(body()) ? null : `problem document: ${JSON.stringify(validate.errors)}`
   }
@@ -101,7 +104,7 @@ async function mismatch(c: Contract, request: Request, response: Response): Prom
   if (!media) return `content-type ${type} is not declared for ${status} (${Object.keys(content).join(', ')})`
   if (!content[media].schema || media === '*/*') return null
   const validate = c.validator([...pointer, 'content', media, 'schema'])
-  if (validate(body())) return null
+  if (validate(/\bjson$/.test(media) ? body() : text)) return null
   const errors = (validate.errors ?? [])
     .slice(0, 5)
     .map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`)

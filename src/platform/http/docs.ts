@@ -8,6 +8,7 @@ import pkg from '../../../package.json'
 import type { EventCatalogue } from '../events/catalogue'
 import { buildOpenApiDocument } from './openapi/document'
 import { WEBHOOK_TAG } from './openapi/webhooks'
+import { PROBLEM_TAG } from './problem-pages'
 
 const SCALAR_PATH = '/docs/scalar.js'
 
@@ -37,7 +38,11 @@ const buildSpec = (app: AnyElysia, options: DocsOptions) =>
       description,
       license: { name: 'MIT', identifier: pkg.license },
     },
-    tags: { ...options.tags, [WEBHOOK_TAG]: 'The events a webhook subscription receives (docs/events.md).' },
+    tags: {
+      ...options.tags,
+      [PROBLEM_TAG]: 'What each problem `type` of an error response means (its `type` URL).',
+      [WEBHOOK_TAG]: 'The events a webhook subscription receives (docs/events.md).',
+    },
     events: options.events,
     models: options.models,
   })

@@ -38,10 +38,15 @@ function responsesOf(route: RouteFacts): Record<string, Schema> {
   const responses: Record<string, Schema> = { ...(route.detail.responses as Record<string, Schema>) }
   for (const [status, schema] of Object.entries(route.schemas.responses)) {
     const description = `${STATUS_CODES[Number(status)] ?? status}.`
+    // Content a route's detail declares for the status (an HTML variant) is kept beside the JSON.
+    const declared = responses[status]?.content as Record<string, unknown> | undefined
     responses[status] =
       schema.type === 'void'
         ? { description }
-        : { description, content: { 'application/json': { schema: normalizeSchema(schema) } } }
+        : {
+            description,
+            content: { 'application/json': { schema: normalizeSchema(schema) }, ...declared },
+          }
   }
   for (const status of problemStatusesOf(route))
     responses[status] ??= { $ref: `#/components/responses/${problemResponseName(status)}` }

@@ -7,14 +7,14 @@ interface RoutePattern {
   methods: Set<string>
 }
 
-const escape = (text: string) => text.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')
+const escapeRegExp = (text: string) => text.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')
 
 /** `/order/:id/line/:lineId` as a regular expression over a request's pathname. */
 const patternOf = (path: string) =>
   new RegExp(
     `^${path
       .split('/')
-      .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : escape(segment)))
+      .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : escapeRegExp(segment)))
       .join('/')}$`,
   )
 

@@ -43,6 +43,7 @@ export const passcodeSessionRoutes = (platform: Platform) =>
         response: { 201: PasscodeSession },
         detail: {
           summary: 'Sign in at a POS with a passcode',
+          'x-problems': ['unauthenticated', 'forbidden', 'tenant_not_found', 'rate_limited'],
           description:
             'No bearer needed; the tenant comes from `x-tenant-id`/`x-tenant-slug` or the default. Answers a ' +
             '`vps_` token that acts as this staff user at this location only, for `PASSCODE_SESSION_TTL` ' +

@@ -43,7 +43,8 @@ export const problemPageRoutes = () =>
     '/problems/:slug',
     ({ params, request }) => {
       const problem = bySlug.get(params.slug)
-      if (!problem) throw notFound('Problem type', params.slug)
+      // The slug is not echoed: whatever was asked for, only the known types are answered.
+      if (!problem) throw notFound('Problem type')
       if (/\bjson\b/.test(request.headers.get('accept') ?? '')) return problem
       return new Response(page(problem), { headers: { 'content-type': 'text/html; charset=utf-8' } })
     },

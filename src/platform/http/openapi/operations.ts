@@ -34,6 +34,12 @@ function requestBodyOf(route: RouteFacts): Operation['requestBody'] {
  * `detail.responses` a route writes for what no schema says (a file download); then every
  * problem status the route can answer, as a shared response.
  */
+/** A route's own schema with a problem's members (a 409 with its extensions) is a problem document. */
+const mediaTypeOf = (schema: Schema) =>
+  isSchema(schema.properties) && 'code' in schema.properties && 'title' in schema.properties
+    ? 'application/problem+json'
+    : 'application/json'
+
 function responsesOf(route: RouteFacts): Record<string, Schema> {
   const responses: Record<string, Schema> = { ...(route.detail.responses as Record<string, Schema>) }
   for (const [status, schema] of Object.entries(route.schemas.responses)) {
@@ -45,7 +51,7 @@ function responsesOf(route: RouteFacts): Record<string, Schema> {
         ? { description }
         : {
             description,
-            content: { 'application/json': { schema: normalizeSchema(schema) }, ...declared },
+            content: { [mediaTypeOf(schema)]: { schema: normalizeSchema(schema) }, ...declared },
           }
   }
   for (const status of problemStatusesOf(route))

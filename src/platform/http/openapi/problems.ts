@@ -108,8 +108,9 @@ export function problemStatusesOf(route: RouteFacts): number[] {
   const body = route.schemas.body !== undefined || route.rawBody
   const validates = route.params.length + route.query.length + route.headers.length > 0 || body
   if (validates || tenantRoute) statuses.add(400)
-  if (tenantRoute) for (const status of [401, 403, 404]) statuses.add(status)
-  if (route.bearer) statuses.add(401)
+  // Authenticating reads the tenant and location headers: 400 when they disagree with the path,
+  // 404 for an unknown tenant or location, 403 outside the caller's reach.
+  if (tenantRoute || route.bearer) for (const status of [400, 401, 403, 404]) statuses.add(status)
   if (route.params.length > 0 || route.located) statuses.add(404)
   if (route.schemas.body) for (const status of [413, 415]) statuses.add(status)
   if (route.rawBody) statuses.add(413)

@@ -128,6 +128,52 @@ export async function checkContract(app: AnyElysia, request: Request, response: 
   throw new Error(`Contract: ${request.method} ${path} answered ${response.status}: ${problem}`)
 }
 
+export interface EmittedEvent {
+  object: string
+  action: string
+  payload: unknown
+}
+
+/**
+ * Every event must be one of the document's `webhooks`, with a payload its schema allows: the
+ * catalogue (src/modules/events.ts) is what subscribers are told they receive.
+ */
+export async function checkEvents(app: AnyElysia, events: EmittedEvent[]): Promise<void> {
+  if (events.length === 0) return
+  contract ??= compile(app)
+  const c = await contract
+  const problems = new Set<string>()
+  for (const { object, action, payload } of events) {
+    const name = `${object}.${action}`
+    if (!c.doc.webhooks?.[name]) {
+      problems.add(`${name} is not in the event catalogue`)
+      continue
+    }
+    const validate = c.validator([
+      'webhooks',
+      name,
+      'post',
+      'requestBody',
+      'content',
+      'application/json',
+      'schema',
+    ])
+    if (validate({ object, action, payload, user: 'user', tenantId: 'tenant' })) continue
+    const errors = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath} ${e.message}`)
+    problems.add(`${name} payload does not match its schema: ${errors.join('; ')}`)
+  }
+  if (problems.size === 0) return
+  if (process.env.CONTRACT_LOG) {
+    for (const problem of problems)
+      require('node:fs').appendFileSync(
+        process.env.CONTRACT_LOG,
+        `${JSON.stringify({ key: 'event', problem })}\n`,
+      )
+    return
+  }
+  throw new Error(`Contract: ${[...problems].join('\n')}`)
+}
+
 /** The app with `handle` checking every response against the document. */
 export function contractChecked<T extends AnyElysia>(app: T): T {
   const handle = app.handle.bind(app)

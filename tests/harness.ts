@@ -12,12 +12,13 @@ import { createStaffUser } from '../src/modules/staff/service'
 import { systemActor } from '../src/platform/auth/actor'
 import { createCredential, type NewCredential } from '../src/platform/auth/credentials'
 import type { RoleName } from '../src/platform/auth/permissions'
+import { outboxEvents } from '../src/platform/events/schema'
 import { beginRequest } from '../src/platform/http/request-context'
 import type { Platform } from '../src/platform/platform'
 import type { Db } from '../src/platform/tenancy/databases'
 import { createTenant, findTenantById } from '../src/platform/tenancy/tenants'
 import { type App, createApp } from '../src/server'
-import { contractChecked } from './contract'
+import { checkEvents, contractChecked } from './contract'
 
 export interface StaffFixture {
   id: string
@@ -75,7 +76,8 @@ export interface TestApp {
     input?: Partial<Omit<NewCredential, 'tenantId'>>,
   ): { id: string; token: string }
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>
-  close(): void
+  /** Closes the app; rejects when an event the tests made is not what the catalogue says. */
+  close(): Promise<void>
 }
 
 let counter = 0
@@ -104,6 +106,7 @@ export async function createTestApp(
     return { id: staff.id, subject, token: await platform.devIssuer!.mint({ subject }) }
   }
 
+  const tenantDbs: Db[] = []
   const addTenant = async (slug: string): Promise<TenantFixture> => {
     const row = createTenant(platform.control.db, {
       slug,
@@ -116,6 +119,7 @@ export async function createTestApp(
       timezone: 'America/Los_Angeles',
     })
     const partial = { id: row.id, slug, locationId: location.id, db } as TenantFixture
+    tenantDbs.push(db)
     partial.owner = await addStaff(partial, { role: 'owner' })
     partial.manager = await addStaff(partial, { role: 'manager' })
     partial.staff = await addStaff(partial, { role: 'staff' })
@@ -192,8 +196,10 @@ export async function createTestApp(
     addCredential,
     request,
     close() {
+      const events = tenantDbs.flatMap((db) => db.select().from(outboxEvents).all())
       platform.close()
       rmSync(dataDir, { recursive: true, force: true })
+      return checkEvents(app, events)
     },
   }
 }

@@ -34,9 +34,9 @@ function requestBodyOf(route: RouteFacts): Operation['requestBody'] {
  * `detail.responses` a route writes for what no schema says (a file download); then every
  * problem status the route can answer, as a shared response.
  */
-/** A route's own schema with a problem's members (a 409 with its extensions) is a problem document. */
-const mediaTypeOf = (schema: Schema) =>
-  isSchema(schema.properties) && 'code' in schema.properties && 'title' in schema.properties
+/** A route's own error schema with a problem's members (a 409 with its extensions) is a problem document. */
+const mediaTypeOf = (status: number, schema: Schema) =>
+  status >= 400 && isSchema(schema.properties) && 'code' in schema.properties && 'title' in schema.properties
     ? 'application/problem+json'
     : 'application/json'
 
@@ -51,7 +51,10 @@ function responsesOf(route: RouteFacts): Record<string, Schema> {
         ? { description }
         : {
             description,
-            content: { [mediaTypeOf(schema)]: { schema: normalizeSchema(schema) }, ...declared },
+            content: {
+              [mediaTypeOf(Number(status), schema)]: { schema: normalizeSchema(schema) },
+              ...declared,
+            },
           }
   }
   for (const status of problemStatusesOf(route))

@@ -4430,7 +4430,2472 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "vendor.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * vendor create
+         * @description Emitted by `/vendor`. Payload: the vendor.
+         */
+        post: operations["vendorCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "vendor.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * vendor update
+         * @description Emitted by `/vendor`. Payload: the vendor.
+         */
+        post: operations["vendorUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "vendor.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * vendor delete
+         * @description Emitted by `/vendor`. Payload: the vendor.
+         */
+        post: operations["vendorDeleteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "app.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * app create
+         * @description Emitted by `/apps` and `POST /apps/{id}/sync`. Payload: the app.
+         */
+        post: operations["appCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "app.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * app update
+         * @description Emitted by `/apps` and `POST /apps/{id}/sync`. Payload: the app.
+         */
+        post: operations["appUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "app.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * app delete
+         * @description Emitted by `/apps` and `POST /apps/{id}/sync`. Payload: the app.
+         */
+        post: operations["appDeleteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "app.sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * app sync
+         * @description Emitted by `/apps` and `POST /apps/{id}/sync`. Payload: the app.
+         */
+        post: operations["appSyncEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order create
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order update
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order submit
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderSubmitEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order void
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderVoidEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order close
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderCloseEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order pay
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderPayEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order refund
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderRefundEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.off_premise_staged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order off_premise_staged
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderOffPremiseStagedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.off_premise_ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order off_premise_ready
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderOffPremiseReadyEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.off_premise_arrived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order off_premise_arrived
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderOffPremiseArrivedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.off_premise_picked_up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order off_premise_picked_up
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderOffPremisePickedUpEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.off_premise_dispatched": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order off_premise_dispatched
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderOffPremiseDispatchedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.off_premise_delivered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order off_premise_delivered
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderOffPremiseDeliveredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.fulfill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order fulfill
+         * @description Emitted by `POST /order/{id}/fulfillment`, `.../fulfillment/all`. Payload: the order, plus `fulfillment` (the new one).
+         */
+        post: operations["orderFulfillEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "shipping.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * shipping create
+         * @description Emitted by `/shipping`. Payload: the shipping configuration.
+         */
+        post: operations["shippingCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "shipping.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * shipping update
+         * @description Emitted by `/shipping`. Payload: the shipping configuration.
+         */
+        post: operations["shippingUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "shipping.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * shipping delete
+         * @description Emitted by `/shipping`. Payload: the shipping configuration.
+         */
+        post: operations["shippingDeleteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "off_premise_settings.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * off_premise_settings update
+         * @description Emitted by `PUT /shipping/off-premise/settings`. Payload: the location’s settings.
+         */
+        post: operations["offPremiseSettingsUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "off_premise_channel.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * off_premise_channel update
+         * @description Emitted by `POST /shipping/off-premise/channels/{id}/control`; the snooze-expiry job. Payload: the channel.
+         */
+        post: operations["offPremiseChannelUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "reservation.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * reservation create
+         * @description Emitted by the tables API reservation routes. Payload: the tables reservation.
+         *
+         *     Emitted by `/reservation`. Payload: the legacy reservation.
+         */
+        post: operations["reservationCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "reservation.cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * reservation cancel
+         * @description Emitted by the tables API reservation routes. Payload: the tables reservation.
+         *
+         *     Emitted by `/reservation`. Payload: the legacy reservation.
+         */
+        post: operations["reservationCancelEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "reservation.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * reservation update
+         * @description Emitted by `/reservation`. Payload: the legacy reservation.
+         */
+        post: operations["reservationUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cash-drawer.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * cash-drawer create
+         * @description Emitted by `/cash-management/drawers` and its assign and pause routes. Payload: the drawer.
+         */
+        post: operations["cashDrawerCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cash-drawer.assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * cash-drawer assign
+         * @description Emitted by `/cash-management/drawers` and its assign and pause routes. Payload: the drawer.
+         */
+        post: operations["cashDrawerAssignEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cash-drawer.pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * cash-drawer pause
+         * @description Emitted by `/cash-management/drawers` and its assign and pause routes. Payload: the drawer.
+         */
+        post: operations["cashDrawerPauseEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cash-drawer.entry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * cash-drawer entry
+         * @description Emitted by `POST /cash-management/drawers/{id}/entries`; cash payments and refunds. Payload: the drawer, plus `entry` (the new one).
+         */
+        post: operations["cashDrawerEntryEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cash-drawer.close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * cash-drawer close
+         * @description Emitted by `POST /cash-management/drawers/{id}/close`. Payload: the drawer, plus `closeoutSummary`.
+         */
+        post: operations["cashDrawerCloseEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment capture
+         * @description Emitted by `/order/{id}/payments` and its capture, void and refund routes. Payload: the payment, with its refunds.
+         */
+        post: operations["paymentCaptureEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment authorize
+         * @description Emitted by `/order/{id}/payments` and its capture, void and refund routes. Payload: the payment, with its refunds.
+         */
+        post: operations["paymentAuthorizeEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment fail
+         * @description Emitted by `/order/{id}/payments` and its capture, void and refund routes. Payload: the payment, with its refunds.
+         */
+        post: operations["paymentFailEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment void
+         * @description Emitted by `/order/{id}/payments` and its capture, void and refund routes. Payload: the payment, with its refunds.
+         */
+        post: operations["paymentVoidEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment refund
+         * @description Emitted by `/order/{id}/payments` and its capture, void and refund routes. Payload: the payment, with its refunds.
+         */
+        post: operations["paymentRefundEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "labor-job.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * labor-job create
+         * @description Emitted by `/labor/jobs`. Payload: the job.
+         */
+        post: operations["laborJobCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "labor-job.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * labor-job update
+         * @description Emitted by `/labor/jobs`. Payload: the job.
+         */
+        post: operations["laborJobUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "labor-job-assignment.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * labor-job-assignment create
+         * @description Emitted by `/labor/job-assignments`. Payload: the assignment.
+         */
+        post: operations["laborJobAssignmentCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "labor-job-assignment.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * labor-job-assignment update
+         * @description Emitted by `/labor/job-assignments`. Payload: the assignment.
+         */
+        post: operations["laborJobAssignmentUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "labor-employee.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * labor-employee create
+         * @description Emitted by `PUT /labor/employees/{staffUserId}/profile`. Payload: the profile.
+         */
+        post: operations["laborEmployeeCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "labor-employee.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * labor-employee update
+         * @description Emitted by `PUT /labor/employees/{staffUserId}/profile`. Payload: the profile.
+         */
+        post: operations["laborEmployeeUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "labor-shift.clock-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * labor-shift clock-in
+         * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
+         */
+        post: operations["laborShiftClockInEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "labor-shift.break-start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * labor-shift break-start
+         * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
+         */
+        post: operations["laborShiftBreakStartEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "labor-shift.break-end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * labor-shift break-end
+         * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
+         */
+        post: operations["laborShiftBreakEndEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "labor-shift.clock-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * labor-shift clock-out
+         * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
+         */
+        post: operations["laborShiftClockOutEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "media-asset.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * media-asset create
+         * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         */
+        post: operations["mediaAssetCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "media-asset.complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * media-asset complete
+         * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         */
+        post: operations["mediaAssetCompleteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "media-asset.attach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * media-asset attach
+         * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         */
+        post: operations["mediaAssetAttachEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "media-asset.reuse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * media-asset reuse
+         * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         */
+        post: operations["mediaAssetReuseEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "media-asset.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * media-asset delete
+         * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         */
+        post: operations["mediaAssetDeleteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "media-asset.restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * media-asset restore
+         * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         */
+        post: operations["mediaAssetRestoreEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer create
+         * @description Emitted by `/customers`, `/customer`, their addresses and tags. Payload: the customer.
+         */
+        post: operations["customerCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer update
+         * @description Emitted by `/customers`, `/customer`, their addresses and tags. Payload: the customer.
+         */
+        post: operations["customerUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer delete
+         * @description Emitted by `/customers`, `/customer`, their addresses and tags. Payload: the customer.
+         */
+        post: operations["customerDeleteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer merge
+         * @description Emitted by `POST /customers/merge` (one event, on the primary). Payload: `{customer, aliases, moved: {sourceId: {kind: count}}}`.
+         */
+        post: operations["customerMergeEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer-payment-method.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer-payment-method create
+         * @description Emitted by `/customers/{id}/payment-methods` (`aggregateId` is the customer). Payload: the stored card.
+         */
+        post: operations["customerPaymentMethodCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer-payment-method.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer-payment-method delete
+         * @description Emitted by `/customers/{id}/payment-methods` (`aggregateId` is the customer). Payload: the stored card.
+         */
+        post: operations["customerPaymentMethodDeleteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club create
+         * @description Emitted by `/club`, `/clubs`. Payload: the club.
+         */
+        post: operations["clubCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club update
+         * @description Emitted by `/club`, `/clubs`. Payload: the club.
+         */
+        post: operations["clubUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club delete
+         * @description Emitted by `/club`, `/clubs`. Payload: the club.
+         */
+        post: operations["clubDeleteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-membership.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-membership create
+         * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job. Payload: the membership.
+         */
+        post: operations["clubMembershipCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-membership.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-membership update
+         * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job. Payload: the membership.
+         */
+        post: operations["clubMembershipUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-membership.hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-membership hold
+         * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job. Payload: the membership.
+         */
+        post: operations["clubMembershipHoldEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-membership.resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-membership resume
+         * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job. Payload: the membership.
+         */
+        post: operations["clubMembershipResumeEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-membership.cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-membership cancel
+         * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job. Payload: the membership.
+         */
+        post: operations["clubMembershipCancelEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * product create
+         * @description Emitted by `/product`. Payload: the product.
+         */
+        post: operations["productCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * product update
+         * @description Emitted by `/product`. Payload: the product.
+         */
+        post: operations["productUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * product delete
+         * @description Emitted by `DELETE /product/{id}`. Payload: the product as deleted, plus `removedFromCollectionIds`.
+         */
+        post: operations["productDeleteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "collection.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * collection create
+         * @description Emitted by `/collection`, `/collections`. Payload: the collection.
+         */
+        post: operations["collectionCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "collection.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * collection update
+         * @description Emitted by `/collection`, `/collections`. Payload: the collection.
+         */
+        post: operations["collectionUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "collection.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * collection delete
+         * @description Emitted by `/collection`, `/collections`. Payload: the collection.
+         */
+        post: operations["collectionDeleteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "coupon.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * coupon create
+         * @description Emitted by `/coupon`, `/coupons`. Payload: the coupon.
+         */
+        post: operations["couponCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "coupon.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * coupon update
+         * @description Emitted by `/coupon`, `/coupons`. Payload: the coupon.
+         */
+        post: operations["couponUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "coupon.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * coupon delete
+         * @description Emitted by `/coupon`, `/coupons`. Payload: the coupon.
+         */
+        post: operations["couponDeleteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tag.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tag create
+         * @description Emitted by `/tag/{objectType}`. Payload: the tag.
+         */
+        post: operations["tagCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tag.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tag update
+         * @description Emitted by `/tag/{objectType}`. Payload: the tag.
+         */
+        post: operations["tagUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tag.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tag delete
+         * @description Emitted by `/tag/{objectType}`. Payload: the tag.
+         */
+        post: operations["tagDeleteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tag.attach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tag attach
+         * @description Emitted by tagging customers, club memberships and orders (`aggregateId` is the tag). Payload: `{tagId, title, objectType, objectId}`.
+         */
+        post: operations["tagAttachEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tag.detach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tag detach
+         * @description Emitted by tagging customers, club memberships and orders (`aggregateId` is the tag). Payload: `{tagId, title, objectType, objectId}`.
+         */
+        post: operations["tagDetachEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "note.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * note create
+         * @description Emitted by `/note`. Payload: the note.
+         */
+        post: operations["noteCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "note.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * note update
+         * @description Emitted by `/note`. Payload: the note.
+         */
+        post: operations["noteUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "note.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * note delete
+         * @description Emitted by `/note`. Payload: the note.
+         */
+        post: operations["noteDeleteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tax.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tax create
+         * @description Emitted by `/tax`. Payload: the tax.
+         */
+        post: operations["taxCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tax.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tax update
+         * @description Emitted by `/tax`. Payload: the tax.
+         */
+        post: operations["taxUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tax.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tax delete
+         * @description Emitted by `/tax`. Payload: the tax.
+         */
+        post: operations["taxDeleteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card create
+         * @description Emitted by `/gift-card` and its opened, disable and enable routes; cards sold on a paid order. Payload: the card.
+         */
+        post: operations["giftCardCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card update
+         * @description Emitted by `/gift-card` and its opened, disable and enable routes; cards sold on a paid order. Payload: the card.
+         */
+        post: operations["giftCardUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card.open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card open
+         * @description Emitted by `/gift-card` and its opened, disable and enable routes; cards sold on a paid order. Payload: the card.
+         */
+        post: operations["giftCardOpenEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card.disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card disable
+         * @description Emitted by `/gift-card` and its opened, disable and enable routes; cards sold on a paid order. Payload: the card.
+         */
+        post: operations["giftCardDisableEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card.enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card enable
+         * @description Emitted by `/gift-card` and its opened, disable and enable routes; cards sold on a paid order. Payload: the card.
+         */
+        post: operations["giftCardEnableEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card.activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card activate
+         * @description Emitted by the ledger routes of `/gift-card`. Payload: `{giftCard, transaction}`.
+         */
+        post: operations["giftCardActivateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card.load": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card load
+         * @description Emitted by the ledger routes of `/gift-card`. Payload: `{giftCard, transaction}`.
+         */
+        post: operations["giftCardLoadEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card.void_load": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card void_load
+         * @description Emitted by the ledger routes of `/gift-card`. Payload: `{giftCard, transaction}`.
+         */
+        post: operations["giftCardVoidLoadEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card.redeem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card redeem
+         * @description Emitted by the ledger routes of `/gift-card`. Payload: `{giftCard, transaction}`.
+         */
+        post: operations["giftCardRedeemEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card.void_redeem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card void_redeem
+         * @description Emitted by the ledger routes of `/gift-card`. Payload: `{giftCard, transaction}`.
+         */
+        post: operations["giftCardVoidRedeemEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card.adjust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card adjust
+         * @description Emitted by the ledger routes of `/gift-card`. Payload: `{giftCard, transaction}`.
+         */
+        post: operations["giftCardAdjustEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card.cash_out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card cash_out
+         * @description Emitted by the ledger routes of `/gift-card`. Payload: `{giftCard, transaction}`.
+         */
+        post: operations["giftCardCashOutEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card.expire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card expire
+         * @description Emitted by the ledger routes of `/gift-card`. Payload: `{giftCard, transaction}`.
+         */
+        post: operations["giftCardExpireEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card.merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card merge
+         * @description Emitted by the ledger routes of `/gift-card`. Payload: `{giftCard, transaction}`.
+         */
+        post: operations["giftCardMergeEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card.delivery_sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card delivery_sent
+         * @description Emitted by the scheduled delivery job. Payload: `{giftCard, delivery}`.
+         */
+        post: operations["giftCardDeliverySentEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card.delivery_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card delivery_failed
+         * @description Emitted by the scheduled delivery job. Payload: `{giftCard, delivery}`.
+         */
+        post: operations["giftCardDeliveryFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card.purchaser_notice_sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card purchaser_notice_sent
+         * @description Emitted by the scheduled delivery job. Payload: `{giftCard, delivery}`.
+         */
+        post: operations["giftCardPurchaserNoticeSentEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card.purchaser_notice_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card purchaser_notice_failed
+         * @description Emitted by the scheduled delivery job. Payload: `{giftCard, delivery}`.
+         */
+        post: operations["giftCardPurchaserNoticeFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card_settings.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card_settings update
+         * @description Emitted by `PUT /gift-card/settings`. Payload: the settings.
+         */
+        post: operations["giftCardSettingsUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ingredient.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ingredient create
+         * @description Emitted by `/inventory/ingredients`. Payload: the ingredient with its stocks.
+         */
+        post: operations["ingredientCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ingredient.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ingredient update
+         * @description Emitted by `/inventory/ingredients`. Payload: the ingredient with its stocks.
+         */
+        post: operations["ingredientUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ingredient.deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ingredient deactivate
+         * @description Emitted by `/inventory/ingredients`. Payload: the ingredient with its stocks.
+         */
+        post: operations["ingredientDeactivateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ingredient.reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ingredient reactivate
+         * @description Emitted by `/inventory/ingredients`. Payload: the ingredient with its stocks.
+         */
+        post: operations["ingredientReactivateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ingredient.receive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ingredient receive
+         * @description Emitted by the receiving, waste and count routes. Payload: `{ingredient, stock, movement}`.
+         */
+        post: operations["ingredientReceiveEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ingredient.waste": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ingredient waste
+         * @description Emitted by the receiving, waste and count routes. Payload: `{ingredient, stock, movement}`.
+         */
+        post: operations["ingredientWasteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ingredient.count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ingredient count
+         * @description Emitted by the receiving, waste and count routes. Payload: `{ingredient, stock, movement}`.
+         */
+        post: operations["ingredientCountEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ingredient_stock.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ingredient_stock update
+         * @description Emitted by setting a stock’s par and reorder quantities. Payload: the stock.
+         */
+        post: operations["ingredientStockUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ingredient_stock.low": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ingredient_stock low
+         * @description Emitted by a movement that takes on-hand from at or above par to below it. Payload: `{ingredientId, code, name, stock}`.
+         */
+        post: operations["ingredientStockLowEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recipe.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * recipe create
+         * @description Emitted by `/inventory/recipes`. Payload: the recipe with its components.
+         */
+        post: operations["recipeCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recipe.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * recipe update
+         * @description Emitted by `/inventory/recipes`. Payload: the recipe with its components.
+         */
+        post: operations["recipeUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recipe.deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * recipe deactivate
+         * @description Emitted by `/inventory/recipes`. Payload: the recipe with its components.
+         */
+        post: operations["recipeDeactivateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recipe.reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * recipe reactivate
+         * @description Emitted by `/inventory/recipes`. Payload: the recipe with its components.
+         */
+        post: operations["recipeReactivateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inventory.deplete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * inventory deplete
+         * @description Emitted by submitting an order, voiding it or its lines (`aggregateId` is the order). Payload: `{orderId, movements}`.
+         */
+        post: operations["inventoryDepleteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inventory.deplete_reversal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * inventory deplete_reversal
+         * @description Emitted by submitting an order, voiding it or its lines (`aggregateId` is the order). Payload: `{orderId, movements}`.
+         */
+        post: operations["inventoryDepleteReversalEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         StaffRole: {
@@ -6768,6 +9233,27 @@ export interface components {
                 [key: string]: unknown;
             };
             archivedAt: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        Profile: {
+            tenantId: string;
+            staffUserId: string;
+            employeeNumber: string | null;
+            externalPayrollId: string | null;
+            preferredName: string | null;
+            hireDate: string | null;
+            employmentStatus: string;
+            payType: string;
+            basePayRateCents: number | null;
+            overtimeEligible: boolean;
+            isTippedEmployee: boolean;
+            declaresCashTips: boolean;
+            participatesInTipPool: boolean;
+            primaryLocationId: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
             createdAt: string;
             updatedAt: string;
         };
@@ -22463,6 +24949,5625 @@ export interface operations {
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    vendorCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "vendor";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["Vendor"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    vendorUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "vendor";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["Vendor"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    vendorDeleteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "vendor";
+                    /** @constant */
+                    action: "delete";
+                    payload: components["schemas"]["Vendor"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "app";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["App"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "app";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["App"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appDeleteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "app";
+                    /** @constant */
+                    action: "delete";
+                    payload: components["schemas"]["App"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appSyncEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "app";
+                    /** @constant */
+                    action: "sync";
+                    payload: components["schemas"]["App"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderSubmitEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "submit";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderVoidEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "void";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderCloseEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "close";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderPayEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "pay";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderRefundEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "refund";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderOffPremiseStagedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "off_premise_staged";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderOffPremiseReadyEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "off_premise_ready";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderOffPremiseArrivedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "off_premise_arrived";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderOffPremisePickedUpEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "off_premise_picked_up";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderOffPremiseDispatchedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "off_premise_dispatched";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderOffPremiseDeliveredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "off_premise_delivered";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderFulfillEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "fulfill";
+                    payload: components["schemas"]["Order"] & {
+                        fulfillment: components["schemas"]["Fulfillment"];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    shippingCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "shipping";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["ShippingConfiguration"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    shippingUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "shipping";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["ShippingConfiguration"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    shippingDeleteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "shipping";
+                    /** @constant */
+                    action: "delete";
+                    payload: components["schemas"]["ShippingConfiguration"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    offPremiseSettingsUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "off_premise_settings";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["OffPremiseSettings"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    offPremiseChannelUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "off_premise_channel";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["Channel"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    reservationCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "reservation";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["TablesReservation"] | components["schemas"]["LegacyReservation"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    reservationCancelEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "reservation";
+                    /** @constant */
+                    action: "cancel";
+                    payload: components["schemas"]["TablesReservation"] | components["schemas"]["LegacyReservation"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    reservationUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "reservation";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["LegacyReservation"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cashDrawerCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "cash-drawer";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["CashDrawer"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cashDrawerAssignEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "cash-drawer";
+                    /** @constant */
+                    action: "assign";
+                    payload: components["schemas"]["CashDrawer"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cashDrawerPauseEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "cash-drawer";
+                    /** @constant */
+                    action: "pause";
+                    payload: components["schemas"]["CashDrawer"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cashDrawerEntryEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "cash-drawer";
+                    /** @constant */
+                    action: "entry";
+                    payload: components["schemas"]["CashDrawer"] & {
+                        entry: components["schemas"]["DrawerEntry"];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cashDrawerCloseEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "cash-drawer";
+                    /** @constant */
+                    action: "close";
+                    payload: components["schemas"]["CashDrawer"] & {
+                        closeoutSummary: components["schemas"]["CloseoutSummary"];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentCaptureEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "payment";
+                    /** @constant */
+                    action: "capture";
+                    payload: components["schemas"]["Payment"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentAuthorizeEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "payment";
+                    /** @constant */
+                    action: "authorize";
+                    payload: components["schemas"]["Payment"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentFailEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "payment";
+                    /** @constant */
+                    action: "fail";
+                    payload: components["schemas"]["Payment"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentVoidEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "payment";
+                    /** @constant */
+                    action: "void";
+                    payload: components["schemas"]["Payment"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentRefundEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "payment";
+                    /** @constant */
+                    action: "refund";
+                    payload: components["schemas"]["Payment"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    laborJobCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "labor-job";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["LaborJob"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    laborJobUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "labor-job";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["LaborJob"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    laborJobAssignmentCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "labor-job-assignment";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["JobAssignment"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    laborJobAssignmentUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "labor-job-assignment";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["JobAssignment"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    laborEmployeeCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "labor-employee";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["Profile"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    laborEmployeeUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "labor-employee";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["Profile"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    laborShiftClockInEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "labor-shift";
+                    /** @constant */
+                    action: "clock-in";
+                    payload: components["schemas"]["Shift"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    laborShiftBreakStartEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "labor-shift";
+                    /** @constant */
+                    action: "break-start";
+                    payload: components["schemas"]["Shift"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    laborShiftBreakEndEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "labor-shift";
+                    /** @constant */
+                    action: "break-end";
+                    payload: components["schemas"]["Shift"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    laborShiftClockOutEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "labor-shift";
+                    /** @constant */
+                    action: "clock-out";
+                    payload: components["schemas"]["Shift"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    mediaAssetCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "media-asset";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["MediaAsset"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    mediaAssetCompleteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "media-asset";
+                    /** @constant */
+                    action: "complete";
+                    payload: components["schemas"]["MediaAsset"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    mediaAssetAttachEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "media-asset";
+                    /** @constant */
+                    action: "attach";
+                    payload: components["schemas"]["MediaAsset"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    mediaAssetReuseEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "media-asset";
+                    /** @constant */
+                    action: "reuse";
+                    payload: components["schemas"]["MediaAsset"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    mediaAssetDeleteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "media-asset";
+                    /** @constant */
+                    action: "delete";
+                    payload: components["schemas"]["MediaAsset"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    mediaAssetRestoreEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "media-asset";
+                    /** @constant */
+                    action: "restore";
+                    payload: components["schemas"]["MediaAsset"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    customerCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "customer";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["Customer"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    customerUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "customer";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["Customer"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    customerDeleteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "customer";
+                    /** @constant */
+                    action: "delete";
+                    payload: components["schemas"]["Customer"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    customerMergeEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "customer";
+                    /** @constant */
+                    action: "merge";
+                    payload: {
+                        customer: components["schemas"]["Customer"];
+                        aliases: components["schemas"]["CustomerAlias"][];
+                        moved: {
+                            [key: string]: {
+                                [key: string]: number;
+                            };
+                        };
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    customerPaymentMethodCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "customer-payment-method";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["CustomerPaymentMethod"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    customerPaymentMethodDeleteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "customer-payment-method";
+                    /** @constant */
+                    action: "delete";
+                    payload: components["schemas"]["CustomerPaymentMethod"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["Club"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["Club"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubDeleteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club";
+                    /** @constant */
+                    action: "delete";
+                    payload: components["schemas"]["Club"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubMembershipCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-membership";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["ClubMembership"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubMembershipUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-membership";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["ClubMembership"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubMembershipHoldEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-membership";
+                    /** @constant */
+                    action: "hold";
+                    payload: components["schemas"]["ClubMembership"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubMembershipResumeEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-membership";
+                    /** @constant */
+                    action: "resume";
+                    payload: components["schemas"]["ClubMembership"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubMembershipCancelEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-membership";
+                    /** @constant */
+                    action: "cancel";
+                    payload: components["schemas"]["ClubMembership"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    productCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "product";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["Product"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    productUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "product";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["Product"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    productDeleteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "product";
+                    /** @constant */
+                    action: "delete";
+                    payload: components["schemas"]["Product"] & {
+                        removedFromCollectionIds: string[];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    collectionCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "collection";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["Collection"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    collectionUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "collection";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["Collection"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    collectionDeleteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "collection";
+                    /** @constant */
+                    action: "delete";
+                    payload: components["schemas"]["Collection"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    couponCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "coupon";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["Coupon"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    couponUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "coupon";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["Coupon"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    couponDeleteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "coupon";
+                    /** @constant */
+                    action: "delete";
+                    payload: components["schemas"]["Coupon"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    tagCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "tag";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["Tag"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    tagUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "tag";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["Tag"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    tagDeleteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "tag";
+                    /** @constant */
+                    action: "delete";
+                    payload: components["schemas"]["Tag"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    tagAttachEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "tag";
+                    /** @constant */
+                    action: "attach";
+                    payload: {
+                        tagId: string;
+                        title: string;
+                        objectType: string;
+                        objectId: string;
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    tagDetachEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "tag";
+                    /** @constant */
+                    action: "detach";
+                    payload: {
+                        tagId: string;
+                        title: string;
+                        objectType: string;
+                        objectId: string;
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    noteCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "note";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["Note"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    noteUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "note";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["Note"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    noteDeleteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "note";
+                    /** @constant */
+                    action: "delete";
+                    payload: components["schemas"]["Note"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    taxCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "tax";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["Tax"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    taxUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "tax";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["Tax"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    taxDeleteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "tax";
+                    /** @constant */
+                    action: "delete";
+                    payload: components["schemas"]["Tax"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    giftCardCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "gift_card";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["GiftCard"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    giftCardUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "gift_card";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["GiftCard"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    giftCardOpenEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "gift_card";
+                    /** @constant */
+                    action: "open";
+                    payload: components["schemas"]["GiftCard"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    giftCardDisableEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "gift_card";
+                    /** @constant */
+                    action: "disable";
+                    payload: components["schemas"]["GiftCard"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    giftCardEnableEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "gift_card";
+                    /** @constant */
+                    action: "enable";
+                    payload: components["schemas"]["GiftCard"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    giftCardActivateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "gift_card";
+                    /** @constant */
+                    action: "activate";
+                    payload: {
+                        giftCard: components["schemas"]["GiftCard"];
+                        transaction: components["schemas"]["GiftCardTransaction"];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    giftCardLoadEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "gift_card";
+                    /** @constant */
+                    action: "load";
+                    payload: {
+                        giftCard: components["schemas"]["GiftCard"];
+                        transaction: components["schemas"]["GiftCardTransaction"];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    giftCardVoidLoadEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "gift_card";
+                    /** @constant */
+                    action: "void_load";
+                    payload: {
+                        giftCard: components["schemas"]["GiftCard"];
+                        transaction: components["schemas"]["GiftCardTransaction"];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    giftCardRedeemEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "gift_card";
+                    /** @constant */
+                    action: "redeem";
+                    payload: {
+                        giftCard: components["schemas"]["GiftCard"];
+                        transaction: components["schemas"]["GiftCardTransaction"];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    giftCardVoidRedeemEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "gift_card";
+                    /** @constant */
+                    action: "void_redeem";
+                    payload: {
+                        giftCard: components["schemas"]["GiftCard"];
+                        transaction: components["schemas"]["GiftCardTransaction"];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    giftCardAdjustEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "gift_card";
+                    /** @constant */
+                    action: "adjust";
+                    payload: {
+                        giftCard: components["schemas"]["GiftCard"];
+                        transaction: components["schemas"]["GiftCardTransaction"];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    giftCardCashOutEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "gift_card";
+                    /** @constant */
+                    action: "cash_out";
+                    payload: {
+                        giftCard: components["schemas"]["GiftCard"];
+                        transaction: components["schemas"]["GiftCardTransaction"];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    giftCardExpireEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "gift_card";
+                    /** @constant */
+                    action: "expire";
+                    payload: {
+                        giftCard: components["schemas"]["GiftCard"];
+                        transaction: components["schemas"]["GiftCardTransaction"];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    giftCardMergeEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "gift_card";
+                    /** @constant */
+                    action: "merge";
+                    payload: {
+                        giftCard: components["schemas"]["GiftCard"];
+                        transaction: components["schemas"]["GiftCardTransaction"];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    giftCardDeliverySentEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "gift_card";
+                    /** @constant */
+                    action: "delivery_sent";
+                    payload: {
+                        giftCard: components["schemas"]["GiftCard"];
+                        delivery: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    giftCardDeliveryFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "gift_card";
+                    /** @constant */
+                    action: "delivery_failed";
+                    payload: {
+                        giftCard: components["schemas"]["GiftCard"];
+                        delivery: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    giftCardPurchaserNoticeSentEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "gift_card";
+                    /** @constant */
+                    action: "purchaser_notice_sent";
+                    payload: {
+                        giftCard: components["schemas"]["GiftCard"];
+                        delivery: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    giftCardPurchaserNoticeFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "gift_card";
+                    /** @constant */
+                    action: "purchaser_notice_failed";
+                    payload: {
+                        giftCard: components["schemas"]["GiftCard"];
+                        delivery: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    giftCardSettingsUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "gift_card_settings";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["GiftCardSettings"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ingredientCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "ingredient";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["Ingredient"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ingredientUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "ingredient";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["Ingredient"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ingredientDeactivateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "ingredient";
+                    /** @constant */
+                    action: "deactivate";
+                    payload: components["schemas"]["Ingredient"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ingredientReactivateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "ingredient";
+                    /** @constant */
+                    action: "reactivate";
+                    payload: components["schemas"]["Ingredient"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ingredientReceiveEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "ingredient";
+                    /** @constant */
+                    action: "receive";
+                    payload: components["schemas"]["StockChange"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ingredientWasteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "ingredient";
+                    /** @constant */
+                    action: "waste";
+                    payload: components["schemas"]["StockChange"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ingredientCountEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "ingredient";
+                    /** @constant */
+                    action: "count";
+                    payload: components["schemas"]["StockChange"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ingredientStockUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "ingredient_stock";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["IngredientStock"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ingredientStockLowEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "ingredient_stock";
+                    /** @constant */
+                    action: "low";
+                    payload: {
+                        ingredientId: string;
+                        code: string;
+                        name: string;
+                        stock: components["schemas"]["IngredientStock"];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recipeCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "recipe";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["Recipe"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recipeUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "recipe";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["Recipe"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recipeDeactivateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "recipe";
+                    /** @constant */
+                    action: "deactivate";
+                    payload: components["schemas"]["Recipe"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recipeReactivateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "recipe";
+                    /** @constant */
+                    action: "reactivate";
+                    payload: components["schemas"]["Recipe"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    inventoryDepleteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "inventory";
+                    /** @constant */
+                    action: "deplete";
+                    payload: {
+                        orderId: string;
+                        movements: components["schemas"]["InventoryMovement"][];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    inventoryDepleteReversalEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "inventory";
+                    /** @constant */
+                    action: "deplete_reversal";
+                    payload: {
+                        orderId: string;
+                        movements: components["schemas"]["InventoryMovement"][];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -10515,6 +10515,60 @@ export interface components {
             /** @description Open items only. */
             unitPrice?: number;
         };
+        /** @description For takeout, pickup, curbside and delivery orders only. The quote is computed from the location’s off-premise settings. */
+        OffPremiseInput: {
+            channel?: {
+                /** @enum {string} */
+                kind: "first_party" | "third_party";
+                /** @description Required for `third_party`: a channel of the order’s location. */
+                channelId?: string | null;
+            };
+            /** @description Fields not sent are taken from the customer record, when there is one. */
+            customer?: {
+                /** @description Default the order’s customer. */
+                customerId?: string | null;
+                firstName?: string | null;
+                lastName?: string | null;
+                phone?: string | null;
+                /** Format: email */
+                email?: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description A future instant; absent: as soon as possible.
+             */
+            scheduledFor?: string;
+            /** @description Not for delivery orders. */
+            pickup?: {
+                /**
+                 * @description Default `curbside` for curbside orders, else `standard`.
+                 * @enum {string}
+                 */
+                kind?: "standard" | "curbside";
+                curbside?: {
+                    vehicleMakeModel?: string | null;
+                    vehicleColor?: string | null;
+                    instructions?: string | null;
+                    parkingSpot?: string | null;
+                };
+            };
+            /** @description Only for delivery orders. */
+            delivery?: {
+                /** @description An address of the order’s customer; fills `addressLabel`. */
+                addressId?: string | null;
+                addressLabel?: string | null;
+                instructions?: string | null;
+            };
+            guestMessaging?: {
+                /** @description Default true. */
+                enabled?: boolean;
+                /**
+                 * @description Default `sms`.
+                 * @enum {string}
+                 */
+                preferredChannel?: "sms" | "email";
+            };
+        };
         AppliedDiscount: {
             /** Format: uuid */
             id: string;
@@ -10596,60 +10650,7 @@ export interface components {
             } | null;
             /** @description Lines to add at once, as `POST /order/{id}/line`. */
             lineItems?: components["schemas"]["AddLine"][];
-            /** @description For takeout, pickup, curbside and delivery orders only. The quote is computed from the location’s off-premise settings. */
-            offPremise?: {
-                channel?: {
-                    /** @enum {string} */
-                    kind: "first_party" | "third_party";
-                    /** @description Required for `third_party`: a channel of the order’s location. */
-                    channelId?: string | null;
-                };
-                /** @description Fields not sent are taken from the customer record, when there is one. */
-                customer?: {
-                    /** @description Default the order’s customer. */
-                    customerId?: string | null;
-                    firstName?: string | null;
-                    lastName?: string | null;
-                    phone?: string | null;
-                    /** Format: email */
-                    email?: string | null;
-                };
-                /**
-                 * Format: date-time
-                 * @description A future instant; absent: as soon as possible.
-                 */
-                scheduledFor?: string;
-                /** @description Not for delivery orders. */
-                pickup?: {
-                    /**
-                     * @description Default `curbside` for curbside orders, else `standard`.
-                     * @enum {string}
-                     */
-                    kind?: "standard" | "curbside";
-                    curbside?: {
-                        vehicleMakeModel?: string | null;
-                        vehicleColor?: string | null;
-                        instructions?: string | null;
-                        parkingSpot?: string | null;
-                    };
-                };
-                /** @description Only for delivery orders. */
-                delivery?: {
-                    /** @description An address of the order’s customer; fills `addressLabel`. */
-                    addressId?: string | null;
-                    addressLabel?: string | null;
-                    instructions?: string | null;
-                };
-                guestMessaging?: {
-                    /** @description Default true. */
-                    enabled?: boolean;
-                    /**
-                     * @description Default `sms`.
-                     * @enum {string}
-                     */
-                    preferredChannel?: "sms" | "email";
-                };
-            };
+            offPremise?: components["schemas"]["OffPremiseInput"];
         };
         FulfillAll: {
             /** @enum {string} */

@@ -23,6 +23,7 @@ import * as offPremise from './off-premise/model'
 import * as offPremiseOrder from './off-premise/order-model'
 import * as orders from './orders/model'
 import * as ordersLines from './orders/model-lines'
+import * as ordersOffPremise from './orders/model-off-premise'
 import * as partners from './partners/model'
 import * as passcodeSessions from './passcode-sessions/model'
 import * as payments from './payments/model'
@@ -59,6 +60,7 @@ export const modelFiles = {
   offPremise,
   offPremiseOrder,
   ordersLines,
+  ordersOffPremise,
   orders,
   partners,
   passcodeSessions,

@@ -5,8 +5,10 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Glob } from 'bun'
 import { CLIENT_SCHEMA_PATH, clientTypes } from '../../scripts/generate-client'
-import { checkContract } from '../contract'
+import { modelFiles } from '../../src/modules/models'
+import { checkContract, checkEvents } from '../contract'
 import { createTestApp } from '../harness'
 
 const t = await createTestApp()
@@ -19,7 +21,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const bin = (name: string) => join(import.meta.dir, '..', '..', 'node_modules', '.bin', name)
+const root = join(import.meta.dir, '..', '..')
+const bin = (name: string) => join(root, 'node_modules', '.bin', name)
 
 /** Runs a linter and parses its JSON report (both exit non-zero when they find errors). */
 async function lint(command: string[]): Promise<any> {
@@ -87,6 +90,30 @@ describe('the served document', () => {
       ])
   })
 
+  test('every tag has a description (src/modules/api-tags.ts)', () => {
+    const undescribed = document.tags.filter((tag: { description?: string }) => !tag.description)
+    expect(undescribed).toEqual([])
+  })
+
+  test('every model file is known to the document (src/modules/models.ts)', () => {
+    const files = [...new Glob('src/modules/*/model*.ts').scanSync(root)]
+    const known = new Set(Object.values(modelFiles))
+    const missing = files.filter((file) => !known.has(require(join(root, file))))
+    expect(missing).toEqual([])
+  })
+
+  test('every operation has a readable id, a success response and a problem response for each error', () => {
+    const wrong: string[] = []
+    for (const [path, item] of Object.entries(document.paths) as [string, any][])
+      for (const [method, operation] of Object.entries(item) as [string, any][]) {
+        const statuses = Object.keys(operation.responses)
+        if (!/^[a-z][A-Za-z0-9]*$/.test(operation.operationId)) wrong.push(`${method} ${path}: id`)
+        if (!statuses.some((s) => s.startsWith('2'))) wrong.push(`${method} ${path}: no 2xx`)
+        if (!statuses.includes('500')) wrong.push(`${method} ${path}: no 500`)
+      }
+    expect(wrong).toEqual([])
+  })
+
   test('client/schema.d.ts is generated from this document (run `bun scripts/generate-client.ts`)', async () => {
     expect(await clientTypes(document)).toBe(readFileSync(CLIENT_SCHEMA_PATH, 'utf8'))
   }, 60_000)
@@ -126,5 +153,16 @@ describe('the contract check', () => {
     await expect(checkContract(t.app, get, json({ vendors: [] }, 200, 'text/plain'))).rejects.toThrow(
       'content-type text/plain is not declared',
     )
+  })
+
+  test('passes an event as the catalogue describes it, refuses an unknown event or a wrong payload', async () => {
+    const vendor = await t.request('POST', '/vendor', { body: { name: 'Catalogued' } })
+    await checkEvents(t.app, [{ object: 'vendor', action: 'create', payload: vendor.body }])
+    await expect(checkEvents(t.app, [{ object: 'vendor', action: 'explode', payload: {} }])).rejects.toThrow(
+      'vendor.explode is not in the event catalogue',
+    )
+    await expect(
+      checkEvents(t.app, [{ object: 'vendor', action: 'create', payload: { id: 7 } }]),
+    ).rejects.toThrow('vendor.create payload does not match its schema')
   })
 })

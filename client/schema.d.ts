@@ -8836,24 +8836,6 @@ export interface components {
             /** @description Where it happens; defaults to the x-location-id of the request. */
             locationId?: string | null;
         };
-        PutGiftCardSettings: {
-            enabled: boolean;
-            tipsEnabled: boolean;
-            cashOutEnabled: boolean;
-            /** @description A card can be cashed out only when its balance is above this. */
-            cashOutThreshold: number;
-            /** @description The least role that may cash out. */
-            cashOutPermission: string;
-            allowDiscounts: boolean;
-            allowOnlineRedemption: boolean;
-            sharedAcrossLocations: boolean;
-            /** @description Smallest activation or load; 0: none. */
-            minimumPurchaseAmount: number;
-            /** @description Largest activation or load of a Virtual card; 0: no limit. */
-            digitalPurchaseLimit: number;
-            /** @description Largest activation or load of a Physical card; 0: no limit. */
-            physicalPurchaseLimit: number;
-        };
         ReasonBody: {
             reason?: string | null;
             /** @description Where it happens; defaults to the x-location-id of the request. */
@@ -21319,7 +21301,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PutGiftCardSettings"];
+                "application/json": components["schemas"]["GiftCardSettings"];
             };
         };
         responses: {

@@ -96,6 +96,19 @@ function standardFormat(node: Schema): Schema {
   return node.format === 'calendar-date' ? { ...node, format: 'date' } : node
 }
 
+/**
+ * Without `additionalProperties: false`: Elysia writes it into the (shared) top-level object of a
+ * route's schema when it first compiles that route, so whether a model carries it depends on which
+ * routes have been called; the document states the rule once instead (bodies refuse unknown fields).
+ */
+function openObject(node: Schema): Schema {
+  if (node.additionalProperties !== false) return node
+  const { additionalProperties: _, ...rest } = node
+  return rest
+}
+
 /** Every rewrite above, on every node of a schema. `$id`s stay for components.ts to lift. */
 export const normalizeSchema = (schema: unknown): unknown =>
-  mapSchema(schema, (node) => standardFormat(nullableAsType(literalsAsEnum(withoutNumericString(node)))))
+  mapSchema(schema, (node) =>
+    openObject(standardFormat(nullableAsType(literalsAsEnum(withoutNumericString(node))))),
+  )

@@ -1393,6 +1393,342 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/club/{id}/releases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a club’s releases
+         * @description Latest process date first; `status` filters.
+         */
+        get: operations["listClubReleasesAlias"];
+        put?: never;
+        /**
+         * Create a club release
+         * @description Status `Planning`. Items name a variant by `productVariantId` or `sku` (400 when none exists); `price` is the release price of one unit, else the catalog price applies when processed. `deliveryMethods` (default both) chooses which members it is for.
+         */
+        post: operations["createClubReleaseAlias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/club/{id}/releases/{releaseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a club release
+         * @description `summary` counts the shipments so far by status, with the cents of their orders.
+         */
+        get: operations["getClubReleaseAlias"];
+        /**
+         * Update a club release
+         * @description Only while `Planning` (409 otherwise).
+         */
+        put: operations["updateClubReleaseAlias"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/club/{id}/releases/{releaseId}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate a club release
+         * @description Planning → Active, irreversibly: the scheduler processes it on `processDate` (the tenant’s date), and it can be processed on request. 409 from any other status.
+         */
+        post: operations["activateClubReleaseAlias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/club/{id}/releases/{releaseId}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a club release
+         * @description From Planning or Active: never processed or charged again (a run in progress stops before its next member). 409 when already archived.
+         */
+        post: operations["archiveClubReleaseAlias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/club/{id}/releases/{releaseId}/process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Process a club release now
+         * @description Answers 202 with the run id at once; the `club-releases.process` job runs it. The run takes every membership of the club that is Active (or whose hold ends by the process date), offered the release’s delivery method and due by its cadence (never processed, or its next date on the cadence from the last processing is on or before `processDate`); the others get a `Skipped` or `OnHold` shipment with the reason. Each member taken gets an order (the items at the release or catalog price, the club’s member coupons, the default shipping rate for a shipped membership, tax at the ship-to or the pickup location) and a charge of the saved card, idempotency key (release, membership, attempt). A decline leaves the order unpaid and the shipment `Declined` with the provider’s message (`no_payment_method` without a saved card). Success sets the membership’s `lastProcessedDate` (the release’s `processDate`), `nextProcessDate` and `currentNumberOfShipments`. Processing again is safe: members already processed or declined are left alone, and none gets a second order or charge; a member left `Pending` by an interrupted run (a crash) is finished by the next run once the dead run’s 10-minute claim has lapsed, charged with the same idempotency key. Only an Active release runs (409).
+         */
+        post: operations["createClubReleaseProcessAlias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/club/{id}/releases/{releaseId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry every declined shipment of a release
+         * @description Answers 202 with the run id; the run charges each `Declined` shipment’s order again (a new attempt, so a new idempotency key) with the membership’s current card. Only an Active release (409).
+         */
+        post: operations["createClubReleaseRetryAlias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/club/{id}/releases/{releaseId}/shipments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a release’s shipments
+         * @description One per membership the release has considered, oldest first; `status` filters.
+         */
+        get: operations["listClubReleaseShipmentsAlias"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/club/{id}/releases/{releaseId}/shipments/{shipmentId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a declined shipment
+         * @description Charges the shipment’s order again now, with the membership’s current card, and answers the shipment: `Processed`, or `Declined` with the new reason. Only a `Declined` shipment of an Active release (409).
+         */
+        post: operations["createClubReleaseShipmentRetryAlias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clubs/{id}/releases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a club’s releases
+         * @description Latest process date first; `status` filters.
+         */
+        get: operations["listClubReleases"];
+        put?: never;
+        /**
+         * Create a club release
+         * @description Status `Planning`. Items name a variant by `productVariantId` or `sku` (400 when none exists); `price` is the release price of one unit, else the catalog price applies when processed. `deliveryMethods` (default both) chooses which members it is for.
+         */
+        post: operations["createClubRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clubs/{id}/releases/{releaseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a club release
+         * @description `summary` counts the shipments so far by status, with the cents of their orders.
+         */
+        get: operations["getClubRelease"];
+        /**
+         * Update a club release
+         * @description Only while `Planning` (409 otherwise).
+         */
+        put: operations["updateClubRelease"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clubs/{id}/releases/{releaseId}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate a club release
+         * @description Planning → Active, irreversibly: the scheduler processes it on `processDate` (the tenant’s date), and it can be processed on request. 409 from any other status.
+         */
+        post: operations["activateClubRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clubs/{id}/releases/{releaseId}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a club release
+         * @description From Planning or Active: never processed or charged again (a run in progress stops before its next member). 409 when already archived.
+         */
+        post: operations["archiveClubRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clubs/{id}/releases/{releaseId}/process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Process a club release now
+         * @description Answers 202 with the run id at once; the `club-releases.process` job runs it. The run takes every membership of the club that is Active (or whose hold ends by the process date), offered the release’s delivery method and due by its cadence (never processed, or its next date on the cadence from the last processing is on or before `processDate`); the others get a `Skipped` or `OnHold` shipment with the reason. Each member taken gets an order (the items at the release or catalog price, the club’s member coupons, the default shipping rate for a shipped membership, tax at the ship-to or the pickup location) and a charge of the saved card, idempotency key (release, membership, attempt). A decline leaves the order unpaid and the shipment `Declined` with the provider’s message (`no_payment_method` without a saved card). Success sets the membership’s `lastProcessedDate` (the release’s `processDate`), `nextProcessDate` and `currentNumberOfShipments`. Processing again is safe: members already processed or declined are left alone, and none gets a second order or charge; a member left `Pending` by an interrupted run (a crash) is finished by the next run once the dead run’s 10-minute claim has lapsed, charged with the same idempotency key. Only an Active release runs (409).
+         */
+        post: operations["createClubReleaseProcess"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clubs/{id}/releases/{releaseId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry every declined shipment of a release
+         * @description Answers 202 with the run id; the run charges each `Declined` shipment’s order again (a new attempt, so a new idempotency key) with the membership’s current card. Only an Active release (409).
+         */
+        post: operations["createClubReleaseRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clubs/{id}/releases/{releaseId}/shipments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a release’s shipments
+         * @description One per membership the release has considered, oldest first; `status` filters.
+         */
+        get: operations["listClubReleaseShipments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clubs/{id}/releases/{releaseId}/shipments/{shipmentId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a declined shipment
+         * @description Charges the shipment’s order again now, with the membership’s current card, and answers the shipment: `Processed`, or `Declined` with the new reason. Only a `Declined` shipment of an Active release (409).
+         */
+        post: operations["createClubReleaseShipmentRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/product": {
         parameters: {
             query?: never;
@@ -1684,13 +2020,13 @@ export interface paths {
         };
         /**
          * List notes
-         * @description Newest `noteDate` first. `q` searches the content; `customerId` (a merged-away id follows the merge), `orderId` and `clubMembershipId` filter exactly and combine with AND.
+         * @description Newest `noteDate` first. `q` searches the content; `customerId` (a merged-away id follows the merge), `orderId` and `clubMembershipId` filter exactly and combine with AND. A note about an order lives where the order does: a caller bound to some locations lists notes of orders there and notes about no order (`total` counts the same), and gets 404 for the others by id.
          */
         get: operations["listNotes"];
         put?: never;
         /**
          * Create a note
-         * @description `content` and `noteDate` (a calendar date, YYYY-MM-DD) are required; `type` defaults to Note. `customerId`, `orderId` and `clubMembershipId` must name records of this tenant (400 naming each bad field); a customer id merged away is stored as the customer it was merged into. A customer merge moves its notes to the primary; a customer with notes cannot be deleted (409).
+         * @description `content` and `noteDate` (a calendar date, YYYY-MM-DD) are required; `type` defaults to Note. `customerId`, `orderId` and `clubMembershipId` must name records of this tenant, an order at a location the caller reaches (400 naming each bad field); a customer id merged away is stored as the customer it was merged into. A customer merge moves its notes to the primary; a customer with notes cannot be deleted (409).
          */
         post: operations["createNote"];
         delete?: never;
@@ -3871,13 +4207,13 @@ export interface paths {
         };
         /**
          * List webhook subscriptions
-         * @description Tables-API subscriptions only (legacy `/web-hook` ones are listed there), oldest first.
+         * @description Tables-API subscriptions only (legacy `/web-hook` ones are listed there), oldest first. A caller bound to some locations (a credential with an allowlist, a location role) lists only subscriptions bound within them.
          */
         get: operations["listTablesApiWebhookSubscriptions"];
         put?: never;
         /**
          * Create a webhook subscription
-         * @description Answers `{data}` with the `signingSecret`, shown only here (and in a replay of this request by its `idempotency-key`, for 24 hours, which answers the same subscription rather than creating another). Deliveries are the same as legacy webhooks’.
+         * @description Answers `{data}` with the `signingSecret`, shown only here (and in a replay of this request by its `idempotency-key`, for 24 hours, which answers the same subscription rather than creating another). Deliveries are the same as legacy webhooks’. Made by a caller bound to some locations (a credential with an allowlist, a location role), the subscription is bound to them (`locationIds`) and receives only events that happened there; made tenant-wide (`locationIds: null`) it receives every event.
          */
         post: operations["createTablesApiWebhookSubscription"];
         delete?: never;
@@ -3898,7 +4234,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a webhook subscription
-         * @description Answers 204 with no body; a replay of the same `idempotency-key` answers 204 again.
+         * @description Answers 204 with no body; a replay of the same `idempotency-key` answers 204 again. A subscription bound to a location the caller does not reach (or a tenant-wide one, for a bound caller) is 404.
          */
         delete: operations["deleteTablesApiWebhookSubscription"];
         options?: never;
@@ -5726,7 +6062,7 @@ export interface webhooks {
         put?: never;
         /**
          * club-membership create
-         * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job. Payload: the membership.
+         * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
          */
         post: operations["clubMembershipCreateEvent"];
         delete?: never;
@@ -5746,7 +6082,7 @@ export interface webhooks {
         put?: never;
         /**
          * club-membership update
-         * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job. Payload: the membership.
+         * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
          */
         post: operations["clubMembershipUpdateEvent"];
         delete?: never;
@@ -5766,7 +6102,7 @@ export interface webhooks {
         put?: never;
         /**
          * club-membership hold
-         * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job. Payload: the membership.
+         * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
          */
         post: operations["clubMembershipHoldEvent"];
         delete?: never;
@@ -5786,7 +6122,7 @@ export interface webhooks {
         put?: never;
         /**
          * club-membership resume
-         * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job. Payload: the membership.
+         * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
          */
         post: operations["clubMembershipResumeEvent"];
         delete?: never;
@@ -5806,9 +6142,329 @@ export interface webhooks {
         put?: never;
         /**
          * club-membership cancel
-         * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job. Payload: the membership.
+         * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
          */
         post: operations["clubMembershipCancelEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-membership.process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-membership process
+         * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
+         */
+        post: operations["clubMembershipProcessEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-release.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-release create
+         * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         */
+        post: operations["clubReleaseCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-release.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-release update
+         * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         */
+        post: operations["clubReleaseUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-release.activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-release activate
+         * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         */
+        post: operations["clubReleaseActivateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-release.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-release archive
+         * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         */
+        post: operations["clubReleaseArchiveEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-release.process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-release process
+         * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         */
+        post: operations["clubReleaseProcessEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-release.retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-release retry
+         * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         */
+        post: operations["clubReleaseRetryEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-release.run-start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-release run-start
+         * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         */
+        post: operations["clubReleaseRunStartEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-release.run-finish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-release run-finish
+         * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         */
+        post: operations["clubReleaseRunFinishEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-shipment.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-shipment create
+         * @description Emitted by a release run. Payload: the shipment.
+         */
+        post: operations["clubShipmentCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-shipment.order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-shipment order
+         * @description Emitted by a release run. Payload: the shipment.
+         */
+        post: operations["clubShipmentOrderEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-shipment.process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-shipment process
+         * @description Emitted by a release run. Payload: the shipment.
+         */
+        post: operations["clubShipmentProcessEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-shipment.decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-shipment decline
+         * @description Emitted by a release run. Payload: the shipment.
+         */
+        post: operations["clubShipmentDeclineEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-shipment.skip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-shipment skip
+         * @description Emitted by a release run. Payload: the shipment.
+         */
+        post: operations["clubShipmentSkipEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-shipment.hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-shipment hold
+         * @description Emitted by a release run. Payload: the shipment.
+         */
+        post: operations["clubShipmentHoldEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "club-shipment.fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * club-shipment fail
+         * @description Emitted by a release run. Payload: the shipment.
+         */
+        post: operations["clubShipmentFailEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7127,6 +7783,163 @@ export interface components {
             customer?: components["schemas"]["Customer"];
             club?: components["schemas"]["Club"];
         };
+        /**
+         * @example {
+         *       "id": "0193b2c4-5a00-7000-8000-000000000001",
+         *       "clubId": "0193b2c4-2a00-7000-8000-000000000001",
+         *       "title": "Spring 2026 release",
+         *       "status": "Active",
+         *       "processDate": "2026-03-15",
+         *       "shipDate": "2026-03-20",
+         *       "items": [
+         *         {
+         *           "productVariantId": "0193b2c4-1a00-7000-8000-000000000001",
+         *           "sku": "PINOT-2022",
+         *           "title": "Pinot Noir 2022 750ml",
+         *           "quantity": 2,
+         *           "price": null,
+         *           "unitPrice": 4500
+         *         }
+         *       ],
+         *       "deliveryMethods": [
+         *         "Ship",
+         *         "Pickup"
+         *       ],
+         *       "totals": {
+         *         "quantity": 2,
+         *         "subtotal": 9000
+         *       },
+         *       "summary": {
+         *         "Pending": {
+         *           "count": 0,
+         *           "amount": 0
+         *         },
+         *         "Processed": {
+         *           "count": 41,
+         *           "amount": 412300
+         *         },
+         *         "Declined": {
+         *           "count": 2,
+         *           "amount": 20110
+         *         },
+         *         "Skipped": {
+         *           "count": 3,
+         *           "amount": 0
+         *         },
+         *         "OnHold": {
+         *           "count": 1,
+         *           "amount": 0
+         *         }
+         *       },
+         *       "activatedAt": "2026-03-01T17:00:00.000Z",
+         *       "archivedAt": null,
+         *       "createdAt": "2026-02-20T17:00:00.000Z",
+         *       "updatedAt": "2026-03-01T17:00:00.000Z"
+         *     }
+         */
+        ClubRelease: {
+            /** Format: uuid */
+            id: string;
+            clubId: string;
+            title: string;
+            /**
+             * @description `Planning` (editable) → `Active` (processed on `processDate`) → `Archived` (never charged again).
+             * @enum {string}
+             */
+            status: "Planning" | "Active" | "Archived";
+            /** Format: date */
+            processDate: string;
+            /** Format: date */
+            shipDate: string | null;
+            items: {
+                productVariantId: string;
+                sku: string;
+                title: string;
+                quantity: number;
+                /** @description Release price of one unit; null: the catalog price. */
+                price: number | null;
+                /** @description What one unit costs today: `price`, else the catalog price. */
+                unitPrice: number;
+            }[];
+            deliveryMethods: ("Ship" | "Pickup")[];
+            /** @description What one member’s shipment holds. */
+            totals: {
+                /** @description Bottles (units) per member. */
+                quantity: number;
+                /** @description Σ unitPrice × quantity, before member discounts, shipping and tax. */
+                subtotal: number;
+            };
+            /** @description Shipments so far by status: how many, and the cents of their orders. */
+            summary: {
+                Pending: {
+                    count: number;
+                    amount: number;
+                };
+                Processed: {
+                    count: number;
+                    amount: number;
+                };
+                Declined: {
+                    count: number;
+                    amount: number;
+                };
+                Skipped: {
+                    count: number;
+                    amount: number;
+                };
+                OnHold: {
+                    count: number;
+                    amount: number;
+                };
+            };
+            /** Format: date-time */
+            activatedAt: string | null;
+            /** Format: date-time */
+            archivedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "id": "0193b2c4-6a00-7000-8000-000000000001",
+         *       "releaseId": "0193b2c4-5a00-7000-8000-000000000001",
+         *       "membershipId": "0193b2c4-4a00-7000-8000-000000000001",
+         *       "customerId": "0193b2c4-3a00-7000-8000-000000000001",
+         *       "orderId": "0193b2c4-7a00-7000-8000-000000000001",
+         *       "status": "Declined",
+         *       "reason": "Your card was declined.",
+         *       "attempts": 1,
+         *       "amount": 13127,
+         *       "paymentIntentId": null,
+         *       "lastRunId": "0193b2c4-5d6e-7f80-9a1b-2c3d4e5f6a7b",
+         *       "createdAt": "2026-03-15T08:00:01.000Z",
+         *       "updatedAt": "2026-03-15T08:00:02.000Z"
+         *     }
+         */
+        ClubShipment: {
+            /** Format: uuid */
+            id: string;
+            releaseId: string;
+            membershipId: string;
+            customerId: string;
+            orderId: string | null;
+            /** @enum {string} */
+            status: "Pending" | "Processed" | "Declined" | "Skipped" | "OnHold";
+            /** @description Why it is not Processed: the provider’s decline message, `no_payment_method`, or why it was skipped or held. */
+            reason: string | null;
+            /** @description Charges tried and answered. */
+            attempts: number;
+            /** @description The order’s total in cents (0 before an order exists). */
+            amount: number;
+            paymentIntentId: string | null;
+            lastRunId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         Product: {
             /** Format: uuid */
             id: string;
@@ -7709,6 +8522,8 @@ export interface components {
             url: string;
             /** @description Disabled subscriptions receive nothing; the service disables one whose receiver answers 410. */
             enabled: boolean;
+            /** @description The locations whose events it receives (made by a caller bound to them); null: every location’s events. */
+            locationIds: string[] | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -8108,6 +8923,104 @@ export interface components {
              */
             lastProcessedDate?: string | null;
             currentNumberOfShipments?: number;
+        };
+        ClubReleaseList: {
+            clubReleases: components["schemas"]["ClubRelease"][];
+            total: number;
+        };
+        /**
+         * @example {
+         *       "runId": "0193b2c4-5d6e-7f80-9a1b-2c3d4e5f6a7b"
+         *     }
+         */
+        ClubReleaseRun: {
+            /** Format: uuid */
+            runId: string;
+        };
+        ClubShipmentList: {
+            clubShipments: components["schemas"]["ClubShipment"][];
+            total: number;
+        };
+        /**
+         * @example {
+         *       "title": "Spring 2026 release",
+         *       "processDate": "2026-03-15",
+         *       "shipDate": "2026-03-20",
+         *       "items": [
+         *         {
+         *           "sku": "PINOT-2022",
+         *           "quantity": 2
+         *         },
+         *         {
+         *           "sku": "CHARD-2023",
+         *           "quantity": 1,
+         *           "price": 3200
+         *         }
+         *       ],
+         *       "deliveryMethods": [
+         *         "Ship",
+         *         "Pickup"
+         *       ]
+         *     }
+         */
+        CreateClubRelease: {
+            title: string;
+            /**
+             * Format: date
+             * @description The tenant’s local date the release is processed on, once Active.
+             * @example 2025-06-30
+             */
+            processDate: string;
+            items: {
+                productVariantId?: string;
+                sku?: string;
+                quantity: number;
+                /** @description Release price of one unit in cents; default the catalog price. */
+                price?: number;
+            }[];
+            /**
+             * Format: date
+             * @description When the shipment leaves; informational.
+             * @example 2025-06-30
+             */
+            shipDate?: string | null;
+            /** @description Which members the release is for, by their delivery method. Default both. */
+            deliveryMethods?: ("Ship" | "Pickup")[];
+        };
+        /**
+         * @description Partial; only while `Planning`. `items` replaces the whole list.
+         * @example {
+         *       "processDate": "2026-03-16",
+         *       "items": [
+         *         {
+         *           "sku": "PINOT-2022",
+         *           "quantity": 3
+         *         }
+         *       ]
+         *     }
+         */
+        UpdateClubRelease: {
+            title?: string;
+            /**
+             * Format: date
+             * @example 2025-06-30
+             */
+            processDate?: string;
+            items?: {
+                productVariantId?: string;
+                sku?: string;
+                quantity: number;
+                /** @description Release price of one unit in cents; default the catalog price. */
+                price?: number;
+            }[];
+            /**
+             * Format: date
+             * @description When the shipment leaves; informational.
+             * @example 2025-06-30
+             */
+            shipDate?: string | null;
+            /** @description Which members the release is for, by their delivery method. Default both. */
+            deliveryMethods?: ("Ship" | "Pickup")[];
         };
         /** @description Every `count` `unit`s, e.g. `{unit: month, count: 3}` is quarterly. */
         Cadence: {
@@ -12023,6 +12936,8 @@ export interface components {
                 url: string;
                 /** @description Disabled subscriptions receive nothing; the service disables one whose receiver answers 410. */
                 enabled: boolean;
+                /** @description The locations whose events it receives (made by a caller bound to them); null: every location’s events. */
+                locationIds: string[] | null;
                 /** Format: date-time */
                 createdAt: string;
                 /** Format: date-time */
@@ -16490,6 +17405,826 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listClubReleasesAlias: {
+        parameters: {
+            query?: {
+                status?: "Planning" | "Active" | "Archived";
+                /** @description Page number, from 1. */
+                page?: components["parameters"]["Page"];
+                /** @description Page size, 1..100. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubReleaseList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createClubReleaseAlias: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateClubRelease"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubRelease"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getClubReleaseAlias: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+                releaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubRelease"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateClubReleaseAlias: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+                releaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateClubRelease"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubRelease"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    activateClubReleaseAlias: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+                releaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubRelease"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    archiveClubReleaseAlias: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+                releaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubRelease"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createClubReleaseProcessAlias: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+                releaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubReleaseRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createClubReleaseRetryAlias: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+                releaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubReleaseRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listClubReleaseShipmentsAlias: {
+        parameters: {
+            query?: {
+                status?: "Pending" | "Processed" | "Declined" | "Skipped" | "OnHold";
+                /** @description Page number, from 1. */
+                page?: components["parameters"]["Page"];
+                /** @description Page size, 1..200. */
+                limit?: number;
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+                releaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubShipmentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createClubReleaseShipmentRetryAlias: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+                releaseId: string;
+                shipmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubShipment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listClubReleases: {
+        parameters: {
+            query?: {
+                status?: "Planning" | "Active" | "Archived";
+                /** @description Page number, from 1. */
+                page?: components["parameters"]["Page"];
+                /** @description Page size, 1..100. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubReleaseList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createClubRelease: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateClubRelease"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubRelease"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getClubRelease: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+                releaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubRelease"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateClubRelease: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+                releaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateClubRelease"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubRelease"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    activateClubRelease: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+                releaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubRelease"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    archiveClubRelease: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+                releaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubRelease"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createClubReleaseProcess: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+                releaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubReleaseRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createClubReleaseRetry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+                releaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubReleaseRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listClubReleaseShipments: {
+        parameters: {
+            query?: {
+                status?: "Pending" | "Processed" | "Declined" | "Skipped" | "OnHold";
+                /** @description Page number, from 1. */
+                page?: components["parameters"]["Page"];
+                /** @description Page size, 1..200. */
+                limit?: number;
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+                releaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubShipmentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createClubReleaseShipmentRetry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+                releaseId: string;
+                shipmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubShipment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -28030,6 +29765,726 @@ export interface operations {
                     /** @constant */
                     action: "cancel";
                     payload: components["schemas"]["ClubMembership"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubMembershipProcessEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-membership";
+                    /** @constant */
+                    action: "process";
+                    payload: components["schemas"]["ClubMembership"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubReleaseCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-release";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["ClubRelease"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubReleaseUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-release";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["ClubRelease"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubReleaseActivateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-release";
+                    /** @constant */
+                    action: "activate";
+                    payload: components["schemas"]["ClubRelease"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubReleaseArchiveEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-release";
+                    /** @constant */
+                    action: "archive";
+                    payload: components["schemas"]["ClubRelease"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubReleaseProcessEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-release";
+                    /** @constant */
+                    action: "process";
+                    payload: components["schemas"]["ClubRelease"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubReleaseRetryEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-release";
+                    /** @constant */
+                    action: "retry";
+                    payload: components["schemas"]["ClubRelease"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubReleaseRunStartEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-release";
+                    /** @constant */
+                    action: "run-start";
+                    payload: components["schemas"]["ClubRelease"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubReleaseRunFinishEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-release";
+                    /** @constant */
+                    action: "run-finish";
+                    payload: components["schemas"]["ClubRelease"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubShipmentCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-shipment";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["ClubShipment"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubShipmentOrderEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-shipment";
+                    /** @constant */
+                    action: "order";
+                    payload: components["schemas"]["ClubShipment"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubShipmentProcessEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-shipment";
+                    /** @constant */
+                    action: "process";
+                    payload: components["schemas"]["ClubShipment"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubShipmentDeclineEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-shipment";
+                    /** @constant */
+                    action: "decline";
+                    payload: components["schemas"]["ClubShipment"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubShipmentSkipEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-shipment";
+                    /** @constant */
+                    action: "skip";
+                    payload: components["schemas"]["ClubShipment"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubShipmentHoldEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-shipment";
+                    /** @constant */
+                    action: "hold";
+                    payload: components["schemas"]["ClubShipment"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    clubShipmentFailEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "club-shipment";
+                    /** @constant */
+                    action: "fail";
+                    payload: components["schemas"]["ClubShipment"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
                     tenantId: string;

@@ -8,6 +8,8 @@ import { auditEntryRoutes } from './modules/audit-entries/routes'
 import { cashRoutes } from './modules/cash/routes'
 import { registerClubMembershipJobs } from './modules/club-memberships/jobs'
 import { clubMembershipRoutes } from './modules/club-memberships/routes'
+import { registerClubReleaseJobs } from './modules/club-releases/jobs'
+import { clubReleaseRoutes } from './modules/club-releases/routes'
 import { clubRoutes } from './modules/clubs/routes'
 import { collectionRoutes } from './modules/collections/routes'
 import { couponRoutes } from './modules/coupons/routes'
@@ -78,6 +80,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     customerRoutes(auth, platform),
     clubRoutes(auth),
     clubMembershipRoutes(auth),
+    clubReleaseRoutes(auth, registerClubReleaseJobs(platform, serviceOrdersPort)),
     productRoutes(auth),
     wineListRoutes(auth),
     collectionRoutes(auth, '/collection'),
@@ -117,7 +120,7 @@ export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
   registerOffPremiseJobs(platform)
   // Typed as AnyElysia: composing every module in one chained type exceeds what tsc can represent,
   // and nothing consumes the app's route types (no Eden client).
-  const app: AnyElysia = new Elysia({ normalize: false })
+  const app: AnyElysia = new Elysia({ normalize: false, encodeSchema: false })
   app.use(
     httpConventions({
       maxBodyBytes: platform.config.maxBodyBytes,

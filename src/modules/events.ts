@@ -6,6 +6,7 @@ import type { EventCatalogue } from '../platform/events/catalogue'
 import { App } from './apps/model'
 import { CashDrawer, CloseoutSummary, DrawerEntry } from './cash/model'
 import { ClubMembership } from './club-memberships/model'
+import { ClubRelease, ClubShipment } from './club-releases/model'
 import { Club } from './clubs/model'
 import { Collection } from './collections/model'
 import { Coupon } from './coupons/model'
@@ -185,10 +186,26 @@ export const eventCatalogue: EventCatalogue = [
   { object: 'club', actions: crud, emittedBy: '`/club`, `/clubs`', payload: 'the club', schema: Club },
   {
     object: 'club-membership',
-    actions: ['create', 'update', 'hold', 'resume', 'cancel'],
-    emittedBy: '`/club-membership` and its hold, resume and cancel routes; the hold-release job',
+    actions: ['create', 'update', 'hold', 'resume', 'cancel', 'process'],
+    emittedBy:
+      '`/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`)',
     payload: 'the membership',
     schema: ClubMembership,
+  },
+  {
+    object: 'club-release',
+    actions: ['create', 'update', 'activate', 'archive', 'process', 'retry', 'run-start', 'run-finish'],
+    emittedBy:
+      '`/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs',
+    payload: 'the release (items, totals, shipment summary)',
+    schema: ClubRelease,
+  },
+  {
+    object: 'club-shipment',
+    actions: ['create', 'order', 'process', 'decline', 'skip', 'hold', 'fail'],
+    emittedBy: 'a release run',
+    payload: 'the shipment',
+    schema: ClubShipment,
   },
   {
     object: 'product',

@@ -5,6 +5,7 @@ import * as apps from './apps/model'
 import * as auditEntries from './audit-entries/model'
 import * as cash from './cash/model'
 import * as clubMemberships from './club-memberships/model'
+import * as clubReleases from './club-releases/model'
 import * as clubs from './clubs/model'
 import * as collections from './collections/model'
 import * as coupons from './coupons/model'
@@ -43,6 +44,7 @@ export const modelFiles = {
   auditEntries,
   cash,
   clubMemberships,
+  clubReleases,
   clubs,
   collections,
   coupons,

@@ -91,20 +91,28 @@ function giftCardSaleOf(input: AddLineInput['giftCardSale']): GiftCardSaleValue 
   }
 }
 
-/** The tax rate of a code at the order's location; 0 (Added) when untaxed or nothing is configured. */
+/** Where tax is charged: a country and, where taxes differ by state, the state. */
+export interface TaxPlace {
+  countryCode: string
+  stateCode: string | null
+}
+
+/**
+ * The tax rate of a code at `place` when given (a shipped order's ship-to), else at the order's
+ * location; 0 (Added) when untaxed or nothing is configured.
+ */
 export function resolveTax(
   tx: Queryable,
   port: OrdersPort,
   locationId: string,
   taxCode: TaxCode | null,
+  taxPlace?: TaxPlace,
 ): { taxRateBps: number; taxCalculation: TaxCalculation } {
   const none = { taxRateBps: 0, taxCalculation: 'Added' as const }
   if (!taxCode) return none
-  const place = tx
-    .select()
-    .from(orderLocationSettings)
-    .where(eq(orderLocationSettings.locationId, locationId))
-    .get()
+  const place =
+    taxPlace ??
+    tx.select().from(orderLocationSettings).where(eq(orderLocationSettings.locationId, locationId)).get()
   if (!place) return none
   const rate = port.taxRate(tx, { countryCode: place.countryCode, stateCode: place.stateCode }, taxCode)
   return rate ? { taxRateBps: rate.rateBps, taxCalculation: rate.taxCalculation } : none
@@ -130,6 +138,15 @@ function assertUnitTotal(unitPrice: number, modifiers: ModifierValue[], path: st
     throw invalid(`${path}/modifiers`, `modifiers take the unit price below zero (${perUnit} cents)`)
 }
 
+/**
+ * What a caller inside the service (a club release) may set on new lines that a request may not:
+ * a catalog line's unit price (the release price) and the place tax is charged at (the ship-to).
+ */
+export interface LineTerms {
+  unitPrice?: number
+  taxPlace?: TaxPlace
+}
+
 /** A new line row from a request; `path` prefixes error paths (`body` or `body/lineItems/2`). */
 export function buildLine(
   tx: Queryable,
@@ -138,6 +155,7 @@ export function buildLine(
   input: AddLineInput,
   position: number,
   path: string,
+  terms: LineTerms = {},
 ): OrderLineRow {
   const lineType = input.lineType ?? 'catalog'
   let base: Pick<
@@ -181,7 +199,7 @@ export function buildLine(
       productVariantId: variant.variantId,
       sku: variant.sku,
       title: variant.productTitle,
-      unitPrice: variant.price,
+      unitPrice: terms.unitPrice ?? variant.price,
       taxCode: variant.taxCode,
       openItemScope: null,
       category: variant.productType,
@@ -230,7 +248,7 @@ export function buildLine(
     sendStatus: 'new',
     ...base,
     quantity: input.quantity ?? 1,
-    ...resolveTax(tx, port, order.locationId, base.taxCode as TaxCode | null),
+    ...resolveTax(tx, port, order.locationId, base.taxCode as TaxCode | null, terms.taxPlace),
     category: extra.category ?? base.category,
     salesCategory: extra.salesCategory ?? null,
     menuId: extra.menuId ?? null,
@@ -276,10 +294,11 @@ export function insertLines(
   order: OrderRow,
   inputs: AddLineInput[],
   path: string,
+  terms: LineTerms[] = [],
 ) {
   let position = nextLinePosition(tx, order.id)
   const rows = inputs.map((input, i) =>
-    buildLine(tx, port, order, input, position++, path.replace('#', String(i))),
+    buildLine(tx, port, order, input, position++, path.replace('#', String(i)), terms[i]),
   )
   if (rows.length > 0) tx.insert(orderLines).values(rows).run()
   return rows
@@ -305,7 +324,15 @@ function assertUnsent(line: OrderLineRow, doing: string) {
     })
 }
 
-export const addLine = (db: Db, actor: Actor, port: OrdersPort, orderId: string, input: AddLineInput) =>
+/** `terms`: see LineTerms (callers inside the service only). */
+export const addLine = (
+  db: Db,
+  actor: Actor,
+  port: OrdersPort,
+  orderId: string,
+  input: AddLineInput,
+  terms?: LineTerms,
+) =>
   changeOrder(
     db,
     actor,
@@ -313,7 +340,7 @@ export const addLine = (db: Db, actor: Actor, port: OrdersPort, orderId: string,
     orderId,
     { action: 'order.line.add', event: 'update', allowed: OPEN_STATUSES, doing: 'add lines to' },
     (tx, order) => {
-      const [row] = insertLines(tx, port, order, [input], 'body')
+      const [row] = insertLines(tx, port, order, [input], 'body', terms ? [terms] : [])
       return {
         lineItemId: row!.id,
         line: { title: row!.title, quantity: row!.quantity, unitPrice: row!.unitPrice },

@@ -2,6 +2,7 @@
 import { type AnyElysia, Elysia } from 'elysia'
 import { type Config, configFor } from './config'
 import { accessSources } from './modules/access'
+import { apiTags } from './modules/api-tags'
 import { appRoutes } from './modules/apps/routes'
 import { auditEntryRoutes } from './modules/audit-entries/routes'
 import { cashRoutes } from './modules/cash/routes'
@@ -15,6 +16,7 @@ import { couponRoutes } from './modules/coupons/routes'
 import { customerRoutes } from './modules/customers/routes'
 import { registerEraJobs } from './modules/era/jobs'
 import { eraRoutes } from './modules/era/routes'
+import { eventCatalogue } from './modules/events'
 import { experienceRoutes } from './modules/experiences/routes'
 import { registerGiftCardJobs } from './modules/gift-cards/jobs'
 import { giftCardRoutes } from './modules/gift-cards/routes'
@@ -29,6 +31,7 @@ import { locationRoutes } from './modules/locations/routes'
 import { registerMediaJobs } from './modules/media/jobs'
 import { mediaRoutes } from './modules/media/routes'
 import { mediaFileRoutes } from './modules/media/uploads'
+import { modelFiles } from './modules/models'
 import { noteRoutes } from './modules/notes/routes'
 import { registerOffPremiseJobs } from './modules/off-premise/jobs'
 import { offPremiseOrderRoutes } from './modules/off-premise/order-routes'
@@ -52,9 +55,11 @@ import { vendorRoutes } from './modules/vendors/routes'
 import { webhookRoutes } from './modules/webhooks/routes'
 import { tablesWebhookRoutes } from './modules/webhooks/tables-routes'
 import { wineListRoutes } from './modules/wine-lists/routes'
+import { allowedMethods } from './platform/http/allowed-methods'
 import { httpConventions } from './platform/http/conventions'
 import { mountDocs } from './platform/http/docs'
 import type { Drain } from './platform/http/drain'
+import { problemPageRoutes } from './platform/http/problem-pages'
 import { openPlatform, type Platform, type PlatformOptions } from './platform/platform'
 
 export interface AppOptions extends Omit<PlatformOptions, 'access'> {
@@ -123,15 +128,22 @@ export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
   registerTenantJobs(platform)
   // Typed as AnyElysia: composing every module in one chained type exceeds what tsc can represent,
   // and nothing consumes the app's route types (no Eden client).
-  const app: AnyElysia = new Elysia({ normalize: false, encodeSchema: false }).use(
-    httpConventions({ maxBodyBytes: platform.config.maxBodyBytes, log: platform.log, drain }),
+  const app: AnyElysia = new Elysia({ normalize: false, encodeSchema: false })
+  app.use(
+    httpConventions({
+      maxBodyBytes: platform.config.maxBodyBytes,
+      log: platform.log,
+      drain,
+      allow: allowedMethods(app),
+    }),
   )
   for (const routes of moduleRoutes(platform)) app.use(routes)
   if (platform.devIssuer) {
     const jwks = platform.devIssuer.jwks
     app.get('/.well-known/jwks.json', () => jwks, { detail: { hide: true } })
   }
-  return mountDocs(app)
+  app.use(problemPageRoutes())
+  return mountDocs(app, { tags: apiTags, events: eventCatalogue, models: modelFiles })
 }
 
 export type App = ReturnType<typeof buildApp>

@@ -12,11 +12,13 @@ import { createStaffUser } from '../src/modules/staff/service'
 import { systemActor } from '../src/platform/auth/actor'
 import { createCredential, type NewCredential } from '../src/platform/auth/credentials'
 import type { RoleName } from '../src/platform/auth/permissions'
+import { outboxEvents } from '../src/platform/events/schema'
 import { beginRequest } from '../src/platform/http/request-context'
 import type { Platform } from '../src/platform/platform'
 import type { Db } from '../src/platform/tenancy/databases'
 import { createTenant, findTenantById } from '../src/platform/tenancy/tenants'
 import { type App, createApp } from '../src/server'
+import { checkEvents, contractChecked } from './contract'
 
 export interface StaffFixture {
   id: string
@@ -74,10 +76,21 @@ export interface TestApp {
     input?: Partial<Omit<NewCredential, 'tenantId'>>,
   ): { id: string; token: string }
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>
-  close(): void
+  /** Closes the app; rejects when an event the tests made is not what the catalogue says. */
+  close(): Promise<void>
 }
 
 let counter = 0
+
+/** The events a tenant database holds; none once a test closed the platform itself. */
+function eventsOf(db: Db) {
+  try {
+    return db.select().from(outboxEvents).all()
+  } catch (error) {
+    if (error instanceof RangeError) return []
+    throw error
+  }
+}
 
 export async function createTestApp(
   options: { config?: Partial<Config>; trustStaffUserIdHeader?: boolean } = {},
@@ -87,6 +100,7 @@ export async function createTestApp(
     config: configFor({ dataDir, backupDir: join(dataDir, 'backups'), ...options.config }),
     trustStaffUserIdHeader: options.trustStaffUserIdHeader,
   })
+  contractChecked(app)
 
   const addStaff: TestApp['addStaff'] = async (tenant, input = {}) => {
     const subject = `subject-${++counter}`
@@ -102,6 +116,7 @@ export async function createTestApp(
     return { id: staff.id, subject, token: await platform.devIssuer!.mint({ subject }) }
   }
 
+  const tenantDbs: Db[] = []
   const addTenant = async (slug: string): Promise<TenantFixture> => {
     const row = createTenant(platform.control.db, platform.pool, {
       slug,
@@ -114,6 +129,7 @@ export async function createTestApp(
       timezone: 'America/Los_Angeles',
     })
     const partial = { id: row.id, slug, locationId: location.id, db } as TenantFixture
+    tenantDbs.push(db)
     partial.owner = await addStaff(partial, { role: 'owner' })
     partial.manager = await addStaff(partial, { role: 'manager' })
     partial.staff = await addStaff(partial, { role: 'staff' })
@@ -190,8 +206,10 @@ export async function createTestApp(
     addCredential,
     request,
     close() {
+      const events = tenantDbs.flatMap((db) => eventsOf(db))
       platform.close()
       rmSync(dataDir, { recursive: true, force: true })
+      return checkEvents(app, events)
     },
   }
 }

@@ -9,6 +9,8 @@ export const publicRoutes = new Set([
   'GET /docs',
   'GET /docs/scalar.js',
   'GET /openapi.json',
+  // What each problem `type` URL means.
+  'GET /problems/:slug',
   'GET /.well-known/jwks.json',
   // Passcode sign-in: the passcode is the credential. Sign-out: the session's own vps_ token is
   // its authority, with no primitive, so any session can always end itself.

@@ -240,6 +240,7 @@ const ids: Record<string, string> = {
   '/apps/:id': app.id,
   '/app-syncs/:objectId': order.id,
   '/media/files/:tenantId': tenant.id,
+  '/problems/:slug': 'validation-failed',
   '/media/files/:tenantId/:objectId': new URL(asset.publicUrl).pathname.split('/').pop()!,
   '/web-hook/:id': webhook.id,
   '/web-hook-dead-letters/:id': deadLetter.id,

@@ -57,6 +57,7 @@ export const paymentMethodRoutes = (auth: AuthPlugin, deps: PaymentDeps, prefix:
         response: { 201: PaymentMethod },
         detail: {
           summary: 'Store a card at the payment provider',
+          'x-problems': ['payment_required'],
           description:
             'Attaches the card a provider token stands for to the customer’s account at the configured provider (created on first use) and stores only the provider’s customer and payment-method ids, brand, last four digits and expiry. The token itself is not kept. A card number sent as the token is refused (400) without being stored or forwarded; an unusable token is 400, a declined card 402, a provider outage 503.',
         },
@@ -71,6 +72,7 @@ export const paymentMethodRoutes = (auth: AuthPlugin, deps: PaymentDeps, prefix:
         response: PaymentMethod,
         detail: {
           summary: 'Remove a stored card',
+          'x-problems': ['payment_required'],
           description:
             'Detaches the card at the provider, then removes the reference; answers the removed card. Refused (409) while an active club membership charges it.',
         },

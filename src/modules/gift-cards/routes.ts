@@ -75,6 +75,7 @@ const cardRoutes = (auth: AuthPlugin) =>
       response: GiftCard,
       detail: {
         summary: 'Find a gift card by its code',
+        'x-problems': ['rate_limited'],
         description:
           'Case-insensitive; spaces and dashes are ignored. Every miss is the same 404 with the same work ' +
           'behind it (the code is matched by its hash, then compared in constant time). After 20 misses in ' +

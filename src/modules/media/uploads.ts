@@ -148,6 +148,7 @@ export const mediaFileRoutes = (platform: Platform) => {
             'or an expired URL is 403, a second upload to the same URL 409 (the URL is single-use, even under ' +
             'concurrent PUTs), a body above `MEDIA_MAX_BYTES` 413 (nothing is kept). Then call ' +
             '`POST /media/assets/{id}/complete`.',
+          'x-problems': ['forbidden', 'conflict'],
         },
       },
     )
@@ -182,6 +183,13 @@ export const mediaFileRoutes = (platform: Platform) => {
             'The `publicUrl` of a ready asset stored by this service; no authentication, as product images ' +
             'appear on public pages. Served with its sniffed type, `nosniff`, and the SHA-256 as ETag ' +
             '(`if-none-match` answers 304). 404 while no asset using the file is ready (draft or deleted).',
+          responses: {
+            200: {
+              description: 'The file, with its sniffed content type.',
+              content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+            },
+            304: { description: 'Not modified: `if-none-match` names the current ETag.' },
+          },
         },
       },
     )

@@ -1,6 +1,6 @@
 // Routes under /order/{id}/...: lines, discounts, lifecycle and fulfillments, each located by its
 // order.
-import { Elysia } from 'elysia'
+import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import type { MessageSender } from '../../platform/messaging/sender'
 import { applyCoupon, removeDiscount } from './discounts'
@@ -182,6 +182,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort, messages: 
         permission: 'orders:write',
         locatedBy: orderLocated,
         params: FulfillmentParams,
+        response: { 204: t.Void() },
         detail: {
           summary: 'Delete a fulfillment',
           description: 'Its items count as unfulfilled again. 204 with no body.',

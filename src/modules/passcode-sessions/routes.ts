@@ -1,7 +1,7 @@
 // POS passcode sign-in and sign-out. Sign-in is public (the passcode is the credential);
 // sign-out needs the session's own `vps_` token and no permission primitive, so any session,
 // whatever its roles, can always end itself.
-import { Elysia } from 'elysia'
+import { Elysia, t } from 'elysia'
 import { recordWrite } from '../../platform/audit/record-write'
 import { currentPasscodeSession, resolveTenant } from '../../platform/auth/authenticate'
 import {
@@ -43,6 +43,7 @@ export const passcodeSessionRoutes = (platform: Platform) =>
         response: { 201: PasscodeSession },
         detail: {
           summary: 'Sign in at a POS with a passcode',
+          'x-problems': ['unauthenticated', 'forbidden', 'tenant_not_found', 'rate_limited'],
           description:
             'No bearer needed; the tenant comes from `x-tenant-id`/`x-tenant-slug` or the default. Answers a ' +
             '`vps_` token that acts as this staff user at this location only, for `PASSCODE_SESSION_TTL` ' +
@@ -71,6 +72,7 @@ export const passcodeSessionRoutes = (platform: Platform) =>
         set.status = 204
       },
       {
+        response: { 204: t.Void() },
         detail: {
           summary: 'Sign out the current passcode session',
           description:

@@ -83,6 +83,7 @@ export const paymentRoutes = (auth: AuthPlugin, deps: PaymentDeps) =>
         response: { 201: Payment },
         detail: {
           summary: 'Take a payment',
+          'x-problems': ['payment_required'],
           description: `\`tender\`: \`cash\`, \`card\` or \`gift_card\`. \`amount\` goes to the balance due (partial payments welcome; more than the balance due less card authorizations not yet captured is 409); \`tipAmount\` comes on top and raises the order's tipTotal. A captured payment is recorded on the order at once: when balanceDue reaches 0 the order is \`paid\`.
 - **cash**: captured at once and written as a \`cash_collected\` entry (amount + tip) on a drawer at the order's location: \`drawerId\` if given, else the open drawer assigned to the caller there, else the only open drawer there; none (or several, none the caller's) is 409. \`amountTendered\` gives \`changeDue\`.
 - **card**: through the configured payment provider (sandbox by default): \`paymentMethod\` (a provider token or payment-method id from the reader) or \`customerPaymentMethodId\` (a stored card of the order's customer). Captured at once, or only \`authorized\` with \`capture: false\` (a tab: capture or void it later). A decline is 402 and the attempt is kept as a \`failed\` payment; a provider outage is 503.
@@ -117,6 +118,7 @@ Fields of another tender are 400. ${IDEMPOTENT} ${MONEY}`,
         response: Payment,
         detail: {
           summary: 'Capture an authorized card payment',
+          'x-problems': ['payment_required'],
           description: `authorized → captured, recorded on the order. \`tipAmount\` replaces the authorized tip; amount + tip may not exceed the authorized amount (400). Another status is 409 with \`currentStatus\`. ${IDEMPOTENT}`,
         },
       },
@@ -140,6 +142,7 @@ Fields of another tender are 400. ${IDEMPOTENT} ${MONEY}`,
         response: Payment,
         detail: {
           summary: 'Void an authorized card payment',
+          'x-problems': ['payment_required'],
           description: `authorized → voided: the hold is released at the provider; the order's balance never counted it. A captured payment is refunded instead (409 here). ${IDEMPOTENT}`,
         },
       },
@@ -168,6 +171,7 @@ Fields of another tender are 400. ${IDEMPOTENT} ${MONEY}`,
         response: Payment,
         detail: {
           summary: 'Refund a payment',
+          'x-problems': ['payment_required'],
           description: `Refunds \`amount\` (and \`tipAmount\` of tip) of a captured payment; with neither, everything left. Never more than was captured and not yet refunded: 409 with \`refundableAmount\`. A partial refund keeps the payment \`captured\`; the last one makes it \`refunded\`. The order's amount paid, tips and balance follow (a \`paid\` order with a balance due again goes back to \`submitted\`). Card refunds go through the provider; cash refunds are a \`cash_out\` entry (reason \`refund\`) on the payment's drawer if still open, else as for cash payments (\`drawerId\` to choose); gift card refunds put the value back on the card. ${IDEMPOTENT} ${MONEY}`,
         },
       },

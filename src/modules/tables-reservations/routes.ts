@@ -106,6 +106,7 @@ export const tablesReservationRoutes = (auth: AuthPlugin) =>
         response: { 201: TablesReservationData, 409: CreateConflict },
         detail: {
           summary: 'Create a reservation',
+          'x-problems': ['payment_required'],
           description:
             'Books the option an availability `optionToken` names for `guest`. An expired, altered or foreign ' +
             'token is 400; one for another location 400. A `paid`, `prepaid`, `deposit` or `card_hold` option is ' +

@@ -1,6 +1,6 @@
 // Legacy webhooks (`/web-hook`), the delivery log (`/web-hook-log`) and dead letters
 // (`/web-hook-dead-letters`). Delivery itself is the worker's (src/platform/events).
-import { Elysia } from 'elysia'
+import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import {
   getDeadLetter,
@@ -102,6 +102,7 @@ export const webhookRoutes = (auth: AuthPlugin, settings: SubscriptionSettings) 
         permission: 'webhooks:manage',
         tenantWide: true,
         params: IdParams,
+        response: { 204: t.Void() },
         detail: {
           summary: 'Delete a webhook',
           description:

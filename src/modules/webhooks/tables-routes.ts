@@ -87,6 +87,7 @@ export const tablesWebhookRoutes = (auth: AuthPlugin, settings: SubscriptionSett
         credentialScope: 'webhooks:manage',
         headers: IdempotencyHeaders,
         params: IdParams,
+        response: { 204: t.Void() },
         detail: {
           summary: 'Delete a webhook subscription',
           description:

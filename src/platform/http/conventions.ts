@@ -93,15 +93,66 @@ export function rawBodyRoute(method: string, path: string): string {
   return path
 }
 
+export const isRawBodyRoute = (method: string, path: string): boolean =>
+  rawBodyRoutes.has(`${method.toUpperCase()} ${path}`)
+
 const tooLarge = (max: number) =>
   new ApiError('payload_too_large', `Request bodies are limited to ${max} bytes`)
 
-function validationProblem(error: ValidationError): ApiError {
+type Issue = ValidationError['all'][number]
+
+const isLiteral = (branch: { const?: unknown; type?: unknown }) => branch.const !== undefined
+const isNumericString = (branch: { type?: unknown; format?: unknown }) =>
+  branch.type === 'string' && (branch.format === 'integer' || branch.format === 'numeric')
+
+/** The number a `t.Integer` / `t.Numeric` parameter must spell, with its bounds. */
+function numberRule(schema: { type?: unknown; minimum?: number; maximum?: number }): string {
+  const kind = schema.type === 'integer' ? 'an integer' : 'a number'
+  if (schema.minimum !== undefined && schema.maximum !== undefined)
+    return `must be ${kind} from ${schema.minimum} to ${schema.maximum}`
+  if (schema.minimum !== undefined) return `must be ${kind} of at least ${schema.minimum}`
+  if (schema.maximum !== undefined) return `must be ${kind} of at most ${schema.maximum}`
+  return `must be ${kind}`
+}
+
+/**
+ * What is wrong, in the client's terms: the allowed values of an enum (a union of literals), the
+ * number a numeric parameter must spell, else TypeBox's own summary.
+ */
+function issueMessage(issue: Issue): string {
+  const schema = ('schema' in issue ? issue.schema : {}) as { anyOf?: Record<string, unknown>[] }
+  const branches = Array.isArray(schema.anyOf) ? schema.anyOf : []
+  const literals = branches.filter(isLiteral)
+  if (literals.length > 0 && literals.length + 1 >= branches.length) {
+    const nullable = literals.length < branches.length ? ' (or null)' : ''
+    return `must be one of: ${literals.map((b) => b.const).join(', ')}${nullable}`
+  }
+  const number = branches.find((b) => !isNumericString(b))
+  if (branches.some(isNumericString) && number) return numberRule(number)
+  return ('summary' in issue && issue.summary) || issue.message
+}
+
+/**
+ * Elysia checks a numeric query or path parameter while decoding it, where the parameter's name
+ * is not known (its error's type is `property`): the name is that of the one parameter whose value
+ * is the refused number.
+ */
+function decodedParameter(request: Request | undefined, value: unknown): string {
+  if (!request) return 'query'
+  for (const [name, raw] of new URL(request.url).searchParams)
+    if (raw === String(value) || Number(raw) === value) return `query/${name}`
+  return 'query'
+}
+
+function validationProblem(error: ValidationError, request?: Request): ApiError {
   const errors: FieldError[] = []
   for (const issue of error.all) {
     const pointer = 'path' in issue && issue.path ? issue.path : ''
-    const message = ('summary' in issue && issue.summary) || issue.message
-    const path = `${error.type}${pointer}`
+    const message = issueMessage(issue)
+    const path =
+      error.type === 'property'
+        ? decodedParameter(request, 'value' in issue ? issue.value : error.value)
+        : `${error.type}${pointer}`
     if (!errors.some((e) => e.path === path)) errors.push({ path, message })
   }
   const first = errors[0]
@@ -111,7 +162,12 @@ function validationProblem(error: ValidationError): ApiError {
 }
 
 /** Maps anything thrown while handling a request to the ApiError that describes it. */
-export function toApiError(error: unknown, elysiaCode: string | number): ApiError {
+export function toApiError(
+  error: unknown,
+  elysiaCode: string | number,
+  request?: Request,
+  allow?: (pathname: string) => string | undefined,
+): ApiError {
   if (error instanceof ApiError) return error
   // Elysia wraps what a parse hook throws in its ParseError; ours carries the real problem.
   if (error instanceof Error && error.cause instanceof ApiError) return error.cause
@@ -119,9 +175,16 @@ export function toApiError(error: unknown, elysiaCode: string | number): ApiErro
   if (error instanceof ValidationError && error.type === 'response') {
     return new ApiError('internal', 'The response did not match its documented schema')
   }
-  if (error instanceof ValidationError) return validationProblem(error)
+  if (error instanceof ValidationError) return validationProblem(error, request)
   if (elysiaCode === 'PARSE') return new ApiError('validation_failed', 'The request body could not be parsed')
-  if (elysiaCode === 'NOT_FOUND') return new ApiError('not_found', 'No route matches this method and path')
+  if (elysiaCode === 'NOT_FOUND') {
+    const methods = request && allow?.(new URL(request.url).pathname)
+    if (methods)
+      return new ApiError('method_not_allowed', `This path does not have the ${request.method} method`, {
+        headers: { allow: methods },
+      })
+    return new ApiError('not_found', 'No route matches this method and path')
+  }
   if (error instanceof SQLiteError) {
     if (error.code?.startsWith('SQLITE_CONSTRAINT_UNIQUE') || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
       return new ApiError('conflict', 'A record with the same unique value already exists')
@@ -140,6 +203,8 @@ export function httpConventions(options: {
   log: Logger
   /** The graceful stop of `serve`; absent when nothing stops the app gracefully (tests). */
   drain?: Drain
+  /** The `Allow` value of a known path (allowed-methods.ts), to answer a wrong method with 405. */
+  allow?: (pathname: string) => string | undefined
 }) {
   const { drain } = options
   return new Elysia({ name: 'http-conventions' })
@@ -152,11 +217,11 @@ export function httpConventions(options: {
     .onAfterResponse({ as: 'global' }, ({ set }) => drain?.release(set.headers))
     .onParse({ as: 'global' }, ({ request, route, contentType }) => {
       if (request.method === 'GET' || request.method === 'HEAD') return
-      if (rawBodyRoutes.has(`${request.method} ${route}`)) return
+      if (isRawBodyRoute(request.method, route)) return
       return parseJsonBody(request, contentType, options.maxBodyBytes)
     })
     .onError({ as: 'global' }, ({ error, code, request }) => {
-      const apiError = toApiError(error, code)
+      const apiError = toApiError(error, code, request, options.allow)
       const { requestId } = requestInfo(request)
       if (apiError.status >= 500) {
         options.log.error('request failed', {

@@ -1,11 +1,15 @@
 // OpenAPI at /openapi.json and the Scalar reference at /docs, with Scalar's bundle served by the
 // service itself (embedded in the compiled binary) so the page works with no internet access.
-// The generator (@elysiajs/openapi) is imported on the first request for the spec: importing it
-// costs ~400 ms (it bundles zod), which start-up should not pay.
+// The document (openapi/document.ts) is built on the first request for it: start-up does not
+// pay for it.
 import scalarBundle from '@scalar/api-reference/browser/standalone.js' with { type: 'file' }
 import type { AnyElysia } from 'elysia'
 import pkg from '../../../package.json'
+import type { EventCatalogue } from '../events/catalogue'
 import { OPERATOR_SECURITY_SCHEME } from '../operator/plugin'
+import { buildOpenApiDocument } from './openapi/document'
+import { WEBHOOK_TAG } from './openapi/webhooks'
+import { PROBLEM_TAG } from './problem-pages'
 
 const SCALAR_PATH = '/docs/scalar.js'
 
@@ -19,53 +23,39 @@ const description = `Operations API for restaurants, tasting rooms and wine reta
 - **Money**: integer minor units (cents); \`*Bps\` fields are basis points.
 - **Bodies**: JSON only; unknown fields are refused with 400; an empty body counts as \`{}\`.`
 
-type Operation = { requestBody?: { content?: Record<string, unknown> } }
-type OpenApiDocument = { paths: Record<string, Record<string, Operation>> } & Record<string, unknown>
-
-/**
- * Our own JSON body parser (http/conventions.ts) is a function, which the generator cannot read a
- * content type from, so it leaves request bodies without content. Put the route's body schema back
- * under application/json.
- */
-function documentJsonBodies(doc: OpenApiDocument, app: AnyElysia): OpenApiDocument {
-  for (const route of app.routes) {
-    const body = (route.hooks as { body?: unknown }).body
-    const operation = doc.paths[route.path.replace(/:([^/]+)/g, '{$1}')]?.[route.method.toLowerCase()]
-    if (!body || typeof body !== 'object' || !operation?.requestBody) continue
-    if (Object.keys(operation.requestBody.content ?? {}).length > 0) continue
-    operation.requestBody.content = { 'application/json': { schema: JSON.parse(JSON.stringify(body)) } }
-  }
-  return doc
+export interface DocsOptions {
+  /** Every tag the routes use, with a description of its operations. */
+  tags: Record<string, string>
+  /** The events subscribers receive: the document's `webhooks`. */
+  events: EventCatalogue
+  /** The modules' model files, whose export names name the document's shared schemas. */
+  models: Record<string, Record<string, unknown>>
 }
 
-async function buildSpec(app: AnyElysia): Promise<OpenApiDocument> {
-  const { toOpenAPISchema } = await import('@elysiajs/openapi')
-  const hidden = ['/docs', SCALAR_PATH, '/openapi.json', '/.well-known/jwks.json']
-  const { paths, components } = toOpenAPISchema(app, { paths: hidden }, undefined, undefined, '3.1.0')
-  const doc = {
-    openapi: '3.1.0',
-    info: { title: 'restaurant-ops', version: pkg.version, description },
-    paths,
-    components: {
-      ...components,
-      securitySchemes: {
-        bearerAuth: {
-          type: 'http',
-          scheme: 'bearer',
-          description:
-            'A JWT of the identity provider, a `vps_` passcode session or a `tpk_live_` credential.',
-        },
-        [OPERATOR_SECURITY_SCHEME]: {
-          type: 'http',
-          scheme: 'bearer',
-          description:
-            'The operator API (/admin) only: an `opk_` operator key (`restaurant-ops operator-key create`) or a JWT of the identity provider carrying AUTH_OPERATOR_CLAIM. Tenant tokens are refused there, and operator credentials on tenant routes.',
-        },
+const buildSpec = (app: AnyElysia, options: DocsOptions) =>
+  buildOpenApiDocument(app, {
+    info: {
+      title: 'restaurant-ops',
+      version: pkg.version,
+      description,
+      license: { name: 'MIT', identifier: pkg.license },
+    },
+    tags: {
+      ...options.tags,
+      [PROBLEM_TAG]: 'What each problem `type` of an error response means (its `type` URL).',
+      [WEBHOOK_TAG]: 'The events a webhook subscription receives (docs/events.md).',
+    },
+    events: options.events,
+    models: options.models,
+    securitySchemes: {
+      [OPERATOR_SECURITY_SCHEME]: {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          'The operator API (/admin) only: an `opk_` operator key (`restaurant-ops operator-key create`) or a JWT of the identity provider carrying AUTH_OPERATOR_CLAIM. Tenant tokens are refused there, and operator credentials on tenant routes.',
       },
     },
-  } as unknown as OpenApiDocument
-  return documentJsonBodies(doc, app)
-}
+  })
 
 const docsPage = `<!doctype html>
 <html lang="en">
@@ -81,14 +71,14 @@ const docsPage = `<!doctype html>
 </html>`
 
 /** Adds /openapi.json, /docs and the docs script to the finished app (call it last). */
-export function mountDocs<T extends AnyElysia>(app: T): T {
-  let spec: Promise<OpenApiDocument> | undefined
+export function mountDocs<T extends AnyElysia>(app: T, options: DocsOptions): T {
+  let spec: unknown
   const hide = { detail: { hide: true } }
   app
     .get(
       '/openapi.json',
       () => {
-        spec ??= buildSpec(app)
+        spec ??= buildSpec(app, options)
         return spec
       },
       hide,

@@ -404,7 +404,8 @@ describe('worked time and pay', () => {
 
   test('the OpenAPI document states the rule', async () => {
     const spec = (await t.request('GET', '/openapi.json', { as: null })).body
-    const shift = spec.paths['/labor/shifts/{id}'].get.responses['200'].content['application/json'].schema
+    const ref = spec.paths['/labor/shifts/{id}'].get.responses['200'].content['application/json'].schema.$ref
+    const shift = spec.components.schemas[ref.split('/').at(-1)]
     expect(shift.properties.payCents.description).toContain(
       'paidSeconds × payRateCents / 3600, rounded half-up',
     )

@@ -179,7 +179,8 @@ test('OpenAPI declares the 409 of create, and a refusal matches it', async () =>
   const spec = (await t.request('GET', '/openapi.json', { as: null })).body
   const create = spec.paths['/tables-api/v1/locations/{locationId}/reservations'].post
   expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '409']))
-  const declared = JSON.stringify(create.responses['409'])
+  const conflict = create.responses['409'].content['application/problem+json'].schema.$ref.split('/').at(-1)
+  const declared = JSON.stringify(spec.components.schemas[conflict])
   for (const member of ['option_unavailable', 'idempotency_key_in_use', 'remainingCapacity', 'reason'])
     expect(declared).toContain(member)
   expect(create.description).toContain('option_unavailable')

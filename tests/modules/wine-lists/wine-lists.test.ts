@@ -114,7 +114,9 @@ describe('wine reference lists', () => {
       const res = await t.request(method, method === 'POST' ? '/wine-varietal' : '/wine-varietal/x', {
         body: {},
       })
-      expect(res.status).toBe(404)
+      // The paths exist for reading only: 405, with GET (and HEAD) the only methods allowed.
+      expect(res.status).toBe(405)
+      expect(res.headers.get('allow')).toBe('GET, HEAD')
     }
     expect((await t.request('GET', '/wine-varietal', { as: t.tenant.readOnly })).status).toBe(200)
     const nobody = await t.addStaff(t.tenant)

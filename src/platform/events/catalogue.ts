@@ -1,0 +1,20 @@
+// The shape of the event catalogue: what a subscriber can receive. The catalogue itself is in
+// src/modules/events.ts, next to the schemas it names; docs/events.md and the OpenAPI `webhooks`
+// section are rendered from it, and the test harness checks every event the test suite emits
+// against it.
+import type { TSchema } from '@sinclair/typebox'
+
+export interface EventEntry {
+  /** `object` of the event, as emitted: `vendor`, `club-membership`, `gift_card`. */
+  object: string
+  /** The `action`s this entry covers. */
+  actions: readonly string[]
+  /** The requests and jobs that emit it, in words (markdown). */
+  emittedBy: string
+  /** The payload, in words (markdown). */
+  payload: string
+  /** The payload's schema: the same one the API answers with wherever it is the resource. */
+  schema: TSchema
+}
+
+export type EventCatalogue = readonly EventEntry[]

@@ -287,6 +287,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List locations
+         * @description Oldest first. A caller bound to some locations (a location-scoped role, a passcode session, `x-location-id`) lists only those.
+         */
+        get: operations["listLocations"];
+        put?: never;
+        /**
+         * Create a location
+         * @description An unknown IANA time zone is 400.
+         */
+        post: operations["createLocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/locations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a location */
+        get: operations["getLocation"];
+        /**
+         * Update a location
+         * @description Partial. `status: active` reopens a deactivated location.
+         */
+        put: operations["updateLocation"];
+        post?: never;
+        /**
+         * Delete or deactivate a location
+         * @description A location nothing was ever recorded at (no order, drawer, shift, role, stock...) is deleted. One with records is deactivated instead (`outcome: deactivated`, `status: inactive`): its records keep their history.
+         */
+        delete: operations["deleteLocation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/audit-entries": {
         parameters: {
             query?: never;
@@ -1118,7 +1167,7 @@ export interface paths {
         put?: never;
         /**
          * Attach a tag to a customer
-         * @description Answers the customer with its `tags` (`[{id, title}]`). `tagId` must be a Manual customer tag (`GET /tag/customer`): another id is 400, a Dynamic tag 409 (Dynamic tags apply by their conditions). Attaching a tag the customer already carries changes nothing. Needs `customers:write` (tagging a customer is editing the customer; `tags:write` manages the tags themselves). The attachment is audited (`tag.attach` and `customer.update`) and emits `tag.attach` and `customer.update`. An id merged away into another customer acts on the primary customer.
+         * @description Answers the customer with its `tags` (`[{id, title}]`: the Manual tags attached and the Dynamic tags whose conditions it meets). `tagId` must be a Manual customer tag (`GET /tag/customer`): another id is 400, a Dynamic tag 409 (Dynamic tags apply by their conditions). Attaching a tag the customer already carries changes nothing. Needs `customers:write` (tagging a customer is editing the customer; `tags:write` manages the tags themselves). The attachment is audited (`tag.attach` and `customer.update`) and emits `tag.attach` and `customer.update`. An id merged away into another customer acts on the primary customer.
          */
         post: operations["createCustomerTag"];
         delete?: never;
@@ -1139,7 +1188,7 @@ export interface paths {
         post?: never;
         /**
          * Detach a tag from a customer
-         * @description Answers the customer without the tag. 404 when the customer does not carry it. Audited (`tag.detach` and `customer.update`); emits `tag.detach` and `customer.update`. An id merged away into another customer acts on the primary customer.
+         * @description Answers the customer without the tag. 404 when the customer does not carry it; 409 for a Dynamic tag (its conditions decide). Audited (`tag.detach` and `customer.update`); emits `tag.detach` and `customer.update`. An id merged away into another customer acts on the primary customer.
          */
         delete: operations["deleteCustomerTag"];
         options?: never;
@@ -1158,7 +1207,7 @@ export interface paths {
         put?: never;
         /**
          * Attach a tag to a customer
-         * @description Answers the customer with its `tags` (`[{id, title}]`). `tagId` must be a Manual customer tag (`GET /tag/customer`): another id is 400, a Dynamic tag 409 (Dynamic tags apply by their conditions). Attaching a tag the customer already carries changes nothing. Needs `customers:write` (tagging a customer is editing the customer; `tags:write` manages the tags themselves). The attachment is audited (`tag.attach` and `customer.update`) and emits `tag.attach` and `customer.update`. An id merged away into another customer acts on the primary customer.
+         * @description Answers the customer with its `tags` (`[{id, title}]`: the Manual tags attached and the Dynamic tags whose conditions it meets). `tagId` must be a Manual customer tag (`GET /tag/customer`): another id is 400, a Dynamic tag 409 (Dynamic tags apply by their conditions). Attaching a tag the customer already carries changes nothing. Needs `customers:write` (tagging a customer is editing the customer; `tags:write` manages the tags themselves). The attachment is audited (`tag.attach` and `customer.update`) and emits `tag.attach` and `customer.update`. An id merged away into another customer acts on the primary customer.
          */
         post: operations["createCustomerTagAlias"];
         delete?: never;
@@ -1179,7 +1228,7 @@ export interface paths {
         post?: never;
         /**
          * Detach a tag from a customer
-         * @description Answers the customer without the tag. 404 when the customer does not carry it. Audited (`tag.detach` and `customer.update`); emits `tag.detach` and `customer.update`. An id merged away into another customer acts on the primary customer.
+         * @description Answers the customer without the tag. 404 when the customer does not carry it; 409 for a Dynamic tag (its conditions decide). Audited (`tag.detach` and `customer.update`); emits `tag.detach` and `customer.update`. An id merged away into another customer acts on the primary customer.
          */
         delete: operations["deleteCustomerTagAlias"];
         options?: never;
@@ -1876,7 +1925,7 @@ export interface paths {
         put?: never;
         /**
          * Create a collection
-         * @description Needs `title`. The slug is made from the title when not sent; a taken slug is 409. `productIds` lists member products in display order (unknown ids are 400).
+         * @description Needs `title`. The slug is made from the title when not sent; a taken slug is 409. `productIds` lists member products in display order (unknown ids are 400). A `Dynamic` collection takes 1..25 `conditions` over product fields instead (with `appliesToCondition`, default All; `productIds` is then 400): it is filled at once with every matching product, in title order, and every later product create, change or delete adds or removes that product (appended at the end), recorded as a `collection.update` (metadata `byConditions`, `added` or `removed`) with its event.
          */
         post: operations["createCollectionAlias"];
         delete?: never;
@@ -1896,7 +1945,7 @@ export interface paths {
         get: operations["getCollectionAlias"];
         /**
          * Update a collection
-         * @description Partial: fields not sent keep their value; `productIds`, when sent, replaces the membership.
+         * @description Partial: fields not sent keep their value; `productIds`, when sent, replaces the membership of a Manual collection (400 on a Dynamic one). Changing the conditions of a Dynamic collection (or making a Manual one Dynamic) refills it with the matching products; making a Dynamic collection Manual drops its conditions and keeps the products it holds as its list.
          */
         put: operations["updateCollectionAlias"];
         post?: never;
@@ -1925,7 +1974,7 @@ export interface paths {
         put?: never;
         /**
          * Create a collection
-         * @description Needs `title`. The slug is made from the title when not sent; a taken slug is 409. `productIds` lists member products in display order (unknown ids are 400).
+         * @description Needs `title`. The slug is made from the title when not sent; a taken slug is 409. `productIds` lists member products in display order (unknown ids are 400). A `Dynamic` collection takes 1..25 `conditions` over product fields instead (with `appliesToCondition`, default All; `productIds` is then 400): it is filled at once with every matching product, in title order, and every later product create, change or delete adds or removes that product (appended at the end), recorded as a `collection.update` (metadata `byConditions`, `added` or `removed`) with its event.
          */
         post: operations["createCollection"];
         delete?: never;
@@ -1945,7 +1994,7 @@ export interface paths {
         get: operations["getCollection"];
         /**
          * Update a collection
-         * @description Partial: fields not sent keep their value; `productIds`, when sent, replaces the membership.
+         * @description Partial: fields not sent keep their value; `productIds`, when sent, replaces the membership of a Manual collection (400 on a Dynamic one). Changing the conditions of a Dynamic collection (or making a Manual one Dynamic) refills it with the matching products; making a Dynamic collection Manual drops its conditions and keeps the products it holds as its list.
          */
         put: operations["updateCollection"];
         post?: never;
@@ -1974,7 +2023,7 @@ export interface paths {
         put?: never;
         /**
          * Create a tag
-         * @description `type` defaults to Manual. Dynamic tags need 1..25 `conditions` whose `field` is a field of the object type and whose `operator` and `value` suit that field (400 naming the condition otherwise); `appliesToCondition` defaults to All. Titles are unique per object type, case-insensitively (409).
+         * @description `type` defaults to Manual. Dynamic tags need 1..25 `conditions` whose `field` is a field of the object type and whose `operator` and `value` suit that field (400 naming the condition otherwise); `appliesToCondition` defaults to All. Titles are unique per object type, case-insensitively (409). A Dynamic tag is back-filled at once: every record of its object type whose fields meet its conditions carries it. From then on each record is re-evaluated, in the same transaction, whenever it is created or changed (a customer also when one of its orders or club memberships is): it gains or loses the tag accordingly. Customer fields `city`, `region`, `postalCode` and `countryCode` are those of its first address; `orderCount`, `lifetimeValue` (cents) and `lastOrderDate` count its paid and closed orders; `clubMembershipCount` its memberships not cancelled. Reservation tags test legacy reservations (`/reservation`), `locationId` being the reservation location. `withinLastDays` is evaluated on the day of the write. Each attachment or detachment the conditions make is audited on the record (`tag.attach` / `tag.detach`, metadata `byConditions: true`) and emits `tag.attach` / `tag.detach`.
          */
         post: operations["createTag"];
         delete?: never;
@@ -1997,7 +2046,7 @@ export interface paths {
         get: operations["getTag"];
         /**
          * Update a tag
-         * @description Partial. Switching a Dynamic tag to Manual drops its conditions; a Manual tag still attached to objects cannot become Dynamic (409).
+         * @description Partial. A Dynamic tag whose conditions change is back-filled again: records that now match gain it, records that no longer match lose it. Switching a Dynamic tag to Manual drops its conditions and detaches it from every record its conditions had attached it to; a Manual tag still attached to objects cannot become Dynamic (409).
          */
         put: operations["updateTag"];
         post?: never;
@@ -2727,7 +2776,7 @@ export interface paths {
         put?: never;
         /**
          * Apply a coupon
-         * @description Adds an AppliedDiscount from the coupon with `couponCode` (case-insensitive), to the order or to one line (`lineItemId`; a voided line is 409). An unknown code is 400. Whether the coupon applies is decided by the coupons module's engine on the order's cart: its lines not voided and not gift card sales, each at what earlier discounts left of it; the order's subtotal; today in the location's time zone; the coupon's uses on other orders that are not voided (of the order's customer for `Per Customer` limits); the customer's live (not cancelled) club memberships and Manual customer tags. A coupon that does not apply is 409 with `reason`, checked in this order: `disabled`, `not_started`, `expired` (dates inclusive), `usage_limit_reached`, `customer_required` and `customer_usage_limit_reached` (`Per Customer`), `not_available_to_customer` (`availableTo` Customer, Club or Customer Tag), `already_applied`, `not_combinable` (an `exclusive` coupon stands alone), `minimum_not_met` (subtotal below `minimumCartAmount`), `no_eligible_items` (`appliesTo` Product/Collection matching no line, or a `lineItemId` the coupon does not apply to). A Store coupon applies even before the order has lines (its amount is 0 until it has). A coupon that requires manager approval needs `managerApprovedByStaffUserId` naming an active staff user with `discounts:approve` at the order's location: missing, or a user without it, is 403 (`reason` `manager_approval_required` when missing); an unknown user, or naming one for a coupon that needs no approval, is 400. Amounts are recomputed by the same engine whenever the order changes, discounts stacking in the order applied. An order in another status is 409 `conflict` with `currentStatus` (and `allowedStatuses`).
+         * @description Adds an AppliedDiscount from the coupon with `couponCode` (case-insensitive), to the order or to one line (`lineItemId`; a voided line is 409). An unknown code is 400. Whether the coupon applies is decided by the coupons module's engine on the order's cart: its lines not voided and not gift card sales (those too when the gift card setting `allowDiscounts` is on), each at what earlier discounts left of it; the order's subtotal; today in the location's time zone; the coupon's uses on other orders that are not voided (of the order's customer for `Per Customer` limits); the customer's live (not cancelled) club memberships and Manual customer tags. A coupon that does not apply is 409 with `reason`, checked in this order: `disabled`, `not_started`, `expired` (dates inclusive), `usage_limit_reached`, `customer_required` and `customer_usage_limit_reached` (`Per Customer`), `not_available_to_customer` (`availableTo` Customer, Club or Customer Tag), `already_applied`, `not_combinable` (an `exclusive` coupon stands alone), `minimum_not_met` (subtotal below `minimumCartAmount`), `no_eligible_items` (`appliesTo` Product/Collection matching no line, or a `lineItemId` the coupon does not apply to). A Store coupon applies even before the order has lines (its amount is 0 until it has). A coupon that requires manager approval needs `managerApprovedByStaffUserId` naming an active staff user with `discounts:approve` at the order's location: missing, or a user without it, is 403 (`reason` `manager_approval_required` when missing); an unknown user, or naming one for a coupon that needs no approval, is 400. Amounts are recomputed by the same engine whenever the order changes, discounts stacking in the order applied. An order in another status is 409 `conflict` with `currentStatus` (and `allowedStatuses`).
          */
         post: operations["createOrderDiscount"];
         delete?: never;
@@ -2767,7 +2816,7 @@ export interface paths {
         put?: never;
         /**
          * Fulfill every line
-         * @description Records one fulfillment of everything not yet fulfilled, by SKU (lines without a SKU, open items, are not fulfilled by SKU). Nothing left is 409. Only `submitted`, `paid` or `closed` orders (409 with `currentStatus` otherwise). `shipped` only with type `Shipped`, `pickedUp` only with `Picked Up`.
+         * @description Records one fulfillment of everything not yet fulfilled, by SKU (lines without a SKU, open items, are not fulfilled by SKU). Nothing left is 409. Only `submitted`, `paid` or `closed` orders (409 with `currentStatus` otherwise). `shipped` only with type `Shipped`, `pickedUp` only with `Picked Up`. With `sendTransactionEmail` the order’s customer is emailed through the message sender once the fulfillment is recorded (its items, and tracking numbers when shipped); the outcome is audited as `order.fulfillment.email` (`sent`, `failed` with the reason, or `skipped` without a customer email) and never undoes the fulfillment.
          */
         post: operations["createOrderFulfillmentAll"];
         delete?: never;
@@ -2787,7 +2836,7 @@ export interface paths {
         put?: never;
         /**
          * Fulfill some items
-         * @description Items by SKU (case-insensitive; repeated SKUs add up). A SKU not on the order is 400; more than remains unfulfilled is 409 with `remainingQuantity`. Only `submitted`, `paid` or `closed` orders.
+         * @description Items by SKU (case-insensitive; repeated SKUs add up). A SKU not on the order is 400; more than remains unfulfilled is 409 with `remainingQuantity`. Only `submitted`, `paid` or `closed` orders. With `sendTransactionEmail` the order’s customer is emailed through the message sender once the fulfillment is recorded (its items, and tracking numbers when shipped); the outcome is audited as `order.fulfillment.email` (`sent`, `failed` with the reason, or `skipped` without a customer email) and never undoes the fulfillment.
          */
         post: operations["createOrderFulfillment"];
         delete?: never;
@@ -2834,7 +2883,7 @@ export interface paths {
          * @description `tender`: `cash`, `card` or `gift_card`. `amount` goes to the balance due (partial payments welcome; more than the balance due less card authorizations not yet captured is 409); `tipAmount` comes on top and raises the order's tipTotal. A captured payment is recorded on the order at once: when balanceDue reaches 0 the order is `paid`.
          *     - **cash**: captured at once and written as a `cash_collected` entry (amount + tip) on a drawer at the order's location: `drawerId` if given, else the open drawer assigned to the caller there, else the only open drawer there; none (or several, none the caller's) is 409. `amountTendered` gives `changeDue`.
          *     - **card**: through the configured payment provider (sandbox by default): `paymentMethod` (a provider token or payment-method id from the reader) or `customerPaymentMethodId` (a stored card of the order's customer). Captured at once, or only `authorized` with `capture: false` (a tab: capture or void it later). A decline is 402 and the attempt is kept as a `failed` payment; a provider outage is 503.
-         *     - **gift_card**: redeems amount + tip from the card (`giftCardCode` or `giftCardId`); a card without the balance is 409.
+         *     - **gift_card**: redeems amount + tip from the card (`giftCardCode` or `giftCardId`); a card without the balance is 409, and so is a tip while the gift card setting `tipsEnabled` is off.
          *     Fields of another tender are 400. Requires an `idempotency-key` header (8..180 characters): the same key and body replays the first answer without charging again; the same key with another body is 422; a key whose first request is still running is 409. Money is integer cents.
          */
         post: operations["createOrderPayment"];
@@ -3338,7 +3387,7 @@ export interface paths {
         get: operations["getGiftCardSettings"];
         /**
          * Replace gift card settings
-         * @description All eleven fields are required. Amounts are non-negative integer cents; a purchase limit or minimum of 0 means none. `cashOutPermission` names a role (`owner`, `manager`, `staff`, `read_only`): staff holding it or a higher role may cash out, and only a balance above `cashOutThreshold`. With `sharedAcrossLocations` off a card is redeemable only at its origin location.
+         * @description All eleven fields are required. Amounts are non-negative integer cents; a purchase limit or minimum of 0 means none. `cashOutPermission` names a role (`owner`, `manager`, `staff`, `read_only`): staff holding it or a higher role may cash out, and only a balance above `cashOutThreshold`. With `sharedAcrossLocations` off a card is redeemable only at its origin location. With `tipsEnabled` off a gift card payment may not carry a tip (409). With `allowDiscounts` off gift card sale lines are never discounted (coupons skip them); on, they are discountable like any line.
          */
         put: operations["updateGiftCardSettings"];
         post?: never;
@@ -3819,8 +3868,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sync an app
-         * @description Records a sync now: `syncStatus` becomes `synced` and `lastSyncedAt` now, and an `app`/`sync` event is emitted so the app’s webhook subscription can act on it. An inactive app is refused with 409.
+         * Request a sync from an app
+         * @description Records a sync request; this service moves no data itself. `syncStatus` becomes `synced` and `lastSyncedAt` now (the time of the request, not of any data transfer), and an `app` `sync` event (payload: the app) is emitted: the app, subscribed to it by webhook, does the syncing and reports each object’s outcome with `POST /app-sync`. The app’s data and its sync records are not touched. Answers the app. An inactive app is refused with 409.
          */
         post: operations["syncApp"];
         delete?: never;
@@ -4739,6 +4788,154 @@ export interface paths {
          * @description Rows per period of the range (periods without activity included in metrics). One row per period, restaurant and product (open items by title): `quantitySold`, `grossSalesAmount`, `discountAmount`, `netSalesAmount`, `voidItemsCount`, `voidAmount`; best sellers first. Business dates are calendar days in each location’s time zone; an order belongs to the day it was opened (drafts are not sales). Net sales exclude tax, voided lines and gift cards sold; amounts are integer cents. Answers the report request id as a JSON string; fetch it with GET on the same family. Unknown restaurants or groupBy values are 400.
          */
         post: operations["createEraMenuByParam"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tenants
+         * @description By slug; `q` matches slug or name.
+         */
+        get: operations["listAdminTenants"];
+        put?: never;
+        /**
+         * Create a tenant
+         * @description A new tenant database with a first location and an owner staff user mapped to `owner.subject`; `seed: demo` fills it with a believable tasting room (two locations, staff, products, club members, weeks of orders and payments...). The tenant is visible to requests only once complete. `ephemeral: true` tenants are deleted by the scheduler `ttlSeconds` (default 3600) after creation, with no snapshot. A taken slug is 409.
+         */
+        post: operations["createAdminTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/tenants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tenant
+         * @description With its database (size, WAL, last write, schema version) and backups (snapshots, replication). `{id}` is the id or the slug.
+         */
+        get: operations["getAdminTenant"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tenant
+         * @description Takes a final snapshot (`BACKUP_DIR/deleted-tenants/`, importable with `POST /admin/v1/tenants/import`), then removes the database file, its WAL, its media objects, its Litestream entry and its control rows (sessions, credentials); the slug is free again. `purgeSnapshots=true` takes no final snapshot and removes every snapshot holding the tenant. A Litestream replica already written stays where it is.
+         */
+        delete: operations["deleteAdminTenant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/tenants/{id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend a tenant
+         * @description From the next request in every process, every tenant route answers 403 `tenant_suspended` (a problem document), and the scheduler skips the tenant (webhook deliveries, gift card deliveries, club and other jobs wait). Nothing is lost; `resume` undoes it. Already suspended: 409.
+         */
+        post: operations["createAdminTenantSuspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/tenants/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a suspended tenant
+         * @description Not suspended: 409.
+         */
+        post: operations["resumeAdminTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/tenants/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a tenant
+         * @description Streams a consistent snapshot of the tenant’s SQLite database (`VACUUM INTO`: writes may go on meanwhile). Media objects are not included. A read: it leaves no operator audit entry (a GET never writes), the service log records who took it.
+         */
+        get: operations["getAdminTenantExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/tenants/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a tenant
+         * @description Makes a new tenant (new id, the slug and name in the query) from an exported SQLite file, sent as the raw body (`application/vnd.sqlite3` or `application/octet-stream`) or as the `file` part of `multipart/form-data`, up to `TENANT_IMPORT_MAX_BYTES`. The file must pass `PRAGMA integrity_check`, be a restaurant-ops tenant database of this or an older version (it is migrated), have exactly the schema the migrations make, and its audit hash chain must verify; otherwise 400 and nothing is kept.
+         */
+        post: operations["createAdminTenantsImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/audit-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List operator audit entries
+         * @description Newest first: every operator action that changes something (tenant create, suspend, resume, delete, import and expiry; operator keys made and revoked), from the API, the command line or the scheduler. Append-only.
+         */
+        get: operations["listAdminAuditEntries"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -7657,7 +7854,7 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "inactive";
-            /** @description The Manual customer tags attached to the customer (tag assignments), in title order. Attach and detach with `POST /customers/{id}/tags` and `DELETE /customers/{id}/tags/{tagId}`, or replace them all with `tags` on PUT. */
+            /** @description The customer tags it carries, in title order: Manual ones attached (tag assignments) and Dynamic ones whose conditions it meets. Attach and detach Manual tags with `POST /customers/{id}/tags` and `DELETE /customers/{id}/tags/{tagId}`, or replace them all with `tags` on PUT. */
             tags: components["schemas"]["CustomerTag"][];
             marketingOptIn: boolean;
             notes: string | null;
@@ -8007,10 +8204,25 @@ export interface components {
             id: string;
             title: string;
             /**
-             * @description Manual: the collection holds exactly the products listed in `productIds`.
-             * @constant
+             * @description Manual: the collection holds exactly the products listed in `productIds`. Dynamic: it holds every product its `conditions` match, kept up to date as products are created and changed.
+             * @enum {string}
              */
-            type: "Manual";
+            type: "Manual" | "Dynamic";
+            /**
+             * @description Dynamic collections: whether all conditions or any one of them must hold. Null for Manual ones.
+             * @enum {string|null}
+             */
+            appliesToCondition: "All" | "Any" | null;
+            conditions: {
+                /** @description A product field: title, subTitle, type, slug, departmentId, vendorId, webStatus, adminStatus, availableTo, price, createdAt (`price`: the lowest variant price, in cents). */
+                field: string;
+                /**
+                 * @description The operators of Dynamic tags (`POST /tag/{objectType}`), by the kind of the field.
+                 * @enum {string}
+                 */
+                operator: "equals" | "notEquals" | "contains" | "notContains" | "startsWith" | "endsWith" | "in" | "notIn" | "isEmpty" | "isNotEmpty" | "greaterThan" | "greaterThanOrEqual" | "lessThan" | "lessThanOrEqual" | "before" | "after" | "onOrBefore" | "onOrAfter" | "withinLastDays";
+                value?: (string | number | boolean | string[]) | null;
+            }[];
             content: string | null;
             /** @enum {string} */
             webStatus: "Available" | "Not Available";
@@ -8022,7 +8234,7 @@ export interface components {
                 title: string | null;
                 description: string | null;
             };
-            /** @description Member products, in display order. */
+            /** @description Member products, in display order (a Dynamic collection: the matches in title order when filled, later matches appended). */
             productIds: string[];
             /** Format: date-time */
             createdAt: string;
@@ -8036,7 +8248,7 @@ export interface components {
             /** @enum {string} */
             objectType: "Customer" | "ClubMembership" | "Order" | "Reservation";
             /**
-             * @description Manual tags are attached to and detached from objects by staff; Dynamic tags apply to every object whose fields meet their `conditions`.
+             * @description Manual tags are attached to and detached from objects by staff; Dynamic tags apply to every object whose fields meet their `conditions` (evaluated when the tag is created or changed and whenever an object is created or changed; they cannot be attached or detached by hand, 409).
              * @enum {string}
              */
             type: "Manual" | "Dynamic";
@@ -8357,7 +8569,7 @@ export interface components {
              */
             status: "active" | "inactive";
             /**
-             * @description `idle` until the first `POST /apps/{id}/sync`, `synced` after.
+             * @description `idle` until the first `POST /apps/{id}/sync`, `synced` after: a sync was requested (the app reports what it synced with `POST /app-sync`).
              * @enum {string}
              */
             syncStatus: "idle" | "synced";
@@ -8524,6 +8736,28 @@ export interface components {
             enabled: boolean;
             /** @description The locations whose events it receives (made by a caller bound to them); null: every location’s events. */
             locationIds: string[] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description A business served by this instance: one SQLite database. */
+        Tenant: {
+            /** Format: uuid */
+            id: string;
+            slug: string;
+            name: string;
+            timeZone: string;
+            /** @description ISO 4217. */
+            currency: string;
+            /**
+             * @description `suspended`: every tenant route answers 403 `tenant_suspended` and its jobs pause.
+             * @enum {string}
+             */
+            status: "active" | "suspended";
+            ephemeral: boolean;
+            /** Format: date-time */
+            expiresAt: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -9098,10 +9332,26 @@ export interface components {
         CreateCollection: {
             title: string;
             /**
-             * @description Manual: the collection holds exactly the products listed in `productIds`.
-             * @constant
+             * @description Manual: the collection holds exactly the products listed in `productIds`. Dynamic: it holds every product its `conditions` match, kept up to date as products are created and changed.
+             * @enum {string}
              */
-            type?: "Manual";
+            type?: "Manual" | "Dynamic";
+            /**
+             * @description Dynamic collections: whether all conditions or any one of them must hold. Null for Manual ones.
+             * @enum {string|null}
+             */
+            appliesToCondition?: "All" | "Any" | null;
+            /** @description Required (1..25) for Dynamic collections; must be empty for Manual ones. */
+            conditions?: {
+                /** @description A product field: title, subTitle, type, slug, departmentId, vendorId, webStatus, adminStatus, availableTo, price, createdAt (`price`: the lowest variant price, in cents). */
+                field: string;
+                /**
+                 * @description The operators of Dynamic tags (`POST /tag/{objectType}`), by the kind of the field.
+                 * @enum {string}
+                 */
+                operator: "equals" | "notEquals" | "contains" | "notContains" | "startsWith" | "endsWith" | "in" | "notIn" | "isEmpty" | "isNotEmpty" | "greaterThan" | "greaterThanOrEqual" | "lessThan" | "lessThanOrEqual" | "before" | "after" | "onOrBefore" | "onOrAfter" | "withinLastDays";
+                value?: (string | number | boolean | string[]) | null;
+            }[];
             content?: string | null;
             /** @enum {string} */
             webStatus?: "Available" | "Not Available";
@@ -9115,17 +9365,33 @@ export interface components {
                 title?: string | null;
                 description?: string | null;
             };
-            /** @description Products of the tenant, in display order; replaces the membership when sent. */
+            /** @description Manual collections: products of the tenant, in display order; replaces the membership when sent. Refused (400) on a Dynamic collection, whose conditions decide. */
             productIds?: string[];
         };
         /** @description Partial update: only the fields sent change; null clears a field. */
         UpdateCollection: {
             title?: string;
             /**
-             * @description Manual: the collection holds exactly the products listed in `productIds`.
-             * @constant
+             * @description Manual: the collection holds exactly the products listed in `productIds`. Dynamic: it holds every product its `conditions` match, kept up to date as products are created and changed.
+             * @enum {string}
              */
-            type?: "Manual";
+            type?: "Manual" | "Dynamic";
+            /**
+             * @description Dynamic collections: whether all conditions or any one of them must hold. Null for Manual ones.
+             * @enum {string|null}
+             */
+            appliesToCondition?: "All" | "Any" | null;
+            /** @description Required (1..25) for Dynamic collections; must be empty for Manual ones. */
+            conditions?: {
+                /** @description A product field: title, subTitle, type, slug, departmentId, vendorId, webStatus, adminStatus, availableTo, price, createdAt (`price`: the lowest variant price, in cents). */
+                field: string;
+                /**
+                 * @description The operators of Dynamic tags (`POST /tag/{objectType}`), by the kind of the field.
+                 * @enum {string}
+                 */
+                operator: "equals" | "notEquals" | "contains" | "notContains" | "startsWith" | "endsWith" | "in" | "notIn" | "isEmpty" | "isNotEmpty" | "greaterThan" | "greaterThanOrEqual" | "lessThan" | "lessThanOrEqual" | "before" | "after" | "onOrBefore" | "onOrAfter" | "withinLastDays";
+                value?: (string | number | boolean | string[]) | null;
+            }[];
             content?: string | null;
             /** @enum {string} */
             webStatus?: "Available" | "Not Available";
@@ -9139,7 +9405,7 @@ export interface components {
                 title?: string | null;
                 description?: string | null;
             };
-            /** @description Products of the tenant, in display order; replaces the membership when sent. */
+            /** @description Manual collections: products of the tenant, in display order; replaces the membership when sent. Refused (400) on a Dynamic collection, whose conditions decide. */
             productIds?: string[];
         };
         CouponList: {
@@ -9345,7 +9611,7 @@ export interface components {
              * @enum {string}
              */
             status?: "active" | "inactive";
-            /** @description Ids of Manual customer tags (`GET /tag/customer`); the customer’s tags become exactly these when sent (an empty list detaches them all). An id that is not a Manual customer tag is 400 naming its index. */
+            /** @description Ids of Manual customer tags (`GET /tag/customer`); the customer’s Manual tags become exactly these when sent (an empty list detaches them all; Dynamic tags stay as their conditions say). An id that is not a Manual customer tag is 400 naming its index. */
             tags?: string[];
             marketingOptIn?: boolean;
             notes?: string | null;
@@ -9437,7 +9703,7 @@ export interface components {
              * @enum {string}
              */
             status?: "active" | "inactive";
-            /** @description Ids of Manual customer tags (`GET /tag/customer`); the customer’s tags become exactly these when sent (an empty list detaches them all). An id that is not a Manual customer tag is 400 naming its index. */
+            /** @description Ids of Manual customer tags (`GET /tag/customer`); the customer’s Manual tags become exactly these when sent (an empty list detaches them all; Dynamic tags stay as their conditions say). An id that is not a Manual customer tag is 400 naming its index. */
             tags?: string[];
             marketingOptIn?: boolean;
             notes?: string | null;
@@ -9757,6 +10023,8 @@ export interface components {
         RedeemBody: {
             /** @description Cents to take; more than the balance is 409. */
             amount: number;
+            /** @description The part of `amount` that pays a tip (at most `amount`); 409 while the setting `tipsEnabled` is off. */
+            tipAmount?: number;
             /** @description Idempotency: one redemption per reference. */
             paymentReference: string;
             orderId?: string | null;
@@ -10541,6 +10809,7 @@ export interface components {
             reservationCloseOutDate: string | null;
             lastProcessAttemptDate: string | null;
             reservationPaidDate: string | null;
+            /** @description When the reminder email was sent. */
             reminderEmailSendDate: string | null;
             checkInTime: string | null;
             closeOutTime: string | null;
@@ -10559,6 +10828,7 @@ export interface components {
             paymentCharge: string;
             orderId: string | null;
             orderNumber: number | null;
+            /** @description `pending` until the `legacy-reservations.remind` job (every five minutes) emails the customer a reminder within 24 hours of a Pending or Confirmed reservation: then `sent`, `failed` (the reason is in the `legacy_reservation.remind` audit entry), or `skipped` without a customer email; `sending` while claimed. Audited and emitted as `reservation` `remind`. */
             reminderEmailSendStatus: string;
             sku: string | null;
             /** @description Integer minor units. */
@@ -10642,6 +10912,89 @@ export interface components {
             isReservationLocationOverride?: boolean;
             /** @description Allows a guest count outside the type’s limits. */
             isGuestCountOverride?: boolean;
+        };
+        CreateLocation: {
+            name: string;
+            /** @description IANA time zone, e.g. `America/Los_Angeles`. */
+            timeZone: string;
+            address?: {
+                line1?: string | null;
+                line2?: string | null;
+                city?: string | null;
+                stateCode?: string | null;
+                postalCode?: string | null;
+                /** @description ISO 3166-1 alpha-2. */
+                countryCode?: string | null;
+            };
+            phone?: string | null;
+            /** @description Where the location is taxed: an ISO 3166-2 subdivision (`US-CA`) or a country (`FR`). */
+            taxRegion?: string | null;
+        };
+        /** @description A place the business operates: a tasting room, a restaurant, a shop. */
+        Location: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            timeZone: string;
+            /**
+             * @description `inactive`: kept, with everything recorded there, but closed. A location with records is deactivated rather than deleted.
+             * @enum {string}
+             */
+            status: "active" | "inactive";
+            address: {
+                line1: string | null;
+                line2: string | null;
+                city: string | null;
+                stateCode: string | null;
+                postalCode: string | null;
+                countryCode: string | null;
+            };
+            phone: string | null;
+            taxRegion: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        LocationList: {
+            locations: components["schemas"]["Location"][];
+            page: {
+                total: number;
+                page: number;
+                limit: number;
+            };
+        };
+        RemovedLocation: {
+            /**
+             * @description `deactivated` when records were made at the location: those keep their history.
+             * @enum {string}
+             */
+            outcome: "deleted" | "deactivated";
+            location: components["schemas"]["Location"];
+        };
+        /** @description Partial update: only the fields sent change; null clears a field. */
+        UpdateLocation: {
+            name?: string;
+            /** @description IANA time zone, e.g. `America/Los_Angeles`. */
+            timeZone?: string;
+            /** @description Only the address fields sent change; null clears one. */
+            address?: {
+                line1?: string | null;
+                line2?: string | null;
+                city?: string | null;
+                stateCode?: string | null;
+                postalCode?: string | null;
+                /** @description ISO 3166-1 alpha-2. */
+                countryCode?: string | null;
+            };
+            phone?: string | null;
+            /** @description Where the location is taxed: an ISO 3166-2 subdivision (`US-CA`) or a country (`FR`). */
+            taxRegion?: string | null;
+            /**
+             * @description `inactive`: kept, with everything recorded there, but closed. A location with records is deactivated rather than deleted.
+             * @enum {string}
+             */
+            status?: "active" | "inactive";
         };
         AttachAsset: {
             /** @description What the asset belongs to: `product`, `location`, `collection`, `customer`, `vendor`, `staff_user`, ... */
@@ -11552,7 +11905,7 @@ export interface components {
             type: "Shipped" | "Picked Up" | "Carry Out" | "Local Delivery";
             fulfillmentDate: string;
             packageCount: number;
-            /** @description Recorded on the fulfillment and in its `order` `fulfill` event, for the mailer to act on. */
+            /** @description Emails the order’s customer about this fulfillment through the message sender once it is recorded (audited as `order.fulfillment.email`); also recorded on the fulfillment and in its `order` `fulfill` event. */
             sendTransactionEmail: boolean;
             /** @description Only with type `Shipped`. */
             shipped?: {
@@ -11569,7 +11922,7 @@ export interface components {
             type: "Shipped" | "Picked Up" | "Carry Out" | "Local Delivery";
             fulfillmentDate: string;
             packageCount: number;
-            /** @description Recorded on the fulfillment and in its `order` `fulfill` event, for the mailer to act on. */
+            /** @description Emails the order’s customer about this fulfillment through the message sender once it is recorded (audited as `order.fulfillment.email`); also recorded on the fulfillment and in its `order` `fulfill` event. */
             sendTransactionEmail: boolean;
             /** @description Only with type `Shipped`. */
             shipped?: {
@@ -12755,7 +13108,7 @@ export interface components {
             /** @description Unique per object type, case-insensitive. */
             title: string;
             /**
-             * @description Manual tags are attached to and detached from objects by staff; Dynamic tags apply to every object whose fields meet their `conditions`.
+             * @description Manual tags are attached to and detached from objects by staff; Dynamic tags apply to every object whose fields meet their `conditions` (evaluated when the tag is created or changed and whenever an object is created or changed; they cannot be attached or detached by hand, 409).
              * @enum {string}
              */
             type?: "Manual" | "Dynamic";
@@ -12785,7 +13138,7 @@ export interface components {
         UpdateTag: {
             title?: string;
             /**
-             * @description Manual tags are attached to and detached from objects by staff; Dynamic tags apply to every object whose fields meet their `conditions`.
+             * @description Manual tags are attached to and detached from objects by staff; Dynamic tags apply to every object whose fields meet their `conditions` (evaluated when the tag is created or changed and whenever an object is created or changed; they cannot be attached or detached by hand, 409).
              * @enum {string}
              */
             type?: "Manual" | "Dynamic";
@@ -12841,6 +13194,128 @@ export interface components {
              * @enum {string}
              */
             taxCalculation?: "Added" | "Included";
+        };
+        CreateTenant: {
+            /** @description Lower-case letters, digits and dashes; unique in this instance (`x-tenant-slug`). */
+            slug: string;
+            name: string;
+            /** @description IANA; default `UTC`. */
+            timeZone?: string;
+            /** @description ISO 4217; default `USD`. */
+            currency?: string;
+            owner: {
+                /** @description The identity provider’s `sub` of the owner. */
+                subject: string;
+                /** Format: email */
+                email: string;
+                firstName?: string;
+                lastName?: string;
+            };
+            /**
+             * @description `empty` (default): one location and the owner. `demo`: a believable tasting room with weeks of activity.
+             * @enum {string}
+             */
+            seed?: "empty" | "demo";
+            /** @description Deleted by the scheduler after `ttlSeconds`, without a snapshot. */
+            ephemeral?: boolean;
+            /** @description Ephemeral tenants only: seconds until the scheduler deletes it (default 3600). */
+            ttlSeconds?: number;
+        };
+        CreatedTenant: {
+            tenant: components["schemas"]["Tenant"];
+            location: components["schemas"]["Location"];
+            owner: components["schemas"]["StaffUser"];
+        };
+        DeletedTenant: {
+            tenant: components["schemas"]["Tenant"];
+            /** @description Where the final snapshot was written (BACKUP_DIR). */
+            finalSnapshot: string | null;
+            snapshotsPurged: number;
+        };
+        ImportedTenant: {
+            tenant: components["schemas"]["Tenant"];
+            /** @description Migrations the imported file lacked. */
+            appliedMigrations: string[];
+            /** @description Entries of the audit chain, all verified. */
+            auditEntries: number;
+        };
+        OperatorAuditEntry: {
+            id: string;
+            /** @description `operator-key:<id>`, an operator JWT’s `sub`, `system:cli` or `system:<job>`. */
+            subject: string;
+            /** @description `tenant.create`, `tenant.suspend`, `tenant.delete`, `operator_key.create`... */
+            action: string;
+            tenantId: string | null;
+            tenantSlug: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            requestId: string | null;
+            ipAddress: string | null;
+            userAgent: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        OperatorAuditList: {
+            auditEntries: components["schemas"]["OperatorAuditEntry"][];
+            page: {
+                total: number;
+                page: number;
+                limit: number;
+            };
+        };
+        TenantDetail: {
+            /** Format: uuid */
+            id: string;
+            slug: string;
+            name: string;
+            timeZone: string;
+            /** @description ISO 4217. */
+            currency: string;
+            /**
+             * @description `suspended`: every tenant route answers 403 `tenant_suspended` and its jobs pause.
+             * @enum {string}
+             */
+            status: "active" | "suspended";
+            ephemeral: boolean;
+            /** Format: date-time */
+            expiresAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            database: {
+                /** @description The database file. */
+                sizeBytes: number;
+                /** @description Its write-ahead log, not yet checkpointed. */
+                walBytes: number;
+                /** @description The newest audit entry: every write leaves one. */
+                lastWriteAt: string | null;
+                /** @description The last migration applied. */
+                schemaVersion: string | null;
+                /** @description Applied when the database is next opened. */
+                pendingMigrations: number;
+            };
+            backup: {
+                /** @description Snapshots in BACKUP_DIR holding this tenant. */
+                snapshots: number;
+                /** Format: date-time */
+                lastSnapshotAt: string | null;
+                /** @description null when LITESTREAM_REPLICA_URL is not set. */
+                replication: {
+                    replicaUrl: string;
+                    /** @description Of the Litestream process (`running`, `restarting`, `stopped`). */
+                    state: string | null;
+                } | null;
+            };
+        };
+        TenantList: {
+            tenants: components["schemas"]["Tenant"][];
+            page: {
+                total: number;
+                page: number;
+                limit: number;
+            };
         };
         CreateVendor: {
             name: string;
@@ -13074,10 +13549,10 @@ export interface components {
             /** @description What went wrong with this request. */
             detail: string;
             /**
-             * @description `validation_failed`: Validation failed. `unauthenticated`: Authentication required. `payment_required`: Payment required. `forbidden`: Forbidden. `not_found`: Not found. `tenant_not_found`: Tenant not found. `method_not_allowed`: Method not allowed. `conflict`: Conflict. `idempotency_key_in_use`: Idempotency key in use. `option_unavailable`: Option no longer available. `precondition_failed`: Precondition failed. `payload_too_large`: Payload too large. `uri_too_long`: URI too long. `unsupported_media_type`: Unsupported media type. `idempotency_key_reused`: Idempotency key reused with another request. `locked`: Locked. `precondition_required`: Precondition required. `rate_limited`: Too many requests. `headers_too_large`: Request header fields too large. `internal`: Internal error. `not_implemented`: Not implemented. `unavailable`: Service unavailable.
+             * @description `validation_failed`: Validation failed. `unauthenticated`: Authentication required. `payment_required`: Payment required. `forbidden`: Forbidden. `tenant_suspended`: Tenant suspended. `not_found`: Not found. `tenant_not_found`: Tenant not found. `method_not_allowed`: Method not allowed. `conflict`: Conflict. `idempotency_key_in_use`: Idempotency key in use. `option_unavailable`: Option no longer available. `precondition_failed`: Precondition failed. `payload_too_large`: Payload too large. `uri_too_long`: URI too long. `unsupported_media_type`: Unsupported media type. `idempotency_key_reused`: Idempotency key reused with another request. `locked`: Locked. `precondition_required`: Precondition required. `rate_limited`: Too many requests. `headers_too_large`: Request header fields too large. `internal`: Internal error. `not_implemented`: Not implemented. `unavailable`: Service unavailable.
              * @enum {string}
              */
-            code: "validation_failed" | "unauthenticated" | "payment_required" | "forbidden" | "not_found" | "tenant_not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "option_unavailable" | "precondition_failed" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "locked" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal" | "not_implemented" | "unavailable";
+            code: "validation_failed" | "unauthenticated" | "payment_required" | "forbidden" | "tenant_suspended" | "not_found" | "tenant_not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "option_unavailable" | "precondition_failed" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "idempotency_key_reused" | "locked" | "precondition_required" | "rate_limited" | "headers_too_large" | "internal" | "not_implemented" | "unavailable";
             /** @description The `x-request-id` of the request, for support. */
             requestId: string;
             /** @description Each field that failed validation. */
@@ -13127,7 +13602,7 @@ export interface components {
                 };
             };
         };
-        /** @description Forbidden: `forbidden` (forbidden). */
+        /** @description Forbidden: `forbidden` (forbidden), `tenant_suspended` (tenant suspended). */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -13135,7 +13610,7 @@ export interface components {
             content: {
                 "application/problem+json": components["schemas"]["Problem"] & {
                     /** @enum {string} */
-                    code?: "forbidden";
+                    code?: "forbidden" | "tenant_suspended";
                 };
             };
         };
@@ -14033,6 +14508,210 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StaffUser"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listLocations: {
+        parameters: {
+            query?: {
+                status?: "active" | "inactive";
+                /** @description Case-insensitive search over name and city. */
+                q?: string;
+                /** @description Page number, from 1. */
+                page?: components["parameters"]["Page"];
+                /** @description Page size, 1..100. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLocation"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateLocation"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemovedLocation"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19013,7 +19692,7 @@ export interface operations {
             query?: {
                 /** @description Case-insensitive search over the title. */
                 q?: string;
-                /** @description Manual tags are attached to and detached from objects by staff; Dynamic tags apply to every object whose fields meet their `conditions`. */
+                /** @description Manual tags are attached to and detached from objects by staff; Dynamic tags apply to every object whose fields meet their `conditions` (evaluated when the tag is created or changed and whenever an object is created or changed; they cannot be attached or detached by hand, 409). */
                 type?: "Manual" | "Dynamic";
                 /** @description Page number, from 1. */
                 page?: components["parameters"]["Page"];
@@ -26634,6 +27313,313 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAdminTenants: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive search over slug and name. */
+                q?: string;
+                status?: "active" | "suspended";
+                /** @description Page number, from 1. */
+                page?: components["parameters"]["Page"];
+                /** @description Page size, 1..100. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAdminTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTenant"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedTenant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAdminTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant’s id or slug. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteAdminTenant: {
+        parameters: {
+            query?: {
+                /** @description Also remove every snapshot holding the tenant; no final snapshot is taken then. Default false. */
+                purgeSnapshots?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The tenant’s id or slug. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedTenant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAdminTenantSuspend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant’s id or slug. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resumeAdminTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant’s id or slug. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAdminTenantExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant’s id or slug. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SQLite database file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.sqlite3": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAdminTenantsImport: {
+        parameters: {
+            query: {
+                /** @description Lower-case letters, digits and dashes; unique in this instance (`x-tenant-slug`). */
+                slug: string;
+                name: string;
+                /** @description IANA; default `UTC`. */
+                timeZone?: string;
+                /** @description ISO 4217; default `USD`. */
+                currency?: string;
+                ephemeral?: boolean;
+                ttlSeconds?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The raw bytes, with their own `Content-Type`. */
+        requestBody: {
+            content: {
+                "*/*": string;
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportedTenant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAdminAuditEntries: {
+        parameters: {
+            query?: {
+                tenantId?: string;
+                action?: string;
+                /** @description Page number, from 1. */
+                page?: components["parameters"]["Page"];
+                /** @description Page size, 1..100. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorAuditList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

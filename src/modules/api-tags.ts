@@ -9,6 +9,10 @@ export const apiTags: Record<string, string> = {
   'Tables API':
     'The partner reservations API (`/tables-api/v1`): availability, reservations and webhook subscriptions, open to `tpk_live_` credentials with the right scope.',
   Reservations: 'Reservation types and reservations of the Commerce7-style reservations API.',
+  Locations:
+    'The business’s locations (name, time zone, address, tax region, status); location-bound callers see their own.',
+  Operator:
+    'The operator API (`/admin/v1`): tenants made, suspended, resumed, exported, imported and deleted by the operator of this service, and its audit log. Operator credentials only.',
   Vendors: 'Suppliers the business buys from.',
   Customers:
     'Customers with their addresses, tags, stored payment methods and merges (`/customer` and `/customers` are the same).',

@@ -18,6 +18,7 @@ import * as inventoryRecipe from './inventory/recipe-model'
 import * as labor from './labor/model'
 import * as legacyReservations from './legacy-reservations/model'
 import * as legacyReservationsTypes from './legacy-reservations/model-types'
+import * as locations from './locations/model'
 import * as media from './media/model'
 import * as notes from './notes/model'
 import * as offPremise from './off-premise/model'
@@ -35,6 +36,7 @@ import * as tablesMeta from './tables-meta/model'
 import * as tablesReservations from './tables-reservations/model'
 import * as tags from './tags/model'
 import * as taxes from './taxes/model'
+import * as tenants from './tenants/model'
 import * as vendors from './vendors/model'
 import * as webhooks from './webhooks/model'
 import * as wineLists from './wine-lists/model'
@@ -57,6 +59,7 @@ export const modelFiles = {
   labor,
   legacyReservationsTypes,
   legacyReservations,
+  locations,
   media,
   notes,
   offPremise,
@@ -74,6 +77,7 @@ export const modelFiles = {
   tablesReservations,
   tags,
   taxes,
+  tenants,
   vendors,
   webhooks,
   wineLists,

@@ -6,10 +6,11 @@
 //   const t = await startTestServer({ seed: 'demo' })
 //   const { data } = await t.client.GET('/locations')
 //   await t.stop()
+
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import createClient, { type Client } from 'openapi-fetch'
+import { createRestaurantOpsClient } from '../../client'
 import { type Config, configFor } from '../config'
 import { listLocationIds } from '../modules/locations/service'
 import { createStaffUser } from '../modules/staff/service'
@@ -42,30 +43,8 @@ export interface TokenRequest {
   locationId?: string
 }
 
-// Until the typed client generated from the OpenAPI document lands, a loosely typed openapi-fetch
-// client: any path, any parameters and body, `data` and `error` untyped.
-// biome-ignore lint/suspicious/noExplicitAny: see above; replaced by the generated `paths` type.
-type Json = { content: { 'application/json': any } }
-interface LooseOperation {
-  parameters: {
-    query?: Record<string, unknown>
-    header?: Record<string, string>
-    path?: Record<string, string>
-  }
-  requestBody?: Json
-  responses: { '2XX': Json; default: Json }
-}
-type LoosePaths = Record<
-  string,
-  {
-    get: LooseOperation
-    post: LooseOperation
-    put: LooseOperation
-    patch: LooseOperation
-    delete: LooseOperation
-  }
->
-export type ApiClient = Client<LoosePaths>
+/** The typed client of the API (client/index.ts), acting with one bearer token in the tenant. */
+export type ApiClient = ReturnType<typeof createRestaurantOpsClient>
 
 export interface TestServer {
   /** `http://127.0.0.1:<port>`. */
@@ -131,7 +110,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   }
   const token = (request: TokenRequest = {}) => issuer.mint({ subject: subjectFor(request) })
   const clientFor = (bearer: string): ApiClient =>
-    createClient({ baseUrl, headers: { authorization: `Bearer ${bearer}`, 'x-tenant-id': tenant.id } })
+    createRestaurantOpsClient({ baseUrl, token: bearer, tenantId: tenant.id })
 
   return {
     baseUrl,

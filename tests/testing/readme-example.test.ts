@@ -4,6 +4,6 @@ import { startTestServer } from 'restaurant-ops/testing'
 test('the demo tenant has two locations', async () => {
   const t = await startTestServer({ seed: 'demo' })
   const { data } = await t.client.GET('/locations')
-  expect(data.locations).toHaveLength(2)
+  expect(data?.locations).toHaveLength(2)
   await t.stop()
 })

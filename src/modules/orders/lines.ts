@@ -9,7 +9,7 @@ import type { Queryable } from '../../platform/tenancy/transaction'
 import type { AddLineInput, ModifierInput, UpdateLineInput } from './model-lines'
 import { changeOrder, OPEN_STATUSES } from './mutation'
 import type { OrdersPort, TaxCode } from './ports'
-import { modifierAmount, type TaxCalculation } from './pricing'
+import { modifierAmount } from './pricing'
 import { multiplierBps, toPricingModifier } from './reprice'
 import {
   type GiftCardSaleValue,
@@ -18,9 +18,9 @@ import {
   type OrderRow,
   orderDiscounts,
   orderLines,
-  orderLocationSettings,
   type RoutingValue,
 } from './schema'
+import { resolveTax } from './tax-place'
 
 export function routingOf(input: ModifierInput['routing']): RoutingValue | null {
   if (!input) return null
@@ -91,25 +91,6 @@ function giftCardSaleOf(input: AddLineInput['giftCardSale']): GiftCardSaleValue 
   }
 }
 
-/** The tax rate of a code at the order's location; 0 (Added) when untaxed or nothing is configured. */
-export function resolveTax(
-  tx: Queryable,
-  port: OrdersPort,
-  locationId: string,
-  taxCode: TaxCode | null,
-): { taxRateBps: number; taxCalculation: TaxCalculation } {
-  const none = { taxRateBps: 0, taxCalculation: 'Added' as const }
-  if (!taxCode) return none
-  const place = tx
-    .select()
-    .from(orderLocationSettings)
-    .where(eq(orderLocationSettings.locationId, locationId))
-    .get()
-  if (!place) return none
-  const rate = port.taxRate(tx, { countryCode: place.countryCode, stateCode: place.stateCode }, taxCode)
-  return rate ? { taxRateBps: rate.rateBps, taxCalculation: rate.taxCalculation } : none
-}
-
 const optionalLineFields = (input: AddLineInput | UpdateLineInput) => ({
   category: input.category,
   salesCategory: input.salesCategory,
@@ -153,6 +134,7 @@ export function buildLine(
     | 'sizeName'
     | 'collectionIds'
     | 'pricingStrategyApplied'
+    | 'bottleDeposit'
   >
   if (lineType === 'catalog') {
     for (const field of ['unitPrice', 'openItemScope', 'title', 'taxCode'] as const)
@@ -188,6 +170,7 @@ export function buildLine(
       sizeName: variant.variantTitle !== variant.productTitle ? variant.variantTitle : null,
       collectionIds: variant.collectionIds,
       pricingStrategyApplied: 'base',
+      bottleDeposit: variant.bottleDeposit,
     }
   } else {
     for (const field of ['productVariantId', 'sku', 'productId'] as const)
@@ -208,6 +191,7 @@ export function buildLine(
       sizeName: null,
       collectionIds: [],
       pricingStrategyApplied: 'open_price',
+      bottleDeposit: 0,
     }
   }
   const giftCardSale = giftCardSaleOf(input.giftCardSale)
@@ -230,7 +214,7 @@ export function buildLine(
     sendStatus: 'new',
     ...base,
     quantity: input.quantity ?? 1,
-    ...resolveTax(tx, port, order.locationId, base.taxCode as TaxCode | null),
+    ...resolveTax(tx, port, order, base.taxCode as TaxCode | null),
     category: extra.category ?? base.category,
     salesCategory: extra.salesCategory ?? null,
     menuId: extra.menuId ?? null,
@@ -247,6 +231,7 @@ export function buildLine(
     giftCardSale,
     modifierTotal: 0,
     subtotal: 0,
+    bottleDepositAmount: 0,
     discountAmount: 0,
     taxAmount: 0,
     total: 0,
@@ -359,7 +344,7 @@ export const updateLine = (
         modifiers,
         ...(patch.routing !== undefined ? { routing: routingOf(patch.routing) } : {}),
         // Re-resolved, so a line changed after the location's tax changed is charged today's rate.
-        ...resolveTax(tx, port, order.locationId, line.taxCode as TaxCode | null),
+        ...resolveTax(tx, port, order, line.taxCode as TaxCode | null),
         updatedAt: nowIso(),
       }
       for (const [key, value] of Object.entries(optionalLineFields(patch)))

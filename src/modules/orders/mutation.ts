@@ -53,7 +53,7 @@ export function changeOrder(
     assertStatus(order, change.allowed, change.doing)
     const details = work(tx, order) ?? {}
     const before = { total: order.total, balanceDue: order.balanceDue }
-    const after = repriceOrder(tx, orderId)
+    const after = repriceOrder(tx, port, orderId)
     change.settle?.(tx, after)
     const view = loadOrder(tx, port, orderId)
     recordWrite(tx, actor, {

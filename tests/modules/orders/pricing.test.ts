@@ -105,6 +105,7 @@ describe('worked examples', () => {
       modifierTotal: 400,
       subtotal: 3300,
       discountAmount: 0,
+      bottleDepositAmount: 0,
       taxAmount: 289,
       total: 3589,
     })

@@ -7,11 +7,13 @@ import { invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { allocate } from '../coupons/apply'
 import type { AddServiceChargeInput } from './model'
 import { changeOrder, OPEN_STATUSES } from './mutation'
 import type { OrdersPort } from './ports'
-import { orderServiceCharges, orderSettings } from './schema'
+import { type OrderRow, orderServiceCharges, orderSettings } from './schema'
 import { resolveTax } from './tax-place'
+import { serviceChargesOf } from './view'
 
 const refused = (doing: string) => ({ event: 'update', allowed: OPEN_STATUSES, doing })
 
@@ -86,6 +88,48 @@ export const removeServiceCharge = (
       return { serviceChargeId, title: row.title, amount: row.amount }
     },
   )
+
+/** What a refund gives back of each part of an order; the parts sum to the refund with its tip. */
+export interface RefundedParts {
+  /** The lines, net of what discounts took from them. */
+  lines: number
+  /** The service charges, net of what discounts took from them. */
+  serviceCharges: number
+  shipping: number
+  bottleDeposits: number
+  /** Added tax (Included tax is inside the lines). */
+  tax: number
+  contribution: number
+  tip: number
+}
+
+/**
+ * Splits a refund over the parts of the order in proportion to what each part is of the total
+ * (largest remainders take the odd cents), its tip to the tips: a refund of everything paid gives
+ * back each part whole.
+ */
+export function refundedParts(
+  tx: Queryable,
+  order: OrderRow,
+  amount: number,
+  tipAmount: number,
+): RefundedParts {
+  const netCharges = serviceChargesOf(tx, order.id).reduce((sum, c) => sum + c.amount - c.discountAmount, 0)
+  const chargeDiscounts = order.serviceChargeTotal - netCharges
+  const weights = [
+    order.subtotal - (order.discountTotal - chargeDiscounts),
+    netCharges,
+    order.shippingTotal,
+    order.bottleDepositTotal,
+    order.taxTotal - order.includedTaxTotal,
+    order.contributionAmountCents,
+  ]
+  const [lines, serviceCharges, shipping, bottleDeposits, tax, contribution] = allocate(
+    Math.min(amount, order.total - order.tipTotal),
+    weights,
+  ) as [number, number, number, number, number, number]
+  return { lines, serviceCharges, shipping, bottleDeposits, tax, contribution, tip: tipAmount }
+}
 
 // ---- The tenant's order settings ----
 

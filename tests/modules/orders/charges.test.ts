@@ -292,7 +292,7 @@ describe('worked examples, to the cent', () => {
     expectConsistent(uncovered)
   })
 
-  test('paid in full with a service charge and deposits, then refunded: the balance is the whole total again', async () => {
+  test('paid in full with a service charge and deposits, then refunded in two steps: each refund gives back its parts, the balance is the whole total again', async () => {
     await setDepositsTaxable(true)
     const order = await newOrder({ lineItems: [cabernet] })
     const charged = await ok('POST', `/order/${order.id}/service-charges`, {
@@ -310,12 +310,38 @@ describe('worked examples, to the cent', () => {
       201,
     )
     expect((await ok('GET', `/order/${order.id}`)).status).toBe('paid')
-    await expectOk(
-      t.request('POST', `/order/${order.id}/payments/${payment.id}/refund`, {
-        body: {},
-        headers: { 'idempotency-key': `refund-${order.id}` },
-      }),
-    )
+    const refund = (body: Record<string, unknown>, key: string) =>
+      expectOk(
+        t.request('POST', `/order/${order.id}/payments/${payment.id}/refund`, {
+          body,
+          headers: { 'idempotency-key': `${key}-${order.id}` },
+        }),
+      )
+    const partsOfRefunds = () =>
+      (
+        t.tenant.db.$client
+          .query(
+            "SELECT metadata FROM audit_entries WHERE entity_id = ? AND action = 'order.payment.refund' ORDER BY rowid",
+          )
+          .all(order.id) as { metadata: string }[]
+      ).map((row) => JSON.parse(row.metadata).refundedParts)
+    await refund({ amount: 1000 }, 'part')
+    // 10.00 over the parts 60.00 | 10.00 | 0 | 0.20 | 5.27 (of 75.47): 795.02, 132.50, 0, 2.65,
+    // 69.83; floors 998, the two cents to the largest remainders (tax .83, deposits .65).
+    expect(partsOfRefunds()).toEqual([
+      { lines: 795, serviceCharges: 132, shipping: 0, bottleDeposits: 3, tax: 70, contribution: 0, tip: 0 },
+    ])
+    await refund({}, 'rest')
+    const [first, rest] = partsOfRefunds()
+    const sumOf = (parts: Record<string, number>) => Object.values(parts).reduce((a, b) => a + b, 0)
+    expect(sumOf(rest)).toBe(6547)
+    expect(first.bottleDeposits + rest.bottleDeposits).toBe(20)
+    const event = t.tenant.db.$client
+      .query(
+        "SELECT payload FROM outbox_events WHERE action = 'refund' AND aggregate_id = ? ORDER BY seq DESC",
+      )
+      .get(order.id) as { payload: string }
+    expect(JSON.parse(event.payload).refundedParts).toEqual(rest)
     const refunded = await ok('GET', `/order/${order.id}`)
     expect(refunded).toMatchObject({ amountPaid: 0, balanceDue: 7547, total: 7547 })
   })

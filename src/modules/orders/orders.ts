@@ -149,8 +149,6 @@ export function createOrder(db: Db, actor: Actor, port: OrdersPort, input: Creat
     insertLines(tx, port, order, input.lineItems ?? [], 'body/lineItems/#')
     repriceOrder(tx, port, order.id)
     const view = loadOrder(tx, port, order.id)
-    // Catalog lines and club orders are built through this one call: their deposits and shipping
-    // come with the repricing above.
     recordWrite(tx, actor, {
       action: 'order.create',
       entityType: 'order',

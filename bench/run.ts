@@ -31,6 +31,8 @@ const { values } = parseArgs({
     'zipf-tenants': { type: 'string', default: '10000' },
     'zipf-s': { type: 'string', default: '1.1' },
     'startup-runs': { type: 'string', default: '5' },
+    /** TENANT_POOL_SIZE values for the many-tenant scenarios, comma-separated: one row each. */
+    pools: { type: 'string', default: '256' },
     /** Comma-separated scenario keys (read, create, orders, zipf, uniform, startup). */
     only: { type: 'string' },
     /** Keep the prepared data directories (they are removed otherwise: 10,000 tenants are ~15 GB). */
@@ -47,6 +49,7 @@ const options = {
   zipfTenants: Number(values['zipf-tenants']),
   zipfS: Number(values['zipf-s']),
   startupRuns: Number(values['startup-runs']),
+  pools: values.pools.split(',').map(Number),
 }
 const selected = values.only?.split(',')
 const wanted = (key: string) => !selected || selected.includes(key)
@@ -255,21 +258,26 @@ try {
     const dir = scratchDir(key)
     const tenants = await timed(key, () => prepareManyTenants(dir, count))
     const targets = targetsFile(tenants)
-    scenarios.push({
-      key,
-      title,
-      servers: {
-        bare: singleServers.bare,
-        service: () => startServer(sourceCommand, { ...serverEnv, DATA_DIR: dir, TENANT_POOL_SIZE: '256' }),
-      },
-      path: '/',
-      script: 'spread',
-      args: () => [targets, ...distribution],
-      probe: { path: `/customers/${tenants[0]!.customerId}`, init: { headers: bearer(tenants[0]!) } },
-      afterService: (server) => {
-        extra.rssMb[key] = rssMb(server.pid)
-      },
-    })
+    for (const pool of options.pools) {
+      // The first pool size keeps the plain key (`zipf`), further ones are `zipf@1024`.
+      const pooled = pool === options.pools[0] ? key : `${key}@${pool}`
+      scenarios.push({
+        key: pooled,
+        title: options.pools.length > 1 ? `${title}, pool ${pool}` : title,
+        servers: {
+          bare: singleServers.bare,
+          service: () =>
+            startServer(sourceCommand, { ...serverEnv, DATA_DIR: dir, TENANT_POOL_SIZE: String(pool) }),
+        },
+        path: '/',
+        script: 'spread',
+        args: () => [targets, ...distribution],
+        probe: { path: `/customers/${tenants[0]!.customerId}`, init: { headers: bearer(tenants[0]!) } },
+        afterService: (server) => {
+          extra.rssMb[pooled] = rssMb(server.pid)
+        },
+      })
+    }
     return dir
   }
   await spread(
@@ -285,7 +293,7 @@ try {
     `(d) \`GET /customers/{id}\`, uniform over ${options.tenants.toLocaleString('en')} tenants`,
   )
 
-  for (const scenario of scenarios.filter((s) => wanted(s.key))) {
+  for (const scenario of scenarios.filter((s) => wanted(s.key.split('@')[0]!))) {
     const results: Measured['results'] = {}
     for (const comparator of comparators.filter((c) => scenario.servers[c])) {
       console.error(`${scenario.key}: ${comparator}…`)
@@ -343,7 +351,9 @@ const report = {
   },
   options,
   scenarios: withRatios,
-  serviceSpreadVersusSingleRead: { zipf: versusRead('zipf'), uniform: versusRead('uniform') },
+  serviceSpreadVersusSingleRead: Object.fromEntries(
+    measured.filter((m) => /^(zipf|uniform)/.test(m.key)).map((m) => [m.key, versusRead(m.key)]),
+  ),
   ...extra,
 }
 mkdirSync(join(import.meta.dir, 'results'), { recursive: true })
@@ -361,7 +371,9 @@ for (const m of withRatios) {
   }
 }
 console.log(
-  `\nservice, spread over tenants / single-tenant read: Zipf ${report.serviceSpreadVersusSingleRead.zipf}, uniform ${report.serviceSpreadVersusSingleRead.uniform}`,
+  `\nservice, spread over tenants / single-tenant read: ${Object.entries(report.serviceSpreadVersusSingleRead)
+    .map(([key, ratio]) => `${key} ${ratio}`)
+    .join(', ')}`,
 )
 for (const [key, mb] of Object.entries(extra.rssMb)) console.log(`service RSS after ${key}: ${mb} MB`)
 if (extra.startupMs)

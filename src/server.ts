@@ -113,7 +113,7 @@ export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
   registerOffPremiseJobs(platform)
   // Typed as AnyElysia: composing every module in one chained type exceeds what tsc can represent,
   // and nothing consumes the app's route types (no Eden client).
-  const app: AnyElysia = new Elysia({ normalize: false }).use(
+  const app: AnyElysia = new Elysia({ normalize: false, encodeSchema: false }).use(
     httpConventions({ maxBodyBytes: platform.config.maxBodyBytes, log: platform.log, drain }),
   )
   for (const routes of moduleRoutes(platform)) app.use(routes)

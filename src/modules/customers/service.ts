@@ -8,7 +8,7 @@ import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { jsonRows, parseJsonRows } from '../../platform/tenancy/json-rows'
 import { preparedOn } from '../../platform/tenancy/prepared'
-import { rowById } from '../../platform/tenancy/row-by-id'
+import { insertRow, rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import {
   assertManualTagIds,
@@ -164,12 +164,19 @@ export function listCustomers(
   return { customers: customerViews(db, rows), total }
 }
 
+// Every create and email change checks: prepared once per connection (the unique index on
+// lower(email) answers it).
+const customerIdByEmail = (db: Queryable, email: string) =>
+  preparedOn(db, 'customer-id-by-email', () =>
+    db
+      .select({ id: customers.id })
+      .from(customers)
+      .where(eq(sql`lower(${customers.email})`, sql`lower(${sql.placeholder('email')})`))
+      .prepare(),
+  ).get({ email })
+
 export function assertEmailFree(db: Queryable, email: string, exceptId?: string): void {
-  const holder = db
-    .select({ id: customers.id })
-    .from(customers)
-    .where(eq(sql`lower(${customers.email})`, email.toLowerCase()))
-    .get()
+  const holder = customerIdByEmail(db, email)
   if (holder && holder.id !== exceptId)
     throw conflict(`a customer with email "${email}" already exists`, { customerId: holder.id })
 }
@@ -194,45 +201,49 @@ export function createCustomer(db: Db, actor: Actor, input: CreateCustomerInput)
     assertEmailFree(tx, input.email)
     if (input.tags) assertManualTagIds(tx, 'customer', input.tags, 'body/tags')
     const now = nowIso()
-    const row = tx
-      .insert(customers)
-      .values({
-        id: newId(),
-        externalRef: input.externalRef ?? null,
-        firstName: input.firstName,
-        lastName: input.lastName,
-        email: input.email,
-        phone: input.phone ?? null,
-        status: input.status ?? 'active',
-        marketingOptIn: input.marketingOptIn ?? false,
-        notes: input.notes ?? null,
-        company: input.company ?? null,
-        jobTitle: input.jobTitle ?? null,
-        spouse: input.spouse ?? null,
-        additionalPhones: input.additionalPhones ?? [],
-        birthDate: input.birthDate ?? null,
-        anniversaryDate: input.anniversaryDate ?? null,
-        socialProfiles: withProfiles(emptySocial, input.socialProfiles),
-        originLocationId: actor.locationId,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-      .get()
-    input.addresses?.forEach((address, i) => {
-      tx.insert(customerAddresses)
-        .values({
+    const row = insertRow(tx, customers, {
+      id: newId(),
+      externalRef: input.externalRef ?? null,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      email: input.email,
+      phone: input.phone ?? null,
+      status: input.status ?? 'active',
+      marketingOptIn: input.marketingOptIn ?? false,
+      notes: input.notes ?? null,
+      company: input.company ?? null,
+      jobTitle: input.jobTitle ?? null,
+      spouse: input.spouse ?? null,
+      additionalPhones: input.additionalPhones ?? [],
+      birthDate: input.birthDate ?? null,
+      anniversaryDate: input.anniversaryDate ?? null,
+      socialProfiles: withProfiles(emptySocial, input.socialProfiles),
+      originLocationId: actor.locationId,
+      createdAt: now,
+      updatedAt: now,
+    })
+    // Inserted in order with one timestamp: ordered as the view orders them (created, then id).
+    const addresses = (input.addresses ?? [])
+      .map((address, i) =>
+        insertRow(tx, customerAddresses, {
           id: newId(),
           customerId: row.id,
           ...addressValues(address, `body/addresses/${i}`),
           createdAt: now,
           updatedAt: now,
-        })
-        .run()
-    })
+        }),
+      )
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
     // Joins this transaction: the tag assignments (each audited) commit with the customer.
-    if (input.tags?.length) replaceTags(db, actor, { objectType: 'customer', objectId: row.id }, input.tags)
-    const view = customerView(tx, row)
+    const tagRows = input.tags?.length
+      ? replaceTags(db, actor, { objectType: 'customer', objectId: row.id }, input.tags)
+      : []
+    // The view from what was written, not read back: the same shape getCustomer answers.
+    const view: CustomerView = {
+      ...row,
+      tags: tagRows.map((tag) => ({ id: tag.id, title: tag.title })),
+      addresses: addresses.map(addressView),
+    }
     recordWrite(tx, actor, {
       action: 'customer.create',
       entityType: 'customer',

@@ -1,18 +1,48 @@
-import { and, count, desc, eq } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
+import {
+  type LocatedBy,
+  type LocationScope,
+  reaches,
+  scopeCondition,
+} from '../../platform/auth/location-scope'
 import { assertCalendarDate } from '../../platform/dates'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { ApiError, type FieldError, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
+import { preparedOn } from '../../platform/tenancy/prepared'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { clubMemberships } from '../club-memberships/schema'
 import { resolveCustomerId } from '../customers/service'
 import { orders } from '../orders/schema'
 import type { CreateNoteInput, NoteListFilters, UpdateNoteInput } from './model'
 import { type NoteRow, notes } from './schema'
+
+/**
+ * A note about an order lives where the order does; any other note is the business's. So a
+ * caller bound to some locations sees (and writes) notes of orders there, and every other note.
+ */
+export const noteLocation: LocatedBy = {
+  kind: 'note',
+  param: 'id',
+  locationOf: (db, id) => {
+    const row = preparedOn(db, 'note-location', () =>
+      db
+        .select({ at: orders.locationId })
+        .from(notes)
+        .leftJoin(orders, eq(orders.id, notes.orderId))
+        .where(eq(notes.id, sql.placeholder('id')))
+        .prepare(),
+    ).get({ id })
+    return row === undefined ? undefined : (row.at ?? null)
+  },
+}
+
+const orderLocation = (db: Queryable, id: string) =>
+  db.select({ at: orders.locationId }).from(orders).where(eq(orders.id, id)).get()
 
 interface References {
   customerId?: string | null
@@ -22,10 +52,11 @@ interface References {
 
 /**
  * The references of a note body, checked against this tenant: each id sent must name a customer,
- * order or club membership here (one 400 naming every bad field). A customer id merged away is
- * stored as the customer it was merged into.
+ * order or club membership here (one 400 naming every bad field), an order at a location the
+ * caller reaches (one elsewhere is as unknown). A customer id merged away is stored as the
+ * customer it was merged into.
  */
-function checkedReferences<T extends References>(db: Queryable, input: T): T {
+function checkedReferences<T extends References>(db: Queryable, input: T, scope: LocationScope): T {
   const errors: FieldError[] = []
   const result = { ...input }
   if (input.customerId) {
@@ -35,7 +66,8 @@ function checkedReferences<T extends References>(db: Queryable, input: T): T {
       errors.push({ path: 'body/customerId', message: `customer ${input.customerId} not found` })
     }
   }
-  if (input.orderId && !db.select({ id: orders.id }).from(orders).where(eq(orders.id, input.orderId)).get())
+  const order = input.orderId ? orderLocation(db, input.orderId) : null
+  if (input.orderId && (order === undefined || !reaches(scope, order?.at)))
     errors.push({ path: 'body/orderId', message: `order ${input.orderId} not found` })
   if (
     input.clubMembershipId &&
@@ -64,8 +96,14 @@ function customerFilter(db: Queryable, id: string): string {
 }
 
 /** Notes newest first by `noteDate`, then by when they were written. */
-export function listNotes(db: Queryable, query: NoteListFilters & PageRequest) {
+export function listNotes(db: Queryable, scope: LocationScope, query: NoteListFilters & PageRequest) {
+  const ordersInScope = scopeCondition(scope, orders.locationId)
   const where = and(
+    ordersInScope &&
+      or(
+        isNull(notes.orderId),
+        inArray(notes.orderId, db.select({ id: orders.id }).from(orders).where(ordersInScope)),
+      ),
     searchColumns(query.q, [notes.content]),
     query.customerId ? eq(notes.customerId, customerFilter(db, query.customerId)) : undefined,
     query.orderId ? eq(notes.orderId, query.orderId) : undefined,
@@ -89,10 +127,10 @@ export function getNote(db: Queryable, id: string): NoteRow {
   return row
 }
 
-export function createNote(db: Db, actor: Actor, body: CreateNoteInput): NoteRow {
+export function createNote(db: Db, actor: Actor, scope: LocationScope, body: CreateNoteInput): NoteRow {
   assertCalendarDate('body/noteDate', body.noteDate)
   return inWriteTransaction(db, (tx) => {
-    const input = checkedReferences(tx, body)
+    const input = checkedReferences(tx, body, scope)
     const now = nowIso()
     const row = tx
       .insert(notes)
@@ -120,11 +158,17 @@ export function createNote(db: Db, actor: Actor, body: CreateNoteInput): NoteRow
   })
 }
 
-export function updateNote(db: Db, actor: Actor, id: string, body: UpdateNoteInput): NoteRow {
+export function updateNote(
+  db: Db,
+  actor: Actor,
+  scope: LocationScope,
+  id: string,
+  body: UpdateNoteInput,
+): NoteRow {
   assertCalendarDate('body/noteDate', body.noteDate)
   return inWriteTransaction(db, (tx) => {
     const before = getNote(tx, id)
-    const patch = checkedReferences(tx, body)
+    const patch = checkedReferences(tx, body, scope)
     const changes = diffFields(before, patch)
     if (Object.keys(changes).length === 0) return before
     const row = tx

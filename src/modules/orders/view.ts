@@ -1,7 +1,9 @@
-// Loading orders with their lines, discounts and fulfillments, and presenting them.
-import { asc, eq, inArray } from 'drizzle-orm'
+// Loading orders with their lines, discounts, fulfillments and service charges, and presenting them.
+import { asc, eq, inArray, sql } from 'drizzle-orm'
 import { locatedRow } from '../../platform/auth/location-scope'
 import { notFound } from '../../platform/http/problem'
+import { jsonRows, parseJsonRows } from '../../platform/tenancy/json-rows'
+import { preparedOn } from '../../platform/tenancy/prepared'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import type { OrderView } from './model'
 import type { OffPremiseView } from './model-off-premise'
@@ -164,59 +166,43 @@ export function loadOrder(db: Queryable, port: OrdersPort, id: string): OrderVie
   )
 }
 
-/** Presents many orders with four batched queries rather than four per order. */
+/**
+ * The lines, discounts, fulfillments and service charges of many orders in one prepared statement: each child
+ * table as a JSON array per order (parsing JSON costs a fraction of mapping rows one by one).
+ */
+const childrenOfOrders = (db: Queryable, ids: string[]) =>
+  preparedOn(db, 'order-children', () =>
+    db
+      .select({
+        id: orders.id,
+        lines: jsonRows(orderLines, orderLines.orderId, orders.id, [orderLines.position]),
+        discounts: jsonRows(orderDiscounts, orderDiscounts.orderId, orders.id, [orderDiscounts.position]),
+        fulfillments: jsonRows(orderFulfillments, orderFulfillments.orderId, orders.id, [
+          orderFulfillments.createdAt,
+          orderFulfillments.id,
+        ]),
+        serviceCharges: jsonRows(orderServiceCharges, orderServiceCharges.orderId, orders.id, [
+          orderServiceCharges.position,
+        ]),
+      })
+      .from(orders)
+      .where(inArray(orders.id, sql`(SELECT value FROM json_each(${sql.placeholder('ids')}))`))
+      .prepare(),
+  ).all({ ids: JSON.stringify(ids) })
+
+/** Presents many orders with one statement for their children rather than four per order. */
 export function presentOrders(db: Queryable, port: OrdersPort, rows: OrderRow[]): OrderView[] {
   if (rows.length === 0) return []
   const ids = rows.map((r) => r.id)
-  const group = <T extends { orderId: string }>(items: T[]) => {
-    const byOrder = new Map<string, T[]>()
-    for (const item of items) {
-      const list = byOrder.get(item.orderId) ?? []
-      list.push(item)
-      byOrder.set(item.orderId, list)
-    }
-    return byOrder
-  }
-  const lines = group(
-    db
-      .select()
-      .from(orderLines)
-      .where(inArray(orderLines.orderId, ids))
-      .orderBy(asc(orderLines.position))
-      .all(),
-  )
-  const discounts = group(
-    db
-      .select()
-      .from(orderDiscounts)
-      .where(inArray(orderDiscounts.orderId, ids))
-      .orderBy(asc(orderDiscounts.position))
-      .all(),
-  )
-  const fulfillments = group(
-    db
-      .select()
-      .from(orderFulfillments)
-      .where(inArray(orderFulfillments.orderId, ids))
-      .orderBy(asc(orderFulfillments.createdAt), asc(orderFulfillments.id))
-      .all(),
-  )
-  const serviceCharges = group(
-    db
-      .select()
-      .from(orderServiceCharges)
-      .where(inArray(orderServiceCharges.orderId, ids))
-      .orderBy(asc(orderServiceCharges.position))
-      .all(),
-  )
+  const children = new Map(childrenOfOrders(db, ids).map((c) => [c.id, c]))
   const offPremise = port.offPremiseBlocks(db, ids)
   return rows.map((row) =>
     presentOrder(
       row,
-      lines.get(row.id) ?? [],
-      discounts.get(row.id) ?? [],
-      fulfillments.get(row.id) ?? [],
-      serviceCharges.get(row.id) ?? [],
+      parseJsonRows<OrderLineRow>(children.get(row.id)!.lines),
+      parseJsonRows<OrderDiscountRow>(children.get(row.id)!.discounts),
+      parseJsonRows<OrderFulfillmentRow>(children.get(row.id)!.fulfillments),
+      parseJsonRows<OrderServiceChargeRow>(children.get(row.id)!.serviceCharges),
       offPremise.get(row.id) ?? null,
     ),
   )

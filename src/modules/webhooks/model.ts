@@ -82,8 +82,17 @@ export const WebhookList = t.Object({ webhooks: t.Array(Webhook), page: pageInfo
 export const WebhookListQuery = t.Object({ ...pagingQuery(100) })
 export const IdParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200 }) })
 
+const boundTo = {
+  locationIds: t.Nullable(
+    t.Array(t.String({ format: 'uuid' }), {
+      description:
+        'The locations whose events it receives (made by a caller bound to them); null: every location’s events.',
+    }),
+  ),
+}
+
 export const TablesSubscription = t.Object(
-  { ...subscriptionFields, ...timestamps },
+  { ...subscriptionFields, ...boundTo, ...timestamps },
   { $id: '#/components/schemas/TablesWebhookSubscription' },
 )
 
@@ -100,6 +109,7 @@ export const CreateTablesSubscription = t.Object(
 export const CreatedTablesSubscription = t.Object({
   data: t.Object({
     ...subscriptionFields,
+    ...boundTo,
     ...timestamps,
     signingSecret: t.String({
       description: 'The `whsec_` signing secret (Standard Webhooks). Shown only in this response.',

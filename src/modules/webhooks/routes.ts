@@ -46,6 +46,7 @@ export const webhookRoutes = (auth: AuthPlugin, settings: SubscriptionSettings) 
     .use(auth)
     .get('/web-hook', ({ db, query }) => listWebhooks(db, pageOf(query)), {
       permission: 'webhooks:read',
+      tenantWide: true,
       query: WebhookListQuery,
       response: WebhookList,
       detail: { summary: 'List webhooks', description: 'Oldest first. The secret is never listed.' },
@@ -58,6 +59,7 @@ export const webhookRoutes = (auth: AuthPlugin, settings: SubscriptionSettings) 
       },
       {
         permission: 'webhooks:manage',
+        tenantWide: true,
         body: CreateWebhook,
         response: { 201: CreatedWebhook },
         detail: {
@@ -68,6 +70,7 @@ export const webhookRoutes = (auth: AuthPlugin, settings: SubscriptionSettings) 
     )
     .get('/web-hook/:id', ({ db, params }) => getWebhook(db, params.id), {
       permission: 'webhooks:read',
+      tenantWide: true,
       params: IdParams,
       response: Webhook,
       detail: { summary: 'Get a webhook' },
@@ -77,6 +80,7 @@ export const webhookRoutes = (auth: AuthPlugin, settings: SubscriptionSettings) 
       ({ db, actor, params, body }) => updateWebhook(db, actor, params.id, body, settings),
       {
         permission: 'webhooks:manage',
+        tenantWide: true,
         params: IdParams,
         body: UpdateWebhook,
         response: Webhook,
@@ -96,6 +100,7 @@ export const webhookRoutes = (auth: AuthPlugin, settings: SubscriptionSettings) 
       },
       {
         permission: 'webhooks:manage',
+        tenantWide: true,
         params: IdParams,
         detail: {
           summary: 'Delete a webhook',
@@ -106,6 +111,7 @@ export const webhookRoutes = (auth: AuthPlugin, settings: SubscriptionSettings) 
     )
     .get('/web-hook-log', ({ db, query }) => listWebHookLog(db, { ...query, ...pageOf(query) }), {
       permission: 'webhooks:read',
+      tenantWide: true,
       query: WebHookLogQuery,
       response: WebHookLogList,
       detail: {
@@ -120,6 +126,7 @@ export const webhookRoutes = (auth: AuthPlugin, settings: SubscriptionSettings) 
       ({ db, query }) => listDeadLetters(db, { status: query.status, ...pageOf(query) }),
       {
         permission: 'webhooks:read',
+        tenantWide: true,
         query: DeadLetterListQuery,
         response: DeadLetterList,
         detail: {
@@ -131,6 +138,7 @@ export const webhookRoutes = (auth: AuthPlugin, settings: SubscriptionSettings) 
     )
     .get('/web-hook-dead-letters/:id', ({ db, params }) => getDeadLetter(db, params.id), {
       permission: 'webhooks:read',
+      tenantWide: true,
       params: IdParams,
       response: DeadLetterDetail,
       detail: { summary: 'Get a dead letter', description: 'With every delivery attempt of its event.' },
@@ -140,6 +148,7 @@ export const webhookRoutes = (auth: AuthPlugin, settings: SubscriptionSettings) 
       ({ db, actor, params, body }) => reviewDeadLetter(db, actor, params.id, body.note),
       {
         permission: 'webhooks:manage',
+        tenantWide: true,
         params: IdParams,
         body: ManualReview,
         response: DeadLetterDetail,
@@ -155,6 +164,7 @@ export const webhookRoutes = (auth: AuthPlugin, settings: SubscriptionSettings) 
       ({ db, actor, params }) => replayDeadLetter(db, actor, params.id),
       {
         permission: 'webhooks:manage',
+        tenantWide: true,
         params: IdParams,
         response: DeadLetter,
         detail: {

@@ -4,12 +4,18 @@ import { and, asc, count, eq } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
+import { boundWithin, everyLocation, type LocationScope } from '../../platform/auth/location-scope'
 import {
   type SubscriptionFamily,
   type WebhookSubscriptionRow,
   webhookSubscriptions,
 } from '../../platform/events/schema'
-import { checkTargetUrl, insertSubscription, normalizeHeaders } from '../../platform/events/subscriptions'
+import {
+  checkTargetUrl,
+  insertSubscription,
+  type NewSubscription,
+  normalizeHeaders,
+} from '../../platform/events/subscriptions'
 import { offsetOf, type PageRequest } from '../../platform/http/paging'
 import { notFound } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
@@ -39,6 +45,7 @@ export const tablesSubscriptionView = (row: WebhookSubscriptionRow) => ({
   action: row.action,
   url: row.url,
   enabled: row.enabled,
+  locationIds: row.locationIds,
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
 })
@@ -51,20 +58,44 @@ const auditView = (row: WebhookSubscriptionRow) => ({
   url: row.url,
   enabled: row.enabled,
   headerNames: Object.keys(row.headers),
+  locationIds: row.locationIds,
 })
 
-function findOfFamily(db: Queryable, family: SubscriptionFamily, id: string): WebhookSubscriptionRow {
+/**
+ * Legacy webhooks are the business's (their routes need the permission at every location); a
+ * tables-API subscription is seen only by callers that reach every location it is bound to.
+ */
+function findOfFamily(
+  db: Queryable,
+  family: SubscriptionFamily,
+  id: string,
+  scope: LocationScope = everyLocation,
+): WebhookSubscriptionRow {
   const row = db
     .select()
     .from(webhookSubscriptions)
-    .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.family, family)))
+    .where(
+      and(
+        eq(webhookSubscriptions.id, id),
+        eq(webhookSubscriptions.family, family),
+        boundWithin(scope, webhookSubscriptions.locationIds),
+      ),
+    )
     .get()
   if (!row) throw notFound(family === 'legacy' ? 'webhook' : 'webhook subscription', id)
   return row
 }
 
-function listOfFamily(db: Queryable, family: SubscriptionFamily, page: PageRequest) {
-  const where = eq(webhookSubscriptions.family, family)
+function listOfFamily(
+  db: Queryable,
+  family: SubscriptionFamily,
+  page: PageRequest,
+  scope: LocationScope = everyLocation,
+) {
+  const where = and(
+    eq(webhookSubscriptions.family, family),
+    boundWithin(scope, webhookSubscriptions.locationIds),
+  )
   const total = db.select({ n: count() }).from(webhookSubscriptions).where(where).get()?.n ?? 0
   const rows = db
     .select()
@@ -81,7 +112,7 @@ function createOfFamily(
   tx: Queryable,
   actor: Actor,
   family: SubscriptionFamily,
-  input: CreateWebhookInput,
+  input: NewSubscription,
   settings: SubscriptionSettings,
 ) {
   const row = insertSubscription(tx, family, input, settings.allowPrivateTargets)
@@ -94,8 +125,14 @@ function createOfFamily(
   return row
 }
 
-function deleteOfFamily(tx: Queryable, actor: Actor, family: SubscriptionFamily, id: string) {
-  const row = findOfFamily(tx, family, id)
+function deleteOfFamily(
+  tx: Queryable,
+  actor: Actor,
+  family: SubscriptionFamily,
+  id: string,
+  scope: LocationScope = everyLocation,
+) {
+  const row = findOfFamily(tx, family, id, scope)
   tx.delete(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).run()
   recordWrite(tx, actor, {
     action: 'webhook.delete',
@@ -170,8 +207,8 @@ export function deleteWebhook(db: Db, actor: Actor, id: string): void {
 
 // Tables API `/tables-api/v1/webhook-subscriptions`.
 
-export function listTablesSubscriptions(db: Queryable, page: PageRequest) {
-  return { data: listOfFamily(db, 'tables', page).rows.map(tablesSubscriptionView) }
+export function listTablesSubscriptions(db: Queryable, page: PageRequest, scope: LocationScope) {
+  return { data: listOfFamily(db, 'tables', page, scope).rows.map(tablesSubscriptionView) }
 }
 
 /** Joins the caller's transaction (idempotentWrite) so the stored response commits with the row. */
@@ -179,14 +216,17 @@ export function createTablesSubscription(
   db: Db,
   actor: Actor,
   input: CreateTablesSubscriptionInput,
+  scope: LocationScope,
   settings: SubscriptionSettings,
 ) {
   return inWriteTransaction(db, (tx) => {
-    const row = createOfFamily(tx, actor, 'tables', input, settings)
+    // A caller bound to some locations (a credential's allowlist) subscribes to their events only.
+    const locationIds = scope.all ? null : scope.ids
+    const row = createOfFamily(tx, actor, 'tables', { ...input, locationIds }, settings)
     return { data: { ...tablesSubscriptionView(row), signingSecret: row.secret } }
   })
 }
 
-export function deleteTablesSubscription(db: Db, actor: Actor, id: string): void {
-  inWriteTransaction(db, (tx) => deleteOfFamily(tx, actor, 'tables', id))
+export function deleteTablesSubscription(db: Db, actor: Actor, id: string, scope: LocationScope): void {
+  inWriteTransaction(db, (tx) => deleteOfFamily(tx, actor, 'tables', id, scope))
 }

@@ -26,7 +26,7 @@ export const tablesWebhookRoutes = (auth: AuthPlugin, settings: SubscriptionSett
     detail: { tags: ['Tables API'] },
   })
     .use(auth)
-    .get('', ({ db, query }) => listTablesSubscriptions(db, pageOf(query)), {
+    .get('', ({ db, query, locations }) => listTablesSubscriptions(db, pageOf(query), locations), {
       permission: 'webhooks:read',
       credentialScope: 'webhooks:manage',
       query: t.Object({ ...pagingQuery(100) }),
@@ -34,17 +34,18 @@ export const tablesWebhookRoutes = (auth: AuthPlugin, settings: SubscriptionSett
       detail: {
         summary: 'List webhook subscriptions',
         description:
-          'Tables-API subscriptions only (legacy `/web-hook` ones are listed there), oldest first.',
+          'Tables-API subscriptions only (legacy `/web-hook` ones are listed there), oldest first. A caller bound to ' +
+          'some locations (a credential with an allowlist, a location role) lists only subscriptions bound within them.',
       },
     })
     .post(
       '',
-      ({ db, actor, body, headers, path, set }) => {
+      ({ db, actor, body, headers, path, set, locations }) => {
         const result = idempotentWrite(
           db,
           actor,
           { key: headers['idempotency-key'], method: 'POST', path, body },
-          () => ({ status: 201, body: createTablesSubscription(db, actor, body, settings) }),
+          () => ({ status: 201, body: createTablesSubscription(db, actor, body, locations, settings) }),
         )
         set.status = result.status
         if (result.replayed) set.headers['idempotent-replayed'] = 'true'
@@ -60,19 +61,21 @@ export const tablesWebhookRoutes = (auth: AuthPlugin, settings: SubscriptionSett
           summary: 'Create a webhook subscription',
           description:
             'Answers `{data}` with the `signingSecret`, shown only here (and in a replay of this request by its `idempotency-key`, ' +
-            'for 24 hours, which answers the same subscription rather than creating another). Deliveries are the same as legacy webhooks’.',
+            'for 24 hours, which answers the same subscription rather than creating another). Deliveries are the same as legacy webhooks’. ' +
+            'Made by a caller bound to some locations (a credential with an allowlist, a location role), the subscription is bound to them ' +
+            '(`locationIds`) and receives only events that happened there; made tenant-wide (`locationIds: null`) it receives every event.',
         },
       },
     )
     .delete(
       '/:id',
-      ({ db, actor, params, headers, path, set }) => {
+      ({ db, actor, params, headers, path, set, locations }) => {
         const result = idempotentWrite(
           db,
           actor,
           { key: headers['idempotency-key'], method: 'DELETE', path, body: null },
           () => {
-            deleteTablesSubscription(db, actor, params.id)
+            deleteTablesSubscription(db, actor, params.id, locations)
             return { status: 204, body: null }
           },
         )
@@ -86,7 +89,9 @@ export const tablesWebhookRoutes = (auth: AuthPlugin, settings: SubscriptionSett
         params: IdParams,
         detail: {
           summary: 'Delete a webhook subscription',
-          description: 'Answers 204 with no body; a replay of the same `idempotency-key` answers 204 again.',
+          description:
+            'Answers 204 with no body; a replay of the same `idempotency-key` answers 204 again. A subscription bound to a location ' +
+            'the caller does not reach (or a tenant-wide one, for a bound caller) is 404.',
         },
       },
     )

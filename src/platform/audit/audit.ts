@@ -1,9 +1,10 @@
 // The append-only, hash-chained audit trail. Every write calls appendAudit inside its own
 // transaction, so a committed write always has its entry and a rolled-back one never does.
-import { asc, desc, gt, sql } from 'drizzle-orm'
+import { asc, desc, gt } from 'drizzle-orm'
 import type { Actor } from '../auth/actor'
 import { newId, nowIso } from '../ids'
 import { preparedOn } from '../tenancy/prepared'
+import { insertRow } from '../tenancy/row-by-id'
 import type { Queryable } from '../tenancy/transaction'
 import { type AuditEntryRow, auditEntries } from './schema'
 
@@ -40,27 +41,7 @@ function entryHash(entry: HashedFields): string {
   return new Bun.CryptoHasher('sha256').update(canonical).digest('hex')
 }
 
-const auditColumns = [
-  'id',
-  'subject',
-  'staffUserId',
-  'tenantId',
-  'locationId',
-  'requestId',
-  'ipAddress',
-  'userAgent',
-  'method',
-  'route',
-  'action',
-  'entityType',
-  'entityId',
-  'metadata',
-  'createdAt',
-  'prevHash',
-  'hash',
-] as const
-
-// Every write appends an entry: both statements are prepared once per connection.
+// Every write appends an entry: the previous hash is read by a statement prepared per connection.
 const lastHash = (tx: Queryable) =>
   preparedOn(tx, 'audit-last-hash', () =>
     tx
@@ -70,15 +51,6 @@ const lastHash = (tx: Queryable) =>
       .limit(1)
       .prepare(),
   ).get()?.hash
-
-const insertEntry = (tx: Queryable) =>
-  preparedOn(tx, 'audit-insert', () =>
-    tx
-      .insert(auditEntries)
-      .values(Object.fromEntries(auditColumns.map((c) => [c, sql.placeholder(c)])) as never)
-      .returning()
-      .prepare(),
-  )
 
 export function appendAudit(tx: Queryable, actor: Actor, record: AuditRecord): AuditEntryRow {
   const fields: HashedFields = {
@@ -99,7 +71,7 @@ export function appendAudit(tx: Queryable, actor: Actor, record: AuditRecord): A
     createdAt: nowIso(),
     prevHash: lastHash(tx) ?? GENESIS_HASH,
   }
-  return insertEntry(tx).get({ ...fields, hash: entryHash(fields) })
+  return insertRow(tx, auditEntries, { ...fields, hash: entryHash(fields) })
 }
 
 export type ChainVerdict =

@@ -45,6 +45,11 @@ export interface AuthDeps {
 export interface RouteRequirement {
   permission: Permission
   credentialScope?: CredentialScope
+  /**
+   * The route acts on the business as a whole (its webhooks): the permission must be held at
+   * every location, whatever the request names. A location-bound principal is 403.
+   */
+  tenantWide?: boolean
 }
 
 export interface RequestAuth {
@@ -321,6 +326,11 @@ export async function authenticate(
   // A credential holds scopes, not staff primitives: the route's scope is what it must hold.
   const permission = principal.kind === 'credential' ? required.credentialScope! : required.permission
   const { permissions, locations, actingAt } = authorize(principal, permission, at, named)
+  if (required.tenantWide && !principal.reach(permission).all) {
+    throw new ApiError('forbidden', `This action needs the ${permission} permission at every location`, {
+      extensions: { requiredPermission: permission },
+    })
+  }
 
   const info = requestInfo(request)
   return {

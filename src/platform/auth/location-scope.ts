@@ -45,6 +45,19 @@ export function scopeCondition(
   return options.unlocatedToo ? or(isNull(column), within) : within
 }
 
+/**
+ * Records bound to a list of locations (a JSON array column; null: every location) that lie
+ * wholly within the scope: every location they name is one the scope has.
+ */
+export function boundWithin(scope: LocationScope, column: SQLiteColumn): SQL | undefined {
+  if (scope.all) return undefined
+  const ids = sql.join(
+    scope.ids.map((id) => sql`${id}`),
+    sql`, `,
+  )
+  return sql`(${column} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM json_each(${column}) WHERE value NOT IN (${ids})))`
+}
+
 /** 403 when a write would act at a location outside the scope. */
 export function assertReaches(scope: LocationScope, locationId: string | null | undefined): void {
   if (!reaches(scope, locationId)) {

@@ -20,6 +20,10 @@
 //     params: ..., query: ..., response: ..., detail: { summary, description },
 //   })
 //
+// `tenantWide: true` (routes of what belongs to the business as a whole, such as its webhooks,
+// whose deliveries carry every location's events): the permission must be held at every
+// location; a location-bound principal is 403 whatever the request names.
+//
 // `locatedBy: <LocatedBy>` (routes whose path names a record that lives at a location): before
 // the handler runs, the record named by the path parameter is looked up and, when it lives at a
 // location outside the request's scope, the request is 404 as if the record did not exist. See
@@ -40,6 +44,7 @@ let instances = 0
 
 const CREDENTIAL_SCOPE_KEY = 'x-credential-scope'
 const LOCATED_BY_KEY = 'x-located-by'
+const TENANT_WIDE_KEY = 'x-tenant-wide'
 
 /** Located resources by their `x-located-by` key: the macro may have turned the option into it. */
 const locatedByKey = new Map<string, LocatedBy>()
@@ -73,6 +78,9 @@ export function authPlugin(deps: AuthDeps) {
       },
     })
     .macro({
+      tenantWide: (tenantWide: true) => ({ detail: { [TENANT_WIDE_KEY]: tenantWide } as DocumentDecoration }),
+    })
+    .macro({
       credentialScope: (scope: CredentialScope) => ({
         detail: { [CREDENTIAL_SCOPE_KEY]: scope } as DocumentDecoration,
       }),
@@ -82,6 +90,7 @@ export function authPlugin(deps: AuthDeps) {
         // Read from the same route's options: `credentialScope` and `locatedBy` are either still
         // there (declared after `permission`) or already merged into `detail` (declared before it).
         let credentialScope: CredentialScope | undefined
+        let tenantWide = false
         let located: LocatedBy | undefined
         return {
           introspect(options: Record<string, unknown>) {
@@ -89,6 +98,7 @@ export function authPlugin(deps: AuthDeps) {
             credentialScope = (options.credentialScope ?? detail?.[CREDENTIAL_SCOPE_KEY]) as
               | CredentialScope
               | undefined
+            tenantWide = (options.tenantWide ?? detail?.[TENANT_WIDE_KEY]) === true
             located =
               (options.locatedBy as LocatedBy | undefined) ??
               locatedByKey.get(detail?.[LOCATED_BY_KEY] as string)
@@ -99,7 +109,7 @@ export function authPlugin(deps: AuthDeps) {
               deps,
               request,
               route,
-              { permission, credentialScope },
+              { permission, credentialScope, tenantWide },
               { params, query, body, responseHeaders: set.headers as Record<string, string | number> },
             )
             if (located) assertLocatedWithin(auth, located, params as Record<string, string>)

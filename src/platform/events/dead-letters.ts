@@ -11,6 +11,7 @@ import { inWriteTransaction, type Queryable } from '../tenancy/transaction'
 import { signalOutbox } from './outbox'
 import {
   type DeadLetterStatus,
+  outboxEvents,
   type WebhookDeadLetterActionRow,
   type WebhookDeadLetterRow,
   type WebhookDeliveryAttemptRow,
@@ -19,7 +20,7 @@ import {
   webhookDeliveries,
   webhookDeliveryAttempts,
 } from './schema'
-import { findSubscription, matchingSubscriptions, subscriptionMatches } from './subscriptions'
+import { type EventKey, findSubscription, matchingSubscriptions, subscriptionMatches } from './subscriptions'
 
 export type RecoveryReasonCode =
   | 'replayable'
@@ -90,8 +91,19 @@ export const attemptView = (row: WebhookDeliveryAttemptRow): DeliveryAttemptView
   completedAt: row.completedAt,
 })
 
+/** What subscriptions match on: the letter's event, with the location it happened at. */
+function eventOf(tx: Queryable, letter: WebhookDeadLetterRow): EventKey {
+  const event = tx
+    .select({ locationId: outboxEvents.locationId })
+    .from(outboxEvents)
+    .where(eq(outboxEvents.id, letter.eventId))
+    .get()
+  return { object: letter.objectType, action: letter.action, locationId: event?.locationId ?? null }
+}
+
 /** Dead deliveries of the letter's event that a replay would send again. */
 function replayableDeliveries(tx: Queryable, letter: WebhookDeadLetterRow) {
+  const event = eventOf(tx, letter)
   return tx
     .select()
     .from(webhookDeliveries)
@@ -99,7 +111,7 @@ function replayableDeliveries(tx: Queryable, letter: WebhookDeadLetterRow) {
     .all()
     .filter((delivery) => {
       const sub = findSubscription(tx, delivery.subscriptionId)
-      return sub?.enabled === true && subscriptionMatches(sub, letter.objectType, letter.action)
+      return sub?.enabled === true && subscriptionMatches(sub, event)
     })
 }
 
@@ -175,7 +187,7 @@ function view(tx: Queryable, letter: WebhookDeadLetterRow): DeadLetterView {
     .from(webhookDeliveryAttempts)
     .where(eq(webhookDeliveryAttempts.eventId, letter.eventId))
     .get() ?? { total: 0, failed: 0, succeeded: 0, delivering: 0 }
-  const matching = matchingSubscriptions(tx, letter.objectType, letter.action)
+  const matching = matchingSubscriptions(tx, eventOf(tx, letter))
   return {
     id: letter.id,
     eventId: letter.eventId,

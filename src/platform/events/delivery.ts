@@ -69,7 +69,7 @@ export function fanOut(db: Db, nowMs = Date.now()): number {
       .all()
     const now = iso(nowMs)
     for (const event of events) {
-      for (const sub of matchingSubscriptions(tx, event.object, event.action)) {
+      for (const sub of matchingSubscriptions(tx, event)) {
         // A subscription receives the events written after it was created, not older ones.
         if (!sub.enabled || sub.createdAt > event.createdAt) continue
         const id = newId()

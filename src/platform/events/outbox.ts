@@ -1,9 +1,8 @@
 // Appending events to the transactional outbox. The delivery worker (webhooks) reads them later;
 // writing them in the same transaction as the change means no committed change loses its event.
-import { sql } from 'drizzle-orm'
 import type { Actor } from '../auth/actor'
 import { newId, nowIso } from '../ids'
-import { preparedOn } from '../tenancy/prepared'
+import { insertRow } from '../tenancy/row-by-id'
 import type { Queryable } from '../tenancy/transaction'
 import { type OutboxEventRow, outboxEvents } from './schema'
 
@@ -34,40 +33,28 @@ export function signalOutbox(tenantId: string): void {
   for (const listener of listeners) listener(tenantId)
 }
 
+/**
+ * Where the event happened: the location of the record it carries (its payload's `locationId`),
+ * else where the actor acted. Subscriptions bound to locations receive only their locations' events.
+ */
+function eventLocation(event: DomainEvent, actor: Actor): string | null {
+  const own = event.payload.locationId
+  return typeof own === 'string' ? own : actor.locationId
+}
+
 export function appendEvent(tx: Queryable, actor: Actor, event: DomainEvent): OutboxEventRow {
   // A hint only: the transaction commits synchronously before any listener's work can run.
   signalOutbox(actor.tenantId)
-  return insertEvent(tx).get({
+  return insertRow(tx, outboxEvents, {
     id: newId(),
     object: event.object,
     action: event.action,
     aggregateId: event.aggregateId,
     payload: event.payload,
     user: actor.staffUserId ?? actor.subject,
-    locationId: actor.locationId,
+    locationId: eventLocation(event, actor),
     requestId: actor.requestId,
     createdAt: nowIso(),
+    dispatchedAt: null,
   })
 }
-
-const eventColumns = [
-  'id',
-  'object',
-  'action',
-  'aggregateId',
-  'payload',
-  'user',
-  'locationId',
-  'requestId',
-  'createdAt',
-]
-
-// Most writes append an event: the insert is prepared once per connection.
-const insertEvent = (tx: Queryable) =>
-  preparedOn(tx, 'outbox-insert', () =>
-    tx
-      .insert(outboxEvents)
-      .values(Object.fromEntries(eventColumns.map((c) => [c, sql.placeholder(c)])) as never)
-      .returning()
-      .prepare(),
-  )

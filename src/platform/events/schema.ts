@@ -48,6 +48,11 @@ export const webhookSubscriptions = sqliteTable(
     headers: text('headers', { mode: 'json' }).$type<Record<string, string>>().notNull(),
     /** The `whsec_` signing secret; shown only in the create response. */
     secret: text('secret').notNull(),
+    /**
+     * The locations whose events it receives, when made by a caller bound to some (a tables-API
+     * credential's allowlist, say); null: every location's, and events of no location.
+     */
+    locationIds: text('location_ids', { mode: 'json' }).$type<string[]>(),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

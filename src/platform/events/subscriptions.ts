@@ -53,6 +53,8 @@ export interface NewSubscription {
   url: string
   enabled?: boolean
   headers?: Record<string, string>
+  /** Bound to these locations' events (null: every location's). */
+  locationIds?: readonly string[] | null
 }
 
 export function insertSubscription(
@@ -75,6 +77,7 @@ export function insertSubscription(
       disabledReason: null,
       headers: normalizeHeaders(input.headers),
       secret: newSigningSecret(),
+      locationIds: input.locationIds ? [...input.locationIds] : null,
       createdAt: now,
       updatedAt: now,
     })
@@ -88,18 +91,31 @@ const matches = (object: string, action: string) =>
     eq(sql`lower(${webhookSubscriptions.action})`, action.toLowerCase()),
   )
 
-/** Subscriptions of either family whose `object` and `action` match the event's. */
-export function matchingSubscriptions(
-  db: Queryable,
-  object: string,
-  action: string,
-): WebhookSubscriptionRow[] {
-  return db.select().from(webhookSubscriptions).where(matches(object, action)).all()
+/** A subscription bound to locations receives only events that happened at one of them. */
+const receivesAt = (sub: WebhookSubscriptionRow, locationId: string | null) =>
+  sub.locationIds === null || (locationId !== null && sub.locationIds.includes(locationId))
+
+/** Subscriptions of either family that receive the event (its `object`, `action` and location). */
+export function matchingSubscriptions(db: Queryable, event: EventKey): WebhookSubscriptionRow[] {
+  return db
+    .select()
+    .from(webhookSubscriptions)
+    .where(matches(event.object, event.action))
+    .all()
+    .filter((sub) => receivesAt(sub, event.locationId))
 }
 
-export function subscriptionMatches(sub: WebhookSubscriptionRow, object: string, action: string): boolean {
+export interface EventKey {
+  object: string
+  action: string
+  locationId: string | null
+}
+
+export function subscriptionMatches(sub: WebhookSubscriptionRow, event: EventKey): boolean {
   return (
-    sub.object.toLowerCase() === object.toLowerCase() && sub.action.toLowerCase() === action.toLowerCase()
+    sub.object.toLowerCase() === event.object.toLowerCase() &&
+    sub.action.toLowerCase() === event.action.toLowerCase() &&
+    receivesAt(sub, event.locationId)
   )
 }
 

@@ -21,10 +21,16 @@ function jsonValue(column: SQLiteColumn): SQL {
   return name
 }
 
-/** `json_object(...)` of a row of `table`, as drizzle would present it. */
+/** A key of the schema's own (never input) as an SQL string literal. */
+const literal = (key: string) => sql.raw(`'${key.replaceAll("'", "''")}'`)
+
+/**
+ * `json_object(...)` of a row of `table`, as drizzle would present it. Its keys are literals, not
+ * bound parameters: SQLite builds an object five times slower when its keys are parameters.
+ */
 export function jsonObjectOf(table: SQLiteTable): SQL {
   const pairs = Object.entries(getTableColumns(table)).map(
-    ([key, column]) => sql`${key}, ${jsonValue(column as SQLiteColumn)}`,
+    ([key, column]) => sql`${literal(key)}, ${jsonValue(column as SQLiteColumn)}`,
   )
   return sql`json_object(${sql.join(pairs, sql`, `)})`
 }
@@ -41,7 +47,7 @@ export function jsonRows(
   orderBy: SQLiteColumn[],
 ): SQL<string> {
   const order = sql.join(orderBy.map(qualified), sql`, `)
-  return sql<string>`(SELECT coalesce(json_group_array(json(${jsonObjectOf(table)}) ORDER BY ${order}), '[]') FROM ${sql.identifier(getTableName(table))} WHERE ${qualified(foreignKey)} = ${qualified(parentKey)})`
+  return sql<string>`(SELECT coalesce(json_group_array(${jsonObjectOf(table)} ORDER BY ${order}), '[]') FROM ${sql.identifier(getTableName(table))} WHERE ${qualified(foreignKey)} = ${qualified(parentKey)})`
 }
 
 export const parseJsonRows = <T>(text: string): T[] => JSON.parse(text) as T[]

@@ -1,6 +1,8 @@
 // /note: CRUD, filters by customer, order and club membership, q, paging, calendar dates,
 // permissions, tenant isolation, audit and events.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { createLocation } from '../../../src/modules/locations/service'
+import { systemActor } from '../../../src/platform/auth/actor'
 import {
   countRows,
   createTestApp,
@@ -441,5 +443,45 @@ describe('notes: behaviour', () => {
       .query("SELECT action FROM outbox_events WHERE object = 'note' ORDER BY seq")
       .all()
     expect(events).toEqual([{ action: 'create' }, { action: 'update' }, { action: 'delete' }])
+  })
+})
+
+describe('notes: location', () => {
+  let t: TestApp
+  beforeEach(async () => {
+    t = await createTestApp()
+  })
+  afterEach(() => t.close())
+
+  test('a note about an order lives where the order does; notes about no order are seen everywhere', async () => {
+    const locationB = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+      name: 'B',
+      timezone: 'UTC',
+    }).id
+    const atB = (await t.request('POST', '/order', { body: { locationId: locationB } })).body.id as string
+    const aboutB = (
+      await t.request('POST', '/note', { body: { content: 'B', noteDate: '2025-01-01', orderId: atB } })
+    ).body
+    const general = (await t.request('POST', '/note', { body: { content: 'all', noteDate: '2025-01-01' } }))
+      .body
+    const managerAtA = await t.addStaff(t.tenant, { role: 'manager', locationId: t.tenant.locationId })
+
+    const listed = await t.request('GET', '/note', { as: managerAtA })
+    expect(listed.body.notes.map((n: { id: string }) => n.id)).toEqual([general.id])
+    expect(listed.body.total).toBe(1)
+    expect((await t.request('GET', `/note/${aboutB.id}`, { as: managerAtA })).status).toBe(404)
+    expect((await t.request('GET', `/note/${general.id}`, { as: managerAtA })).status).toBe(200)
+
+    const before = countRows(t.tenant.db, 'notes')
+    const refused = await t.request('POST', '/note', {
+      as: managerAtA,
+      body: { content: 'sneak', noteDate: '2025-01-01', orderId: atB },
+    })
+    expect(refused.status).toBe(400)
+    expect(refused.body.errors).toEqual([{ path: 'body/orderId', message: `order ${atB} not found` }])
+    const moved = await t.request('PUT', `/note/${general.id}`, { as: managerAtA, body: { orderId: atB } })
+    expect(moved.status).toBe(400)
+    expect(countRows(t.tenant.db, 'notes')).toBe(before)
+    expect((await t.request('GET', `/note/${general.id}`)).body.orderId).toBeNull()
   })
 })

@@ -58,6 +58,8 @@ const locationTables: Record<string, string> = {
   audit_entries: 'unlocated: the trail is read through GET /audit-entries, filtered by the scope',
   outbox_events: 'unlocated: the location an event happened at, delivered to owner-level webhooks',
   staff_roles: 'staff users',
+  webhook_subscriptions:
+    'unlocated: legacy webhooks need their permission at every location (x-tenant-wide, walked below); a tables-API subscription is bound to its maker’s locations (tests/modules/webhooks/location-binding.test.ts)',
   customers: 'unlocated: where the customer signed up; any location serves them',
   club_memberships: 'unlocated: where the member signed up; the club is the business’s, served anywhere',
   product_inventory:
@@ -213,7 +215,7 @@ describe('the route table', () => {
     const tables = acme.db.$client
       .query(
         `SELECT m.name AS name FROM sqlite_master m, pragma_table_info(m.name) c
-         WHERE m.type = 'table' AND (c.name = 'location_id' OR c.name LIKE '%_location_id' OR c.name LIKE '%_location_ids')
+         WHERE m.type = 'table' AND (c.name IN ('location_id', 'location_ids') OR c.name LIKE '%_location_id' OR c.name LIKE '%_location_ids')
          GROUP BY m.name ORDER BY m.name`,
       )
       .all()
@@ -325,6 +327,36 @@ describe.each(boundToA.map((p) => [p.name, p] as const))('%s', (_name, principal
         failures.push(`${key(route)}: does not list A's records either`)
       if (totalOf(mine) !== totalOf(atOnlyA))
         failures.push(`${key(route)}: total ${totalOf(mine)}, where A holds ${totalOf(atOnlyA)}`)
+    }
+    expect(failures).toEqual([])
+  })
+})
+
+// What belongs to the business as a whole (its webhooks: their deliveries carry every location's
+// events) needs the permission at every location: refused to a principal bound to one, whatever
+// the request names (an owner narrowing to A with x-location-id still holds it everywhere).
+const tenantWideRoutes = protectedRoutes.filter(
+  (route) => (route.hooks as { detail?: Record<string, unknown> }).detail?.['x-tenant-wide'] === true,
+)
+describe.each(
+  boundToA.filter((p) => !p.headers['x-location-id']).map((p) => [p.name, p] as const),
+)('%s', (_name, principal) => {
+  test('every tenant-wide route is 403 and writes nothing', async () => {
+    expect(tenantWideRoutes.length).toBeGreaterThan(0)
+    const failures: string[] = []
+    for (const route of tenantWideRoutes) {
+      const family = familyOf(route)
+      const request = requestFor(route, family, A)
+      const params = family ? made.get(family)!.atA : {}
+      const path = pathWith(route, params, A) + queryString(request.query)
+      failures.push(
+        ...(await refused(
+          route,
+          path,
+          { as: principal.as, tenant: acme, headers: request.headers, body: request.body },
+          403,
+        )),
+      )
     }
     expect(failures).toEqual([])
   })

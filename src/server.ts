@@ -7,6 +7,8 @@ import { auditEntryRoutes } from './modules/audit-entries/routes'
 import { cashRoutes } from './modules/cash/routes'
 import { registerClubMembershipJobs } from './modules/club-memberships/jobs'
 import { clubMembershipRoutes } from './modules/club-memberships/routes'
+import { registerClubReleaseJobs } from './modules/club-releases/jobs'
+import { clubReleaseRoutes } from './modules/club-releases/routes'
 import { clubRoutes } from './modules/clubs/routes'
 import { collectionRoutes } from './modules/collections/routes'
 import { couponRoutes } from './modules/coupons/routes'
@@ -20,6 +22,7 @@ import { healthRoutes } from './modules/health/routes'
 import { inventoryRoutes } from './modules/inventory/routes'
 import { laborRoutes } from './modules/labor/routes'
 import { shiftRoutes } from './modules/labor/shift-routes'
+import { registerLegacyReservationJobs } from './modules/legacy-reservations/jobs'
 import { legacyReservationRoutes } from './modules/legacy-reservations/routes'
 import { reservationTypeRoutes } from './modules/legacy-reservations/type-routes'
 import { registerMediaJobs } from './modules/media/jobs'
@@ -73,6 +76,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     customerRoutes(auth, platform),
     clubRoutes(auth),
     clubMembershipRoutes(auth),
+    clubReleaseRoutes(auth, registerClubReleaseJobs(platform, serviceOrdersPort)),
     productRoutes(auth),
     wineListRoutes(auth),
     collectionRoutes(auth, '/collection'),
@@ -84,7 +88,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     couponRoutes(auth, '/coupons'),
     inventoryRoutes(auth),
     orderRoutes(auth, serviceOrdersPort),
-    orderActionRoutes(auth, serviceOrdersPort),
+    orderActionRoutes(auth, serviceOrdersPort, platform.messages),
     orderSettingsRoutes(auth),
     paymentRoutes(auth, { provider: platform.payments, port: serviceOrdersPort }),
     offPremiseOrderRoutes(auth, serviceOrdersPort, platform.messages),
@@ -109,6 +113,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
 export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
   registerClubMembershipJobs(platform)
   registerGiftCardJobs(platform)
+  registerLegacyReservationJobs(platform)
   registerMediaJobs(platform)
   registerOffPremiseJobs(platform)
   // Typed as AnyElysia: composing every module in one chained type exceeds what tsc can represent,

@@ -58,7 +58,7 @@ function findCustomerRow(db: Queryable, id: string) {
 export const serviceOrdersPort: OrdersPort = {
   findCustomer: (db, id) => {
     const row = findCustomerRow(db, id)
-    return row ? { id: row.id, name: `${row.firstName} ${row.lastName}`.trim() } : undefined
+    return row ? { id: row.id, name: `${row.firstName} ${row.lastName}`.trim(), email: row.email } : undefined
   },
   findVariant: (db, ref) => {
     const variant = ref.variantId

@@ -55,6 +55,13 @@ const membership = await post('/club-membership', {
 })
 await ok(t.request('POST', `/club-membership/${membership.id}/hold`, { body: { holdUntil: inDays(30) } }))
 const product = await makeProduct(t, 'Margherita')
+const release = await post(`/club/${club.id}/releases`, {
+  title: 'Spring release',
+  processDate: '2026-03-01',
+  items: [
+    { productVariantId: (await ok(t.request('GET', `/product/${product}`))).variants[0].id, quantity: 1 },
+  ],
+})
 const ingredient = await makeIngredient(t)
 const recipe = await post('/inventory/recipes', {
   kind: 'menu_item',
@@ -205,6 +212,8 @@ const ids: Record<string, string> = {
   '/customer/:id': customer.id,
   '/club/:id': club.id,
   '/clubs/:id': club.id,
+  '/club/:id/releases/:releaseId': release.id,
+  '/clubs/:id/releases/:releaseId': release.id,
   '/club-membership/:id': membership.id,
   '/product/:id': product,
   '/wine-appellation/:id': wineAppellation.id,

@@ -47,6 +47,25 @@ describe('sandbox', () => {
     expect(declined).toBeInstanceOf(PaymentProviderError)
     expect(declined.kind).toBe('declined')
   })
+
+  test('tok_chargeCustomerFail saves as a card, then every charge on it declines (as at Stripe)', async () => {
+    const p = sandboxProvider()
+    const { providerCustomerId } = await p.createCustomer({
+      customerId: 'c',
+      tenantId: 't',
+      email: null,
+      name: 'A',
+    })
+    const card = await p.attachPaymentMethod(providerCustomerId, 'tok_chargeCustomerFail')
+    expect(card).toMatchObject({ brand: 'visa', last4: '0341' })
+    expect(await p.listPaymentMethods(providerCustomerId)).toEqual([card])
+    for (const key of ['k1', 'k2']) {
+      const charge = { paymentMethod: card.providerPaymentMethodId, providerCustomerId, idempotencyKey: key }
+      const declined = await p.authorizePayment(input(charge)).catch((e) => e)
+      expect(declined).toBeInstanceOf(PaymentProviderError)
+      expect(declined.kind).toBe('declined')
+    }
+  })
 })
 
 describe('stripe', () => {

@@ -5,7 +5,8 @@ const appStatus = t.Union([t.Literal('active'), t.Literal('inactive')], {
   description: 'Inactive apps keep their data but cannot be synced.',
 })
 const syncStatus = t.Union([t.Literal('idle'), t.Literal('synced')], {
-  description: '`idle` until the first `POST /apps/{id}/sync`, `synced` after.',
+  description:
+    '`idle` until the first `POST /apps/{id}/sync`, `synced` after: a sync was requested (the app reports what it synced with `POST /app-sync`).',
 })
 const slug = t.String({
   pattern: '^[a-z0-9][a-z0-9-]{0,62}$',

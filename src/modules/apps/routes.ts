@@ -90,10 +90,12 @@ export const appRoutes = (auth: AuthPlugin) =>
       params: AppParams,
       response: App,
       detail: {
-        summary: 'Sync an app',
+        summary: 'Request a sync from an app',
         description:
-          'Records a sync now: `syncStatus` becomes `synced` and `lastSyncedAt` now, and an `app`/`sync` event is emitted ' +
-          'so the app’s webhook subscription can act on it. An inactive app is refused with 409.',
+          'Records a sync request; this service moves no data itself. `syncStatus` becomes `synced` and `lastSyncedAt` now ' +
+          '(the time of the request, not of any data transfer), and an `app` `sync` event (payload: the app) is emitted: the app, ' +
+          'subscribed to it by webhook, does the syncing and reports each object’s outcome with `POST /app-sync`. The app’s data ' +
+          'and its sync records are not touched. Answers the app. An inactive app is refused with 409.',
       },
     })
     .post(

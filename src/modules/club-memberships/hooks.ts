@@ -12,6 +12,7 @@ import {
   registerPaymentMethodUse,
 } from '../customers/references'
 import { registerTaggable } from '../tags/assignments'
+import { registerDynamicSource } from '../tags/dynamic'
 import { clubMemberships } from './schema'
 import { scheduleOf } from './service'
 
@@ -33,6 +34,42 @@ registerTaggable(
     db.select({ id: clubMemberships.id }).from(clubMemberships).where(eq(clubMemberships.id, id)).get() !==
     undefined,
 )
+
+const membershipWritten = (write: { entityType: string; entityId: string | null }) =>
+  write.entityType === 'club-membership' && write.entityId ? [write.entityId] : []
+
+// Dynamic club-membership tags test the membership's fields.
+registerDynamicSource('club-membership', {
+  ids: (db) =>
+    db
+      .select({ id: clubMemberships.id })
+      .from(clubMemberships)
+      .all()
+      .map((r) => r.id),
+  present: (db, id) => db.select().from(clubMemberships).where(eq(clubMemberships.id, id)).get(),
+  changedBy: (_db, write) => membershipWritten(write),
+})
+
+// Dynamic customer tags may test how many memberships (not cancelled) a customer holds.
+registerDynamicSource('customer', {
+  present: (db, customerId) => ({
+    clubMembershipCount:
+      db
+        .select({ n: count() })
+        .from(clubMemberships)
+        .where(and(eq(clubMemberships.customerId, customerId), ne(clubMemberships.status, 'Cancelled')))
+        .get()?.n ?? 0,
+  }),
+  changedBy: (db, write) =>
+    membershipWritten(write).flatMap(
+      (id) =>
+        db
+          .select({ customerId: clubMemberships.customerId })
+          .from(clubMemberships)
+          .where(eq(clubMemberships.id, id))
+          .get()?.customerId ?? [],
+    ),
+})
 
 registerCustomerLocationLink('clubMemberships', (db, locationId) =>
   db

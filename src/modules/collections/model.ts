@@ -3,25 +3,62 @@ import { pagingQuery } from '../../platform/http/paging'
 import { int, oneOf } from '../../platform/http/types'
 import { SLUG_PATTERN } from '../../platform/slug'
 import { productStatuses } from '../products/schema'
+import { allOperators } from '../tags/fields'
+import { productConditionFields } from './dynamic'
 import { collectionTypes } from './schema'
 
 const Status = oneOf(productStatuses)
 const CollectionType = oneOf(collectionTypes, {
-  description: 'Manual: the collection holds exactly the products listed in `productIds`.',
+  description:
+    'Manual: the collection holds exactly the products listed in `productIds`. Dynamic: it holds every product its `conditions` match, kept up to date as products are created and changed.',
 })
+
+const AppliesToCondition = t.Union([t.Literal('All'), t.Literal('Any')], {
+  description:
+    'Dynamic collections: whether all conditions or any one of them must hold. Null for Manual ones.',
+})
+
+const CollectionCondition = t.Object(
+  {
+    field: t.String({
+      minLength: 1,
+      maxLength: 100,
+      description: `A product field: ${Object.keys(productConditionFields).join(', ')} (\`price\`: the lowest variant price, in cents).`,
+    }),
+    operator: oneOf(allOperators as [string, ...string[]], {
+      description: 'The operators of Dynamic tags (`POST /tag/{objectType}`), by the kind of the field.',
+    }),
+    value: t.Optional(
+      t.Nullable(
+        t.Union([
+          t.String({ maxLength: 200 }),
+          int(),
+          t.Boolean(),
+          t.Array(t.String({ maxLength: 200 }), { maxItems: 100 }),
+        ]),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+)
 
 export const Collection = t.Object(
   {
     id: t.String({ format: 'uuid' }),
     title: t.String(),
     type: CollectionType,
+    appliesToCondition: t.Nullable(AppliesToCondition),
+    conditions: t.Array(CollectionCondition),
     content: t.Nullable(t.String()),
     webStatus: Status,
     adminStatus: Status,
     slug: t.String(),
     featureImage: t.Nullable(t.String()),
     seo: t.Object({ title: t.Nullable(t.String()), description: t.Nullable(t.String()) }),
-    productIds: t.Array(t.String(), { description: 'Member products, in display order.' }),
+    productIds: t.Array(t.String(), {
+      description:
+        'Member products, in display order (a Dynamic collection: the matches in title order when filled, later matches appended).',
+    }),
     createdAt: t.String({ format: 'date-time' }),
     updatedAt: t.String({ format: 'date-time' }),
   },
@@ -30,6 +67,13 @@ export const Collection = t.Object(
 
 const fields = {
   type: t.Optional(CollectionType),
+  appliesToCondition: t.Optional(t.Nullable(AppliesToCondition)),
+  conditions: t.Optional(
+    t.Array(CollectionCondition, {
+      maxItems: 25,
+      description: 'Required (1..25) for Dynamic collections; must be empty for Manual ones.',
+    }),
+  ),
   content: t.Optional(t.Nullable(t.String({ maxLength: 100_000 }))),
   webStatus: t.Optional(Status),
   adminStatus: t.Optional(Status),
@@ -55,7 +99,8 @@ const fields = {
     t.Array(t.String({ minLength: 1, maxLength: 200 }), {
       maxItems: 1000,
       uniqueItems: true,
-      description: 'Products of the tenant, in display order; replaces the membership when sent.',
+      description:
+        'Manual collections: products of the tenant, in display order; replaces the membership when sent. Refused (400) on a Dynamic collection, whose conditions decide.',
     }),
   ),
 }

@@ -56,7 +56,8 @@ export const collectionRoutes = (auth: AuthPlugin, prefix: '/collection' | '/col
           summary: 'Create a collection',
           description:
             'Needs `title`. The slug is made from the title when not sent; a taken slug is 409. ' +
-            '`productIds` lists member products in display order (unknown ids are 400).',
+            '`productIds` lists member products in display order (unknown ids are 400). ' +
+            'A `Dynamic` collection takes 1..25 `conditions` over product fields instead (with `appliesToCondition`, default All; `productIds` is then 400): it is filled at once with every matching product, in title order, and every later product create, change or delete adds or removes that product (appended at the end), recorded as a `collection.update` (metadata `byConditions`, `added` or `removed`) with its event.',
         },
       },
     )
@@ -74,7 +75,7 @@ export const collectionRoutes = (auth: AuthPlugin, prefix: '/collection' | '/col
       detail: {
         summary: 'Update a collection',
         description:
-          'Partial: fields not sent keep their value; `productIds`, when sent, replaces the membership.',
+          'Partial: fields not sent keep their value; `productIds`, when sent, replaces the membership of a Manual collection (400 on a Dynamic one). Changing the conditions of a Dynamic collection (or making a Manual one Dynamic) refills it with the matching products; making a Dynamic collection Manual drops its conditions and keeps the products it holds as its list.',
       },
     })
     .delete(

@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { productStatuses, products } from '../products/schema'
+import type { TagCondition } from '../tags/schema'
 
-/** Manual collections hold the products listed in `productIds`. */
-export const collectionTypes = ['Manual'] as const
+/** Manual collections hold the products listed in `productIds`; Dynamic ones those their conditions match. */
+export const collectionTypes = ['Manual', 'Dynamic'] as const
 
 export const collections = sqliteTable(
   'collections',
@@ -11,6 +12,10 @@ export const collections = sqliteTable(
     id: text('id').primaryKey(),
     title: text('title').notNull(),
     type: text('type', { enum: collectionTypes }).notNull(),
+    /** `All` or `Any` for Dynamic collections; null for Manual ones. */
+    appliesToCondition: text('applies_to_condition', { enum: ['All', 'Any'] }),
+    /** Dynamic collections: conditions over product fields (see productConditionFields). */
+    conditions: text('conditions', { mode: 'json' }).$type<TagCondition[]>().notNull().default(sql`'[]'`),
     content: text('content'),
     webStatus: text('web_status', { enum: productStatuses }).notNull(),
     adminStatus: text('admin_status', { enum: productStatuses }).notNull(),

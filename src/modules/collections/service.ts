@@ -3,12 +3,14 @@ import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
-import { ApiError, conflict, notFound } from '../../platform/http/problem'
+import { ApiError, conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import { slugTaken, uniqueSlug } from '../../platform/slug'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { products } from '../products/schema'
+import { assertConditionShape, type ConditionShape } from '../tags/fields'
+import { matchingProductIds, productConditionFields } from './dynamic'
 import type { CollectionView, CreateCollectionInput, UpdateCollectionInput } from './model'
 import { type CollectionRow, collectionProducts, collections } from './schema'
 
@@ -34,6 +36,8 @@ function collectionViews(db: Queryable, rows: CollectionRow[]): CollectionView[]
     id: row.id,
     title: row.title,
     type: row.type,
+    appliesToCondition: row.appliesToCondition,
+    conditions: row.conditions,
     content: row.content,
     webStatus: row.webStatus,
     adminStatus: row.adminStatus,
@@ -113,18 +117,45 @@ function replaceMembers(tx: Queryable, collectionId: string, productIds: string[
     .run()
 }
 
+/**
+ * Checks a whole collection's type and conditions (Dynamic ones take no `productIds`) and answers
+ * the shape with the products it holds: the list sent (Manual) or its conditions' matches.
+ */
+function membershipOf(
+  tx: Queryable,
+  shape: ConditionShape,
+  productIds: string[] | undefined,
+): ConditionShape & { productIds: string[] | undefined } {
+  const valid = assertConditionShape(productConditionFields, 'Product', 'collections', shape)
+  if (valid.type === 'Manual') {
+    if (productIds) assertProductsExist(tx, productIds)
+    return { ...valid, productIds }
+  }
+  if (productIds)
+    throw invalid('body/productIds', 'a Dynamic collection holds the products its conditions match')
+  return { ...valid, productIds: matchingProductIds(tx, valid) }
+}
+
 export function createCollection(db: Db, actor: Actor, input: CreateCollectionInput): CollectionView {
   return inWriteTransaction(db, (tx) => {
     if (input.slug && slugTaken(tx, collections, slugColumns, input.slug))
       throw conflict(`collection slug "${input.slug}" is already in use`, { slug: input.slug })
-    assertProductsExist(tx, input.productIds ?? [])
+    const { productIds, ...shape } = membershipOf(
+      tx,
+      {
+        type: input.type ?? 'Manual',
+        appliesToCondition: input.appliesToCondition ?? null,
+        conditions: input.conditions ?? [],
+      },
+      input.productIds,
+    )
     const now = nowIso()
     const id = newId()
     tx.insert(collections)
       .values({
         id,
         title: input.title,
-        type: input.type ?? 'Manual',
+        ...shape,
         content: input.content ?? null,
         webStatus: input.webStatus ?? 'Available',
         adminStatus: input.adminStatus ?? 'Available',
@@ -136,7 +167,7 @@ export function createCollection(db: Db, actor: Actor, input: CreateCollectionIn
         updatedAt: now,
       })
       .run()
-    replaceMembers(tx, id, input.productIds ?? [])
+    replaceMembers(tx, id, productIds ?? [])
     const view = getCollection(tx, id)
     recordWrite(tx, actor, {
       action: 'collection.create',
@@ -159,9 +190,32 @@ export function updateCollection(
     const before = getCollection(tx, id)
     if (patch.slug !== undefined && slugTaken(tx, collections, slugColumns, patch.slug, id))
       throw conflict(`collection slug "${patch.slug}" is already in use`, { slug: patch.slug })
-    if (patch.productIds) assertProductsExist(tx, patch.productIds)
-    const { seo, productIds, ...scalar } = patch
-    const wanted: Partial<CollectionView> = { ...scalar }
+    const {
+      seo,
+      productIds: sent,
+      type: _type,
+      appliesToCondition: _applies,
+      conditions: _conditions,
+      ...scalar
+    } = patch
+    const type = patch.type ?? before.type
+    // Switching to Manual drops the conditions (the products held stay, as the Manual list).
+    const switchedToManual = type === 'Manual' && before.type === 'Dynamic'
+    const { productIds, ...shape } = membershipOf(
+      tx,
+      {
+        type,
+        appliesToCondition:
+          patch.appliesToCondition !== undefined
+            ? patch.appliesToCondition
+            : switchedToManual
+              ? null
+              : before.appliesToCondition,
+        conditions: patch.conditions ?? (switchedToManual ? [] : before.conditions),
+      },
+      sent,
+    )
+    const wanted: Partial<CollectionView> = { ...scalar, ...shape }
     if (seo) wanted.seo = { ...before.seo, ...seo }
     if (productIds) wanted.productIds = productIds
     const changes = diffFields(before, wanted)
@@ -169,6 +223,7 @@ export function updateCollection(
     tx.update(collections)
       .set({
         ...scalar,
+        ...shape,
         ...(seo?.title !== undefined ? { seoTitle: seo.title } : {}),
         ...(seo?.description !== undefined ? { seoDescription: seo.description } : {}),
         updatedAt: nowIso(),

@@ -54,7 +54,7 @@ export const Customer = t.Object(
     status: customerStatus,
     tags: t.Array(CustomerTag, {
       description:
-        'The Manual customer tags attached to the customer (tag assignments), in title order. Attach and detach with `POST /customers/{id}/tags` and `DELETE /customers/{id}/tags/{tagId}`, or replace them all with `tags` on PUT.',
+        'The customer tags it carries, in title order: Manual ones attached (tag assignments) and Dynamic ones whose conditions it meets. Attach and detach Manual tags with `POST /customers/{id}/tags` and `DELETE /customers/{id}/tags/{tagId}`, or replace them all with `tags` on PUT.',
     }),
     marketingOptIn: t.Boolean(),
     notes: t.Nullable(t.String()),
@@ -109,7 +109,7 @@ const customerFields = {
       maxItems: 100,
       uniqueItems: true,
       description:
-        'Ids of Manual customer tags (`GET /tag/customer`); the customer’s tags become exactly these when sent (an empty list detaches them all). An id that is not a Manual customer tag is 400 naming its index.',
+        'Ids of Manual customer tags (`GET /tag/customer`); the customer’s Manual tags become exactly these when sent (an empty list detaches them all; Dynamic tags stay as their conditions say). An id that is not a Manual customer tag is 400 naming its index.',
     }),
   ),
   marketingOptIn: t.Optional(t.Boolean()),

@@ -1,6 +1,6 @@
 // A customer's tags are Manual customer tags attached through the tags family's assignments
 // (the single source of truth); the Customer's `tags` field is derived from them.
-import { and, eq } from 'drizzle-orm'
+import { and, asc, eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import type { Actor } from '../../platform/auth/actor'
 import type { AuthPlugin } from '../../platform/auth/plugin'
@@ -8,11 +8,12 @@ import { invalid } from '../../platform/http/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { attachTag, detachTag, moveAssignments, registerTaggable, tagsFor } from '../tags/assignments'
+import { registerDynamicSource } from '../tags/dynamic'
 import { objectTypes } from '../tags/fields'
 import { tags } from '../tags/schema'
 import { AttachCustomerTag, Customer, CustomerParams, CustomerTagParams, type CustomerView } from './model'
 import { registerCustomerReferenceMover } from './references'
-import { customers } from './schema'
+import { customerAddresses, customers } from './schema'
 import { getCustomer, resolveCustomerId, touchCustomer } from './service'
 
 // Tags attach to live customers only (another tenant's id is not in this database, so 404).
@@ -20,6 +21,29 @@ registerTaggable(
   'customer',
   (db, id) => db.select({ id: customers.id }).from(customers).where(eq(customers.id, id)).get() !== undefined,
 )
+// Dynamic customer tags test the customer's own fields and those of its first address; orders
+// and club memberships add their counts (their hooks).
+registerDynamicSource('customer', {
+  ids: (db) =>
+    db
+      .select({ id: customers.id })
+      .from(customers)
+      .all()
+      .map((r) => r.id),
+  present: (db, id) => {
+    const row = db.select().from(customers).where(eq(customers.id, id)).get()
+    if (!row) return undefined
+    const address = db
+      .select()
+      .from(customerAddresses)
+      .where(eq(customerAddresses.customerId, id))
+      .orderBy(asc(customerAddresses.createdAt), asc(customerAddresses.id))
+      .get()
+    const { city, region, postalCode, countryCode } = address ?? {}
+    return { ...row, city, region, postalCode, countryCode }
+  },
+  changedBy: (_db, write) => (write.entityType === 'customer' && write.entityId ? [write.entityId] : []),
+})
 // A merge moves the source's tags to the primary; a tag both carry is kept once.
 registerCustomerReferenceMover('tags', (tx, sourceId, primaryId) =>
   moveAssignments(tx, 'customer', sourceId, primaryId),
@@ -78,7 +102,7 @@ export const customerTagRoutes = (auth: AuthPlugin, prefix: string) =>
       response: Customer,
       detail: {
         summary: 'Attach a tag to a customer',
-        description: `Answers the customer with its \`tags\` (\`[{id, title}]\`). \`tagId\` must be a Manual customer tag (\`GET /tag/customer\`): another id is 400, a Dynamic tag 409 (Dynamic tags apply by their conditions). Attaching a tag the customer already carries changes nothing. Needs \`customers:write\` (tagging a customer is editing the customer; \`tags:write\` manages the tags themselves). The attachment is audited (\`tag.attach\` and \`customer.update\`) and emits \`tag.attach\` and \`customer.update\`. ${aliasNote}`,
+        description: `Answers the customer with its \`tags\` (\`[{id, title}]\`: the Manual tags attached and the Dynamic tags whose conditions it meets). \`tagId\` must be a Manual customer tag (\`GET /tag/customer\`): another id is 400, a Dynamic tag 409 (Dynamic tags apply by their conditions). Attaching a tag the customer already carries changes nothing. Needs \`customers:write\` (tagging a customer is editing the customer; \`tags:write\` manages the tags themselves). The attachment is audited (\`tag.attach\` and \`customer.update\`) and emits \`tag.attach\` and \`customer.update\`. ${aliasNote}`,
       },
     })
     .delete(
@@ -90,7 +114,7 @@ export const customerTagRoutes = (auth: AuthPlugin, prefix: string) =>
         response: Customer,
         detail: {
           summary: 'Detach a tag from a customer',
-          description: `Answers the customer without the tag. 404 when the customer does not carry it. Audited (\`tag.detach\` and \`customer.update\`); emits \`tag.detach\` and \`customer.update\`. ${aliasNote}`,
+          description: `Answers the customer without the tag. 404 when the customer does not carry it; 409 for a Dynamic tag (its conditions decide). Audited (\`tag.detach\` and \`customer.update\`); emits \`tag.detach\` and \`customer.update\`. ${aliasNote}`,
         },
       },
     )

@@ -1,10 +1,14 @@
 // How gift cards join the customers family: a merge moves a source customer's cards to the
 // primary, and a customer who owns cards cannot be deleted (409; merge or set it inactive). The
 // cards table keeps no foreign key to customers: adding one would rebuild the table and its
-// ledger triggers.
+// ledger triggers. The `allowDiscounts` setting decides whether orders discount gift card sales.
 import { count, eq } from 'drizzle-orm'
 import { registerCustomerReferenceCount, registerCustomerReferenceMover } from '../customers/references'
+import { registerGiftCardDiscountRule } from '../orders/gift-card-discounts'
 import { giftCards } from './schema'
+import { getGiftCardSettings } from './settings'
+
+registerGiftCardDiscountRule((db) => getGiftCardSettings(db).allowDiscounts)
 
 registerCustomerReferenceMover(
   'giftCards',

@@ -218,6 +218,12 @@ export const LoadBody = t.Object(
 export const RedeemBody = t.Object(
   {
     amount: money({ minimum: 1, description: 'Cents to take; more than the balance is 409.' }),
+    tipAmount: t.Optional(
+      money({
+        description:
+          'The part of `amount` that pays a tip (at most `amount`); 409 while the setting `tipsEnabled` is off.',
+      }),
+    ),
     paymentReference: t.String({
       minLength: 1,
       maxLength: 200,

@@ -100,6 +100,8 @@ export interface RedeemInput {
   id?: string
   code?: string
   amount: number
+  /** The part of `amount` that pays a tip: refused unless the settings' `tipsEnabled` is on. */
+  tipAmount?: number
   paymentReference: string
   orderId?: string | null
   locationId?: string | null
@@ -118,6 +120,7 @@ export function redeemGiftCard(tx: Queryable, actor: Actor, input: RedeemInput):
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0)
     throw invalid('amount', 'a positive integer of cents')
   if (!input.paymentReference) throw invalid('paymentReference', 'required')
+  if ((input.tipAmount ?? 0) > input.amount) throw invalid('tipAmount', 'at most the amount redeemed')
   const card = input.id !== undefined ? getGiftCardRow(tx, input.id) : findByCode(tx, input.code!)
   if (!card) throw codeNotFound()
 
@@ -145,6 +148,8 @@ export function redeemGiftCard(tx: Queryable, actor: Actor, input: RedeemInput):
   assertEnabled(settings)
   assertStatus(card, ['Active'], 'redeemed')
   assertNotExpired(card)
+  if ((input.tipAmount ?? 0) > 0 && !settings.tipsEnabled)
+    throw conflict('gift cards cannot pay tips (tipsEnabled is off)', { tipsEnabled: false })
   if (input.channel === 'online' && !settings.allowOnlineRedemption) {
     throw conflict('gift cards cannot be redeemed online (allowOnlineRedemption is off)')
   }

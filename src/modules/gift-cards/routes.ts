@@ -96,7 +96,9 @@ const cardRoutes = (auth: AuthPlugin) =>
           'All eleven fields are required. Amounts are non-negative integer cents; a purchase limit or minimum ' +
           'of 0 means none. `cashOutPermission` names a role (`owner`, `manager`, `staff`, `read_only`): staff ' +
           'holding it or a higher role may cash out, and only a balance above `cashOutThreshold`. With ' +
-          '`sharedAcrossLocations` off a card is redeemable only at its origin location.',
+          '`sharedAcrossLocations` off a card is redeemable only at its origin location. With `tipsEnabled` off a gift ' +
+          'card payment may not carry a tip (409). With `allowDiscounts` off gift card sale lines are never ' +
+          'discounted (coupons skip them); on, they are discountable like any line.',
       },
     })
     .get(

@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm'
 import { registerCustomerLocationLink, registerCustomerReferenceMover } from '../customers/references'
 import { tablesReservations } from '../tables-reservations/schema'
 import { registerTaggable } from '../tags/assignments'
+import { registerDynamicSource } from '../tags/dynamic'
 import { legacyReservations } from './schema'
 
 registerCustomerReferenceMover(
@@ -40,3 +41,20 @@ registerTaggable(
       .where(eq(tablesReservations.id, objectId))
       .get() !== undefined,
 )
+
+// Dynamic reservation tags test legacy reservations (`/reservation`); `locationId` is the
+// reservation location.
+registerDynamicSource('reservation', {
+  ids: (db) =>
+    db
+      .select({ id: legacyReservations.id })
+      .from(legacyReservations)
+      .all()
+      .map((r) => r.id),
+  present: (db, id) => {
+    const row = db.select().from(legacyReservations).where(eq(legacyReservations.id, id)).get()
+    return row && { ...row, locationId: row.reservationLocationId }
+  },
+  changedBy: (_db, write) =>
+    write.entityType === 'legacy_reservation' && write.entityId ? [write.entityId] : [],
+})

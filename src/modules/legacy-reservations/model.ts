@@ -22,7 +22,7 @@ export const LegacyReservation = t.Object({
   reservationCloseOutDate: nullable(t.String()),
   lastProcessAttemptDate: nullable(t.String()),
   reservationPaidDate: nullable(t.String()),
-  reminderEmailSendDate: nullable(t.String()),
+  reminderEmailSendDate: nullable(t.String({ description: 'When the reminder email was sent.' })),
   checkInTime: nullable(t.String()),
   closeOutTime: nullable(t.String()),
   reservationTypeId: uuid,
@@ -39,7 +39,10 @@ export const LegacyReservation = t.Object({
   paymentCharge: t.String(),
   orderId: nullable(t.String()),
   orderNumber: nullable(t.Integer()),
-  reminderEmailSendStatus: t.String(),
+  reminderEmailSendStatus: t.String({
+    description:
+      '`pending` until the `legacy-reservations.remind` job (every five minutes) emails the customer a reminder within 24 hours of a Pending or Confirmed reservation: then `sent`, `failed` (the reason is in the `legacy_reservation.remind` audit entry), or `skipped` without a customer email; `sending` while claimed. Audited and emitted as `reservation` `remind`.',
+  }),
   sku: nullable(t.String()),
   price: t.Integer({ description: 'Integer minor units.' }),
   tenderType: nullable(t.String()),

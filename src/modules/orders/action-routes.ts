@@ -1,9 +1,11 @@
-// Routes under /order/{id}/...: lines, discounts, lifecycle and fulfillments, each located by its
-// order.
+// Routes under /order/{id}/...: lines, discounts, service charges, lifecycle and fulfillments,
+// each located by its order.
 import { Elysia } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
+import type { MessageSender } from '../../platform/messaging/sender'
 import { addServiceCharge, removeServiceCharge } from './charges'
 import { applyCoupon, removeDiscount } from './discounts'
+import { withFulfillmentEmail } from './fulfillment-email'
 import { deleteFulfillment, fulfillAll, fulfillItems } from './fulfillments'
 import { closeOrder, submitOrder, voidLine, voidOrder } from './lifecycle'
 import { addLine, removeLine, updateLine } from './lines'
@@ -25,7 +27,7 @@ import { orderLocated } from './view'
 
 const refused = 'An order in another status is 409 `conflict` with `currentStatus` (and `allowedStatuses`).'
 
-export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
+export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort, messages: MessageSender) =>
   new Elysia({ name: 'order-actions', prefix: '/order/:id', detail: { tags: ['Orders'] } })
     .use(auth)
     .post('/line', ({ db, actor, params, body }) => addLine(db, actor, port, params.id, body), {
@@ -122,7 +124,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
       response: Order,
       detail: {
         summary: 'Apply a coupon',
-        description: `Adds an AppliedDiscount from the coupon with \`couponCode\` (case-insensitive), to the order or to one line (\`lineItemId\`; a voided line is 409). An unknown code is 400. Whether the coupon applies is decided by the coupons module's engine on the order's cart: its lines not voided and not gift card sales, each at what earlier discounts left of it; the order's subtotal; today in the location's time zone; the coupon's uses on other orders that are not voided (of the order's customer for \`Per Customer\` limits); the customer's live (not cancelled) club memberships and Manual customer tags. A coupon that does not apply is 409 with \`reason\`, checked in this order: \`disabled\`, \`not_started\`, \`expired\` (dates inclusive), \`usage_limit_reached\`, \`customer_required\` and \`customer_usage_limit_reached\` (\`Per Customer\`), \`not_available_to_customer\` (\`availableTo\` Customer, Club or Customer Tag), \`already_applied\`, \`not_combinable\` (an \`exclusive\` coupon stands alone), \`minimum_not_met\` (subtotal below \`minimumCartAmount\`), \`no_eligible_items\` (\`appliesTo\` Product/Collection matching no line, or a \`lineItemId\` the coupon does not apply to). A Store coupon applies even before the order has lines (its amount is 0 until it has). A coupon that requires manager approval needs \`managerApprovedByStaffUserId\` naming an active staff user with \`discounts:approve\` at the order's location: missing, or a user without it, is 403 (\`reason\` \`manager_approval_required\` when missing); an unknown user, or naming one for a coupon that needs no approval, is 400. Amounts are recomputed by the same engine whenever the order changes, discounts stacking in the order applied. ${refused}`,
+        description: `Adds an AppliedDiscount from the coupon with \`couponCode\` (case-insensitive), to the order or to one line (\`lineItemId\`; a voided line is 409). An unknown code is 400. Whether the coupon applies is decided by the coupons module's engine on the order's cart: its lines not voided and not gift card sales (those too when the gift card setting \`allowDiscounts\` is on), each at what earlier discounts left of it; the order's subtotal; today in the location's time zone; the coupon's uses on other orders that are not voided (of the order's customer for \`Per Customer\` limits); the customer's live (not cancelled) club memberships and Manual customer tags. A coupon that does not apply is 409 with \`reason\`, checked in this order: \`disabled\`, \`not_started\`, \`expired\` (dates inclusive), \`usage_limit_reached\`, \`customer_required\` and \`customer_usage_limit_reached\` (\`Per Customer\`), \`not_available_to_customer\` (\`availableTo\` Customer, Club or Customer Tag), \`already_applied\`, \`not_combinable\` (an \`exclusive\` coupon stands alone), \`minimum_not_met\` (subtotal below \`minimumCartAmount\`), \`no_eligible_items\` (\`appliesTo\` Product/Collection matching no line, or a \`lineItemId\` the coupon does not apply to). A Store coupon applies even before the order has lines (its amount is 0 until it has). A coupon that requires manager approval needs \`managerApprovedByStaffUserId\` naming an active staff user with \`discounts:approve\` at the order's location: missing, or a user without it, is 403 (\`reason\` \`manager_approval_required\` when missing); an unknown user, or naming one for a coupon that needs no approval, is 400. Amounts are recomputed by the same engine whenever the order changes, discounts stacking in the order applied. ${refused}`,
       },
     })
     .delete(
@@ -168,30 +170,40 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort) =>
         },
       },
     )
-    .post('/fulfillment/all', ({ db, actor, params, body }) => fulfillAll(db, actor, port, params.id, body), {
-      permission: 'orders:write',
-      locatedBy: orderLocated,
-      params: OrderParams,
-      body: FulfillAll,
-      response: Order,
-      detail: {
-        summary: 'Fulfill every line',
-        description:
-          'Records one fulfillment of everything not yet fulfilled, by SKU (lines without a SKU, open items, are not fulfilled by SKU). Nothing left is 409. Only `submitted`, `paid` or `closed` orders (409 with `currentStatus` otherwise). `shipped` only with type `Shipped`, `pickedUp` only with `Picked Up`.',
+    .post(
+      '/fulfillment/all',
+      ({ db, actor, params, body }) =>
+        withFulfillmentEmail(db, actor, port, messages, fulfillAll(db, actor, port, params.id, body)),
+      {
+        permission: 'orders:write',
+        locatedBy: orderLocated,
+        params: OrderParams,
+        body: FulfillAll,
+        response: Order,
+        detail: {
+          summary: 'Fulfill every line',
+          description:
+            'Records one fulfillment of everything not yet fulfilled, by SKU (lines without a SKU, open items, are not fulfilled by SKU). Nothing left is 409. Only `submitted`, `paid` or `closed` orders (409 with `currentStatus` otherwise). `shipped` only with type `Shipped`, `pickedUp` only with `Picked Up`. With `sendTransactionEmail` the order’s customer is emailed through the message sender once the fulfillment is recorded (its items, and tracking numbers when shipped); the outcome is audited as `order.fulfillment.email` (`sent`, `failed` with the reason, or `skipped` without a customer email) and never undoes the fulfillment.',
+        },
       },
-    })
-    .post('/fulfillment', ({ db, actor, params, body }) => fulfillItems(db, actor, port, params.id, body), {
-      permission: 'orders:write',
-      locatedBy: orderLocated,
-      params: OrderParams,
-      body: FulfillItems,
-      response: Order,
-      detail: {
-        summary: 'Fulfill some items',
-        description:
-          'Items by SKU (case-insensitive; repeated SKUs add up). A SKU not on the order is 400; more than remains unfulfilled is 409 with `remainingQuantity`. Only `submitted`, `paid` or `closed` orders.',
+    )
+    .post(
+      '/fulfillment',
+      ({ db, actor, params, body }) =>
+        withFulfillmentEmail(db, actor, port, messages, fulfillItems(db, actor, port, params.id, body)),
+      {
+        permission: 'orders:write',
+        locatedBy: orderLocated,
+        params: OrderParams,
+        body: FulfillItems,
+        response: Order,
+        detail: {
+          summary: 'Fulfill some items',
+          description:
+            'Items by SKU (case-insensitive; repeated SKUs add up). A SKU not on the order is 400; more than remains unfulfilled is 409 with `remainingQuantity`. Only `submitted`, `paid` or `closed` orders. With `sendTransactionEmail` the order’s customer is emailed through the message sender once the fulfillment is recorded (its items, and tracking numbers when shipped); the outcome is audited as `order.fulfillment.email` (`sent`, `failed` with the reason, or `skipped` without a customer email) and never undoes the fulfillment.',
+        },
       },
-    })
+    )
     .delete(
       '/fulfillment/:fulfillmentId',
       ({ db, actor, params, set }) => {

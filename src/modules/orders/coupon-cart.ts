@@ -1,10 +1,12 @@
 // The cart the coupons engine judges a coupon on, built from an order: its discountable lines with
 // what earlier discounts left of them, the subtotal, now in the location's time zone, the coupon's
 // usage on other orders, the customer's clubs and tags, the discounts already on the order.
+
 import { and, countDistinct, eq, ne } from 'drizzle-orm'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import type { CartSummary } from '../coupons/apply'
 import { getLocation } from '../locations/service'
+import { lineDiscountable } from './gift-card-discounts'
 import type { OrderCoupon, OrdersPort } from './ports'
 import { type OrderRow, orderDiscounts, orders } from './schema'
 import { discountsOf, linesOf } from './view'
@@ -47,8 +49,8 @@ export function orderCouponCart(
   coupon: OrderCoupon,
   options: CouponCartOptions,
 ): CartSummary {
-  // Voided lines count nothing and gift card sales are never discounted.
-  const lines = linesOf(tx, order.id).filter((l) => !l.voidedAt && !l.giftCardSale)
+  // Voided lines count nothing; gift card sales only when the gift card settings allow discounts.
+  const lines = linesOf(tx, order.id).filter((l) => !l.voidedAt && lineDiscountable(tx, l))
   const customerId = order.customerId
   const segments = customerId ? port.customerSegments(tx, customerId) : { clubIds: [], tagIds: [] }
   return {

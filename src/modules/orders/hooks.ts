@@ -1,14 +1,16 @@
 // How orders join the customers family: a customer merge moves their orders to the primary, and
 // an order links its customer to the order's location (`GET /customers?locationId=`), and tags
-// attach to existing orders only; a customer with orders cannot be deleted.
-import { count, eq } from 'drizzle-orm'
+// attach to existing orders only; a customer with orders cannot be deleted. Dynamic tags test an
+// order's fields, and a customer's paid orders (count, lifetime value, last order date).
+import { and, asc, count, eq, inArray, max, sum } from 'drizzle-orm'
 import {
   registerCustomerLocationLink,
   registerCustomerReferenceCount,
   registerCustomerReferenceMover,
 } from '../customers/references'
 import { registerTaggable } from '../tags/assignments'
-import { orders } from './schema'
+import { registerDynamicSource } from '../tags/dynamic'
+import { orderDiscounts, orders } from './schema'
 
 registerCustomerReferenceMover(
   'orders',
@@ -37,3 +39,52 @@ registerTaggable(
 registerCustomerLocationLink('orders', (db, locationId) =>
   db.select({ id: orders.customerId }).from(orders).where(eq(orders.locationId, locationId)),
 )
+
+const orderWritten = (write: { entityType: string; entityId: string | null }) =>
+  write.entityType === 'order' && write.entityId ? [write.entityId] : []
+
+registerDynamicSource('order', {
+  ids: (db) =>
+    db
+      .select({ id: orders.id })
+      .from(orders)
+      .all()
+      .map((r) => r.id),
+  present: (db, id) => {
+    const row = db.select().from(orders).where(eq(orders.id, id)).get()
+    if (!row) return undefined
+    const coupon = db
+      .select({ code: orderDiscounts.code })
+      .from(orderDiscounts)
+      .where(and(eq(orderDiscounts.orderId, id), eq(orderDiscounts.sourceType, 'coupon')))
+      .orderBy(asc(orderDiscounts.position))
+      .get()
+    return { ...row, couponCode: coupon?.code ?? null }
+  },
+  changedBy: (_db, write) => orderWritten(write),
+})
+
+// A customer's order figures count paid and closed orders only.
+const countedOrders = (customerId: string) =>
+  and(eq(orders.customerId, customerId), inArray(orders.status, ['paid', 'closed']))
+
+registerDynamicSource('customer', {
+  present: (db, customerId) => {
+    const figures = db
+      .select({ orderCount: count(), lifetimeValue: sum(orders.total), lastOrderAt: max(orders.createdAt) })
+      .from(orders)
+      .where(countedOrders(customerId))
+      .get()
+    return {
+      orderCount: figures?.orderCount ?? 0,
+      lifetimeValue: Number(figures?.lifetimeValue ?? 0),
+      lastOrderDate: figures?.lastOrderAt ?? null,
+    }
+  },
+  changedBy: (db, write) =>
+    orderWritten(write).flatMap(
+      (id) =>
+        db.select({ customerId: orders.customerId }).from(orders).where(eq(orders.id, id)).get()
+          ?.customerId ?? [],
+    ),
+})

@@ -111,6 +111,14 @@ function assertUnitTotal(unitPrice: number, modifiers: ModifierValue[], path: st
     throw invalid(`${path}/modifiers`, `modifiers take the unit price below zero (${perUnit} cents)`)
 }
 
+/**
+ * What a caller inside the service (a club release) may set on new lines that a request may not:
+ * a catalog line's unit price (the release price). Tax follows the order's tax place.
+ */
+export interface LineTerms {
+  unitPrice?: number
+}
+
 /** A new line row from a request; `path` prefixes error paths (`body` or `body/lineItems/2`). */
 export function buildLine(
   tx: Queryable,
@@ -119,6 +127,7 @@ export function buildLine(
   input: AddLineInput,
   position: number,
   path: string,
+  terms: LineTerms = {},
 ): OrderLineRow {
   const lineType = input.lineType ?? 'catalog'
   let base: Pick<
@@ -163,7 +172,7 @@ export function buildLine(
       productVariantId: variant.variantId,
       sku: variant.sku,
       title: variant.productTitle,
-      unitPrice: variant.price,
+      unitPrice: terms.unitPrice ?? variant.price,
       taxCode: variant.taxCode,
       openItemScope: null,
       category: variant.productType,
@@ -261,10 +270,11 @@ export function insertLines(
   order: OrderRow,
   inputs: AddLineInput[],
   path: string,
+  terms: LineTerms[] = [],
 ) {
   let position = nextLinePosition(tx, order.id)
   const rows = inputs.map((input, i) =>
-    buildLine(tx, port, order, input, position++, path.replace('#', String(i))),
+    buildLine(tx, port, order, input, position++, path.replace('#', String(i)), terms[i]),
   )
   if (rows.length > 0) tx.insert(orderLines).values(rows).run()
   return rows

@@ -310,7 +310,8 @@ const fulfillmentBase = {
   fulfillmentDate: dateOrDateTime,
   packageCount: int({ minimum: 0, maximum: 1000 }),
   sendTransactionEmail: t.Boolean({
-    description: 'Recorded on the fulfillment and in its `order` `fulfill` event, for the mailer to act on.',
+    description:
+      'Emails the order’s customer about this fulfillment through the message sender once it is recorded (audited as `order.fulfillment.email`); also recorded on the fulfillment and in its `order` `fulfill` event.',
   }),
   shipped: t.Optional(
     t.Object(

@@ -11,7 +11,7 @@ import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { findLocation, getLocation } from '../locations/service'
 import { findStaffUser } from '../staff/service'
-import { insertLines } from './lines'
+import { insertLines, type LineTerms } from './lines'
 import type { CreateOrderInput, OrderView, UpdateOrderInput } from './model'
 import { changeOrder, OPEN_STATUSES } from './mutation'
 import type { OrdersPort, TaxCode } from './ports'
@@ -100,7 +100,17 @@ function assertStaff(tx: Queryable, staffUserId: string | null | undefined, path
   if (staff?.status !== 'active') throw invalid(path, `no active staff user ${staffUserId}`)
 }
 
-export function createOrder(db: Db, actor: Actor, port: OrdersPort, input: CreateOrderInput): OrderView {
+/**
+ * `lineTerms[i]` sets what a request cannot on `input.lineItems[i]` (see LineTerms): for callers
+ * inside the service only, never from a request body.
+ */
+export function createOrder(
+  db: Db,
+  actor: Actor,
+  port: OrdersPort,
+  input: CreateOrderInput,
+  lineTerms: LineTerms[] = [],
+): OrderView {
   const locationId = input.locationId ?? actor.locationId
   if (!locationId) throw invalid('body/locationId', 'give locationId or the x-location-id header')
   return inWriteTransaction(db, (tx) => {
@@ -146,7 +156,7 @@ export function createOrder(db: Db, actor: Actor, port: OrdersPort, input: Creat
       .returning()
       .get()
     port.attachOffPremise(tx, actor, order, input.offPremise)
-    insertLines(tx, port, order, input.lineItems ?? [], 'body/lineItems/#')
+    insertLines(tx, port, order, input.lineItems ?? [], 'body/lineItems/#', lineTerms)
     repriceOrder(tx, port, order.id)
     const view = loadOrder(tx, port, order.id)
     recordWrite(tx, actor, {

@@ -86,7 +86,7 @@ export interface GiftCardIssue {
 
 export interface OrdersPort {
   /** The live customer an id names (a merged-away id gives its primary), or undefined. */
-  findCustomer(db: Queryable, id: string): { id: string; name: string } | undefined
+  findCustomer(db: Queryable, id: string): { id: string; name: string; email?: string | null } | undefined
   findVariant(db: Queryable, ref: { variantId?: string; sku?: string }): CatalogVariantInfo | undefined
   /** The rate for a tax code at a place; null when no tax is configured there. */
   taxRate(

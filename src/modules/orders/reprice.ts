@@ -6,6 +6,7 @@ import { conflict } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import type { CouponAmountTerms } from '../coupons/apply'
+import { lineDiscountable } from './gift-card-discounts'
 import type { OrdersPort } from './ports'
 import {
   type Fundraising,
@@ -43,7 +44,7 @@ export function toPricingModifier(m: ModifierValue): PricingModifier {
   }
 }
 
-export const toPricingLine = (line: OrderLineRow): PricingLine => ({
+export const toPricingLine = (line: OrderLineRow, discountable: boolean): PricingLine => ({
   id: line.id,
   unitPrice: line.unitPrice,
   quantity: line.quantity,
@@ -53,8 +54,7 @@ export const toPricingLine = (line: OrderLineRow): PricingLine => ({
   voided: line.voidedAt !== null,
   productId: line.productId,
   collectionIds: line.collectionIds,
-  // Gift card sales are never discounted.
-  discountable: !line.giftCardSale,
+  discountable,
   bottleDeposit: line.bottleDeposit,
 })
 
@@ -170,7 +170,7 @@ export function repriceOrder(tx: Queryable, port: OrdersPort, orderId: string): 
   const charges = serviceChargesOf(tx, orderId)
   const shipping = rateShipping(tx, port, order)
   const priced = priceOrder({
-    lines: lines.map(toPricingLine),
+    lines: lines.map((line) => toPricingLine(line, lineDiscountable(tx, line))),
     discounts: discounts.map(toPricingDiscount),
     tipTotal: order.tipTotal,
     fundraising: fundraisingOf(order),

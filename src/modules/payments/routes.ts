@@ -86,7 +86,7 @@ export const paymentRoutes = (auth: AuthPlugin, deps: PaymentDeps) =>
           description: `\`tender\`: \`cash\`, \`card\` or \`gift_card\`. \`amount\` goes to the balance due (partial payments welcome; more than the balance due less card authorizations not yet captured is 409); \`tipAmount\` comes on top and raises the order's tipTotal. A captured payment is recorded on the order at once: when balanceDue reaches 0 the order is \`paid\`.
 - **cash**: captured at once and written as a \`cash_collected\` entry (amount + tip) on a drawer at the order's location: \`drawerId\` if given, else the open drawer assigned to the caller there, else the only open drawer there; none (or several, none the caller's) is 409. \`amountTendered\` gives \`changeDue\`.
 - **card**: through the configured payment provider (sandbox by default): \`paymentMethod\` (a provider token or payment-method id from the reader) or \`customerPaymentMethodId\` (a stored card of the order's customer). Captured at once, or only \`authorized\` with \`capture: false\` (a tab: capture or void it later). A decline is 402 and the attempt is kept as a \`failed\` payment; a provider outage is 503.
-- **gift_card**: redeems amount + tip from the card (\`giftCardCode\` or \`giftCardId\`); a card without the balance is 409.
+- **gift_card**: redeems amount + tip from the card (\`giftCardCode\` or \`giftCardId\`); a card without the balance is 409, and so is a tip while the gift card setting \`tipsEnabled\` is off.
 Fields of another tender are 400. ${IDEMPOTENT} ${MONEY}`,
         },
       },

@@ -210,6 +210,7 @@ export function takeLocalPayment(
       const redeemed = redeemGiftCard(tx, actor, {
         ...(input.giftCardId ? { id: input.giftCardId } : { code: input.giftCardCode! }),
         amount: total,
+        tipAmount,
         paymentReference: id,
         orderId: order.id,
         locationId: order.locationId,

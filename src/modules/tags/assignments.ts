@@ -73,7 +73,10 @@ const isAttached = (db: Queryable, tagId: string, target: TagTarget) =>
     )
     .get() !== undefined
 
-/** An attachment or detachment: audited on the tagged object, announced as a `tag` event. */
+/**
+ * An attachment or detachment: audited on the tagged object, announced as a `tag` event. Those a
+ * Dynamic tag's conditions make say so (`byConditions: true`).
+ */
 function recordAssignment(
   tx: Queryable,
   actor: Actor,
@@ -86,6 +89,7 @@ function recordAssignment(
     title: tag.title,
     objectType: target.objectType,
     objectId: target.objectId,
+    ...(tag.type === 'Dynamic' ? { byConditions: true } : {}),
   }
   recordWrite(tx, actor, {
     action: `tag.${verb}`,
@@ -97,14 +101,15 @@ function recordAssignment(
 }
 
 /** Inserts one assignment with its audit entry and event; the caller holds the transaction. */
-function insertAssignment(tx: Queryable, actor: Actor, tag: TagRow, target: TagTarget) {
+export function insertAssignment(tx: Queryable, actor: Actor, tag: TagRow, target: TagTarget) {
   tx.insert(tagAssignments)
     .values({ tagId: tag.id, objectType: target.objectType, objectId: target.objectId, createdAt: nowIso() })
     .run()
   recordAssignment(tx, actor, 'attach', tag, target)
 }
 
-function deleteAssignment(tx: Queryable, actor: Actor, tag: TagRow, target: TagTarget) {
+/** Deletes one assignment with its audit entry and event; the caller holds the transaction. */
+export function deleteAssignment(tx: Queryable, actor: Actor, tag: TagRow, target: TagTarget) {
   tx.delete(tagAssignments)
     .where(
       and(
@@ -131,10 +136,13 @@ export function attachTag(db: Db, actor: Actor, target: TagTarget & { tagId: str
   })
 }
 
-/** Detaches a tag from an object; 404 when that tag is not attached to it. */
+/**
+ * Detaches a Manual tag from an object; 404 when that tag is not attached to it, 409 for a Dynamic
+ * tag (its conditions would attach it again).
+ */
 export function detachTag(db: Db, actor: Actor, target: TagTarget & { tagId: string }): TagRow {
   return inWriteTransaction(db, (tx) => {
-    const tag = getTag(tx, target.objectType, target.tagId)
+    const tag = manualTag(tx, target.objectType, target.tagId)
     if (!isAttached(tx, tag.id, target))
       throw notFound(`tag ${tag.id} on ${target.objectType}`, target.objectId)
     deleteAssignment(tx, actor, tag, target)
@@ -151,7 +159,8 @@ export function replaceTags(db: Db, actor: Actor, target: TagTarget, tagIds: rea
   return inWriteTransaction(db, (tx) => {
     const wanted = [...new Set(tagIds)].map((id) => manualTag(tx, target.objectType, id))
     assertObjectExists(tx, target.objectType, target.objectId)
-    const current = tagsFor(tx, target.objectType, target.objectId)
+    // Dynamic tags the object carries are its conditions' business, not the list's.
+    const current = tagsFor(tx, target.objectType, target.objectId).filter((t) => t.type === 'Manual')
     const wantedIds = new Set(wanted.map((t) => t.id))
     const currentIds = new Set(current.map((t) => t.id))
     for (const tag of current) if (!wantedIds.has(tag.id)) deleteAssignment(tx, actor, tag, target)
@@ -160,7 +169,7 @@ export function replaceTags(db: Db, actor: Actor, target: TagTarget, tagIds: rea
   })
 }
 
-/** The Manual tags attached to one object, in title order. */
+/** The tags one object carries (Manual ones attached, Dynamic ones matched), in title order. */
 export function tagsFor(db: Queryable, objectType: TagObjectType, objectId: string): TagRow[] {
   // One object's tags are read on every GET of it: a prepared statement per database handle.
   return preparedOn(db, 'tags-for-object', () =>
@@ -182,7 +191,7 @@ export function tagsFor(db: Queryable, objectType: TagObjectType, objectId: stri
 }
 
 /**
- * A scalar subquery answering the Manual tags of the object whose id is `objectId` (a column of
+ * A scalar subquery answering the tags of the object whose id is `objectId` (a column of
  * the outer query) as JSON text `[{id, title}]`, in title order: for views read in one statement.
  * The object type is a literal: a bound parameter in the correlated subquery made the customer
  * view three times slower (measured, SQLite 3.5x in bun:sqlite).
@@ -192,7 +201,7 @@ export function tagsJsonOf(objectType: TagObjectType, objectId: SQLiteColumn): S
   return sql<string>`(SELECT coalesce(json_group_array(json_object('id', ${id}, 'title', ${title}) ORDER BY lower(${title}), ${id}), '[]') FROM ${sql.identifier('tag_assignments')} JOIN ${sql.identifier('tags')} ON ${id} = ${qualified(tagAssignments.tagId)} WHERE ${qualified(tagAssignments.objectType)} = ${sql.raw(`'${objectType}'`)} AND ${qualified(tagAssignments.objectId)} = ${qualified(objectId)})`
 }
 
-/** The Manual tags of many objects at once (for list routes), keyed by object id. */
+/** The tags of many objects at once (for list routes), keyed by object id. */
 export function tagsForMany(
   db: Queryable,
   objectType: TagObjectType,

@@ -1,7 +1,7 @@
 // The object types tags attach to, the fields of each that Dynamic tag conditions may test, the
 // operators each kind of field allows, and the pure evaluation of conditions against a record.
 import { isCalendarDate } from '../../platform/dates'
-import type { FieldError } from '../../platform/http/problem'
+import { ApiError, type FieldError } from '../../platform/http/problem'
 import type { TagCondition } from './schema'
 
 /** Path slug of `/tag/{objectType}` to the `objectType` value tags carry. */
@@ -132,18 +132,25 @@ function valueProblem(kind: FieldKind, operator: string, value: TagCondition['va
 }
 
 /** Every problem of a list of conditions for an object type, with `body/conditions/N/...` paths. */
-export function conditionErrors(
-  objectType: TagObjectType,
+export const conditionErrors = (objectType: TagObjectType, conditions: readonly TagCondition[]) =>
+  conditionErrorsOver(conditionFields[objectType], objectTypes[objectType], conditions)
+
+/**
+ * Every problem of a list of conditions over a catalogue of fields (the fields of `typeName`
+ * records: a tag's object type, a Dynamic collection's products), with `body/conditions/N/...` paths.
+ */
+export function conditionErrorsOver(
+  fields: Readonly<Record<string, FieldKind>>,
+  typeName: string,
   conditions: readonly TagCondition[],
 ): FieldError[] {
-  const fields = conditionFields[objectType]
   const errors: FieldError[] = []
   conditions.forEach((condition, i) => {
     const kind = Object.hasOwn(fields, condition.field) ? fields[condition.field] : undefined
     if (!kind) {
       errors.push({
         path: `body/conditions/${i}/field`,
-        message: `${condition.field} is not a ${objectTypes[objectType]} field; expected one of ${Object.keys(fields).join(', ')}`,
+        message: `${condition.field} is not a ${typeName} field; expected one of ${Object.keys(fields).join(', ')}`,
       })
       return
     }
@@ -260,17 +267,67 @@ export function conditionHolds(
  * (`appliesToCondition` `All`) or at least one (`Any`). `today` (YYYY-MM-DD) anchors
  * `withinLastDays`.
  */
-export function matchesConditions(
+export const matchesConditions = (
   objectType: TagObjectType,
-  tag: { appliesToCondition: 'All' | 'Any' | null; conditions: readonly TagCondition[] },
+  tag: ConditionSet,
+  record: Record<string, unknown>,
+  today: string,
+): boolean => conditionsMatch(conditionFields[objectType], tag, record, today)
+
+/** A Dynamic tag's or collection's conditions and how they combine. */
+export interface ConditionSet {
+  appliesToCondition: 'All' | 'Any' | null
+  conditions: readonly TagCondition[]
+}
+
+/** The evaluator: whether a set of conditions over a catalogue of fields holds for a record's view. */
+export function conditionsMatch(
+  fields: Readonly<Record<string, FieldKind>>,
+  tag: ConditionSet,
   record: Record<string, unknown>,
   today: string,
 ): boolean {
-  const fields = conditionFields[objectType]
   const results = tag.conditions.map((c) => {
-    const kind = fields[c.field]
+    const kind = Object.hasOwn(fields, c.field) ? fields[c.field] : undefined
     return kind ? conditionHolds(kind, c, record[c.field], today) : false
   })
   if (results.length === 0) return false
   return tag.appliesToCondition === 'Any' ? results.some(Boolean) : results.every(Boolean)
+}
+
+/** A tag's or collection's type with its conditions. */
+export interface ConditionShape {
+  type: 'Manual' | 'Dynamic'
+  appliesToCondition: 'All' | 'Any' | null
+  conditions: TagCondition[]
+}
+
+/**
+ * Checks a whole Manual or Dynamic shape (`things`: "tags", "collections"): Manual ones have no
+ * conditions; Dynamic ones 1..25 valid conditions over `fields`, `appliesToCondition` defaulting
+ * to All. 400 naming each problem.
+ */
+export function assertConditionShape(
+  fields: Readonly<Record<string, FieldKind>>,
+  typeName: string,
+  things: string,
+  shape: ConditionShape,
+): ConditionShape {
+  const fail = (errors: FieldError[], detail = errors[0]!.message) => {
+    throw new ApiError('validation_failed', detail, { errors })
+  }
+  if (shape.type === 'Manual') {
+    const errors = []
+    if (shape.conditions.length > 0)
+      errors.push({ path: 'body/conditions', message: `Manual ${things} have no conditions` })
+    if (shape.appliesToCondition !== null)
+      errors.push({ path: 'body/appliesToCondition', message: `Manual ${things} have no appliesToCondition` })
+    if (errors.length) fail(errors)
+    return shape
+  }
+  if (shape.conditions.length === 0)
+    fail([{ path: 'body/conditions', message: `Dynamic ${things} need at least one condition` }])
+  const errors = conditionErrorsOver(fields, typeName, shape.conditions)
+  if (errors.length) fail(errors, `${errors[0]!.path}: ${errors[0]!.message}`)
+  return { ...shape, appliesToCondition: shape.appliesToCondition ?? 'All' }
 }

@@ -7,7 +7,7 @@ const objectTypeSlugs = Object.keys(objectTypes)
 
 const tagType = t.Union([t.Literal('Manual'), t.Literal('Dynamic')], {
   description:
-    'Manual tags are attached to and detached from objects by staff; Dynamic tags apply to every object whose fields meet their `conditions`.',
+    'Manual tags are attached to and detached from objects by staff; Dynamic tags apply to every object whose fields meet their `conditions` (evaluated when the tag is created or changed and whenever an object is created or changed; they cannot be attached or detached by hand, 409).',
 })
 
 const appliesToCondition = t.Union([t.Literal('All'), t.Literal('Any')], {

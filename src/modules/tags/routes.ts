@@ -38,7 +38,9 @@ export const tagRoutes = (auth: AuthPlugin) =>
         detail: {
           summary: 'Create a tag',
           description:
-            '`type` defaults to Manual. Dynamic tags need 1..25 `conditions` whose `field` is a field of the object type and whose `operator` and `value` suit that field (400 naming the condition otherwise); `appliesToCondition` defaults to All. Titles are unique per object type, case-insensitively (409).',
+            '`type` defaults to Manual. Dynamic tags need 1..25 `conditions` whose `field` is a field of the object type and whose `operator` and `value` suit that field (400 naming the condition otherwise); `appliesToCondition` defaults to All. Titles are unique per object type, case-insensitively (409). ' +
+            'A Dynamic tag is back-filled at once: every record of its object type whose fields meet its conditions carries it. From then on each record is re-evaluated, in the same transaction, whenever it is created or changed (a customer also when one of its orders or club memberships is): it gains or loses the tag accordingly. Customer fields `city`, `region`, `postalCode` and `countryCode` are those of its first address; `orderCount`, `lifetimeValue` (cents) and `lastOrderDate` count its paid and closed orders; `clubMembershipCount` its memberships not cancelled. Reservation tags test legacy reservations (`/reservation`), `locationId` being the reservation location. `withinLastDays` is evaluated on the day of the write. ' +
+            'Each attachment or detachment the conditions make is audited on the record (`tag.attach` / `tag.detach`, metadata `byConditions: true`) and emits `tag.attach` / `tag.detach`.',
         },
       },
     )
@@ -60,7 +62,7 @@ export const tagRoutes = (auth: AuthPlugin) =>
         detail: {
           summary: 'Update a tag',
           description:
-            'Partial. Switching a Dynamic tag to Manual drops its conditions; a Manual tag still attached to objects cannot become Dynamic (409).',
+            'Partial. A Dynamic tag whose conditions change is back-filled again: records that now match gain it, records that no longer match lose it. Switching a Dynamic tag to Manual drops its conditions and detaches it from every record its conditions had attached it to; a Manual tag still attached to objects cannot become Dynamic (409).',
         },
       },
     )

@@ -7,9 +7,17 @@ import { ApiError, conflict, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { conditionErrors, isTagObjectType, objectTypes, type TagObjectType } from './fields'
+import { backfillTag } from './dynamic'
+import {
+  assertConditionShape,
+  type ConditionShape,
+  conditionFields,
+  isTagObjectType,
+  objectTypes,
+  type TagObjectType,
+} from './fields'
 import type { CreateTagInput, UpdateTagInput } from './model'
-import { type TagCondition, type TagRow, tagAssignments, tags } from './schema'
+import { type TagRow, tagAssignments, tags } from './schema'
 
 /** The object type of a `/tag/{objectType}` path, or 404 for anything else. */
 export function tagObjectType(slug: string): TagObjectType {
@@ -62,32 +70,9 @@ function assertTitleFree(db: Queryable, objectType: TagObjectType, title: string
     throw conflict(`a ${objectType} tag titled "${title}" already exists`, { existingTagId: holder.id })
 }
 
-interface TagShape {
-  type: 'Manual' | 'Dynamic'
-  appliesToCondition: 'All' | 'Any' | null
-  conditions: TagCondition[]
-}
-
 /** Checks a whole tag: Manual tags have no conditions; Dynamic ones 1..25 valid conditions. */
-function assertValidShape(objectType: TagObjectType, shape: TagShape): TagShape {
-  if (shape.type === 'Manual') {
-    const errors = []
-    if (shape.conditions.length > 0)
-      errors.push({ path: 'body/conditions', message: 'Manual tags have no conditions' })
-    if (shape.appliesToCondition !== null)
-      errors.push({ path: 'body/appliesToCondition', message: 'Manual tags have no appliesToCondition' })
-    if (errors.length) throw new ApiError('validation_failed', errors[0]!.message, { errors })
-    return shape
-  }
-  if (shape.conditions.length === 0)
-    throw new ApiError('validation_failed', 'Dynamic tags need at least one condition', {
-      errors: [{ path: 'body/conditions', message: 'Dynamic tags need at least one condition' }],
-    })
-  const errors = conditionErrors(objectType, shape.conditions)
-  if (errors.length)
-    throw new ApiError('validation_failed', `${errors[0]!.path}: ${errors[0]!.message}`, { errors })
-  return { ...shape, appliesToCondition: shape.appliesToCondition ?? 'All' }
-}
+const assertValidShape = (objectType: TagObjectType, shape: ConditionShape) =>
+  assertConditionShape(conditionFields[objectType], objectTypes[objectType], 'tags', shape)
 
 export function createTag(db: Db, actor: Actor, objectType: TagObjectType, input: CreateTagInput): TagRow {
   return inWriteTransaction(db, (tx) => {
@@ -117,6 +102,7 @@ export function createTag(db: Db, actor: Actor, objectType: TagObjectType, input
       metadata: { tag: row },
       event: row,
     })
+    if (row.type === 'Dynamic') backfillTag(tx, actor, objectType, row)
     return row
   })
 }
@@ -170,6 +156,7 @@ export function updateTag(
       metadata: { changes },
       event: row,
     })
+    if (row.type === 'Dynamic' || before.type === 'Dynamic') backfillTag(tx, actor, objectType, row)
     return row
   })
 }

@@ -23,6 +23,17 @@ export interface WriteRecord {
   events?: readonly DomainEvent[]
 }
 
+/** Sees every recorded write in its transaction, after its entry and events (dynamic tags re-evaluate the written record). */
+export type WriteObserver = (tx: Queryable, actor: Actor, record: WriteRecord) => void
+
+const observers = new Set<WriteObserver>()
+
+/** Adds an observer of every recorded write; answers the function that removes it. */
+export function observeWrites(observer: WriteObserver): () => void {
+  observers.add(observer)
+  return () => observers.delete(observer)
+}
+
 export function recordWrite(tx: Queryable, actor: Actor, record: WriteRecord): void {
   if (!sqliteOf(tx).inTransaction) {
     // A recorder outside a transaction could commit an entry for a write that then fails.
@@ -43,4 +54,5 @@ export function recordWrite(tx: Queryable, actor: Actor, record: WriteRecord): v
     })
   }
   for (const event of record.events ?? []) appendEvent(tx, actor, event)
+  for (const observer of observers) observer(tx, actor, record)
 }

@@ -1,10 +1,17 @@
 // The embedded default provider: no network, no card data. It recognises the well-known test
 // tokens of the Stripe documentation (tok_visa, pm_card_mastercard, ...) and answers with fake
 // references (sandbox_cus_..., sandbox_pm_...), remembered in memory only so list can answer.
+// tok_chargeCustomerFail behaves as Stripe's: the card saves, then every charge on it declines.
 import { newId } from '../ids'
 import { type PaymentProvider, PaymentProviderError, type ProviderCard } from './provider'
 
-const testCards: Record<string, { brand: string; last4: string } | 'declined'> = {
+interface TestCard {
+  brand: string
+  last4: string
+  declinesCharges?: true
+}
+
+const testCards: Record<string, TestCard | 'declined'> = {
   visa: { brand: 'visa', last4: '4242' },
   visa_debit: { brand: 'visa', last4: '5556' },
   mastercard: { brand: 'mastercard', last4: '4444' },
@@ -14,6 +21,7 @@ const testCards: Record<string, { brand: string; last4: string } | 'declined'> =
   jcb: { brand: 'jcb', last4: '0000' },
   unionpay: { brand: 'unionpay', last4: '0005' },
   chargeDeclined: 'declined',
+  chargeCustomerFail: { brand: 'visa', last4: '0341', declinesCharges: true },
 }
 
 function cardFor(token: string) {
@@ -28,8 +36,11 @@ interface SandboxPayment {
   state: 'authorized' | 'captured' | 'canceled'
 }
 
+type SandboxCard = ProviderCard & Pick<TestCard, 'declinesCharges'>
+const described = ({ declinesCharges: _, ...card }: SandboxCard): ProviderCard => card
+
 export function sandboxProvider(): PaymentProvider {
-  const cardsByCustomer = new Map<string, ProviderCard[]>()
+  const cardsByCustomer = new Map<string, SandboxCard[]>()
   const payments = new Map<string, SandboxPayment>()
   /** Answers per idempotency key, as the real provider keeps them: a retry gets the first answer. */
   const answers = new Map<string, unknown>()
@@ -57,11 +68,12 @@ export function sandboxProvider(): PaymentProvider {
       return once(input.idempotencyKey, () => {
         const stored = storedCard(input.paymentMethod)
         const card = stored ?? cardFor(input.paymentMethod)
-        if (card === 'declined') throw new PaymentProviderError('declined', 'Your card was declined.')
+        if (card === 'declined' || card?.declinesCharges)
+          throw new PaymentProviderError('declined', 'Your card was declined.')
         if (!card)
           throw new PaymentProviderError(
             'invalid_token',
-            'The sandbox provider accepts the test tokens tok_visa, tok_mastercard, ... (tok_chargeDeclined declines), or a stored sandbox card',
+            'The sandbox provider accepts the test tokens tok_visa, tok_mastercard, ... (tok_chargeDeclined declines; tok_chargeCustomerFail saves, then declines), or a stored sandbox card',
           )
         const providerPaymentId = `sandbox_pi_${newId()}`
         payments.set(providerPaymentId, {
@@ -115,14 +127,14 @@ export function sandboxProvider(): PaymentProvider {
           'invalid_token',
           'The sandbox provider accepts the test tokens tok_visa, tok_mastercard, tok_amex, tok_discover, ...',
         )
-      const stored: ProviderCard = {
+      const stored: SandboxCard = {
         providerPaymentMethodId: `sandbox_pm_${newId()}`,
         ...card,
         expMonth: 12,
         expYear: new Date().getUTCFullYear() + 3,
       }
       cardsByCustomer.set(providerCustomerId, [...(cardsByCustomer.get(providerCustomerId) ?? []), stored])
-      return stored
+      return described(stored)
     },
     async detachPaymentMethod(providerPaymentMethodId) {
       for (const [customer, cards] of cardsByCustomer) {
@@ -133,7 +145,7 @@ export function sandboxProvider(): PaymentProvider {
       }
     },
     async listPaymentMethods(providerCustomerId) {
-      return [...(cardsByCustomer.get(providerCustomerId) ?? [])]
+      return (cardsByCustomer.get(providerCustomerId) ?? []).map(described)
     },
   }
 }

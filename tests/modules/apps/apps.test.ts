@@ -434,6 +434,21 @@ describe('apps: behaviour', () => {
     expect((await t.request('GET', `/apps/${app.id}`)).body.lastSyncedAt).toBe(synced.body.lastSyncedAt)
   })
 
+  test('sync only records the request: app data and sync records stay; read_only may not (403); the spec says so', async () => {
+    const app = (await t.request('POST', '/apps', { body: { slug: 'a', name: 'A' } })).body
+    await t.request('PUT', `/apps/${app.id}/data`, { body: { data: { cursor: 7 } } })
+    const forbidden = await t.request('POST', `/apps/${app.id}/sync`, { as: t.tenant.readOnly })
+    expect(forbidden.status).toBe(403)
+    expect((await t.request('GET', `/apps/${app.id}`)).body.syncStatus).toBe('idle')
+    expect((await t.request('POST', `/apps/${app.id}/sync`)).status).toBe(200)
+    expect((await t.request('GET', `/apps/${app.id}/data`)).body.data).toEqual({ cursor: 7 })
+    expect(countRows(t.tenant.db, 'app_syncs')).toBe(0)
+    const spec = (await t.request('GET', '/openapi.json', { as: null })).body
+    const route = spec.paths['/apps/{id}/sync'].post
+    expect(route.summary).toBe('Request a sync from an app')
+    expect(route.description).toContain('this service moves no data itself')
+  })
+
   test('later reports update the record and append attempts with their issues', async () => {
     const app = (await t.request('POST', '/apps', { body: { slug: 'a', name: 'A' } })).body
     const report = (status: string, issues: string[], appId: string | undefined) =>

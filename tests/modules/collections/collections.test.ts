@@ -71,10 +71,10 @@ for (const base of paths) {
         name: 'create with an unknown field is 400',
         method: 'POST',
         url: base,
-        body: { title: 'x', conditions: [] },
+        body: { title: 'x', rules: [] },
         status: 400,
         code: 'validation_failed',
-        expectBody: { errors: [{ path: 'body/conditions' }] },
+        expectBody: { errors: [{ path: 'body/rules' }] },
       },
       {
         name: 'create of a Dynamic collection is 400 (only Manual ones exist)',

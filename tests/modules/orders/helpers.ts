@@ -154,7 +154,7 @@ export async function createOrdersTestApp(): Promise<OrdersTestApp> {
   const ordersApp = new Elysia({ normalize: false })
     .use(httpConventions({ maxBodyBytes: t.platform.config.maxBodyBytes, log: t.platform.log }))
     .use(orderRoutes(t.platform.auth, port))
-    .use(orderActionRoutes(t.platform.auth, port)) as unknown as Elysia
+    .use(orderActionRoutes(t.platform.auth, port, t.platform.messages)) as unknown as Elysia
 
   const request = async (method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse> => {
     const headers = new Headers(opts.headers)

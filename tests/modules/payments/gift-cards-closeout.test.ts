@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { createTestApp, type TestApp } from '../../harness'
 import { drawer, ok, openDrawer } from '../cash/helpers'
-import { issueCard } from '../gift-cards/helpers'
+import { issueCard, putSettings } from '../gift-cards/helpers'
 import { act, getOrder, orderOf, pay } from './helpers'
 
 let t: TestApp
@@ -16,6 +16,7 @@ const balanceOf = async (cardId: string) =>
 
 describe('gift cards', () => {
   test('redeems amount + tip from the card; refunds put value back; never overdraws', async () => {
+    await putSettings(t, { tipsEnabled: true })
     const card = await issueCard(t, 5_000)
     const order = await orderOf(t, 4_000)
     const tooMuch = await pay(t, order.id, {

@@ -3,6 +3,7 @@ import type { WalkFamily } from '../family'
 import { apps } from './apps'
 import { cashDrawers } from './cash-drawers'
 import { clubMemberships } from './club-memberships'
+import { clubReleases } from './club-releases'
 import { clubs } from './clubs'
 import { collections } from './collections'
 import { coupons } from './coupons'
@@ -41,6 +42,7 @@ export const families: WalkFamily[] = [
   customers,
   clubs,
   clubMemberships,
+  clubReleases,
   products,
   wineAppellations,
   wineVarietals,

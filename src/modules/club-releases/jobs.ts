@@ -1,0 +1,23 @@
+import { todayIn } from '../../platform/dates'
+import { forEachTenant } from '../../platform/jobs/tenants'
+import type { Platform } from '../../platform/platform'
+import type { OrdersPort } from '../orders/ports'
+import { processDue } from './processing'
+
+export const PROCESS_RELEASES_JOB = 'club-releases.process'
+
+/**
+ * Every 5 minutes (and at once when a run is requested): each tenant's Active releases whose
+ * process date has come (the tenant's date) are queued once, and every queued run is run.
+ */
+export function registerClubReleaseJobs(platform: Platform, port: OrdersPort) {
+  platform.jobs.register({
+    name: PROCESS_RELEASES_JOB,
+    intervalMs: 5 * 60_000,
+    run: (signal) =>
+      forEachTenant(platform, signal, (tenant, db) =>
+        processDue(db, tenant.id, todayIn(tenant.timezone), { provider: platform.payments, port }, signal),
+      ),
+  })
+  return { provider: platform.payments, port, kick: () => platform.jobs.trigger(PROCESS_RELEASES_JOB) }
+}

@@ -1,0 +1,125 @@
+// What a membership gets from a release: whether a run takes it (and why not), and its order,
+// made through the orders service.
+import { and, asc, eq } from 'drizzle-orm'
+import type { Actor } from '../../platform/auth/actor'
+import { ApiError, conflict } from '../../platform/http/problem'
+import type { Db } from '../../platform/tenancy/databases'
+import type { Queryable } from '../../platform/tenancy/transaction'
+import { nextProcessDate } from '../club-memberships/cadence'
+import type { ClubMembershipRow } from '../club-memberships/schema'
+import { cadenceOf } from '../club-memberships/service'
+import { coupons } from '../coupons/schema'
+import { customerAddresses } from '../customers/schema'
+import { locations } from '../locations/schema'
+import { applyCoupon } from '../orders/discounts'
+import { createOrder } from '../orders/orders'
+import type { OrdersPort, ShipTo } from '../orders/ports'
+import { getOrderRow } from '../orders/view'
+import type { ClubReleaseRow } from './schema'
+
+export type Decision = { take: true } | { take: false; status: 'Skipped' | 'OnHold'; reason: string }
+
+/** Whether a live membership is part of the release: Active on the process date, delivered as offered, due. */
+export function decide(tx: Queryable, m: ClubMembershipRow, release: ClubReleaseRow): Decision {
+  if (m.status === 'On Hold' && (m.holdUntil === null || m.holdUntil > release.processDate))
+    return {
+      take: false,
+      status: 'OnHold',
+      reason: `on hold until ${m.holdUntil}${m.holdReason ? ` (${m.holdReason})` : ''}`,
+    }
+  if (!release.deliveryMethods.includes(m.orderDeliveryMethod))
+    return {
+      take: false,
+      status: 'Skipped',
+      reason: `delivery method ${m.orderDeliveryMethod} is not offered by this release`,
+    }
+  if (m.lastProcessedDate !== null) {
+    const due = nextProcessDate(m.lastProcessedDate, cadenceOf(tx, m))
+    if (due > release.processDate)
+      return {
+        take: false,
+        status: 'Skipped',
+        reason: `not due until ${due} (last processed ${m.lastProcessedDate})`,
+      }
+  }
+  return { take: true }
+}
+
+/** Where a new club order is placed: the membership's sign-up location, else the tenant's first. */
+function orderLocationOf(tx: Queryable, m: ClubMembershipRow): string {
+  if (m.locationId) return m.locationId
+  const first = tx
+    .select({ id: locations.id })
+    .from(locations)
+    .orderBy(asc(locations.createdAt))
+    .limit(1)
+    .get()
+  if (!first) throw conflict('the tenant has no location to place club orders at')
+  return first.id
+}
+
+/** Where a shipped membership's order ships to: its ship-to address; null when it has none. */
+function shipToOf(tx: Queryable, m: ClubMembershipRow): ShipTo | null {
+  if (!m.shipToCustomerAddressId) return null
+  const address = tx
+    .select()
+    .from(customerAddresses)
+    .where(eq(customerAddresses.id, m.shipToCustomerAddressId))
+    .get()
+  return address ? { countryCode: address.countryCode, stateCode: address.region } : null
+}
+
+/** The club's member discounts: Enabled coupons available to this club, by code. */
+function memberCouponCodes(tx: Queryable, clubId: string): string[] {
+  return tx
+    .select({ code: coupons.code, availableTo: coupons.availableTo, ids: coupons.availableToObjectIds })
+    .from(coupons)
+    .where(and(eq(coupons.status, 'Enabled'), eq(coupons.availableTo, 'Club')))
+    .orderBy(asc(coupons.code))
+    .all()
+    .filter((c) => c.ids.includes(clubId))
+    .map((c) => c.code)
+}
+
+/**
+ * The member's order, through the orders service: the release's items (at the release price, if
+ * any) and the club's member coupons the coupons engine accepts. A shipped membership's order is a
+ * `shipping` order to the member's address, so the orders service charges its default shipping rate
+ * and taxes it all at the ship-to; a picked-up one is taxed at the pickup location.
+ */
+export function createMemberOrder(
+  db: Db,
+  actor: Actor,
+  port: OrdersPort,
+  release: ClubReleaseRow,
+  m: ClubMembershipRow,
+) {
+  const shipped = m.orderDeliveryMethod === 'Ship'
+  const order = createOrder(
+    db,
+    actor,
+    port,
+    {
+      locationId: orderLocationOf(db, m),
+      customerId: m.customerId,
+      source: 'api',
+      fulfillmentMode: shipped ? 'shipping' : 'pickup',
+      shipTo: shipped ? shipToOf(db, m) : null,
+      note: `Club release: ${release.title}`,
+      lineItems: release.items.map((item) => ({
+        productVariantId: item.productVariantId,
+        quantity: item.quantity,
+      })),
+    },
+    release.items.map((item) => ({ unitPrice: item.price ?? undefined })),
+  )
+  for (const couponCode of memberCouponCodes(db, release.clubId)) {
+    try {
+      applyCoupon(db, actor, port, order.id, { couponCode })
+    } catch (error) {
+      // A member coupon the engine refuses for this cart (minimum not met, expired) is left off.
+      if (!(error instanceof ApiError)) throw error
+    }
+  }
+  return getOrderRow(db, order.id)
+}

@@ -1,0 +1,126 @@
+// Dynamic collections hold the products their conditions match, evaluated by the tags' evaluator
+// over a product's presented view: filled when the collection is created or its conditions
+// change, and kept up to date by every recorded write of a product.
+import { and, asc, eq, inArray, max, min, sql } from 'drizzle-orm'
+import { observeWrites, recordWrite } from '../../platform/audit/record-write'
+import { calendarDateIn } from '../../platform/dates'
+import type { Queryable } from '../../platform/tenancy/transaction'
+import { products, productVariants } from '../products/schema'
+import { type ConditionSet, conditionsMatch, type FieldKind } from '../tags/fields'
+import { collectionProducts, collections } from './schema'
+import { getCollection } from './service'
+
+/** The product fields Dynamic collection conditions may test. `price` is the lowest variant price, in cents. */
+export const productConditionFields: Record<string, FieldKind> = {
+  title: 'string',
+  subTitle: 'string',
+  type: 'string',
+  slug: 'string',
+  departmentId: 'string',
+  vendorId: 'string',
+  webStatus: 'string',
+  adminStatus: 'string',
+  availableTo: 'string',
+  price: 'number',
+  createdAt: 'date',
+}
+
+/** A product's presented view for conditions; undefined once it is gone. */
+function productView(db: Queryable, productId: string): Record<string, unknown> | undefined {
+  const row = db.select().from(products).where(eq(products.id, productId)).get()
+  if (!row) return undefined
+  const lowest = db
+    .select({ price: min(productVariants.price) })
+    .from(productVariants)
+    .where(eq(productVariants.productId, productId))
+    .get()
+  return { ...row, price: lowest?.price ?? null }
+}
+
+const today = () => calendarDateIn(new Date())
+
+/** The products a Dynamic collection's conditions match, in title order. */
+export function matchingProductIds(db: Queryable, conditions: ConditionSet): string[] {
+  return db
+    .select({ id: products.id })
+    .from(products)
+    .orderBy(asc(sql`lower(${products.title})`), asc(products.id))
+    .all()
+    .map((r) => r.id)
+    .filter((id) => {
+      const view = productView(db, id)
+      return view !== undefined && conditionsMatch(productConditionFields, conditions, view, today())
+    })
+}
+
+interface MembershipChange {
+  collectionId: string
+  productId: string
+  change: 'added' | 'removed'
+}
+
+/**
+ * Adds a product to every Dynamic collection whose conditions it now meets (at the end) and
+ * removes it from those it no longer meets; answers what changed.
+ */
+function reconcileProduct(tx: Queryable, productId: string): MembershipChange[] {
+  const dynamic = tx.select().from(collections).where(eq(collections.type, 'Dynamic')).all()
+  if (dynamic.length === 0) return []
+  const view = productView(tx, productId)
+  const holding = new Set(
+    tx
+      .select({ id: collectionProducts.collectionId })
+      .from(collectionProducts)
+      .where(
+        and(
+          eq(collectionProducts.productId, productId),
+          inArray(
+            collectionProducts.collectionId,
+            dynamic.map((c) => c.id),
+          ),
+        ),
+      )
+      .all()
+      .map((r) => r.id),
+  )
+  const changes: MembershipChange[] = []
+  for (const collection of dynamic) {
+    const matches = view !== undefined && conditionsMatch(productConditionFields, collection, view, today())
+    if (matches === holding.has(collection.id)) continue
+    if (matches) {
+      const last = tx
+        .select({ n: max(collectionProducts.sortOrder) })
+        .from(collectionProducts)
+        .where(eq(collectionProducts.collectionId, collection.id))
+        .get()?.n
+      tx.insert(collectionProducts)
+        .values({ collectionId: collection.id, productId, sortOrder: (last ?? -1) + 1 })
+        .run()
+    } else
+      tx.delete(collectionProducts)
+        .where(
+          and(
+            eq(collectionProducts.collectionId, collection.id),
+            eq(collectionProducts.productId, productId),
+          ),
+        )
+        .run()
+    changes.push({ collectionId: collection.id, productId, change: matches ? 'added' : 'removed' })
+  }
+  return changes
+}
+
+// A product write that changes Dynamic memberships records a `collection.update` per collection.
+observeWrites((tx, actor, write) => {
+  if (write.entityType !== 'product' || !write.entityId) return
+  for (const { collectionId, productId, change } of reconcileProduct(tx, write.entityId)) {
+    const after = getCollection(tx, collectionId)
+    recordWrite(tx, actor, {
+      action: 'collection.update',
+      entityType: 'collection',
+      entityId: collectionId,
+      metadata: { byConditions: true, [change]: [productId] },
+      event: after,
+    })
+  }
+})

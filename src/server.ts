@@ -37,7 +37,7 @@ import { registerOffPremiseJobs } from './modules/off-premise/jobs'
 import { offPremiseOrderRoutes } from './modules/off-premise/order-routes'
 import { offPremiseSettingsRoutes } from './modules/off-premise/routes'
 import { orderActionRoutes } from './modules/orders/action-routes'
-import { orderRoutes } from './modules/orders/routes'
+import { orderRoutes, orderSettingsRoutes } from './modules/orders/routes'
 import { serviceOrdersPort } from './modules/orders-port'
 import { partnerRoutes } from './modules/partners/routes'
 import { passcodeSessionRoutes } from './modules/passcode-sessions/routes'
@@ -98,6 +98,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     inventoryRoutes(auth),
     orderRoutes(auth, serviceOrdersPort),
     orderActionRoutes(auth, serviceOrdersPort, platform.messages),
+    orderSettingsRoutes(auth),
     paymentRoutes(auth, { provider: platform.payments, port: serviceOrdersPort }),
     offPremiseOrderRoutes(auth, serviceOrdersPort, platform.messages),
     shippingRoutes(auth),

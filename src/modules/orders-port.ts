@@ -15,6 +15,7 @@ import { attachOffPremise, changeOffPremiseMode } from './off-premise/attach'
 import { offPremiseViews } from './off-premise/present'
 import type { CatalogVariantInfo, OrdersPort } from './orders/ports'
 import { type CatalogVariant, findVariant, findVariantBySku } from './products/variants'
+import { quoteOrderShipping } from './shipping/order-rates'
 import { tagsFor } from './tags/assignments'
 import { taxRateFor } from './taxes/rates'
 
@@ -39,6 +40,7 @@ function variantInfo(db: Queryable, variant: CatalogVariant): CatalogVariantInfo
     // adminStatus is the point-of-sale availability of a product.
     availableForSale: variant.product.adminStatus === 'Available',
     collectionIds: collectionIdsOf(db, variant.productId),
+    bottleDeposit: variant.bottleDeposit ?? 0,
   }
 }
 
@@ -69,6 +71,14 @@ export const serviceOrdersPort: OrdersPort = {
   taxRate: (db, place, taxCode) => {
     const rate = taxRateFor(db, place, taxCode)
     return rate ? { taxId: rate.taxId, rateBps: rate.rateBps, taxCalculation: rate.taxCalculation } : null
+  },
+  shippingRate: (db, orderId, shipTo) => {
+    const { rates } = quoteOrderShipping(db, orderId, {
+      countryCode: shipTo.countryCode,
+      stateCode: shipTo.stateCode ?? undefined,
+    })
+    const rate = rates.find((r) => r.isDefault) ?? rates[0]
+    return rate ? { serviceId: rate.serviceId, title: rate.title, price: rate.price } : null
   },
   findCouponByCode: (db, code) => findCouponByCode(db, code) ?? undefined,
   customerSegments: (db, customerId) => ({

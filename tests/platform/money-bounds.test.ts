@@ -33,6 +33,7 @@ const otherMoneyNames = new Set(['contributionValue', 'digitalPurchaseLimit', 'p
 const notMoneyNames = new Map([
   ['inheritStartingBalance', 'a boolean: whether to copy the starting balance'],
   ['paymentCharge', 'an enum: none, deposit or full'],
+  ['chargeType', 'an enum: fixed or percent (a service charge’s `value` is bounded by MAX_MONEY)'],
 ])
 
 function isMoneyName(name: string): boolean {

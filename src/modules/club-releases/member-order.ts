@@ -12,11 +12,9 @@ import { coupons } from '../coupons/schema'
 import { customerAddresses } from '../customers/schema'
 import { locations } from '../locations/schema'
 import { applyCoupon } from '../orders/discounts'
-import { addLine, type TaxPlace } from '../orders/lines'
 import { createOrder } from '../orders/orders'
-import type { OrdersPort } from '../orders/ports'
+import type { OrdersPort, ShipTo } from '../orders/ports'
 import { getOrderRow } from '../orders/view'
-import { quoteOrderShipping } from '../shipping/order-rates'
 import type { ClubReleaseRow } from './schema'
 
 export type Decision = { take: true } | { take: false; status: 'Skipped' | 'OnHold'; reason: string }
@@ -60,14 +58,15 @@ function orderLocationOf(tx: Queryable, m: ClubMembershipRow): string {
   return first.id
 }
 
-function shipToPlace(tx: Queryable, m: ClubMembershipRow): TaxPlace | undefined {
-  if (m.orderDeliveryMethod !== 'Ship' || !m.shipToCustomerAddressId) return undefined
+/** Where a shipped membership's order ships to: its ship-to address; null when it has none. */
+function shipToOf(tx: Queryable, m: ClubMembershipRow): ShipTo | null {
+  if (!m.shipToCustomerAddressId) return null
   const address = tx
     .select()
     .from(customerAddresses)
     .where(eq(customerAddresses.id, m.shipToCustomerAddressId))
     .get()
-  return address ? { countryCode: address.countryCode, stateCode: address.region } : undefined
+  return address ? { countryCode: address.countryCode, stateCode: address.region } : null
 }
 
 /** The club's member discounts: Enabled coupons available to this club, by code. */
@@ -84,9 +83,9 @@ function memberCouponCodes(tx: Queryable, clubId: string): string[] {
 
 /**
  * The member's order, through the orders service: the release's items (at the release price, if
- * any), the club's member coupons the coupons engine accepts, and for a shipped membership the
- * default shipping rate for the weight and ship-to, as a freight line; taxed at the ship-to, or
- * at the pickup location.
+ * any) and the club's member coupons the coupons engine accepts. A shipped membership's order is a
+ * `shipping` order to the member's address, so the orders service charges its default shipping rate
+ * and taxes it all at the ship-to; a picked-up one is taxed at the pickup location.
  */
 export function createMemberOrder(
   db: Db,
@@ -95,7 +94,7 @@ export function createMemberOrder(
   release: ClubReleaseRow,
   m: ClubMembershipRow,
 ) {
-  const taxPlace = shipToPlace(db, m)
+  const shipped = m.orderDeliveryMethod === 'Ship'
   const order = createOrder(
     db,
     actor,
@@ -104,14 +103,15 @@ export function createMemberOrder(
       locationId: orderLocationOf(db, m),
       customerId: m.customerId,
       source: 'api',
-      fulfillmentMode: m.orderDeliveryMethod === 'Ship' ? 'shipping' : 'pickup',
+      fulfillmentMode: shipped ? 'shipping' : 'pickup',
+      shipTo: shipped ? shipToOf(db, m) : null,
       note: `Club release: ${release.title}`,
       lineItems: release.items.map((item) => ({
         productVariantId: item.productVariantId,
         quantity: item.quantity,
       })),
     },
-    release.items.map((item) => ({ unitPrice: item.price ?? undefined, taxPlace })),
+    release.items.map((item) => ({ unitPrice: item.price ?? undefined })),
   )
   for (const couponCode of memberCouponCodes(db, release.clubId)) {
     try {
@@ -120,27 +120,6 @@ export function createMemberOrder(
       // A member coupon the engine refuses for this cart (minimum not met, expired) is left off.
       if (!(error instanceof ApiError)) throw error
     }
-  }
-  if (taxPlace) {
-    const { rates } = quoteOrderShipping(db, order.id, {
-      countryCode: taxPlace.countryCode,
-      stateCode: taxPlace.stateCode ?? undefined,
-    })
-    const rate = rates.find((r) => r.isDefault) ?? rates[0]
-    if (rate && rate.price > 0)
-      addLine(
-        db,
-        actor,
-        port,
-        order.id,
-        {
-          lineType: 'open_item',
-          openItemScope: 'freight',
-          title: `Shipping: ${rate.title}`,
-          unitPrice: rate.price,
-        },
-        { taxPlace },
-      )
   }
   return getOrderRow(db, order.id)
 }

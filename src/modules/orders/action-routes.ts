@@ -1,14 +1,16 @@
-// Routes under /order/{id}/...: lines, discounts, lifecycle and fulfillments, each located by its
-// order.
+// Routes under /order/{id}/...: lines, discounts, service charges, lifecycle and fulfillments,
+// each located by its order.
 import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import type { MessageSender } from '../../platform/messaging/sender'
+import { addServiceCharge, removeServiceCharge } from './charges'
 import { applyCoupon, removeDiscount } from './discounts'
 import { withFulfillmentEmail } from './fulfillment-email'
 import { deleteFulfillment, fulfillAll, fulfillItems } from './fulfillments'
 import { closeOrder, submitOrder, voidLine, voidOrder } from './lifecycle'
 import { addLine, removeLine, updateLine } from './lines'
 import {
+  AddServiceCharge,
   ApplyDiscount,
   DiscountParams,
   FulfillAll,
@@ -16,6 +18,7 @@ import {
   FulfillmentParams,
   Order,
   OrderParams,
+  ServiceChargeParams,
   VoidBody,
 } from './model'
 import { AddLine, LineParams, UpdateLine } from './model-lines'
@@ -135,6 +138,35 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort, messages: 
         detail: {
           summary: 'Remove an applied discount',
           description: `Answers the repriced order. ${refused}`,
+        },
+      },
+    )
+    .post(
+      '/service-charges',
+      ({ db, actor, params, body }) => addServiceCharge(db, actor, port, params.id, body),
+      {
+        permission: 'orders:write',
+        locatedBy: orderLocated,
+        params: OrderParams,
+        body: AddServiceCharge,
+        response: Order,
+        detail: {
+          summary: 'Add a service charge',
+          description: `A \`fixed\` charge of \`value\` cents, or a \`percent\` charge of \`value\` basis points (at most 10000, else 400) of the lines: the subtotal, less what discounts whose coupon says \`serviceChargeInteraction: post_discount\` take from the lines (\`pre_discount\` ones leave the base alone). A Store coupon that does not exclude service charges (\`excludesServiceCharges: false\`) reduces the charges too, never a \`gratuity\`. A \`taxable\` charge is taxed (Added) at the rate of \`taxCode\` (default \`food\`) where the order is taxed. The charge is listed in \`serviceCharges\` and summed in \`serviceChargeTotal\`; amounts follow every later change of the order. Answers the repriced order. ${refused}`,
+        },
+      },
+    )
+    .delete(
+      '/service-charges/:serviceChargeId',
+      ({ db, actor, params }) => removeServiceCharge(db, actor, port, params.id, params.serviceChargeId),
+      {
+        permission: 'orders:write',
+        locatedBy: orderLocated,
+        params: ServiceChargeParams,
+        response: Order,
+        detail: {
+          summary: 'Remove a service charge',
+          description: `An unknown charge (or one of another order) is 404. Answers the repriced order. ${refused}`,
         },
       },
     )

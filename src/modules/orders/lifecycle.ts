@@ -7,6 +7,7 @@ import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { findStaffUser } from '../staff/service'
+import { refundedParts } from './charges'
 import { getLine } from './lines'
 import type { VoidInput } from './model'
 import { changeOrder, OPEN_STATUSES } from './mutation'
@@ -239,7 +240,9 @@ export function recordOrderPayment(db: Db, actor: Actor, port: OrdersPort, payme
 
 /**
  * Records a refund: `amount` off the balance paid and `tipAmount` off the tips. A `paid` order
- * whose balance is due again goes back to `submitted`; a `closed` order stays closed.
+ * whose balance is due again goes back to `submitted`; a `closed` order stays closed. The audit
+ * entry and the `order` `refund` event carry `refundedParts`: what the refund gives back of the
+ * lines, service charges, shipping, bottle deposits, tax, contribution and tips.
  */
 export function recordOrderRefund(db: Db, actor: Actor, port: OrdersPort, refund: OrderPaymentRecord) {
   assertCents(refund.amount, 'amount')
@@ -255,6 +258,7 @@ export function recordOrderRefund(db: Db, actor: Actor, port: OrdersPort, refund
       // A draft can hold a partial payment (a draft is submitted only when paid in full).
       allowed: ['draft', 'submitted', 'paid', 'closed'],
       doing: 'refund',
+      eventDetails: (details) => ({ refundedParts: details.refundedParts }),
       settle: (tx, order) => {
         if (order.status === 'paid' && order.balanceDue > 0)
           tx.update(orders).set({ status: 'submitted', paidAt: null }).where(eq(orders.id, order.id)).run()
@@ -281,7 +285,7 @@ export function recordOrderRefund(db: Db, actor: Actor, port: OrdersPort, refund
         })
         .where(eq(orders.id, order.id))
         .run()
-      return { ...refund }
+      return { ...refund, refundedParts: refundedParts(tx, order, refund.amount, refund.tipAmount) }
     },
   )
 }

@@ -9,7 +9,7 @@ import type { Queryable } from '../../platform/tenancy/transaction'
 import type { AddLineInput, ModifierInput, UpdateLineInput } from './model-lines'
 import { changeOrder, OPEN_STATUSES } from './mutation'
 import type { OrdersPort, TaxCode } from './ports'
-import { modifierAmount, type TaxCalculation } from './pricing'
+import { modifierAmount } from './pricing'
 import { multiplierBps, toPricingModifier } from './reprice'
 import {
   type GiftCardSaleValue,
@@ -18,9 +18,9 @@ import {
   type OrderRow,
   orderDiscounts,
   orderLines,
-  orderLocationSettings,
   type RoutingValue,
 } from './schema'
+import { resolveTax } from './tax-place'
 
 export function routingOf(input: ModifierInput['routing']): RoutingValue | null {
   if (!input) return null
@@ -91,33 +91,6 @@ function giftCardSaleOf(input: AddLineInput['giftCardSale']): GiftCardSaleValue 
   }
 }
 
-/** Where tax is charged: a country and, where taxes differ by state, the state. */
-export interface TaxPlace {
-  countryCode: string
-  stateCode: string | null
-}
-
-/**
- * The tax rate of a code at `place` when given (a shipped order's ship-to), else at the order's
- * location; 0 (Added) when untaxed or nothing is configured.
- */
-export function resolveTax(
-  tx: Queryable,
-  port: OrdersPort,
-  locationId: string,
-  taxCode: TaxCode | null,
-  taxPlace?: TaxPlace,
-): { taxRateBps: number; taxCalculation: TaxCalculation } {
-  const none = { taxRateBps: 0, taxCalculation: 'Added' as const }
-  if (!taxCode) return none
-  const place =
-    taxPlace ??
-    tx.select().from(orderLocationSettings).where(eq(orderLocationSettings.locationId, locationId)).get()
-  if (!place) return none
-  const rate = port.taxRate(tx, { countryCode: place.countryCode, stateCode: place.stateCode }, taxCode)
-  return rate ? { taxRateBps: rate.rateBps, taxCalculation: rate.taxCalculation } : none
-}
-
 const optionalLineFields = (input: AddLineInput | UpdateLineInput) => ({
   category: input.category,
   salesCategory: input.salesCategory,
@@ -140,11 +113,10 @@ function assertUnitTotal(unitPrice: number, modifiers: ModifierValue[], path: st
 
 /**
  * What a caller inside the service (a club release) may set on new lines that a request may not:
- * a catalog line's unit price (the release price) and the place tax is charged at (the ship-to).
+ * a catalog line's unit price (the release price). Tax follows the order's tax place.
  */
 export interface LineTerms {
   unitPrice?: number
-  taxPlace?: TaxPlace
 }
 
 /** A new line row from a request; `path` prefixes error paths (`body` or `body/lineItems/2`). */
@@ -171,6 +143,7 @@ export function buildLine(
     | 'sizeName'
     | 'collectionIds'
     | 'pricingStrategyApplied'
+    | 'bottleDeposit'
   >
   if (lineType === 'catalog') {
     for (const field of ['unitPrice', 'openItemScope', 'title', 'taxCode'] as const)
@@ -206,6 +179,7 @@ export function buildLine(
       sizeName: variant.variantTitle !== variant.productTitle ? variant.variantTitle : null,
       collectionIds: variant.collectionIds,
       pricingStrategyApplied: 'base',
+      bottleDeposit: variant.bottleDeposit,
     }
   } else {
     for (const field of ['productVariantId', 'sku', 'productId'] as const)
@@ -226,6 +200,7 @@ export function buildLine(
       sizeName: null,
       collectionIds: [],
       pricingStrategyApplied: 'open_price',
+      bottleDeposit: 0,
     }
   }
   const giftCardSale = giftCardSaleOf(input.giftCardSale)
@@ -248,7 +223,7 @@ export function buildLine(
     sendStatus: 'new',
     ...base,
     quantity: input.quantity ?? 1,
-    ...resolveTax(tx, port, order.locationId, base.taxCode as TaxCode | null, terms.taxPlace),
+    ...resolveTax(tx, port, order, base.taxCode as TaxCode | null),
     category: extra.category ?? base.category,
     salesCategory: extra.salesCategory ?? null,
     menuId: extra.menuId ?? null,
@@ -265,6 +240,7 @@ export function buildLine(
     giftCardSale,
     modifierTotal: 0,
     subtotal: 0,
+    bottleDepositAmount: 0,
     discountAmount: 0,
     taxAmount: 0,
     total: 0,
@@ -324,15 +300,7 @@ function assertUnsent(line: OrderLineRow, doing: string) {
     })
 }
 
-/** `terms`: see LineTerms (callers inside the service only). */
-export const addLine = (
-  db: Db,
-  actor: Actor,
-  port: OrdersPort,
-  orderId: string,
-  input: AddLineInput,
-  terms?: LineTerms,
-) =>
+export const addLine = (db: Db, actor: Actor, port: OrdersPort, orderId: string, input: AddLineInput) =>
   changeOrder(
     db,
     actor,
@@ -340,7 +308,7 @@ export const addLine = (
     orderId,
     { action: 'order.line.add', event: 'update', allowed: OPEN_STATUSES, doing: 'add lines to' },
     (tx, order) => {
-      const [row] = insertLines(tx, port, order, [input], 'body', terms ? [terms] : [])
+      const [row] = insertLines(tx, port, order, [input], 'body')
       return {
         lineItemId: row!.id,
         line: { title: row!.title, quantity: row!.quantity, unitPrice: row!.unitPrice },
@@ -386,7 +354,7 @@ export const updateLine = (
         modifiers,
         ...(patch.routing !== undefined ? { routing: routingOf(patch.routing) } : {}),
         // Re-resolved, so a line changed after the location's tax changed is charged today's rate.
-        ...resolveTax(tx, port, order.locationId, line.taxCode as TaxCode | null),
+        ...resolveTax(tx, port, order, line.taxCode as TaxCode | null),
         updatedAt: nowIso(),
       }
       for (const [key, value] of Object.entries(optionalLineFields(patch)))

@@ -320,11 +320,19 @@ export const LineItem = t.Object({
   modifierTotal: int({ description: 'Computed: the modifiers’ amounts per unit, cents.' }),
   subtotal: int({ description: 'Computed: (unitPrice + modifierTotal) × quantity; 0 once voided.' }),
   discountAmount: int({ description: 'Computed: this line’s share of every applied discount.' }),
+  bottleDeposit: int({
+    description: 'The variant’s bottle deposit per unit when the line was added, cents (0: none).',
+  }),
+  bottleDepositAmount: int({
+    description: 'Computed: bottleDeposit × quantity; 0 once voided. Never discounted.',
+  }),
   taxAmount: int({
     description:
-      'Computed per line on (subtotal − discountAmount), rounded half-up to the cent: `Added` round(net × rate / 10000); `Included` net − round(net × 10000 / (10000 + rate)).',
+      'Computed per line on (subtotal − discountAmount, plus bottleDepositAmount when the tenant taxes deposits), rounded half-up to the cent: `Added` round(net × rate / 10000); `Included` net − round(net × 10000 / (10000 + rate)).',
   }),
-  total: int({ description: 'Computed: subtotal − discountAmount, plus taxAmount when `Added`.' }),
+  total: int({
+    description: 'Computed: subtotal − discountAmount + bottleDepositAmount, plus taxAmount when `Added`.',
+  }),
   quantityFulfilled: int({
     description:
       'Computed: units of this line covered by fulfillments (matched by SKU, earlier lines first).',

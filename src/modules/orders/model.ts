@@ -2,10 +2,11 @@
 
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
-import { int, money, oneOf } from '../../platform/http/types'
+import { bool, int, MAX_MONEY, money, oneOf } from '../../platform/http/types'
 import { AddLine, LineItem } from './model-lines'
 import { OffPremiseBlock, OffPremiseInput } from './model-off-premise'
-import { orderStatuses } from './schema'
+import { taxCodes } from './ports'
+import { orderStatuses, serviceChargeTypes } from './schema'
 
 const text = (max: number, description?: string) => t.String({ minLength: 1, maxLength: max, description })
 const optionalText = (max: number, description?: string) => t.Optional(t.Nullable(text(max, description)))
@@ -43,6 +44,19 @@ export const Fundraising = t.Object({
   contributionAmountCents: int({ description: 'Computed: the contribution added to `total`, cents.' }),
 })
 
+const ShipToInput = t.Object(
+  {
+    countryCode: t.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2.' }),
+    stateCode: t.Optional(t.Nullable(t.String({ pattern: '^[A-Za-z0-9]{1,3}$' }))),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Where a `shipping` order ships to: its shipping rate and its tax place (its lines, service charges and shipping are taxed there). Null clears it.',
+    examples: [{ countryCode: 'US', stateCode: 'CA' }],
+  },
+)
+
 const headerFields = {
   customerId: optionalText(200),
   customerName: optionalText(200),
@@ -56,6 +70,15 @@ const headerFields = {
   seatCount: t.Optional(t.Nullable(int({ minimum: 1, maximum: 999 }))),
   note: optionalText(2000),
   fundraising: t.Optional(t.Nullable(FundraisingInput)),
+  shipTo: t.Optional(t.Nullable(ShipToInput)),
+  shippingOverride: t.Optional(
+    t.Nullable(
+      money({
+        description:
+          'An explicit shipping charge in place of the configured rate, cents; null returns to the rate. Needs `orders:shipping-override` (403 without it).',
+      }),
+    ),
+  ),
 }
 
 export const CreateOrder = t.Object(
@@ -111,6 +134,49 @@ export const AppliedDiscount = t.Object({
   createdAt: t.String({ format: 'date-time' }),
 })
 
+export const ServiceCharge = t.Object({
+  id: t.String({ format: 'uuid' }),
+  title: t.String(),
+  chargeType: oneOf(serviceChargeTypes, {
+    description: '`fixed`: `value` cents. `percent`: `value` basis points of the lines.',
+  }),
+  value: int(),
+  taxable: t.Boolean(),
+  gratuity: t.Boolean({ description: 'A gratuity for the staff: never reduced by a discount.' }),
+  taxCode: oneOf(taxCodes),
+  taxRateBps: int({ description: 'The rate of `taxCode` where the order is taxed, when it was added.' }),
+  amount: int({
+    description:
+      'Computed: `fixed` the value; `percent` round-half-up(base × value / 10000), the base being the subtotal less what the order’s `post_discount` discounts take from the lines.',
+  }),
+  discountAmount: int({
+    description:
+      'Computed: what Store coupons that do not exclude service charges take from it (never from a gratuity).',
+  }),
+  taxAmount: int({ description: 'Computed: on amount − discountAmount at taxRateBps when taxable, else 0.' }),
+  total: int({ description: 'Computed: amount − discountAmount + taxAmount.' }),
+  createdByStaffUserId: t.Nullable(t.String()),
+  createdAt: t.String({ format: 'date-time' }),
+})
+
+export const Shipping = t.Object(
+  {
+    shipTo: t.Nullable(t.Object({ countryCode: t.String(), stateCode: t.Nullable(t.String()) })),
+    serviceId: t.Nullable(t.String({ description: 'The shipping service that rates the order.' })),
+    serviceTitle: t.Nullable(t.String()),
+    rate: t.Nullable(
+      int({
+        description:
+          'The configured rate for the order’s shipping weight and ship-to: the default active service of the first shipping configuration (by title) covering the ship-to, else its first active service; null without a ship-to or a covering configuration.',
+      }),
+    ),
+    override: t.Nullable(int({ description: 'An explicit charge in place of the rate.' })),
+    amount: int({ description: 'Computed: override, else rate, else 0; 0 once voided. = shippingTotal.' }),
+    taxAmount: int({ description: 'Computed: the `freight` tax on amount where the order is taxed.' }),
+  },
+  { description: 'The shipping charge of a `shipping` order; null for other fulfillment modes.' },
+)
+
 export const fulfillmentTypes = ['Shipped', 'Picked Up', 'Carry Out', 'Local Delivery'] as const
 
 export const Fulfillment = t.Object({
@@ -147,17 +213,24 @@ export const Order = t.Object(
       description: 'Computed: sum of the lines’ `subtotal` (voided lines count 0), cents.',
     }),
     discountTotal: int({
-      description: 'Computed: sum of the applied discounts’ `amount` (= sum of the lines’ `discountAmount`).',
+      description:
+        'Computed: sum of the lines’ and the service charges’ `discountAmount` (= sum of the applied discounts’ `amount`).',
     }),
-    taxTotal: int({ description: 'Computed: sum of the lines’ `taxAmount`, Added and Included.' }),
+    taxTotal: int({
+      description:
+        'Computed: sum of the lines’ and service charges’ `taxAmount` and `shipping.taxAmount`, Added and Included.',
+    }),
     includedTaxTotal: int({
       description:
         'Computed: the part of `taxTotal` that is Included in prices, so not added to `total` again.',
     }),
+    serviceChargeTotal: int({ description: 'Computed: sum of the service charges’ `amount`.' }),
+    shippingTotal: int({ description: 'Computed: `shipping.amount` (0 for orders that do not ship).' }),
+    bottleDepositTotal: int({ description: 'Computed: sum of the lines’ `bottleDepositAmount`.' }),
     tipTotal: int({ description: 'Tips recorded with payments, cents.' }),
     total: int({
       description:
-        'Computed: subtotal − discountTotal + (taxTotal − includedTaxTotal) + tipTotal + fundraising.contributionAmountCents. Never negative.',
+        'Computed: subtotal − discountTotal + serviceChargeTotal + shippingTotal + bottleDepositTotal + (taxTotal − includedTaxTotal) + tipTotal + fundraising.contributionAmountCents. Never negative.',
     }),
     amountPaid: int({ description: 'Payments net of refunds, tips included, cents.' }),
     balanceDue: int({ description: 'Computed: total − amountPaid; never negative.' }),
@@ -171,6 +244,8 @@ export const Order = t.Object(
     fundraising: t.Nullable(Fundraising),
     lineItems: t.Array(LineItem),
     appliedDiscounts: t.Array(AppliedDiscount),
+    serviceCharges: t.Array(ServiceCharge),
+    shipping: t.Nullable(Shipping),
     fulfillments: t.Array(Fulfillment),
     offPremise: t.Nullable(OffPremiseBlock),
     submittedAt: t.Nullable(t.String({ format: 'date-time' })),
@@ -281,6 +356,49 @@ export const DiscountParams = t.Object({
   discountId: t.String({ minLength: 1, maxLength: 200 }),
 })
 
+export const AddServiceCharge = t.Object(
+  {
+    title: text(200, 'E.g. “Service charge 18%”, “Event fee”.'),
+    chargeType: oneOf(serviceChargeTypes),
+    value: int({
+      minimum: 1,
+      maximum: MAX_MONEY,
+      description:
+        '`fixed`: cents (at most the money bound). `percent`: basis points, 1..10000 (1800 = 18%).',
+    }),
+    taxable: t.Optional(bool({ description: 'Default false.' })),
+    gratuity: t.Optional(bool({ description: 'Default false.' })),
+    taxCode: t.Optional(
+      oneOf(taxCodes, { description: 'The tax code a taxable charge is taxed by. Default `food`.' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      { title: 'Large party service charge 18%', chargeType: 'percent', value: 1800, taxable: true },
+      { title: 'Corkage', chargeType: 'fixed', value: 2500 },
+      { title: 'Auto-gratuity 20%', chargeType: 'percent', value: 2000, gratuity: true },
+    ],
+  },
+)
+
+export const ServiceChargeParams = t.Object({
+  id: t.String({ minLength: 1, maxLength: 200 }),
+  serviceChargeId: t.String({ minLength: 1, maxLength: 200 }),
+})
+
+export const OrderSettings = t.Object({
+  bottleDepositTaxable: t.Boolean({
+    description: 'Whether bottle deposits are taxed with their line (California CRV is). Default false.',
+  }),
+  updatedAt: t.Nullable(t.String({ format: 'date-time' })),
+})
+
+export const PutOrderSettings = t.Object(
+  { bottleDepositTaxable: bool() },
+  { additionalProperties: false, examples: [{ bottleDepositTaxable: true }] },
+)
+
 export const LocationTaxPlace = t.Object({
   locationId: t.String(),
   countryCode: t.Nullable(t.String({ description: 'ISO 3166-1 alpha-2, upper case; null until set.' })),
@@ -302,6 +420,7 @@ export type CreateOrderInput = typeof CreateOrder.static
 export type UpdateOrderInput = typeof UpdateOrder.static
 export type ApplyDiscountInput = typeof ApplyDiscount.static
 export type VoidInput = typeof VoidBody.static
+export type AddServiceChargeInput = typeof AddServiceCharge.static
 export type FulfillAllInput = typeof FulfillAll.static
 export type FulfillItemsInput = typeof FulfillItems.static
 export type OrderView = typeof Order.static

@@ -37,6 +37,8 @@ export interface OrderChange {
   metadata?: (result: OrderView) => Record<string, unknown>
   /** Runs after repricing, with the repriced header: status moves that depend on the new totals. */
   settle?: (tx: Queryable, repriced: OrderRow) => void
+  /** Details of the change its event carries beside the order (a refund's parts). */
+  eventDetails?: (details: Record<string, unknown>) => Record<string, unknown>
 }
 
 /** Runs `work` inside one write transaction on an order, then reprices, audits and emits. */
@@ -53,7 +55,7 @@ export function changeOrder(
     assertStatus(order, change.allowed, change.doing)
     const details = work(tx, order) ?? {}
     const before = { total: order.total, balanceDue: order.balanceDue }
-    const after = repriceOrder(tx, orderId)
+    const after = repriceOrder(tx, port, orderId)
     change.settle?.(tx, after)
     const view = loadOrder(tx, port, orderId)
     recordWrite(tx, actor, {
@@ -66,7 +68,14 @@ export function changeOrder(
         ...change.metadata?.(view),
         totals: { before, after: { total: after.total, balanceDue: after.balanceDue } },
       },
-      events: [{ object: 'order', action: change.event, aggregateId: orderId, payload: view }],
+      events: [
+        {
+          object: 'order',
+          action: change.event,
+          aggregateId: orderId,
+          payload: { ...view, ...change.eventDetails?.(details) },
+        },
+      ],
     })
     return view
   })

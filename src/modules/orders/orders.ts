@@ -14,10 +14,19 @@ import { findStaffUser } from '../staff/service'
 import { insertLines, type LineTerms } from './lines'
 import type { CreateOrderInput, OrderView, UpdateOrderInput } from './model'
 import { changeOrder, OPEN_STATUSES } from './mutation'
-import type { OrdersPort } from './ports'
+import type { OrdersPort, TaxCode } from './ports'
 import { repriceOrder } from './reprice'
-import { type FundraisingValue, type OrderRow, orderLocationSettings, orderSequences, orders } from './schema'
-import { loadOrder, presentOrders } from './view'
+import {
+  type FundraisingValue,
+  type OrderRow,
+  orderLines,
+  orderLocationSettings,
+  orderSequences,
+  orderServiceCharges,
+  orders,
+} from './schema'
+import { resolveTax, taxPlaceOf } from './tax-place'
+import { linesOf, loadOrder, presentOrders, serviceChargesOf } from './view'
 
 /**
  * The next order number of the tenant. The counter row is updated inside the caller's
@@ -48,6 +57,35 @@ function fundraisingOf(input: CreateOrderInput['fundraising']): FundraisingValue
     contributionType: input.contributionType,
     contributionValue: input.contributionValue ?? 100,
   }
+}
+
+type ShipToInput = CreateOrderInput['shipTo']
+
+/** The ship-to columns of a request's `shipTo` (null clears; undefined leaves them). */
+const shipToColumns = (shipTo: ShipToInput) =>
+  shipTo === undefined
+    ? {}
+    : {
+        shipToCountryCode: shipTo ? shipTo.countryCode.toUpperCase() : null,
+        shipToStateCode: shipTo?.stateCode ? shipTo.stateCode.toUpperCase() : null,
+      }
+
+/**
+ * Follows a change of where the order is taxed (its ship-to or fulfillment mode): lines not
+ * voided and service charges take the rate of their tax code at the new place.
+ */
+function retax(tx: Queryable, port: OrdersPort, order: OrderRow) {
+  for (const line of linesOf(tx, order.id))
+    if (!line.voidedAt)
+      tx.update(orderLines)
+        .set(resolveTax(tx, port, order, line.taxCode as TaxCode | null))
+        .where(eq(orderLines.id, line.id))
+        .run()
+  for (const charge of serviceChargesOf(tx, order.id))
+    tx.update(orderServiceCharges)
+      .set({ taxRateBps: resolveTax(tx, port, order, charge.taxCode as TaxCode).taxRateBps })
+      .where(eq(orderServiceCharges.id, charge.id))
+      .run()
 }
 
 function resolveCustomer(tx: Queryable, port: OrdersPort, id: string) {
@@ -110,6 +148,8 @@ export function createOrder(
         balanceDue: 0,
         paymentIntentIds: [],
         fundraising: fundraisingOf(input.fundraising),
+        ...shipToColumns(input.shipTo),
+        shippingOverride: input.shippingOverride ?? null,
         createdAt: now,
         updatedAt: now,
       })
@@ -117,7 +157,7 @@ export function createOrder(
       .get()
     port.attachOffPremise(tx, actor, order, input.offPremise)
     insertLines(tx, port, order, input.lineItems ?? [], 'body/lineItems/#', lineTerms)
-    repriceOrder(tx, order.id)
+    repriceOrder(tx, port, order.id)
     const view = loadOrder(tx, port, order.id)
     recordWrite(tx, actor, {
       action: 'order.create',
@@ -192,8 +232,8 @@ export function updateOrder(
     (tx, order) => {
       assertStaff(tx, patch.assignedStaffUserId, 'body/assignedStaffUserId')
       if (patch.fulfillmentMode) port.changeOffPremiseMode(tx, actor, order, patch.fulfillmentMode)
-      const { fundraising, ...fields } = patch
-      const set: Partial<OrderRow> = { ...fields }
+      const { fundraising, shipTo, ...fields } = patch
+      const set: Partial<OrderRow> = { ...fields, ...shipToColumns(shipTo) }
       if (fields.customerId) {
         const customer = resolveCustomer(tx, port, fields.customerId)
         set.customerId = customer.id
@@ -201,11 +241,16 @@ export function updateOrder(
       }
       if (fundraising !== undefined) set.fundraising = fundraisingOf(fundraising)
       const changes = diffFields(order, set)
-      if (Object.keys(changes).length > 0)
-        tx.update(orders)
+      if (Object.keys(changes).length > 0) {
+        const updated = tx
+          .update(orders)
           .set({ ...set, updatedAt: nowIso() })
           .where(eq(orders.id, id))
-          .run()
+          .returning()
+          .get()!
+        if (JSON.stringify(taxPlaceOf(tx, order)) !== JSON.stringify(taxPlaceOf(tx, updated)))
+          retax(tx, port, updated)
+      }
       return { changes }
     },
   )

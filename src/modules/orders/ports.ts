@@ -26,6 +26,21 @@ export interface CatalogVariantInfo {
   /** False when the product is not offered at the point of sale (adminStatus not Available). */
   availableForSale: boolean
   collectionIds: string[]
+  /** Bottle deposit per unit, cents (0: none). */
+  bottleDeposit: number
+}
+
+/** Where an order ships to: what a shipping rate and the tax place are looked up by. */
+export interface ShipTo {
+  countryCode: string
+  stateCode: string | null
+}
+
+/** The shipping service that rates an order, and its price for the order's weight. */
+export interface ShippingRateInfo {
+  serviceId: string
+  title: string
+  price: number
 }
 
 export interface TaxRateInfo {
@@ -79,6 +94,11 @@ export interface OrdersPort {
     place: { countryCode: string; stateCode: string | null },
     taxCode: TaxCode,
   ): TaxRateInfo | null
+  /**
+   * The rate of shipping the order (its lines' shipping weight) to a place: the default active
+   * service of the first configuration covering it (else its first active service); null when none.
+   */
+  shippingRate(db: Queryable, orderId: string, shipTo: ShipTo): ShippingRateInfo | null
   /** The coupon with a code, case-insensitive. */
   findCouponByCode(db: Queryable, code: string): OrderCoupon | undefined
   /** The clubs and tags of a live customer, for coupons available to a Club or Customer Tag. */

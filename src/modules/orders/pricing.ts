@@ -4,8 +4,9 @@
 // non-negative, so half-up and half-away-from-zero agree), done once per modifier portion, once
 // per discount and once per line's tax, never on sums. What a discount takes, and from which
 // lines, is the coupons engine's (couponDiscount); orders stack the results and tax what is left.
+// Beside the lines an order carries bottle deposits (per line), service charges and shipping.
 import { invalid } from '../../platform/http/problem'
-import { type CouponAmountTerms, couponDiscount } from '../coupons/apply'
+import { allocate, type CouponAmountTerms, couponDiscount } from '../coupons/apply'
 
 export type TaxCalculation = 'Added' | 'Included'
 
@@ -35,12 +36,45 @@ export interface PricingLine {
   collectionIds?: string[]
   /** False for lines no discount may reduce (gift card sales). Default true. */
   discountable?: boolean
+  /** Bottle deposit per unit (default 0): never discounted, taxed with the line when deposits are taxable. */
+  bottleDeposit?: number
+}
+
+export interface PricingServiceCharge {
+  id: string
+  chargeType: 'fixed' | 'percent'
+  /** Cents for `fixed`, basis points of the lines for `percent`. */
+  value: number
+  taxable: boolean
+  /** A gratuity: for the staff, never reduced by a discount. */
+  gratuity: boolean
+  /** Tax on the charge (always Added), when taxable. */
+  taxRateBps: number
+}
+
+export interface PricingShipping {
+  amount: number
+  /** Tax on shipping (the `freight` tax code), Added. */
+  taxRateBps: number
+}
+
+export interface ServiceChargeAmounts {
+  amount: number
+  discountAmount: number
+  taxAmount: number
+  /** amount − discountAmount + taxAmount. */
+  total: number
 }
 
 export interface PricingDiscount {
   id: string
   /** The coupon terms its amount follows, in the coupons module's vocabulary. */
   terms: CouponAmountTerms
+  /**
+   * `pre_discount` (default): percentage service charges are computed on the lines before this
+   * discount; `post_discount`: after what it takes from the lines.
+   */
+  serviceChargeInteraction?: 'pre_discount' | 'post_discount' | null
   /** A line discount (scope `line`): only this line. */
   lineItemId: string | null
 }
@@ -55,8 +89,11 @@ export interface LineAmounts {
   /** (unitPrice + modifierTotal) × quantity. */
   subtotal: number
   discountAmount: number
+  /** bottleDeposit × quantity; 0 once voided. */
+  bottleDepositAmount: number
+  /** On subtotal − discountAmount, plus bottleDepositAmount when deposits are taxable. */
   taxAmount: number
-  /** subtotal − discountAmount, plus taxAmount when tax is Added. */
+  /** subtotal − discountAmount + bottleDepositAmount, plus taxAmount when tax is Added. */
   total: number
 }
 
@@ -68,20 +105,29 @@ export interface DiscountAmount {
 
 export interface OrderTotals {
   subtotal: number
+  /** What discounts take from the lines and from service charges. */
   discountTotal: number
-  /** All tax, Added and Included. */
+  serviceChargeTotal: number
+  shippingTotal: number
+  bottleDepositTotal: number
+  /** All tax (lines with their deposits, service charges, shipping), Added and Included. */
   taxTotal: number
   /** The part of taxTotal already inside line prices (Included tax); not added again to total. */
   includedTaxTotal: number
   tipTotal: number
   contributionAmountCents: number
-  /** subtotal − discountTotal + (taxTotal − includedTaxTotal) + tipTotal + contributionAmountCents. */
+  /**
+   * subtotal − discountTotal + serviceChargeTotal + shippingTotal + bottleDepositTotal +
+   * (taxTotal − includedTaxTotal) + tipTotal + contributionAmountCents.
+   */
   total: number
 }
 
 export interface PricedOrder {
   lines: Map<string, LineAmounts>
   discounts: Map<string, DiscountAmount>
+  serviceCharges: Map<string, ServiceChargeAmounts>
+  shipping: { amount: number; taxAmount: number }
   totals: OrderTotals
 }
 
@@ -174,38 +220,30 @@ function summaryOf(terms: CouponAmountTerms, outcome: ReturnType<typeof couponDi
   return `${notes.join(', ')}.`
 }
 
-/**
- * Prices a whole order. Discounts apply in the order given, each to what earlier discounts left
- * of the lines (sequential stacking), so stacked discounts never take a line below zero. The
- * coupons engine (couponDiscount) decides each discount's amount on that cart (minimum cart
- * amount against the order's subtotal, eligible lines, cap) and splits it over its lines; tax is
- * then computed per line on the discounted amount. Voided lines count nothing; lines marked not
- * discountable (gift card sales) are never offered to a discount.
- */
-export function priceOrder(input: {
-  lines: PricingLine[]
-  discounts: PricingDiscount[]
-  tipTotal: number
-  fundraising: Fundraising | null
-}): PricedOrder {
-  const live = input.lines.filter((l) => !l.voided)
-  const gross = new Map<string, number>()
-  const remaining = new Map<string, number>()
-  const modifierTotals = new Map<string, number>()
-  for (const line of input.lines) {
-    const perUnit = unitTotal(line)
-    if (perUnit < 0) throw new RangeError(`line ${line.id} has a negative unit total`)
-    modifierTotals.set(line.id, perUnit - line.unitPrice)
-    const subtotal = line.voided ? 0 : exact(perUnit * line.quantity)
-    gross.set(line.id, subtotal)
-    remaining.set(line.id, subtotal)
-  }
-  const subtotal = exact(live.reduce((sum, l) => sum + gross.get(l.id)!, 0))
+/** What a run of the discounts, in order, takes from the lines and from the service charges. */
+interface Stacked {
+  lineDiscounts: Map<string, number>
+  /** Per discount: its outcome as summarised, what it took from the lines and from the charges. */
+  outcomes: Map<string, { amount: number; summary: string; fromLines: number; fromCharges: number }>
+}
 
-  const lineDiscounts = new Map<string, number>(input.lines.map((l) => [l.id, 0]))
-  const discounts = new Map<string, DiscountAmount>()
-  const discountable = live.filter((l) => l.discountable !== false)
-  for (const discount of input.discounts) {
+/**
+ * Applies the discounts in order, each to what earlier ones left of the lines and of the
+ * discountable service charges (`chargeCents`; only Store coupons that do not exclude service
+ * charges reach them, as couponDiscount decides).
+ */
+function stackDiscounts(
+  discounts: PricingDiscount[],
+  discountable: PricingLine[],
+  gross: Map<string, number>,
+  subtotal: number,
+  chargeCents: number,
+): Stacked {
+  const remaining = new Map(discountable.map((l) => [l.id, gross.get(l.id)!]))
+  const lineDiscounts = new Map<string, number>()
+  const outcomes: Stacked['outcomes'] = new Map()
+  let chargesLeft = chargeCents
+  for (const discount of discounts) {
     const outcome = couponDiscount(discount.terms, {
       subtotalCents: subtotal,
       lines: discountable.map((l) => ({
@@ -215,47 +253,171 @@ export function priceOrder(input: {
         quantity: l.quantity,
         amountCents: remaining.get(l.id)!,
       })),
+      serviceChargeCents: chargesLeft,
       lineId: discount.lineItemId ?? undefined,
     })
-    const amount = outcome.applies ? outcome.productDiscountCents : 0
-    if (outcome.applies)
+    let fromLines = 0
+    let fromCharges = 0
+    if (outcome.applies) {
       discountable.forEach((l, i) => {
         const share = outcome.lineDiscountCents[i]!
         remaining.set(l.id, remaining.get(l.id)! - share)
-        lineDiscounts.set(l.id, lineDiscounts.get(l.id)! + share)
+        lineDiscounts.set(l.id, (lineDiscounts.get(l.id) ?? 0) + share)
+        fromLines += share
       })
-    discounts.set(discount.id, { amount, eligibilitySummary: summaryOf(discount.terms, outcome, subtotal) })
+      fromCharges = outcome.serviceChargeDiscountCents
+      chargesLeft -= fromCharges
+    }
+    outcomes.set(discount.id, {
+      amount: outcome.applies ? outcome.productDiscountCents : 0,
+      summary: summaryOf(discount.terms, outcome, subtotal),
+      fromLines,
+      fromCharges,
+    })
+  }
+  return { lineDiscounts, outcomes }
+}
+
+/**
+ * Prices a whole order. Discounts apply in the order given, each to what earlier discounts left
+ * of the lines (sequential stacking), so stacked discounts never take a line below zero. The
+ * coupons engine (couponDiscount) decides each discount's amount on that cart (minimum cart
+ * amount against the order's subtotal, eligible lines, cap) and splits it over its lines; tax is
+ * then computed per line on the discounted amount. Voided lines count nothing; lines marked not
+ * discountable (gift card sales) are never offered to a discount.
+ *
+ * Service charges: a `percent` charge is computed on the subtotal less what the `post_discount`
+ * discounts take from the lines alone (`pre_discount` ones leave its base alone); `fixed` is its
+ * value. Then the discounts run again with the charges that are not gratuities in the cart, so a
+ * Store coupon that does not exclude service charges reduces them too (its reduction is spread
+ * over those charges in proportion). Deposits are never discounted; shipping is what the caller
+ * rated or overrode. In a voided order every charge counts 0.
+ */
+export function priceOrder(input: {
+  lines: PricingLine[]
+  discounts: PricingDiscount[]
+  tipTotal: number
+  fundraising: Fundraising | null
+  serviceCharges?: PricingServiceCharge[]
+  shipping?: PricingShipping | null
+  bottleDepositTaxable?: boolean
+  /** The order is voided: service charges and shipping count 0 (its lines are voided too). */
+  voided?: boolean
+}): PricedOrder {
+  const live = input.lines.filter((l) => !l.voided)
+  const gross = new Map<string, number>()
+  const modifierTotals = new Map<string, number>()
+  for (const line of input.lines) {
+    const perUnit = unitTotal(line)
+    if (perUnit < 0) throw new RangeError(`line ${line.id} has a negative unit total`)
+    modifierTotals.set(line.id, perUnit - line.unitPrice)
+    gross.set(line.id, line.voided ? 0 : exact(perUnit * line.quantity))
+  }
+  const subtotal = exact(live.reduce((sum, l) => sum + gross.get(l.id)!, 0))
+  const discountable = live.filter((l) => l.discountable !== false)
+
+  const charges = input.voided ? [] : (input.serviceCharges ?? [])
+  const linesOnly = stackDiscounts(input.discounts, discountable, gross, subtotal, 0)
+  const postDiscount = input.discounts
+    .filter((d) => d.serviceChargeInteraction === 'post_discount')
+    .reduce((sum, d) => sum + linesOnly.outcomes.get(d.id)!.fromLines, 0)
+  const chargeBase = subtotal - postDiscount
+  const chargeAmounts = charges.map((c) =>
+    exact(c.chargeType === 'fixed' ? c.value : applyBps(chargeBase, c.value)),
+  )
+  const discountableCharges = charges.map((c, i) => (c.gratuity ? 0 : chargeAmounts[i]!))
+  const stacked = stackDiscounts(
+    input.discounts,
+    discountable,
+    gross,
+    subtotal,
+    exact(discountableCharges.reduce((a, b) => a + b, 0)),
+  )
+
+  const chargeDiscounts = charges.map(() => 0)
+  const discounts = new Map<string, DiscountAmount>()
+  for (const discount of input.discounts) {
+    const outcome = stacked.outcomes.get(discount.id)!
+    // What earlier discounts left of each charge weighs this one's share of it.
+    const left = discountableCharges.map((amount, i) => amount - chargeDiscounts[i]!)
+    allocate(outcome.fromCharges, left).forEach((share, i) => {
+      chargeDiscounts[i]! += share
+    })
+    discounts.set(discount.id, { amount: outcome.amount, eligibilitySummary: outcome.summary })
   }
 
   const lines = new Map<string, LineAmounts>()
   let taxTotal = 0
   let includedTaxTotal = 0
   let discountTotal = 0
+  let bottleDepositTotal = 0
   for (const line of input.lines) {
     const lineSubtotal = gross.get(line.id)!
-    const discountAmount = lineDiscounts.get(line.id)!
+    const discountAmount = stacked.lineDiscounts.get(line.id) ?? 0
+    const bottleDepositAmount = line.voided ? 0 : exact((line.bottleDeposit ?? 0) * line.quantity)
     const net = lineSubtotal - discountAmount
-    const taxAmount = lineTax(net, line.taxRateBps, line.taxCalculation)
+    const taxable = net + (input.bottleDepositTaxable ? bottleDepositAmount : 0)
+    const taxAmount = lineTax(taxable, line.taxRateBps, line.taxCalculation)
     const added = line.taxCalculation === 'Added'
     lines.set(line.id, {
       modifierTotal: modifierTotals.get(line.id)!,
       subtotal: lineSubtotal,
       discountAmount,
+      bottleDepositAmount,
       taxAmount,
-      total: net + (added ? taxAmount : 0),
+      total: net + bottleDepositAmount + (added ? taxAmount : 0),
     })
     taxTotal += taxAmount
     if (!added) includedTaxTotal += taxAmount
     discountTotal += discountAmount
+    bottleDepositTotal += bottleDepositAmount
   }
-  const due = subtotal - discountTotal + (taxTotal - includedTaxTotal)
+
+  const serviceCharges = new Map<string, ServiceChargeAmounts>()
+  let serviceChargeTotal = 0
+  for (const charge of input.serviceCharges ?? []) {
+    const i = charges.indexOf(charge)
+    const amount = i < 0 ? 0 : chargeAmounts[i]!
+    const discountAmount = i < 0 ? 0 : chargeDiscounts[i]!
+    const taxAmount = charge.taxable ? lineTax(amount - discountAmount, charge.taxRateBps, 'Added') : 0
+    serviceCharges.set(charge.id, {
+      amount,
+      discountAmount,
+      taxAmount,
+      total: amount - discountAmount + taxAmount,
+    })
+    serviceChargeTotal += amount
+    discountTotal += discountAmount
+    taxTotal += taxAmount
+  }
+
+  const shippingAmount = input.voided ? 0 : (input.shipping?.amount ?? 0)
+  const shipping = {
+    amount: shippingAmount,
+    taxAmount: lineTax(shippingAmount, input.shipping?.taxRateBps ?? 0, 'Added'),
+  }
+  taxTotal += shipping.taxAmount
+
+  const due = exact(
+    subtotal -
+      discountTotal +
+      serviceChargeTotal +
+      shipping.amount +
+      bottleDepositTotal +
+      (taxTotal - includedTaxTotal),
+  )
   const contributionAmountCents = contributionOn(due, input.fundraising)
   return {
     lines,
     discounts,
+    serviceCharges,
+    shipping,
     totals: {
       subtotal,
       discountTotal,
+      serviceChargeTotal,
+      shippingTotal: shipping.amount,
+      bottleDepositTotal,
       taxTotal,
       includedTaxTotal,
       tipTotal: input.tipTotal,

@@ -1,17 +1,20 @@
-// Runs the pricing engine over an order's stored lines and discounts and writes the results back:
-// line amounts, discount amounts and header totals, all in the caller's transaction.
-
+// Runs the pricing engine over an order's stored lines, discounts, service charges and shipping
+// and writes the results back: line, discount and charge amounts, the shipping rate and header
+// totals, all in the caller's transaction.
 import { eq } from 'drizzle-orm'
 import { conflict } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import type { CouponAmountTerms } from '../coupons/apply'
 import { lineDiscountable } from './gift-card-discounts'
+import type { OrdersPort } from './ports'
 import {
   type Fundraising,
   type PricingDiscount,
   type PricingLine,
   type PricingModifier,
+  type PricingServiceCharge,
+  type PricingShipping,
   priceOrder,
 } from './pricing'
 import {
@@ -19,11 +22,14 @@ import {
   type OrderDiscountRow,
   type OrderLineRow,
   type OrderRow,
+  type OrderServiceChargeRow,
   orderDiscounts,
   orderLines,
+  orderServiceCharges,
   orders,
 } from './schema'
-import { discountsOf, getOrderRow, linesOf } from './view'
+import { resolveTax } from './tax-place'
+import { bottleDepositTaxable, discountsOf, getOrderRow, linesOf, serviceChargesOf } from './view'
 
 export const multiplierBps = (multiplier: number): number => Math.round(multiplier * 10_000)
 
@@ -49,6 +55,16 @@ export const toPricingLine = (line: OrderLineRow, discountable: boolean): Pricin
   productId: line.productId,
   collectionIds: line.collectionIds,
   discountable,
+  bottleDeposit: line.bottleDeposit,
+})
+
+export const toPricingServiceCharge = (charge: OrderServiceChargeRow): PricingServiceCharge => ({
+  id: charge.id,
+  chargeType: charge.chargeType,
+  value: charge.value,
+  taxable: charge.taxable,
+  gratuity: charge.gratuity,
+  taxRateBps: charge.taxRateBps,
 })
 
 /**
@@ -85,7 +101,7 @@ export const amountTermsOf = (discount: OrderDiscountRow): CouponAmountTerms => 
         ? 'Set Price'
         : 'Dollar Off',
   productDiscount: discount.value,
-  // Orders carry no shipping or service charges yet.
+  // Applied discounts keep no shipping terms: coupons reduce lines and service charges only.
   shippingDiscountType: 'No Discount',
   shippingDiscount: null,
   minimumCartAmount: discount.minimumCartAmount,
@@ -97,7 +113,42 @@ export const toPricingDiscount = (discount: OrderDiscountRow): PricingDiscount =
   id: discount.id,
   terms: amountTermsOf(discount),
   lineItemId: discount.scope === 'line' ? discount.lineItemId : null,
+  serviceChargeInteraction: discount.serviceChargeInteraction as PricingDiscount['serviceChargeInteraction'],
 })
+
+interface RatedShipping {
+  charge: PricingShipping | null
+  header: Pick<OrderRow, 'shippingServiceId' | 'shippingServiceTitle' | 'shippingRate'>
+}
+
+/**
+ * The shipping of a `shipping` order: the configured rate for its weight and ship-to (none
+ * without a ship-to or a covering configuration), or its override; taxed at the `freight` rate.
+ */
+function rateShipping(tx: Queryable, port: OrdersPort, order: OrderRow): RatedShipping {
+  if (order.fulfillmentMode !== 'shipping' || order.status === 'voided')
+    return {
+      charge: null,
+      header: { shippingServiceId: null, shippingServiceTitle: null, shippingRate: null },
+    }
+  const rate = order.shipToCountryCode
+    ? port.shippingRate(tx, order.id, {
+        countryCode: order.shipToCountryCode,
+        stateCode: order.shipToStateCode,
+      })
+    : null
+  return {
+    charge: {
+      amount: order.shippingOverride ?? rate?.price ?? 0,
+      taxRateBps: resolveTax(tx, port, order, 'freight').taxRateBps,
+    },
+    header: {
+      shippingServiceId: rate?.serviceId ?? null,
+      shippingServiceTitle: rate?.title ?? null,
+      shippingRate: rate?.price ?? null,
+    },
+  }
+}
 
 export const fundraisingOf = (order: OrderRow): Fundraising | null =>
   order.fundraising
@@ -107,27 +158,35 @@ export const fundraisingOf = (order: OrderRow): Fundraising | null =>
       }
     : null
 
+/** Whether every key of `computed` has the same value in `row`. */
+const unchanged = (row: object, computed: object) =>
+  Object.entries(computed).every(([key, value]) => (row as Record<string, unknown>)[key] === value)
+
 /** Prices the order as stored and writes every computed amount. Returns the updated header. */
-export function repriceOrder(tx: Queryable, orderId: string): OrderRow {
+export function repriceOrder(tx: Queryable, port: OrdersPort, orderId: string): OrderRow {
   const order = getOrderRow(tx, orderId)
   const lines = linesOf(tx, orderId)
   const discounts = discountsOf(tx, orderId)
+  const charges = serviceChargesOf(tx, orderId)
+  const shipping = rateShipping(tx, port, order)
   const priced = priceOrder({
     lines: lines.map((line) => toPricingLine(line, lineDiscountable(tx, line))),
     discounts: discounts.map(toPricingDiscount),
     tipTotal: order.tipTotal,
     fundraising: fundraisingOf(order),
+    serviceCharges: charges.map(toPricingServiceCharge),
+    shipping: shipping.charge,
+    bottleDepositTaxable: bottleDepositTaxable(tx),
+    voided: order.status === 'voided',
   })
   for (const line of lines) {
     const amounts = priced.lines.get(line.id)!
-    if (
-      amounts.modifierTotal !== line.modifierTotal ||
-      amounts.subtotal !== line.subtotal ||
-      amounts.discountAmount !== line.discountAmount ||
-      amounts.taxAmount !== line.taxAmount ||
-      amounts.total !== line.total
-    )
-      tx.update(orderLines).set(amounts).where(eq(orderLines.id, line.id)).run()
+    if (!unchanged(line, amounts)) tx.update(orderLines).set(amounts).where(eq(orderLines.id, line.id)).run()
+  }
+  for (const charge of charges) {
+    const amounts = priced.serviceCharges.get(charge.id)!
+    if (!unchanged(charge, amounts))
+      tx.update(orderServiceCharges).set(amounts).where(eq(orderServiceCharges.id, charge.id)).run()
   }
   for (const discount of discounts) {
     const computed = priced.discounts.get(discount.id)!
@@ -145,6 +204,11 @@ export function repriceOrder(tx: Queryable, orderId: string): OrderRow {
     .set({
       subtotal: totals.subtotal,
       discountTotal: totals.discountTotal,
+      serviceChargeTotal: totals.serviceChargeTotal,
+      shippingTotal: totals.shippingTotal,
+      shippingTaxAmount: priced.shipping.taxAmount,
+      bottleDepositTotal: totals.bottleDepositTotal,
+      ...shipping.header,
       taxTotal: totals.taxTotal,
       includedTaxTotal: totals.includedTaxTotal,
       contributionAmountCents: totals.contributionAmountCents,

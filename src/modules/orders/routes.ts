@@ -1,8 +1,11 @@
 import { Elysia, t } from 'elysia'
 import './hooks'
+import type { Permission } from '../../platform/auth/permissions'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { idempotencyKeyHeader, idempotentWrite } from '../../platform/http/idempotency'
 import { pageOf } from '../../platform/http/paging'
+import { forbidden } from '../../platform/http/problem'
+import { getOrderSettings, putOrderSettings } from './charges'
 import {
   CreateOrder,
   LocationParams,
@@ -11,7 +14,9 @@ import {
   OrderList,
   OrderListQuery,
   OrderParams,
+  OrderSettings,
   PutLocationTaxPlace,
+  PutOrderSettings,
   UpdateOrder,
 } from './model'
 import {
@@ -25,8 +30,20 @@ import {
 import type { OrdersPort } from './ports'
 import { orderLocated } from './view'
 
+/** A shipping override (set or cleared) needs its own primitive beside `orders:write`. */
+function assertMayOverrideShipping(
+  permissions: ReadonlySet<Permission>,
+  body: { shippingOverride?: unknown },
+) {
+  if (body.shippingOverride !== undefined && !permissions.has('orders:shipping-override'))
+    throw forbidden('setting shippingOverride needs the orders:shipping-override permission')
+}
+
+const SHIPPING =
+  'A `shipping` order with a `shipTo` is charged the configured rate for its shipping weight (`GET /order/{id}/shipping-rates`), recomputed on every change, and is taxed where it ships (lines, service charges and shipping at the `freight` rate); `shippingOverride` (permission `orders:shipping-override`, else 403) charges an explicit amount instead.'
+
 const ROUNDING =
-  'Money is integer cents. Line subtotal = (unitPrice + modifier amounts) × quantity; modifier amounts round half-up per portion; discounts apply in order, each to what earlier ones left; tax is computed per line on the discounted amount and rounded half-up to the cent (`Added`: on top; `Included`: inside the price, reported in `includedTaxTotal`). total = subtotal − discountTotal + (taxTotal − includedTaxTotal) + tipTotal + fundraising contribution.'
+  'Money is integer cents. Line subtotal = (unitPrice + modifier amounts) × quantity; modifier amounts round half-up per portion; discounts apply in order, each to what earlier ones left; bottle deposits are the variant’s `bottleDeposit` × quantity, never discounted; tax is computed per line on the discounted amount (plus the deposit when the tenant taxes deposits, `PUT /order-settings`) and rounded half-up to the cent (`Added`: on top; `Included`: inside the price, reported in `includedTaxTotal`), per service charge and on shipping. total = subtotal − discountTotal + serviceChargeTotal + shippingTotal + bottleDepositTotal + (taxTotal − includedTaxTotal) + tipTotal + fundraising contribution; each total is the sum of its breakdown (lines, service charges, `shipping`).'
 
 export const orderRoutes = (auth: AuthPlugin, port: OrdersPort) =>
   new Elysia({ name: 'orders', prefix: '/order', detail: { tags: ['Orders'] } })
@@ -43,7 +60,8 @@ export const orderRoutes = (auth: AuthPlugin, port: OrdersPort) =>
     })
     .post(
       '',
-      ({ db, actor, body, headers, request, set }) => {
+      ({ db, actor, permissions, body, headers, request, set }) => {
+        assertMayOverrideShipping(permissions, body)
         const key = headers['idempotency-key']
         const run = () => ({ status: 201, body: createOrder(db, actor, port, body) })
         const result = key
@@ -64,7 +82,7 @@ export const orderRoutes = (auth: AuthPlugin, port: OrdersPort) =>
         response: { 201: Order },
         detail: {
           summary: 'Create an order',
-          description: `A \`customerId\` must name a customer (a merged-away id is taken to its primary) and fills \`customerName\` unless sent. Starts a \`draft\` order with the next order number of the tenant (no gaps, no duplicates), at \`locationId\` or the \`x-location-id\` location, optionally with lines. Send an \`idempotency-key\` to make retries safe. ${ROUNDING}`,
+          description: `A \`customerId\` must name a customer (a merged-away id is taken to its primary) and fills \`customerName\` unless sent. Starts a \`draft\` order with the next order number of the tenant (no gaps, no duplicates), at \`locationId\` or the \`x-location-id\` location, optionally with lines. Send an \`idempotency-key\` to make retries safe. ${SHIPPING} ${ROUNDING}`,
         },
       },
     )
@@ -100,15 +118,43 @@ export const orderRoutes = (auth: AuthPlugin, port: OrdersPort) =>
       response: Order,
       detail: { summary: 'Get an order', description: ROUNDING },
     })
-    .put('/:id', ({ db, actor, params, body }) => updateOrder(db, actor, port, params.id, body), {
-      permission: 'orders:write',
-      locatedBy: orderLocated,
-      params: OrderParams,
-      body: UpdateOrder,
-      response: Order,
+    .put(
+      '/:id',
+      ({ db, actor, permissions, params, body }) => {
+        assertMayOverrideShipping(permissions, body)
+        return updateOrder(db, actor, port, params.id, body)
+      },
+      {
+        permission: 'orders:write',
+        locatedBy: orderLocated,
+        params: OrderParams,
+        body: UpdateOrder,
+        response: Order,
+        detail: {
+          summary: 'Update an order’s header',
+          description: `Partial: customer, guest, table, seats, note, server, fulfillment mode, fundraising, ship-to, shipping override. A change of where the order is taxed (its ship-to or fulfillment mode) re-rates its lines and service charges. Only \`draft\` and \`submitted\` orders; otherwise 409 with \`currentStatus\`. ${SHIPPING}`,
+        },
+      },
+    )
+
+export const orderSettingsRoutes = (auth: AuthPlugin) =>
+  new Elysia({ name: 'order-settings', prefix: '/order-settings', detail: { tags: ['Orders'] } })
+    .use(auth)
+    .get('', ({ db }) => getOrderSettings(db), {
+      permission: 'orders:read',
+      response: OrderSettings,
       detail: {
-        summary: 'Update an order’s header',
+        summary: 'Get the tenant’s order settings',
+        description: 'Whether bottle deposits are taxed; the defaults until first set (`updatedAt` null).',
+      },
+    })
+    .put('', ({ db, actor, body }) => putOrderSettings(db, actor, body), {
+      permission: 'taxes:write',
+      body: PutOrderSettings,
+      response: OrderSettings,
+      detail: {
+        summary: 'Set the tenant’s order settings',
         description:
-          'Partial: customer, guest, table, seats, note, server, fulfillment mode, fundraising. Only `draft` and `submitted` orders; otherwise 409 with `currentStatus`.',
+          '`bottleDepositTaxable`: bottle deposits are taxed with their line, at its rate (California CRV is taxable; most other states’ deposits are not). Open orders follow at their next change; paid ones keep what they were charged.',
       },
     })

@@ -58,6 +58,11 @@ export const orders = sqliteTable(
     taxTotal: integer('tax_total').notNull(),
     includedTaxTotal: integer('included_tax_total').notNull(),
     tipTotal: integer('tip_total').notNull(),
+    serviceChargeTotal: integer('service_charge_total').notNull().default(0),
+    shippingTotal: integer('shipping_total').notNull().default(0),
+    /** The tax on shipping (the `freight` tax code), part of taxTotal. */
+    shippingTaxAmount: integer('shipping_tax_amount').notNull().default(0),
+    bottleDepositTotal: integer('bottle_deposit_total').notNull().default(0),
     contributionAmountCents: integer('contribution_amount_cents').notNull(),
     total: integer('total').notNull(),
     /** Payments net of refunds, tips included. */
@@ -65,6 +70,16 @@ export const orders = sqliteTable(
     balanceDue: integer('balance_due').notNull(),
     paymentIntentIds: text('payment_intent_ids', { mode: 'json' }).$type<string[]>().notNull(),
     fundraising: text('fundraising', { mode: 'json' }).$type<FundraisingValue | null>(),
+    // Where a `shipping` order ships to: the shipping rate and the tax place follow it.
+    shipToCountryCode: text('ship_to_country_code'),
+    shipToStateCode: text('ship_to_state_code'),
+    /** The rated shipping service (the covering configuration's default), kept current by repricing. */
+    shippingServiceId: text('shipping_service_id'),
+    shippingServiceTitle: text('shipping_service_title'),
+    /** The configured rate for the order's weight and ship-to; null when nothing covers it. */
+    shippingRate: integer('shipping_rate'),
+    /** An explicit shipping charge in place of the rate (permission `orders:shipping-override`). */
+    shippingOverride: integer('shipping_override'),
     submittedAt: text('submitted_at'),
     paidAt: text('paid_at'),
     closedAt: text('closed_at'),
@@ -173,8 +188,11 @@ export const orderLines = sqliteTable(
     giftCardSale: text('gift_card_sale', { mode: 'json' }).$type<GiftCardSaleValue | null>(),
     /** The product's collections when the line was added: for coupons that apply to collections. */
     collectionIds: text('collection_ids', { mode: 'json' }).$type<string[]>().notNull(),
+    /** The variant's bottle deposit per unit when the line was added (0: none). */
+    bottleDeposit: integer('bottle_deposit').notNull().default(0),
     // Computed amounts, integer cents, kept current by the pricing engine.
     modifierTotal: integer('modifier_total').notNull(),
+    bottleDepositAmount: integer('bottle_deposit_amount').notNull().default(0),
     subtotal: integer('subtotal').notNull(),
     discountAmount: integer('discount_amount').notNull(),
     taxAmount: integer('tax_amount').notNull(),
@@ -231,6 +249,44 @@ export const orderDiscounts = sqliteTable(
   ],
 )
 
+export const serviceChargeTypes = ['fixed', 'percent'] as const
+
+/** A service charge on an order: a fixed amount or a percentage of the lines. */
+export const orderServiceCharges = sqliteTable(
+  'order_service_charges',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    title: text('title').notNull(),
+    chargeType: text('charge_type', { enum: serviceChargeTypes }).notNull(),
+    /** Cents for `fixed`, basis points for `percent`. */
+    value: integer('value').notNull(),
+    taxable: integer('taxable', { mode: 'boolean' }).notNull(),
+    gratuity: integer('gratuity', { mode: 'boolean' }).notNull(),
+    taxCode: text('tax_code').notNull(),
+    taxRateBps: integer('tax_rate_bps').notNull(),
+    // Computed amounts, integer cents, kept current by the pricing engine.
+    amount: integer('amount').notNull(),
+    discountAmount: integer('discount_amount').notNull(),
+    taxAmount: integer('tax_amount').notNull(),
+    total: integer('total').notNull(),
+    createdByStaffUserId: text('created_by_staff_user_id'),
+    createdAt: text('created_at').notNull(),
+  },
+  (table) => [index('order_service_charges_order').on(table.orderId, table.position)],
+)
+
+/** The tenant's order settings: one row, `id` 'tenant', absent until first set. */
+export const orderSettings = sqliteTable('order_settings', {
+  id: text('id').primaryKey(),
+  /** Whether bottle deposits are taxed with their line (California CRV is). */
+  bottleDepositTaxable: integer('bottle_deposit_taxable', { mode: 'boolean' }).notNull(),
+  updatedAt: text('updated_at').notNull(),
+})
+
 export interface ShippedValue {
   trackingNumbers: string[]
   carrier: string | null
@@ -259,3 +315,4 @@ export type OrderRow = typeof orders.$inferSelect
 export type OrderLineRow = typeof orderLines.$inferSelect
 export type OrderDiscountRow = typeof orderDiscounts.$inferSelect
 export type OrderFulfillmentRow = typeof orderFulfillments.$inferSelect
+export type OrderServiceChargeRow = typeof orderServiceCharges.$inferSelect

@@ -1,4 +1,4 @@
-// Loading orders with their lines, discounts and fulfillments, and presenting them.
+// Loading orders with their lines, discounts, fulfillments and service charges, and presenting them.
 import { asc, eq, inArray, sql } from 'drizzle-orm'
 import { locatedRow } from '../../platform/auth/location-scope'
 import { notFound } from '../../platform/http/problem'
@@ -13,9 +13,12 @@ import {
   type OrderFulfillmentRow,
   type OrderLineRow,
   type OrderRow,
+  type OrderServiceChargeRow,
   orderDiscounts,
   orderFulfillments,
   orderLines,
+  orderServiceCharges,
+  orderSettings,
   orders,
 } from './schema'
 
@@ -41,6 +44,18 @@ export const discountsOf = (db: Queryable, orderId: string): OrderDiscountRow[] 
     .where(eq(orderDiscounts.orderId, orderId))
     .orderBy(asc(orderDiscounts.position))
     .all()
+
+export const serviceChargesOf = (db: Queryable, orderId: string): OrderServiceChargeRow[] =>
+  db
+    .select()
+    .from(orderServiceCharges)
+    .where(eq(orderServiceCharges.orderId, orderId))
+    .orderBy(asc(orderServiceCharges.position))
+    .all()
+
+/** The tenant's setting: bottle deposits are taxed with their line. Default false (not taxed). */
+export const bottleDepositTaxable = (db: Queryable): boolean =>
+  db.select().from(orderSettings).where(eq(orderSettings.id, 'tenant')).get()?.bottleDepositTaxable ?? false
 
 export const fulfillmentsOf = (db: Queryable, orderId: string): OrderFulfillmentRow[] =>
   db
@@ -72,11 +87,28 @@ export function orderedBySku(lines: OrderLineRow[]): Map<string, number> {
   return ordered
 }
 
+/** The `shipping` block of a `shipping` order; null for other orders. */
+function shippingView(row: OrderRow): OrderView['shipping'] {
+  if (row.fulfillmentMode !== 'shipping') return null
+  return {
+    shipTo: row.shipToCountryCode
+      ? { countryCode: row.shipToCountryCode, stateCode: row.shipToStateCode }
+      : null,
+    serviceId: row.shippingServiceId,
+    serviceTitle: row.shippingServiceTitle,
+    rate: row.shippingRate,
+    override: row.shippingOverride,
+    amount: row.shippingTotal,
+    taxAmount: row.shippingTaxAmount,
+  }
+}
+
 export function presentOrder(
   row: OrderRow,
   lines: OrderLineRow[],
   discounts: OrderDiscountRow[],
   fulfillments: OrderFulfillmentRow[],
+  serviceCharges: OrderServiceChargeRow[],
   offPremise: OffPremiseView | null = null,
 ): OrderView {
   const left = fulfilledBySku(fulfillments)
@@ -93,7 +125,18 @@ export function presentOrder(
     }
     return { ...line, taxCode: line.taxCode as OrderView['lineItems'][number]['taxCode'], quantityFulfilled }
   })
-  const { fundraising, contributionAmountCents, ...header } = row
+  const {
+    fundraising,
+    contributionAmountCents,
+    shipToCountryCode: _country,
+    shipToStateCode: _state,
+    shippingServiceId: _service,
+    shippingServiceTitle: _title,
+    shippingRate: _rate,
+    shippingOverride: _override,
+    shippingTaxAmount: _tax,
+    ...header
+  } = row
   return {
     ...header,
     status: row.status,
@@ -102,6 +145,10 @@ export function presentOrder(
     fundraising: fundraising ? { ...fundraising, contributionAmountCents } : null,
     lineItems: lineItems as unknown as OrderView['lineItems'],
     appliedDiscounts: discounts.map(({ orderId: _o, position: _p, ...d }) => d),
+    serviceCharges: serviceCharges.map(
+      ({ orderId: _o, position: _p, ...c }) => c,
+    ) as OrderView['serviceCharges'],
+    shipping: shippingView(row),
     fulfillments: fulfillments.map(({ orderId: _o, ...f }) => f) as OrderView['fulfillments'],
     offPremise,
   }
@@ -114,12 +161,13 @@ export function loadOrder(db: Queryable, port: OrdersPort, id: string): OrderVie
     linesOf(db, id),
     discountsOf(db, id),
     fulfillmentsOf(db, id),
+    serviceChargesOf(db, id),
     port.offPremiseBlocks(db, [id]).get(id) ?? null,
   )
 }
 
 /**
- * The lines, discounts and fulfillments of many orders in one prepared statement: each child
+ * The lines, discounts, fulfillments and service charges of many orders in one prepared statement: each child
  * table as a JSON array per order (parsing JSON costs a fraction of mapping rows one by one).
  */
 const childrenOfOrders = (db: Queryable, ids: string[]) =>
@@ -133,13 +181,16 @@ const childrenOfOrders = (db: Queryable, ids: string[]) =>
           orderFulfillments.createdAt,
           orderFulfillments.id,
         ]),
+        serviceCharges: jsonRows(orderServiceCharges, orderServiceCharges.orderId, orders.id, [
+          orderServiceCharges.position,
+        ]),
       })
       .from(orders)
       .where(inArray(orders.id, sql`(SELECT value FROM json_each(${sql.placeholder('ids')}))`))
       .prepare(),
   ).all({ ids: JSON.stringify(ids) })
 
-/** Presents many orders with one statement for their children rather than three per order. */
+/** Presents many orders with one statement for their children rather than four per order. */
 export function presentOrders(db: Queryable, port: OrdersPort, rows: OrderRow[]): OrderView[] {
   if (rows.length === 0) return []
   const ids = rows.map((r) => r.id)
@@ -151,6 +202,7 @@ export function presentOrders(db: Queryable, port: OrdersPort, rows: OrderRow[])
       parseJsonRows<OrderLineRow>(children.get(row.id)!.lines),
       parseJsonRows<OrderDiscountRow>(children.get(row.id)!.discounts),
       parseJsonRows<OrderFulfillmentRow>(children.get(row.id)!.fulfillments),
+      parseJsonRows<OrderServiceChargeRow>(children.get(row.id)!.serviceCharges),
       offPremise.get(row.id) ?? null,
     ),
   )

@@ -40,6 +40,7 @@ export const permissionCatalogue = {
   'orders:read': 'Read orders and fulfillments',
   'orders:write': 'Create, change, submit and fulfill orders',
   'orders:void': 'Void order lines and orders',
+  'orders:shipping-override': 'Charge an order an explicit shipping amount in place of the configured rate',
   'partners:read': 'Read the partner restaurant routes',
   'payments:write': 'Take payments on orders',
   'payments:refund': 'Refund payments',

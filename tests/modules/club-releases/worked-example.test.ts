@@ -2,25 +2,22 @@
 // (California) location, one shipped in California whose card declines, then retried with a new
 // card. Every cent of each order and charge is computed here from the setup:
 //
-// Items: 2 × Pinot at the catalog 45.00 + 1 × Chardonnay at the release price 32.00 = 122.00.
-// Member coupon 15% on the two wines: 2 × 45.00 × 15% = 13.50 and 32.00 × 15% = 4.80 → 18.30.
-// Net wine: 76.50 and 27.20. Shipping: 3 bottles × 3 lb = 9 lb → Ground up to 10 lb = 18.50.
-// Tax rounds half up per line.
+// Items: 2 × Pinot at the catalog 45.00 + 1 × Chardonnay at the release price 32.00
+//   = 90.00 + 32.00 = 122.00 (the subtotal; shipping is not a line).
+// Member coupon 15% on the two wines: 90.00 × 15% = 13.50 and 32.00 × 15% = 4.80 → 18.30.
+// Net wine: 90.00 − 13.50 = 76.50 and 32.00 − 4.80 = 27.20.
+// Shipped orders ship to the member's address and carry the order's shipping charge: 3 bottles ×
+//   3 lb = 9 lb → Ground up to 10 lb = 18.50 (`shippingTotal`), taxed at the ship-to's `freight`
+//   rate. No bottle deposits (the wines have none), no service charges.
+// Tax rounds half up per line and on shipping.
 //
 // Shipped to WA (6.5% on wine and freight): 76.50 → 4.9725 → 4.97; 27.20 → 1.768 → 1.77;
-//   18.50 → 1.2025 → 1.20; tax 7.94. Total 122.00 + 18.50 − 18.30 + 7.94 = 130.14.
+//   shipping 18.50 → 1.2025 → 1.20; tax 4.97 + 1.77 + 1.20 = 7.94.
+//   Total 122.00 − 18.30 + 18.50 + 7.94 = 130.14.
 // Pickup in CA (8.75%, no shipping): 76.50 → 6.69375 → 6.69; 27.20 → 2.38; tax 9.07.
 //   Total 122.00 − 18.30 + 9.07 = 112.77.
-// Shipped to CA (8.75% on wine, freight untaxed): tax 9.07, shipping 18.50.
-//   Total 122.00 + 18.50 − 18.30 + 9.07 = 131.27.
-//
-// Orders have no shipping charge of their own yet, so shipping is an open `freight` line today.
-// When shipping totals land on orders (branch order-charges), the two shipped orders move 18.50
-// from that line to `shippingTotal`: subtotal 140.50 → 122.00, shippingTotal 0 → 18.50, the
-// third line goes; tax and total stay (7.94 / 130.14 and 9.07 / 131.27) if shipping is taxed at
-// the ship-to's freight rate (WA 6.5% → 1.20, CA 0). The wines here have no bottle deposit, so
-// deposits add nothing unless the fixture sets one (then 3 × deposit per order, plus its tax
-// when deposits are taxable).
+// Shipped to CA (8.75% on wine, freight 0%): 6.69 + 2.38 + shipping 0 = tax 9.07.
+//   Total 122.00 − 18.30 + 18.50 + 9.07 = 131.27.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createTestApp, type TestApp } from '../../harness'
 import { activeRelease, member, ok, processNow, type Winery, winery } from './setup'
@@ -55,7 +52,7 @@ const paymentsOf = (orderId: string) =>
     .all(orderId)
 
 describe('club release: worked example', () => {
-  test('the shipped member: items, member discount, Ground shipping, Washington tax; charged 130.14', async () => {
+  test('the shipped member: items, member discount, Ground shipping charge, Washington tax; charged 130.14', async () => {
     await processNow(t, w.clubId, releaseId)
     const shipment = await shipmentOf(shipped.membershipId)
     expect(shipment).toMatchObject({ status: 'Processed', reason: null, attempts: 1, amount: 13014 })
@@ -64,8 +61,15 @@ describe('club release: worked example', () => {
       customerId: shipped.customerId,
       fulfillmentMode: 'shipping',
       status: 'paid',
-      subtotal: 14050,
+      subtotal: 12200,
       discountTotal: 1830,
+      shippingTotal: 1850,
+      shipping: {
+        shipTo: { countryCode: 'US', stateCode: 'WA' },
+        serviceTitle: 'Ground',
+        amount: 1850,
+        taxAmount: 120,
+      },
       taxTotal: 794,
       total: 13014,
       amountPaid: 13014,
@@ -76,7 +80,6 @@ describe('club release: worked example', () => {
     ).toEqual([
       ['Pinot Noir 2022', 2, 4500, 1350, 497],
       ['Chardonnay 2023', 1, 3200, 480, 177],
-      ['Shipping: Ground', 1, 1850, 0, 120],
     ])
     expect(paymentsOf(order.id)).toEqual([{ status: 'captured', amount: 13014, tip: 0 }])
   })
@@ -90,6 +93,7 @@ describe('club release: worked example', () => {
       status: 'paid',
       subtotal: 12200,
       discountTotal: 1830,
+      shippingTotal: 0,
       taxTotal: 907,
       total: 11277,
       balanceDue: 0,
@@ -112,14 +116,21 @@ describe('club release: worked example', () => {
     const order = await ok(t, 'GET', `/order/${shipment.orderId}`)
     expect(order).toMatchObject({
       status: 'draft',
-      subtotal: 14050,
+      subtotal: 12200,
       discountTotal: 1830,
+      shippingTotal: 1850,
+      shipping: {
+        shipTo: { countryCode: 'US', stateCode: 'CA' },
+        serviceTitle: 'Ground',
+        amount: 1850,
+        taxAmount: 0,
+      },
       taxTotal: 907,
       total: 13127,
       amountPaid: 0,
       balanceDue: 13127,
     })
-    expect(order.lineItems.map((l: any) => l.taxAmount)).toEqual([669, 238, 0])
+    expect(order.lineItems.map((l: any) => l.taxAmount)).toEqual([669, 238])
     expect(paymentsOf(order.id)).toEqual([{ status: 'failed', amount: 13127, tip: 0 }])
     const release = await ok(t, 'GET', `/club/${w.clubId}/releases/${releaseId}`)
     expect(release.summary).toEqual({

@@ -32,11 +32,12 @@ export interface FakeCatalog {
 }
 
 export function fakePort(catalog: FakeCatalog): OrdersPort {
-  const { attachOffPremise, changeOffPremiseMode, offPremiseBlocks } = serviceOrdersPort
+  const { attachOffPremise, changeOffPremiseMode, offPremiseBlocks, shippingRate } = serviceOrdersPort
   return {
     attachOffPremise,
     changeOffPremiseMode,
     offPremiseBlocks,
+    shippingRate,
     findCustomer: (_db, id) => (id.startsWith('cust-') ? { id, name: `Customer ${id}` } : undefined),
     findVariant: (_db, ref) =>
       catalog.variants.find((v) =>
@@ -73,6 +74,7 @@ export const variant = (
   productType: 'Food',
   availableForSale: true,
   collectionIds: [],
+  bottleDeposit: 0,
   ...over,
 })
 

@@ -55,6 +55,8 @@ const routesOnB = (): [string, string, unknown?][] => {
       { ...fulfillment, items: [{ sku: 'X', quantityFulfilled: 1 }] },
     ],
     ['DELETE', `/order/${orderB.id}/fulfillment/f-1`],
+    ['POST', `/order/${orderB.id}/service-charges`, { title: 'Service', chargeType: 'percent', value: 1800 }],
+    ['DELETE', `/order/${orderB.id}/service-charges/s-1`],
     ['GET', `/order/${orderB.id}/shipping-rates?countryCode=US`],
   ]
 }

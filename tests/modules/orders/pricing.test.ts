@@ -105,6 +105,7 @@ describe('worked examples', () => {
       modifierTotal: 400,
       subtotal: 3300,
       discountAmount: 0,
+      bottleDepositAmount: 0,
       taxAmount: 289,
       total: 3589,
     })
@@ -410,6 +411,149 @@ describe('properties over random orders', () => {
           expect(Math.abs(inside - exactInside)).toBeLessThanOrEqual(0.5)
         },
       ),
+    )
+  })
+})
+
+// ---- Orders with every kind of charge ----
+
+/** A random order as above, with bottle deposits, service charges, shipping and coupons that reach charges. */
+const chargedOrderArb = fc
+  .record({
+    order: orderArb,
+    deposits: fc.array(fc.constantFrom(0, 5, 10, 25, 150), { minLength: 8, maxLength: 8 }),
+    discountTerms: fc.array(
+      fc.record({
+        excludesServiceCharges: fc.boolean(),
+        interaction: fc.constantFrom('pre_discount' as const, 'post_discount' as const, null),
+      }),
+      { minLength: 4, maxLength: 4 },
+    ),
+    serviceCharges: fc.array(
+      fc.record({
+        chargeType: fc.constantFrom('fixed' as const, 'percent' as const),
+        fixed: fc.integer({ min: 1, max: 20_000 }),
+        bps: fc.integer({ min: 1, max: 10_000 }),
+        taxable: fc.boolean(),
+        gratuity: fc.boolean(),
+        taxRateBps: fc.constantFrom(0, 725, 875, 1000),
+      }),
+      { maxLength: 3 },
+    ),
+    shipping: fc.option(
+      fc.record({ amount: fc.integer({ min: 0, max: 20_000 }), taxRateBps: fc.constantFrom(0, 800) }),
+    ),
+    bottleDepositTaxable: fc.boolean(),
+    voided: fc.boolean(),
+  })
+  .map(({ order, deposits, discountTerms, serviceCharges, shipping, bottleDepositTaxable, voided }) => ({
+    ...order,
+    lines: order.lines.map((l, i) => ({ ...l, bottleDeposit: deposits[i]!, voided: voided || l.voided })),
+    discounts: order.discounts.map((d, i) => ({
+      ...d,
+      terms: { ...d.terms, excludesServiceCharges: discountTerms[i]!.excludesServiceCharges },
+      serviceChargeInteraction: discountTerms[i]!.interaction,
+    })),
+    serviceCharges: serviceCharges.map((c, i) => ({
+      id: `s${i}`,
+      chargeType: c.chargeType,
+      value: c.chargeType === 'fixed' ? c.fixed : c.bps,
+      taxable: c.taxable,
+      gratuity: c.gratuity,
+      taxRateBps: c.taxRateBps,
+    })),
+    shipping,
+    bottleDepositTaxable,
+    voided,
+  }))
+
+describe('properties over random orders with every kind of charge', () => {
+  test('total = subtotal − discountTotal + serviceChargeTotal + shippingTotal + bottleDepositTotal + taxTotal (Added) + tipTotal (+ contribution), and each total is the sum of its breakdown', () => {
+    fc.assert(
+      fc.property(chargedOrderArb, (order) => {
+        const { lines, discounts, serviceCharges, shipping, totals } = priceOrder(order)
+        const amounts = [...lines.values()]
+        const charges = [...serviceCharges.values()]
+        expect(sum(amounts.map((a) => a.subtotal))).toBe(totals.subtotal)
+        expect(sum([...amounts, ...charges].map((a) => a.discountAmount))).toBe(totals.discountTotal)
+        expect(sum(charges.map((c) => c.amount))).toBe(totals.serviceChargeTotal)
+        expect(sum(amounts.map((a) => a.bottleDepositAmount))).toBe(totals.bottleDepositTotal)
+        expect(shipping.amount).toBe(totals.shippingTotal)
+        expect(sum([...amounts, ...charges].map((a) => a.taxAmount)) + shipping.taxAmount).toBe(
+          totals.taxTotal,
+        )
+        expect(
+          sum([...amounts, ...charges].map((a) => a.total)) +
+            shipping.amount +
+            shipping.taxAmount +
+            totals.tipTotal +
+            totals.contributionAmountCents,
+        ).toBe(totals.total)
+        expect(totals.total).toBe(
+          totals.subtotal -
+            totals.discountTotal +
+            totals.serviceChargeTotal +
+            totals.shippingTotal +
+            totals.bottleDepositTotal +
+            (totals.taxTotal - totals.includedTaxTotal) +
+            totals.tipTotal +
+            totals.contributionAmountCents,
+        )
+        if (order.calc === 'Added') expect(totals.includedTaxTotal).toBe(0)
+        // What the discounts took from lines and charges is what they are reported to amount to,
+        // plus their share of the charges.
+        expect(sum([...discounts.values()].map((d) => d.amount))).toBe(totals.discountTotal)
+        for (const value of Object.values(totals)) {
+          expect(Number.isSafeInteger(value)).toBe(true)
+          expect(value).toBeGreaterThanOrEqual(0)
+        }
+      }),
+      { numRuns: 400 },
+    )
+  })
+
+  test('charges stay within what they may: gratuities are never discounted, a discount never exceeds its charge, untaxable charges carry no tax', () => {
+    fc.assert(
+      fc.property(chargedOrderArb, (order) => {
+        const { serviceCharges, lines } = priceOrder(order)
+        for (const charge of order.serviceCharges) {
+          const a = serviceCharges.get(charge.id)!
+          expect(a.discountAmount).toBeLessThanOrEqual(a.amount)
+          if (charge.gratuity) expect(a.discountAmount).toBe(0)
+          if (!charge.taxable) expect(a.taxAmount).toBe(0)
+          if (charge.chargeType === 'fixed' && !order.voided) expect(a.amount).toBe(charge.value)
+        }
+        for (const source of order.lines) {
+          const a = lines.get(source.id)!
+          expect(a.bottleDepositAmount).toBe(source.voided ? 0 : source.bottleDeposit * source.quantity)
+        }
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  test('a voided order counts 0 in every part', () => {
+    fc.assert(
+      fc.property(chargedOrderArb, (order) => {
+        const { totals, serviceCharges, shipping } = priceOrder({
+          ...order,
+          voided: true,
+          lines: order.lines.map((l) => ({ ...l, voided: true })),
+        })
+        expect(totals).toMatchObject({
+          subtotal: 0,
+          discountTotal: 0,
+          serviceChargeTotal: 0,
+          shippingTotal: 0,
+          bottleDepositTotal: 0,
+          taxTotal: 0,
+        })
+        expect(totals.total).toBe(totals.tipTotal + totals.contributionAmountCents)
+        expect(shipping).toEqual({ amount: 0, taxAmount: 0 })
+        for (const a of serviceCharges.values())
+          expect(a).toEqual({ amount: 0, discountAmount: 0, taxAmount: 0, total: 0 })
+      }),
+      { numRuns: 200 },
     )
   })
 })

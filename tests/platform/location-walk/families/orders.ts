@@ -2,7 +2,7 @@ import { made, type WalkFamily } from '../family'
 
 let fixtures = 0
 
-/** An order at the location with a catalog line, a coupon discount and one fulfillment. */
+/** An order at the location with a catalog line, a coupon discount, a service charge and one fulfillment. */
 export const orders: WalkFamily = {
   name: 'orders',
   prefixes: ['/order'],
@@ -19,6 +19,11 @@ export const orders: WalkFamily = {
     const discounted = await made(t, tenant, 'POST', `/order/${order.id}/discount`, {
       couponCode: coupon.code,
     })
+    const charged = await made(t, tenant, 'POST', `/order/${order.id}/service-charges`, {
+      title: 'Walk service charge',
+      chargeType: 'percent',
+      value: 1800,
+    })
     await made(t, tenant, 'POST', `/order/${order.id}/submit`)
     const fulfilled = await made(t, tenant, 'POST', `/order/${order.id}/fulfillment`, {
       type: 'Carry Out',
@@ -32,6 +37,7 @@ export const orders: WalkFamily = {
       lineId: order.lineItems[0].id,
       discountId: discounted.appliedDiscounts[0].id,
       fulfillmentId: fulfilled.fulfillments[0].id,
+      serviceChargeId: charged.serviceCharges[0].id,
     }
   },
 }

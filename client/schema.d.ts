@@ -1541,7 +1541,7 @@ export interface paths {
         put?: never;
         /**
          * Process a club release now
-         * @description Answers 202 with the run id at once; the `club-releases.process` job runs it. The run takes every membership of the club that is Active (or whose hold ends by the process date), offered the release’s delivery method and due by its cadence (never processed, or its next date on the cadence from the last processing is on or before `processDate`); the others get a `Skipped` or `OnHold` shipment with the reason. Each member taken gets an order (the items at the release or catalog price, the club’s member coupons, the default shipping rate for a shipped membership, tax at the ship-to or the pickup location) and a charge of the saved card, idempotency key (release, membership, attempt). A decline leaves the order unpaid and the shipment `Declined` with the provider’s message (`no_payment_method` without a saved card). Success sets the membership’s `lastProcessedDate` (the release’s `processDate`), `nextProcessDate` and `currentNumberOfShipments`. Processing again is safe: members already processed or declined are left alone, and none gets a second order or charge; a member left `Pending` by an interrupted run (a crash) is finished by the next run once the dead run’s 10-minute claim has lapsed, charged with the same idempotency key. Only an Active release runs (409).
+         * @description Answers 202 with the run id at once; the `club-releases.process` job runs it. The run takes every membership of the club that is Active (or whose hold ends by the process date), offered the release’s delivery method and due by its cadence (never processed, or its next date on the cadence from the last processing is on or before `processDate`); the others get a `Skipped` or `OnHold` shipment with the reason. Each member taken gets an order (the items at the release or catalog price, the club’s member coupons, a shipped membership’s default shipping rate as the order’s `shippingTotal`, tax at the ship-to or the pickup location) and a charge of the saved card, idempotency key (release, membership, attempt). A decline leaves the order unpaid and the shipment `Declined` with the provider’s message (`no_payment_method` without a saved card). Success sets the membership’s `lastProcessedDate` (the release’s `processDate`), `nextProcessDate` and `currentNumberOfShipments`. Processing again is safe: members already processed or declined are left alone, and none gets a second order or charge; a member left `Pending` by an interrupted run (a crash) is finished by the next run once the dead run’s 10-minute claim has lapsed, charged with the same idempotency key. Only an Active release runs (409).
          */
         post: operations["createClubReleaseProcessAlias"];
         delete?: never;
@@ -1709,7 +1709,7 @@ export interface paths {
         put?: never;
         /**
          * Process a club release now
-         * @description Answers 202 with the run id at once; the `club-releases.process` job runs it. The run takes every membership of the club that is Active (or whose hold ends by the process date), offered the release’s delivery method and due by its cadence (never processed, or its next date on the cadence from the last processing is on or before `processDate`); the others get a `Skipped` or `OnHold` shipment with the reason. Each member taken gets an order (the items at the release or catalog price, the club’s member coupons, the default shipping rate for a shipped membership, tax at the ship-to or the pickup location) and a charge of the saved card, idempotency key (release, membership, attempt). A decline leaves the order unpaid and the shipment `Declined` with the provider’s message (`no_payment_method` without a saved card). Success sets the membership’s `lastProcessedDate` (the release’s `processDate`), `nextProcessDate` and `currentNumberOfShipments`. Processing again is safe: members already processed or declined are left alone, and none gets a second order or charge; a member left `Pending` by an interrupted run (a crash) is finished by the next run once the dead run’s 10-minute claim has lapsed, charged with the same idempotency key. Only an Active release runs (409).
+         * @description Answers 202 with the run id at once; the `club-releases.process` job runs it. The run takes every membership of the club that is Active (or whose hold ends by the process date), offered the release’s delivery method and due by its cadence (never processed, or its next date on the cadence from the last processing is on or before `processDate`); the others get a `Skipped` or `OnHold` shipment with the reason. Each member taken gets an order (the items at the release or catalog price, the club’s member coupons, a shipped membership’s default shipping rate as the order’s `shippingTotal`, tax at the ship-to or the pickup location) and a charge of the saved card, idempotency key (release, membership, attempt). A decline leaves the order unpaid and the shipment `Declined` with the provider’s message (`no_payment_method` without a saved card). Success sets the membership’s `lastProcessedDate` (the release’s `processDate`), `nextProcessDate` and `currentNumberOfShipments`. Processing again is safe: members already processed or declined are left alone, and none gets a second order or charge; a member left `Pending` by an interrupted run (a crash) is finished by the next run once the dead run’s 10-minute claim has lapsed, charged with the same idempotency key. Only an Active release runs (409).
          */
         post: operations["createClubReleaseProcess"];
         delete?: never;
@@ -2584,7 +2584,7 @@ export interface paths {
         put?: never;
         /**
          * Create an order
-         * @description A `customerId` must name a customer (a merged-away id is taken to its primary) and fills `customerName` unless sent. Starts a `draft` order with the next order number of the tenant (no gaps, no duplicates), at `locationId` or the `x-location-id` location, optionally with lines. Send an `idempotency-key` to make retries safe. Money is integer cents. Line subtotal = (unitPrice + modifier amounts) × quantity; modifier amounts round half-up per portion; discounts apply in order, each to what earlier ones left; tax is computed per line on the discounted amount and rounded half-up to the cent (`Added`: on top; `Included`: inside the price, reported in `includedTaxTotal`). total = subtotal − discountTotal + (taxTotal − includedTaxTotal) + tipTotal + fundraising contribution.
+         * @description A `customerId` must name a customer (a merged-away id is taken to its primary) and fills `customerName` unless sent. Starts a `draft` order with the next order number of the tenant (no gaps, no duplicates), at `locationId` or the `x-location-id` location, optionally with lines. Send an `idempotency-key` to make retries safe. A `shipping` order with a `shipTo` is charged the configured rate for its shipping weight (`GET /order/{id}/shipping-rates`), recomputed on every change, and is taxed where it ships (lines, service charges and shipping at the `freight` rate); `shippingOverride` (permission `orders:shipping-override`, else 403) charges an explicit amount instead. Money is integer cents. Line subtotal = (unitPrice + modifier amounts) × quantity; modifier amounts round half-up per portion; discounts apply in order, each to what earlier ones left; bottle deposits are the variant’s `bottleDeposit` × quantity, never discounted; tax is computed per line on the discounted amount (plus the deposit when the tenant taxes deposits, `PUT /order-settings`) and rounded half-up to the cent (`Added`: on top; `Included`: inside the price, reported in `includedTaxTotal`), per service charge and on shipping. total = subtotal − discountTotal + serviceChargeTotal + shippingTotal + bottleDepositTotal + (taxTotal − includedTaxTotal) + tipTotal + fundraising contribution; each total is the sum of its breakdown (lines, service charges, `shipping`).
          */
         post: operations["createOrder"];
         delete?: never;
@@ -2626,12 +2626,12 @@ export interface paths {
         };
         /**
          * Get an order
-         * @description Money is integer cents. Line subtotal = (unitPrice + modifier amounts) × quantity; modifier amounts round half-up per portion; discounts apply in order, each to what earlier ones left; tax is computed per line on the discounted amount and rounded half-up to the cent (`Added`: on top; `Included`: inside the price, reported in `includedTaxTotal`). total = subtotal − discountTotal + (taxTotal − includedTaxTotal) + tipTotal + fundraising contribution.
+         * @description Money is integer cents. Line subtotal = (unitPrice + modifier amounts) × quantity; modifier amounts round half-up per portion; discounts apply in order, each to what earlier ones left; bottle deposits are the variant’s `bottleDeposit` × quantity, never discounted; tax is computed per line on the discounted amount (plus the deposit when the tenant taxes deposits, `PUT /order-settings`) and rounded half-up to the cent (`Added`: on top; `Included`: inside the price, reported in `includedTaxTotal`), per service charge and on shipping. total = subtotal − discountTotal + serviceChargeTotal + shippingTotal + bottleDepositTotal + (taxTotal − includedTaxTotal) + tipTotal + fundraising contribution; each total is the sum of its breakdown (lines, service charges, `shipping`).
          */
         get: operations["getOrder"];
         /**
          * Update an order’s header
-         * @description Partial: customer, guest, table, seats, note, server, fulfillment mode, fundraising. Only `draft` and `submitted` orders; otherwise 409 with `currentStatus`.
+         * @description Partial: customer, guest, table, seats, note, server, fulfillment mode, fundraising, ship-to, shipping override. A change of where the order is taxed (its ship-to or fulfillment mode) re-rates its lines and service charges. Only `draft` and `submitted` orders; otherwise 409 with `currentStatus`. A `shipping` order with a `shipTo` is charged the configured rate for its shipping weight (`GET /order/{id}/shipping-rates`), recomputed on every change, and is taxed where it ships (lines, service charges and shipping at the `freight` rate); `shippingOverride` (permission `orders:shipping-override`, else 403) charges an explicit amount instead.
          */
         put: operations["updateOrder"];
         post?: never;
@@ -2805,6 +2805,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/order/{id}/service-charges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a service charge
+         * @description A `fixed` charge of `value` cents, or a `percent` charge of `value` basis points (at most 10000, else 400) of the lines: the subtotal, less what discounts whose coupon says `serviceChargeInteraction: post_discount` take from the lines (`pre_discount` ones leave the base alone). A Store coupon that does not exclude service charges (`excludesServiceCharges: false`) reduces the charges too, never a `gratuity`. A `taxable` charge is taxed (Added) at the rate of `taxCode` (default `food`) where the order is taxed. The charge is listed in `serviceCharges` and summed in `serviceChargeTotal`; amounts follow every later change of the order. Answers the repriced order. An order in another status is 409 `conflict` with `currentStatus` (and `allowedStatuses`).
+         */
+        post: operations["createOrderServiceCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/{id}/service-charges/{serviceChargeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a service charge
+         * @description An unknown charge (or one of another order) is 404. Answers the repriced order. An order in another status is 409 `conflict` with `currentStatus` (and `allowedStatuses`).
+         */
+        delete: operations["deleteOrderServiceCharge"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/order/{id}/fulfillment/all": {
         parameters: {
             query?: never;
@@ -2860,6 +2900,30 @@ export interface paths {
          * @description Its items count as unfulfilled again. 204 with no body.
          */
         delete: operations["deleteOrderFulfillment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the tenant’s order settings
+         * @description Whether bottle deposits are taxed; the defaults until first set (`updatedAt` null).
+         */
+        get: operations["getOrderSettings"];
+        /**
+         * Set the tenant’s order settings
+         * @description `bottleDepositTaxable`: bottle deposits are taxed with their line, at its rate (California CRV is taxable; most other states’ deposits are not). Open orders follow at their next change; paid ones keep what they were charged.
+         */
+        put: operations["updateOrderSettings"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -7448,6 +7512,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "order_settings.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order_settings update
+         * @description Emitted by `PUT /order-settings`. Payload: the settings.
+         */
+        post: operations["orderSettingsUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "ingredient.create": {
         parameters: {
             query?: never;
@@ -11461,9 +11545,13 @@ export interface components {
             subtotal: number;
             /** @description Computed: this line’s share of every applied discount. */
             discountAmount: number;
-            /** @description Computed per line on (subtotal − discountAmount), rounded half-up to the cent: `Added` round(net × rate / 10000); `Included` net − round(net × 10000 / (10000 + rate)). */
+            /** @description The variant’s bottle deposit per unit when the line was added, cents (0: none). */
+            bottleDeposit: number;
+            /** @description Computed: bottleDeposit × quantity; 0 once voided. Never discounted. */
+            bottleDepositAmount: number;
+            /** @description Computed per line on (subtotal − discountAmount, plus bottleDepositAmount when the tenant taxes deposits), rounded half-up to the cent: `Added` round(net × rate / 10000); `Included` net − round(net × 10000 / (10000 + rate)). */
             taxAmount: number;
-            /** @description Computed: subtotal − discountAmount, plus taxAmount when `Added`. */
+            /** @description Computed: subtotal − discountAmount + bottleDepositAmount, plus taxAmount when `Added`. */
             total: number;
             /** @description Computed: units of this line covered by fulfillments (matched by SKU, earlier lines first). */
             quantityFulfilled: number;
@@ -11817,6 +11905,42 @@ export interface components {
                 preferredChannel?: "sms" | "email";
             };
         };
+        /**
+         * @example {
+         *       "title": "Large party service charge 18%",
+         *       "chargeType": "percent",
+         *       "value": 1800,
+         *       "taxable": true
+         *     }
+         * @example {
+         *       "title": "Corkage",
+         *       "chargeType": "fixed",
+         *       "value": 2500
+         *     }
+         * @example {
+         *       "title": "Auto-gratuity 20%",
+         *       "chargeType": "percent",
+         *       "value": 2000,
+         *       "gratuity": true
+         *     }
+         */
+        AddServiceCharge: {
+            /** @description E.g. “Service charge 18%”, “Event fee”. */
+            title: string;
+            /** @enum {string} */
+            chargeType: "fixed" | "percent";
+            /** @description `fixed`: cents (at most the money bound). `percent`: basis points, 1..10000 (1800 = 18%). */
+            value: number;
+            /** @description Default false. */
+            taxable?: boolean;
+            /** @description Default false. */
+            gratuity?: boolean;
+            /**
+             * @description The tax code a taxable charge is taxed by. Default `food`.
+             * @enum {string}
+             */
+            taxCode?: "food" | "wine" | "generalMerchandise" | "freight";
+        };
         AppliedDiscount: {
             /** Format: uuid */
             id: string;
@@ -11896,6 +12020,20 @@ export interface components {
                 contributionType: "round_up" | "fixed";
                 contributionValue?: number;
             } | null;
+            /**
+             * @description Where a `shipping` order ships to: its shipping rate and its tax place (its lines, service charges and shipping are taxed there). Null clears it.
+             * @example {
+             *       "countryCode": "US",
+             *       "stateCode": "CA"
+             *     }
+             */
+            shipTo?: {
+                /** @description ISO 3166-1 alpha-2. */
+                countryCode: string;
+                stateCode?: string | null;
+            } | null;
+            /** @description An explicit shipping charge in place of the configured rate, cents; null returns to the rate. Needs `orders:shipping-override` (403 without it). */
+            shippingOverride?: number | null;
             /** @description Lines to add at once, as `POST /order/{id}/line`. */
             lineItems?: components["schemas"]["AddLine"][];
             offPremise?: components["schemas"]["OffPremiseInput"];
@@ -11994,15 +12132,21 @@ export interface components {
             note: string | null;
             /** @description Computed: sum of the lines’ `subtotal` (voided lines count 0), cents. */
             subtotal: number;
-            /** @description Computed: sum of the applied discounts’ `amount` (= sum of the lines’ `discountAmount`). */
+            /** @description Computed: sum of the lines’ and the service charges’ `discountAmount` (= sum of the applied discounts’ `amount`). */
             discountTotal: number;
-            /** @description Computed: sum of the lines’ `taxAmount`, Added and Included. */
+            /** @description Computed: sum of the lines’ and service charges’ `taxAmount` and `shipping.taxAmount`, Added and Included. */
             taxTotal: number;
             /** @description Computed: the part of `taxTotal` that is Included in prices, so not added to `total` again. */
             includedTaxTotal: number;
+            /** @description Computed: sum of the service charges’ `amount`. */
+            serviceChargeTotal: number;
+            /** @description Computed: `shipping.amount` (0 for orders that do not ship). */
+            shippingTotal: number;
+            /** @description Computed: sum of the lines’ `bottleDepositAmount`. */
+            bottleDepositTotal: number;
             /** @description Tips recorded with payments, cents. */
             tipTotal: number;
-            /** @description Computed: subtotal − discountTotal + (taxTotal − includedTaxTotal) + tipTotal + fundraising.contributionAmountCents. Never negative. */
+            /** @description Computed: subtotal − discountTotal + serviceChargeTotal + shippingTotal + bottleDepositTotal + (taxTotal − includedTaxTotal) + tipTotal + fundraising.contributionAmountCents. Never negative. */
             total: number;
             /** @description Payments net of refunds, tips included, cents. */
             amountPaid: number;
@@ -12027,6 +12171,25 @@ export interface components {
             } | null;
             lineItems: components["schemas"]["LineItem"][];
             appliedDiscounts: components["schemas"]["AppliedDiscount"][];
+            serviceCharges: components["schemas"]["ServiceCharge"][];
+            /** @description The shipping charge of a `shipping` order; null for other fulfillment modes. */
+            shipping: {
+                shipTo: {
+                    countryCode: string;
+                    stateCode: string | null;
+                } | null;
+                /** @description The shipping service that rates the order. */
+                serviceId: string | null;
+                serviceTitle: string | null;
+                /** @description The configured rate for the order’s shipping weight and ship-to: the default active service of the first shipping configuration (by title) covering the ship-to, else its first active service; null without a ship-to or a covering configuration. */
+                rate: number | null;
+                /** @description An explicit charge in place of the rate. */
+                override: number | null;
+                /** @description Computed: override, else rate, else 0; 0 once voided. = shippingTotal. */
+                amount: number;
+                /** @description Computed: the `freight` tax on amount where the order is taxed. */
+                taxAmount: number;
+            } | null;
             fulfillments: components["schemas"]["Fulfillment"][];
             /** @description Takeout, pickup, curbside and delivery orders: channel, guest, quote, staging, guest messages, pickup or delivery. null for other orders. */
             offPremise: {
@@ -12188,9 +12351,52 @@ export interface components {
             orders: components["schemas"]["Order"][];
             total: number;
         };
+        OrderSettings: {
+            /** @description Whether bottle deposits are taxed with their line (California CRV is). Default false. */
+            bottleDepositTaxable: boolean;
+            /** Format: date-time */
+            updatedAt: string | null;
+        };
         PutLocationTaxPlace: {
             countryCode: string;
             stateCode?: string | null;
+        };
+        /**
+         * @example {
+         *       "bottleDepositTaxable": true
+         *     }
+         */
+        PutOrderSettings: {
+            bottleDepositTaxable: boolean;
+        };
+        ServiceCharge: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            /**
+             * @description `fixed`: `value` cents. `percent`: `value` basis points of the lines.
+             * @enum {string}
+             */
+            chargeType: "fixed" | "percent";
+            value: number;
+            taxable: boolean;
+            /** @description A gratuity for the staff: never reduced by a discount. */
+            gratuity: boolean;
+            /** @enum {string} */
+            taxCode: "food" | "wine" | "generalMerchandise" | "freight";
+            /** @description The rate of `taxCode` where the order is taxed, when it was added. */
+            taxRateBps: number;
+            /** @description Computed: `fixed` the value; `percent` round-half-up(base × value / 10000), the base being the subtotal less what the order’s `post_discount` discounts take from the lines. */
+            amount: number;
+            /** @description Computed: what Store coupons that do not exclude service charges take from it (never from a gratuity). */
+            discountAmount: number;
+            /** @description Computed: on amount − discountAmount at taxRateBps when taxable, else 0. */
+            taxAmount: number;
+            /** @description Computed: amount − discountAmount + taxAmount. */
+            total: number;
+            createdByStaffUserId: string | null;
+            /** Format: date-time */
+            createdAt: string;
         };
         /** @description Partial update of the header of a draft or submitted order; null clears a field. */
         UpdateOrder: {
@@ -12219,6 +12425,20 @@ export interface components {
                 contributionType: "round_up" | "fixed";
                 contributionValue?: number;
             } | null;
+            /**
+             * @description Where a `shipping` order ships to: its shipping rate and its tax place (its lines, service charges and shipping are taxed there). Null clears it.
+             * @example {
+             *       "countryCode": "US",
+             *       "stateCode": "CA"
+             *     }
+             */
+            shipTo?: {
+                /** @description ISO 3166-1 alpha-2. */
+                countryCode: string;
+                stateCode?: string | null;
+            } | null;
+            /** @description An explicit shipping charge in place of the configured rate, cents; null returns to the rate. Needs `orders:shipping-override` (403 without it). */
+            shippingOverride?: number | null;
         };
         VoidBody: {
             voidReasonId?: string | null;
@@ -22147,6 +22367,89 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    createOrderServiceCharge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddServiceCharge"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteOrderServiceCharge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+                serviceChargeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createOrderFulfillmentAll: {
         parameters: {
             query?: never;
@@ -22267,6 +22570,83 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOrderSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateOrderSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutOrderSettings"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -33285,6 +33665,51 @@ export interface operations {
                     /** @constant */
                     action: "update";
                     payload: components["schemas"]["GiftCardSettings"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderSettingsUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order_settings";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["OrderSettings"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
                     tenantId: string;

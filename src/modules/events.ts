@@ -19,7 +19,7 @@ import { LegacyReservation } from './legacy-reservations/model'
 import { MediaAsset } from './media/model'
 import { Note } from './notes/model'
 import { Channel, OffPremiseSettings } from './off-premise/model'
-import { Fulfillment, Order } from './orders/model'
+import { Fulfillment, Order, OrderSettings } from './orders/model'
 import { Payment } from './payments/model'
 import { Product } from './products/model'
 import { ShippingConfiguration } from './shipping/model'
@@ -282,6 +282,13 @@ export const eventCatalogue: EventCatalogue = [
     emittedBy: '`PUT /gift-card/settings`',
     payload: 'the settings',
     schema: GiftCardSettings,
+  },
+  {
+    object: 'order_settings',
+    actions: ['update'],
+    emittedBy: '`PUT /order-settings`',
+    payload: 'the settings',
+    schema: OrderSettings,
   },
   {
     object: 'ingredient',

@@ -5612,6 +5612,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "reservation.remind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * reservation remind
+         * @description Emitted by the `legacy-reservations.remind` job, once per reservation due within 24 hours. Payload: the legacy reservation, plus `reminder`: `{status, to?, provider?, messageId?, reason?}`.
+         */
+        post: operations["reservationRemindEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "cash-drawer.create": {
         parameters: {
             query?: never;
@@ -27760,6 +27780,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -27858,6 +27879,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             414: components["responses"]["URITooLong"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalServerError"];
@@ -27889,6 +27911,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             414: components["responses"]["URITooLong"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalServerError"];
@@ -27963,6 +27986,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -29319,6 +29343,58 @@ export interface operations {
                     /** @constant */
                     action: "update";
                     payload: components["schemas"]["LegacyReservation"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    reservationRemindEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "reservation";
+                    /** @constant */
+                    action: "remind";
+                    payload: components["schemas"]["LegacyReservation"] & {
+                        reminder: {
+                            /** @enum {string} */
+                            status: "sent" | "failed" | "skipped";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
                     tenantId: string;

@@ -96,6 +96,18 @@ export const eventCatalogue: EventCatalogue = [
     schema: LegacyReservation,
   },
   {
+    object: 'reservation',
+    actions: ['remind'],
+    emittedBy: 'the `legacy-reservations.remind` job, once per reservation due within 24 hours',
+    payload: 'the legacy reservation, plus `reminder`: `{status, to?, provider?, messageId?, reason?}`',
+    schema: plus(LegacyReservation, {
+      reminder: t.Object(
+        { status: t.String({ enum: ['sent', 'failed', 'skipped'] }) },
+        { additionalProperties: true },
+      ),
+    }),
+  },
+  {
     object: 'cash-drawer',
     actions: ['create', 'assign', 'pause'],
     emittedBy: '`/cash-management/drawers` and its assign and pause routes',

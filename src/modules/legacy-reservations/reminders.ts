@@ -14,6 +14,7 @@ import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
 import { customers } from '../customers/schema'
 import { legacyReservations, reservationTypes } from './schema'
+import { getLegacyReservation } from './service'
 
 export const REMINDER_LEAD_MS = 24 * 60 * 60 * 1000
 
@@ -94,7 +95,7 @@ export async function sendDueReminders(db: Db, sender: MessageSender, actor: Act
             object: 'reservation',
             action: 'remind',
             aggregateId: reservation.id,
-            payload: { ...row, reminder: outcome },
+            payload: { ...getLegacyReservation(tx, row.id), reminder: outcome },
           },
         ],
       })

@@ -90,6 +90,7 @@ export const tenantAdminRoutes = (platform: Platform) =>
         body: CreateTenant,
         response: { 201: CreatedTenant },
         detail: {
+          'x-problems': ['conflict'],
           summary: 'Create a tenant',
           description:
             'A new tenant database with a first location and an owner staff user mapped to `owner.subject`; `seed: demo` fills it with a believable tasting room (two locations, staff, products, club members, weeks of orders and payments...). The tenant is visible to requests only once complete. `ephemeral: true` tenants are deleted by the scheduler `ttlSeconds` (default 3600) after creation, with no snapshot. A taken slug is 409.',
@@ -121,6 +122,7 @@ export const tenantAdminRoutes = (platform: Platform) =>
         params: TenantParams,
         response: TenantSchema,
         detail: {
+          'x-problems': ['conflict'],
           summary: 'Suspend a tenant',
           description:
             'From the next request in every process, every tenant route answers 403 `tenant_suspended` (a problem document), and the scheduler skips the tenant (webhook deliveries, gift card deliveries, club and other jobs wait). Nothing is lost; `resume` undoes it. Already suspended: 409.',
@@ -135,7 +137,11 @@ export const tenantAdminRoutes = (platform: Platform) =>
         operator: true,
         params: TenantParams,
         response: TenantSchema,
-        detail: { summary: 'Resume a suspended tenant', description: 'Not suspended: 409.' },
+        detail: {
+          'x-problems': ['conflict'],
+          summary: 'Resume a suspended tenant',
+          description: 'Not suspended: 409.',
+        },
       },
     )
     .delete(
@@ -201,6 +207,7 @@ export const tenantAdminRoutes = (platform: Platform) =>
         parse: ({ request }) => request.body ?? new Uint8Array(),
         response: { 201: ImportedTenant },
         detail: {
+          'x-problems': ['conflict', 'payload_too_large'],
           summary: 'Import a tenant',
           description:
             'Makes a new tenant (new id, the slug and name in the query) from an exported SQLite file, sent as the raw body (`application/vnd.sqlite3` or `application/octet-stream`) or as the `file` part of `multipart/form-data`, up to `TENANT_IMPORT_MAX_BYTES`. The file must pass `PRAGMA integrity_check`, be a restaurant-ops tenant database of this or an older version (it is migrated), have exactly the schema the migrations make, and its audit hash chain must verify; otherwise 400 and nothing is kept.',

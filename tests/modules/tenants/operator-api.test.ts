@@ -98,8 +98,9 @@ describe('OpenAPI', () => {
       expect([name, operation.tags]).toEqual([name, ['Operator']])
       expect([name, operation.security]).toEqual([name, [{ operatorAuth: [] }]])
     }
-    const tenantOperation = spec.paths['/locations'].get
-    expect(tenantOperation.security).toEqual([{ bearerAuth: [] }])
+    // A tenant route takes the document's default security (bearerAuth), stated once at the top.
+    expect(spec.security).toEqual([{ bearerAuth: [] }])
+    expect(spec.paths['/locations'].get.security).toBeUndefined()
   })
 })
 

@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { createLocation } from '../../../src/modules/locations/service'
 import { systemActor } from '../../../src/platform/auth/actor'
+import { boundCallers } from '../../bound-callers'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { ok, openDrawer } from './helpers'
 
@@ -22,24 +23,9 @@ afterEach(() => t.close())
 const tables = ['cash_drawers', 'cash_drawer_entries', 'audit_entries', 'outbox_events']
 const written = () => tables.map((table) => countRows(t.tenant.db, table))
 
-/** The two ways of being bound to location A: a manager's only role there, a passcode session there. */
-const callersAtA = [
-  [
-    'a manager whose only role is at A',
-    () => t.addStaff(t.tenant, { role: 'manager', locationId: t.tenant.locationId }),
-  ],
-  [
-    'a vps_ session at A',
-    async () => {
-      const staff = await t.addStaff(t.tenant, {
-        role: 'manager',
-        locationId: t.tenant.locationId,
-        passcode: '1234',
-      })
-      return t.passcodeSession(t.tenant, staff, { passcode: '1234' })
-    },
-  ],
-] as const
+const callersAtA = boundCallers.map(
+  ([name, bind]) => [name, () => bind(t, t.tenant, t.tenant.locationId)] as const,
+)
 
 describe.each(callersAtA)('%s', (_name, callerAtA) => {
   test("uses A's drawers: read, entries, assign, pause and close", async () => {

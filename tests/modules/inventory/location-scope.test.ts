@@ -2,6 +2,7 @@
 // A caller bound to location A (a manager whose only role is there, or a `vps_` passcode session
 // there) sees only A's stocks and movements and writes stock only at A.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { boundCallers } from '../../bound-callers'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { addLocation, makeIngredient, receive } from './helpers'
 
@@ -29,23 +30,9 @@ const tables = ['ingredient_stocks', 'inventory_movements', 'ingredients', 'audi
 const written = () => tables.map((table) => countRows(t.tenant.db, table))
 const locationsOf = (stocks: { locationId: string }[]) => stocks.map((s) => s.locationId)
 
-const callersAtA = [
-  [
-    'a manager whose only role is at A',
-    () => t.addStaff(t.tenant, { role: 'manager', locationId: t.tenant.locationId }),
-  ],
-  [
-    'a vps_ session at A',
-    async () => {
-      const staff = await t.addStaff(t.tenant, {
-        role: 'manager',
-        locationId: t.tenant.locationId,
-        passcode: '1234',
-      })
-      return t.passcodeSession(t.tenant, staff, { passcode: '1234' })
-    },
-  ],
-] as const
+const callersAtA = boundCallers.map(
+  ([name, bind]) => [name, () => bind(t, t.tenant, t.tenant.locationId)] as const,
+)
 
 describe.each(callersAtA)('%s', (_name, callerAtA) => {
   test("an ingredient shows only A's stock, by id, in the list and after a write", async () => {

@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { createLocation } from '../../../src/modules/locations/service'
 import { systemActor } from '../../../src/platform/auth/actor'
+import { boundCallers } from '../../bound-callers'
 import { countRows, createTestApp, type StaffFixture, type TestApp } from '../../harness'
 import { ok } from './helpers'
 
@@ -47,16 +48,7 @@ const tables = ['labor_jobs', 'labor_job_assignments', 'labor_profiles', 'audit_
 const written = () => tables.map((table) => countRows(t.tenant.db, table))
 const ids = (rows: { id: string }[]) => rows.map((r) => r.id).sort()
 
-const callersAtA = [
-  ['a manager whose only role is at A', () => t.addStaff(t.tenant, { role: 'manager', locationId: A })],
-  [
-    'a vps_ session at A',
-    async () => {
-      const staff = await t.addStaff(t.tenant, { role: 'manager', locationId: A, passcode: '1234' })
-      return t.passcodeSession(t.tenant, staff, { passcode: '1234' })
-    },
-  ],
-] as const
+const callersAtA = boundCallers.map(([name, bind]) => [name, () => bind(t, t.tenant, A)] as const)
 
 /** Each request is answered with `status`, and none of them writes anything. */
 async function expectRefused(

@@ -5,10 +5,10 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { createLocation } from '../../../src/modules/locations/service'
 import { systemActor } from '../../../src/platform/auth/actor'
+import { boundCallers } from '../../bound-callers'
 import {
   changedCounts,
   createTestApp,
-  type StaffFixture,
   type TestApp,
   type TestResponse,
   tableCounter,
@@ -25,18 +25,7 @@ beforeEach(async () => {
 })
 afterEach(() => t.close())
 
-type Caller = StaffFixture | string
-
-const callersAtA: [string, () => Promise<Caller>][] = [
-  ['a manager whose only role is at A', () => t.addStaff(t.tenant, { role: 'manager', locationId: A })],
-  [
-    'a vps_ session at A',
-    async () => {
-      const staff = await t.addStaff(t.tenant, { role: 'manager', locationId: A, passcode: '1234' })
-      return t.passcodeSession(t.tenant, staff, { passcode: '1234' })
-    },
-  ],
-]
+const callersAtA = boundCallers.map(([name, bind]) => [name, () => bind(t, t.tenant, A)] as const)
 
 /** The owner's request; fails the test when refused. */
 async function owner(method: string, path: string, body?: unknown, headers?: Record<string, string>) {

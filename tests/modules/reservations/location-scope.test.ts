@@ -6,13 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { createLocation } from '../../../src/modules/locations/service'
 import { systemActor } from '../../../src/platform/auth/actor'
 import { boundCallers } from '../../bound-callers'
-import {
-  changedCounts,
-  createTestApp,
-  type TestApp,
-  type TestResponse,
-  tableCounter,
-} from '../../harness'
+import { changedCounts, createTestApp, type TestApp, type TestResponse, tableCounter } from '../../harness'
 import { inDays, newKey, publish, tablesPath } from './helpers'
 
 let t: TestApp

@@ -11,6 +11,7 @@ import { clubMembershipRoutes } from './modules/club-memberships/routes'
 import { registerClubReleaseJobs } from './modules/club-releases/jobs'
 import { clubReleaseRoutes } from './modules/club-releases/routes'
 import { clubRoutes } from './modules/clubs/routes'
+import { clusterRoutes } from './modules/cluster/routes'
 import { collectionRoutes } from './modules/collections/routes'
 import { couponRoutes } from './modules/coupons/routes'
 import { customerRoutes } from './modules/customers/routes'
@@ -55,6 +56,7 @@ import { vendorRoutes } from './modules/vendors/routes'
 import { webhookRoutes } from './modules/webhooks/routes'
 import { tablesWebhookRoutes } from './modules/webhooks/tables-routes'
 import { wineListRoutes } from './modules/wine-lists/routes'
+import { clusterRouting } from './platform/cluster/routing'
 import { allowedMethods } from './platform/http/allowed-methods'
 import { httpConventions } from './platform/http/conventions'
 import { mountDocs } from './platform/http/docs'
@@ -116,6 +118,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     partnerRoutes(auth),
     ...eraRoutes(auth, registerEraJobs(platform)),
     tenantAdminRoutes(platform),
+    clusterRoutes(platform),
   ]
 }
 
@@ -138,6 +141,7 @@ export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
       allow: allowedMethods(app),
     }),
   )
+  if (platform.cluster) app.use(clusterRouting(platform.cluster, platform.config.defaultTenantSlug))
   for (const routes of moduleRoutes(platform)) app.use(routes)
   if (platform.devIssuer) {
     const jwks = platform.devIssuer.jwks

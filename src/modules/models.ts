@@ -7,6 +7,7 @@ import * as cash from './cash/model'
 import * as clubMemberships from './club-memberships/model'
 import * as clubReleases from './club-releases/model'
 import * as clubs from './clubs/model'
+import * as cluster from './cluster/model'
 import * as collections from './collections/model'
 import * as coupons from './coupons/model'
 import * as customers from './customers/model'
@@ -48,6 +49,7 @@ export const modelFiles = {
   clubMemberships,
   clubReleases,
   clubs,
+  cluster,
   collections,
   coupons,
   customers,

@@ -36,7 +36,7 @@ function audit(platform: Platform, operator: OperatorActor, move: Awaited<Return
 export const clusterRoutes = (platform: Platform) =>
   new Elysia({ name: 'cluster-admin', prefix: '/admin/v1/cluster', detail: { tags: ['Operator'] } })
     .use(platform.operator)
-    .get('/', () => (platform.cluster ? { enabled: true, ...platform.cluster.status() } : singleNode), {
+    .get('', () => (platform.cluster ? { enabled: true, ...platform.cluster.status() } : singleNode), {
       operator: true,
       response: ClusterStatus,
       detail: {

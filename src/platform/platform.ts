@@ -81,13 +81,16 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     watchAuthVersion(sqlite, () => signals.bumpTenant(tenantId))
     cluster?.gate(sqlite, tenantId)
   })
-  if (config.cluster)
-    cluster = new ClusterNode({
+  if (config.cluster) {
+    const node = new ClusterNode({
       config: { ...config, cluster: config.cluster },
       log,
       control: control.db,
       pool,
     })
+    pool.isServed = (tenantId) => node.writable(tenantId)
+    cluster = node
+  }
   const devIssuer = config.authJwksUrl
     ? null
     : await openDevIssuer(config.dataDir, config.authIssuer, config.authAudience)

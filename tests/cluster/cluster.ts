@@ -6,8 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Socket, TCPSocketListener } from 'bun'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
-import S3rver from 's3rver'
-import { type RunningServer, sourceCommand, startServer } from '../e2e/cli'
+import { type RunningServer, sourceCommand, startListening, startServer } from '../e2e/cli'
 
 export const ISSUER = 'https://idp.cluster.test'
 export const AUDIENCE = 'restaurant-ops'
@@ -72,86 +71,14 @@ export async function startEtcd(): Promise<string> {
   throw new Error('etcd did not start')
 }
 
-const xmlEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
-
-/**
- * s3rver 3.7 lists keys in the file system's order, not S3's lexicographic one (Litestream then
- * finds its WAL segments "out of order"), and never reports a common prefix whose objects all
- * lie in deeper folders (Litestream lists `generations/` with a delimiter and finds no backup).
- * Listings are answered here, sorted, from s3rver's full listing beneath the prefix.
- */
-async function listing(s3: string, url: URL): Promise<Response> {
-  const prefix = url.searchParams.get('prefix') ?? ''
-  const delimiter = url.searchParams.get('delimiter')
-  const full = await (
-    await fetch(`${s3}${url.pathname}?prefix=${encodeURIComponent(prefix)}&max-keys=1000000`)
-  ).text()
-  const contents: [string, string][] = []
-  const prefixes = new Set<string>()
-  for (const match of full.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
-    const key = /<Key>([\s\S]*?)<\/Key>/.exec(match[1]!)![1]!.replace(/&amp;/g, '&')
-    const rest = key.slice(prefix.length)
-    const cut = delimiter ? rest.indexOf(delimiter) : -1
-    if (cut === -1) contents.push([key, match[0]])
-    else prefixes.add(prefix + rest.slice(0, cut + delimiter!.length))
-  }
-  contents.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-  const bucket = url.pathname.split('/')[1]
-  const v2 = url.searchParams.get('list-type') === '2'
-  const body =
-    '<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">' +
-    `<Name>${bucket}</Name><Prefix>${xmlEscape(prefix)}</Prefix>` +
-    (v2 ? `<KeyCount>${contents.length + prefixes.size}</KeyCount>` : '<Marker></Marker>') +
-    '<MaxKeys>1000000</MaxKeys>' +
-    (delimiter ? `<Delimiter>${xmlEscape(delimiter)}</Delimiter>` : '') +
-    '<IsTruncated>false</IsTruncated>' +
-    contents.map(([, xml]) => xml).join('') +
-    [...prefixes]
-      .sort()
-      .map((p) => `<CommonPrefixes><Prefix>${xmlEscape(p)}</Prefix></CommonPrefixes>`)
-      .join('') +
-    '</ListBucketResult>'
-  return new Response(body, { headers: { 'content-type': 'application/xml' } })
-}
-
-/** s3rver standing in for S3 (behind the listing fix above); resolves with its endpoint. */
+/** s3rver standing in for S3, in a process of its own (s3-server.ts); resolves with its endpoint. */
 export async function startS3(): Promise<string> {
-  const server = new S3rver({
-    port: 0,
-    address: '127.0.0.1',
-    silent: true,
-    directory: tempDir('s3'),
-    configureBuckets: [{ name: BUCKET, configs: [] }],
-    // The requests reach it through the proxy below, signed for the proxy's address.
-    allowMismatchedSignatures: true,
-  })
-  const { port } = (await server.run()) as unknown as { port: number }
-  cleanups.push(() => server.close())
-  const s3 = `http://127.0.0.1:${port}`
-  const proxy = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    async fetch(request) {
-      const url = new URL(request.url)
-      const isListing = /^\/[^/]+\/?$/.test(url.pathname) && !url.searchParams.has('location')
-      if (request.method === 'GET' && isListing) return listing(s3, url)
-      const headers = new Headers(request.headers)
-      headers.delete('host')
-      const response = await fetch(`${s3}${url.pathname}${url.search}`, {
-        method: request.method,
-        headers,
-        body: request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer(),
-        decompress: false,
-      })
-      // Buffered: Litestream reads Content-Length, which a streamed body would lose.
-      return new Response(request.method === 'HEAD' ? null : await response.arrayBuffer(), {
-        status: response.status,
-        headers: response.headers,
-      })
-    },
-  })
-  cleanups.push(() => proxy.stop(true))
-  return `http://127.0.0.1:${proxy.port}`
+  const server = await startListening(
+    [process.execPath, join(import.meta.dir, 's3-server.ts'), tempDir('s3'), BUCKET],
+    {},
+  )
+  cleanups.push(() => server.stop())
+  return server.url
 }
 
 /** A TCP proxy to etcd: `cut` closes every connection and refuses new ones until `restore`. */

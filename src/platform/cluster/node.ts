@@ -7,7 +7,8 @@
 // expire its lease and let another node claim its tenants. A write also needs the tenant's epoch
 // in etcd to be the one this node restored or created it at.
 import type { Database } from 'bun:sqlite'
-import { existsSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import type { ClusterConfig, Config } from '../../config'
 import type { LitestreamSupervisor, ReplicatedDatabase } from '../backup/litestream'
@@ -24,6 +25,7 @@ import { deleteTenantRows, findTenantById, listTenants, type Tenant } from '../t
 import { gateWrites, inWriteTransaction } from '../tenancy/transaction'
 import { Directory } from './directory'
 import { EtcdClient } from './etcd'
+import { NodeLease } from './lease'
 import { assignOrphans } from './placement'
 import {
   createTenantRecord,
@@ -80,8 +82,7 @@ export class ClusterNode {
   url = ''
   /** Set by `serve` once Litestream runs. */
   replication: LitestreamSupervisor | null = null
-  private lease: string | null = null
-  private renewedAt = 0
+  private readonly lease: NodeLease
   private startedAt = 0
   private fencedBefore = false
   private stopped = false
@@ -101,6 +102,7 @@ export class ClusterNode {
     this.etcd = new EtcdClient(this.settings.etcdUrl)
     this.k = keys(this.settings.prefix)
     this.directory = new Directory(this.etcd, this.settings.prefix, deps.log, () => this.changed())
+    this.lease = new NodeLease(this.etcd, this.k.node(this.id), this.settings.leaseTtlSeconds, deps.log)
   }
 
   private get ttlMs(): number {
@@ -115,10 +117,9 @@ export class ClusterNode {
   async start(url: string): Promise<void> {
     this.url = url
     this.startedAt = Date.now()
-    await this.register()
+    await this.lease.acquire({ id: this.id, url, startedAt: new Date(this.startedAt).toISOString() })
     await this.directory.start()
     this.adoptLocalCopies()
-    void this.keepAliveLoop()
     this.timers.push(setInterval(() => this.checkFence(), 100))
     this.timers.push(setInterval(() => this.changed(), 1000))
     this.changed()
@@ -135,45 +136,11 @@ export class ClusterNode {
     for (const timer of this.timers) clearInterval(timer)
     if (this.reloadTimer) clearTimeout(this.reloadTimer)
     this.directory.stop()
-    if (this.lease) await this.etcd.revoke(this.lease).catch(() => {})
+    await this.lease.release()
   }
 
-  /** Kills nothing: stops renewing, as if the node were cut off (tests of fencing use a proxy instead). */
   fenced(): boolean {
-    return Date.now() - this.renewedAt > (this.ttlMs * 2) / 3
-  }
-
-  private async register(): Promise<void> {
-    const sentAt = Date.now()
-    const lease = await this.etcd.grantLease(this.settings.leaseTtlSeconds)
-    const record: NodeRecord = {
-      id: this.id,
-      url: this.url,
-      startedAt: new Date(this.startedAt).toISOString(),
-    }
-    await this.etcd.put(this.k.node(this.id), JSON.stringify(record), lease)
-    this.lease = lease
-    this.renewedAt = sentAt
-  }
-
-  private async keepAliveLoop(): Promise<void> {
-    const interval = this.ttlMs / 4
-    while (!this.stopped) {
-      const sentAt = Date.now()
-      try {
-        if (!this.lease) await this.register()
-        else if (await this.etcd.keepAlive(this.lease)) this.renewedAt = sentAt
-        else {
-          this.deps.log.warn('cluster: lease expired; joining again', { node: this.id })
-          this.lease = null
-          await this.register()
-        }
-      } catch (error) {
-        if (!this.fenced())
-          this.deps.log.warn('cluster: lease renewal failed', { node: this.id, error: String(error) })
-      }
-      await Bun.sleep(Math.max(0, interval - (Date.now() - sentAt)))
-    }
+    return this.lease.fenced()
   }
 
   /** On fencing and unfencing: replication stops and starts, waiting requests re-decide. */
@@ -350,7 +317,7 @@ export class ClusterNode {
     for (const tenant of listTenants(this.deps.control)) {
       const record = this.directory.tenants.get(tenant.id)?.value
       if (record?.owner === this.id) this.local.set(tenant.id, { state: 'ready', epoch: record.epoch })
-      else if (record) this.removeLocalCopy(tenant.id)
+      else if (record) this.removeLocalCopy(tenant.id, 'keep-aside')
       else
         this.deps.log.warn('cluster: a local tenant is not in etcd; it is not served', {
           tenant: tenant.slug,
@@ -360,7 +327,7 @@ export class ClusterNode {
   }
 
   private async reconcile(): Promise<void> {
-    if (this.stopped || !this.lease || this.fenced()) return
+    if (this.stopped || !this.lease.held || this.fenced()) return
     const { tenants: records, nodes } = this.directory
     for (const [id, { value: record }] of records) {
       const local = this.local.get(id)
@@ -376,7 +343,7 @@ export class ClusterNode {
           tenant: record.tenant.slug,
           owner: record.owner,
         })
-        this.removeLocalCopy(id)
+        this.removeLocalCopy(id, 'keep-aside')
       }
     }
     for (const [id, local] of this.local) {
@@ -508,14 +475,32 @@ export class ClusterNode {
   }
 
   /** Forgets the tenant here: its control rows, its database and Litestream's state beside it. */
-  private removeLocalCopy(id: string): void {
+  private removeLocalCopy(id: string, keep: 'keep-aside' | 'delete' = 'delete'): void {
     this.local.delete(id)
     const { control, pool, config } = this.deps
+    if (keep === 'keep-aside') this.keepAside(id)
     deleteTenantRows(control, id)
     pool.destroy(id)
     rmSync(litestreamMetaDir(tenantDatabasePath(config.dataDir, id)), { recursive: true, force: true })
     this.scheduleReload()
     this.notify()
+  }
+
+  /**
+   * A copy another node took over without this node handing it over (a failover) may hold writes
+   * its replica missed: a consistent copy goes to DATA_DIR/superseded/ for the operator.
+   */
+  private keepAside(id: string): void {
+    const dir = join(this.deps.config.dataDir, 'superseded')
+    const path = join(dir, `${id}-${new Date().toISOString().replace(/[:.]/g, '-')}.sqlite`)
+    try {
+      if (!this.hasDatabase(id)) return
+      mkdirSync(dir, { recursive: true })
+      this.deps.pool.get(id).sqlite.query('VACUUM INTO ?').run(path)
+      this.deps.log.warn('cluster: superseded copy kept', { tenant: id, path })
+    } catch (error) {
+      this.deps.log.error('cluster: could not keep the superseded copy', { tenant: id, error: String(error) })
+    }
   }
 
   // --- Moving ---------------------------------------------------------------------------------

@@ -356,6 +356,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit-entries/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify the audit hash chain
+         * @description Recomputes every entry’s hash from the first one, as `audit verify --tenant SLUG` does: `ok` with the `count` of entries, or the first entry that does not fit. Reads the whole trail; tenant-wide, since the chain spans every location.
+         */
+        get: operations["getAuditEntriesVerification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tables/v1/meta": {
         parameters: {
             query?: never;
@@ -4858,6 +4878,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tables-API credentials
+         * @description Oldest first, revoked ones included. Never the token: only its last four characters.
+         */
+        get: operations["getCredentials"];
+        put?: never;
+        /**
+         * Create a tables-API credential
+         * @description Answers the credential and its `tpk_live_` token, shown only here. The credential opens the tables-API routes (`/tables-api/v1/...`) its scopes allow, at the locations listed, up to its rate limit. Audited as `credential.create`.
+         */
+        post: operations["createCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credentials/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a tables-API credential
+         * @description From the next request on, its token is refused with 401. Revoking twice is 409; another tenant’s credential is 404. Audited as `credential.revoke`.
+         */
+        post: operations["createCredentialRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Backups of this tenant’s database
+         * @description Snapshots (BACKUP_DIR), Litestream replication (LITESTREAM_REPLICA_URL), database sizes and the window a point-in-time restore can reach, read from the files at the time of the request. Restoring is a command-line step (`restore`, listed in `restore`), never an API call: it replaces a database file.
+         */
+        get: operations["getBackups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/tenants": {
         parameters: {
             query?: never;
@@ -4998,6 +5082,26 @@ export interface paths {
          * @description Newest first: every operator action that changes something (tenant create, suspend, resume, delete, import and expiry; operator keys made and revoked), from the API, the command line or the scheduler. Append-only.
          */
         get: operations["listAdminAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Backups of every database
+         * @description The control database and every tenant’s. Snapshots (BACKUP_DIR), Litestream replication (LITESTREAM_REPLICA_URL), database sizes and the window a point-in-time restore can reach, read from the files at the time of the request. Restoring is a command-line step (`restore`, listed in `restore`), never an API call: it replaces a database file.
+         */
+        get: operations["getAdminBackups"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8845,6 +8949,86 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        Credential: {
+            /** Format: uuid */
+            id: string;
+            tenantId: string;
+            name: string;
+            /** @description The last four characters of the token, to tell credentials apart. */
+            tokenHint: string;
+            scopes: string[];
+            /** @description The locations the credential may act at. */
+            locationIds: string[];
+            rateLimitPerMinute: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            revokedAt: string | null;
+            /** @enum {string} */
+            status: "active" | "revoked";
+        };
+        DatabaseBackup: {
+            /** @description `control` or the tenant id: the database file’s and replica’s name. */
+            name: string;
+            /** @description null for the control database. */
+            tenantSlug: string | null;
+            sizeBytes: number;
+            /** @description The write-ahead log not yet checkpointed. */
+            walBytes: number;
+            /** @description Snapshots in BACKUP_DIR holding this database. */
+            snapshots: number;
+            /** Format: date-time */
+            lastSnapshotAt: string | null;
+            /** @description The Litestream replica (null without LITESTREAM_REPLICA_URL). The times are read from a `file://` replica; null for S3 (`litestream snapshots` lists them). */
+            replica: {
+                url: string;
+                /** Format: date-time */
+                earliestRestorableAt: string | null;
+                /** Format: date-time */
+                latestReplicatedAt: string | null;
+            } | null;
+        };
+        BackupReport: {
+            /**
+             * @description Litestream when LITESTREAM_REPLICA_URL is set; else snapshots every BACKUP_INTERVAL seconds, or only when `restaurant-ops backup` runs (BACKUP_INTERVAL=0).
+             * @enum {string}
+             */
+            mode: "litestream" | "scheduled-snapshots" | "manual-snapshots";
+            snapshotIntervalSeconds: number;
+            /** @description Snapshots kept (BACKUP_RETENTION). */
+            snapshotRetention: number;
+            replication: {
+                /** @enum {string} */
+                state: "running" | "restarting" | "stopped";
+                restarts: number;
+                lastExit: {
+                    code: number | null;
+                    /** Format: date-time */
+                    at: string;
+                } | null;
+            } | null;
+            /** @description The instants a restore can bring these databases back to. */
+            pointInTime: {
+                /** @description true under Litestream (any instant in the window); false: the snapshot instants only. */
+                continuous: boolean;
+                /** Format: date-time */
+                earliest: string | null;
+                /** Format: date-time */
+                latest: string | null;
+            };
+            databases: components["schemas"]["DatabaseBackup"][];
+            /** @description Oldest first. */
+            snapshots: {
+                /** @description The snapshot’s folder in BACKUP_DIR. */
+                stamp: string;
+                /** Format: date-time */
+                takenAt: string;
+                databases: string[];
+                bytes: number;
+            }[];
+            /** @description How to restore, as commands: a restore replaces a database file, so it runs from the command line with the server stopped (or `--to PATH` beside it), never through the API. */
+            restore: string[];
+        };
         /** @description A business served by this instance: one SQLite database. */
         Tenant: {
             /** Format: uuid */
@@ -8973,6 +9157,18 @@ export interface components {
              * @enum {string}
              */
             status?: "active" | "inactive";
+        };
+        AuditChainVerification: {
+            /** @description Every entry’s hash recomputes and links to the one before it. */
+            ok: boolean;
+            /** @description Entries that verify (before the first bad one, if any). */
+            count: number;
+            /** @description The first entry that does not fit (only when not ok). */
+            firstBadEntryId?: string;
+            /** @description Its position in the chain (only when not ok). */
+            seq?: number;
+            /** Format: date-time */
+            verifiedAt: string;
         };
         AuditList: {
             auditEntries: components["schemas"]["AuditEntry"][];
@@ -9674,6 +9870,32 @@ export interface components {
             promotionSets?: {
                 [key: string]: unknown;
             }[];
+        };
+        CreateCredential: {
+            /** @example Booking partner */
+            name: string;
+            /**
+             * @example [
+             *       "reservations:read",
+             *       "reservations:write"
+             *     ]
+             */
+            scopes: ("reservations:read" | "reservations:write" | "webhooks:manage")[];
+            /** @description The locations the credential may act at (its allowlist). */
+            locationIds: string[];
+            /**
+             * @description Requests per minute; default 120.
+             * @example 120
+             */
+            rateLimitPerMinute?: number;
+        };
+        CreatedCredential: {
+            credential: components["schemas"]["Credential"];
+            /** @description The `tpk_live_` token. Shown only in this response: only its hash is stored. */
+            token: string;
+        };
+        CredentialList: {
+            credentials: components["schemas"]["Credential"][];
         };
         AddPaymentMethod: {
             /** @description A token from the payment provider’s client library (Stripe: `pm_...` or `tok_...`; sandbox: `tok_visa`, `tok_mastercard`, ...). Never a card number. */
@@ -14112,15 +14334,22 @@ export interface operations {
                         checks: {
                             [key: string]: string;
                         };
-                        /** @description Background jobs: last run and last failure of each. */
+                        /** @description Background jobs: last run, next run and failures of each. */
                         jobs: {
                             name: string;
+                            /** @description The pause between the end of one run and the next. */
+                            intervalMs: number;
                             running: boolean;
                             runs: number;
                             failures: number;
+                            /** @description Failed runs since the last success. */
+                            consecutiveFailures: number;
+                            lastStartedAt: string | null;
                             lastSuccessAt: string | null;
                             lastError: string | null;
                             lastErrorAt: string | null;
+                            /** @description When the next run is planned; null while one runs or before `serve` starts. */
+                            nextRunAt: string | null;
                         }[];
                     };
                 };
@@ -14142,15 +14371,22 @@ export interface operations {
                         checks: {
                             [key: string]: string;
                         };
-                        /** @description Background jobs: last run and last failure of each. */
+                        /** @description Background jobs: last run, next run and failures of each. */
                         jobs: {
                             name: string;
+                            /** @description The pause between the end of one run and the next. */
+                            intervalMs: number;
                             running: boolean;
                             runs: number;
                             failures: number;
+                            /** @description Failed runs since the last success. */
+                            consecutiveFailures: number;
+                            lastStartedAt: string | null;
                             lastSuccessAt: string | null;
                             lastError: string | null;
                             lastErrorAt: string | null;
+                            /** @description When the next run is planned; null while one runs or before `serve` starts. */
+                            nextRunAt: string | null;
                         }[];
                     };
                 };
@@ -14180,15 +14416,22 @@ export interface operations {
                         checks: {
                             [key: string]: string;
                         };
-                        /** @description Background jobs: last run and last failure of each. */
+                        /** @description Background jobs: last run, next run and failures of each. */
                         jobs: {
                             name: string;
+                            /** @description The pause between the end of one run and the next. */
+                            intervalMs: number;
                             running: boolean;
                             runs: number;
                             failures: number;
+                            /** @description Failed runs since the last success. */
+                            consecutiveFailures: number;
+                            lastStartedAt: string | null;
                             lastSuccessAt: string | null;
                             lastError: string | null;
                             lastErrorAt: string | null;
+                            /** @description When the next run is planned; null while one runs or before `serve` starts. */
+                            nextRunAt: string | null;
                         }[];
                     };
                 };
@@ -14210,15 +14453,22 @@ export interface operations {
                         checks: {
                             [key: string]: string;
                         };
-                        /** @description Background jobs: last run and last failure of each. */
+                        /** @description Background jobs: last run, next run and failures of each. */
                         jobs: {
                             name: string;
+                            /** @description The pause between the end of one run and the next. */
+                            intervalMs: number;
                             running: boolean;
                             runs: number;
                             failures: number;
+                            /** @description Failed runs since the last success. */
+                            consecutiveFailures: number;
+                            lastStartedAt: string | null;
                             lastSuccessAt: string | null;
                             lastError: string | null;
                             lastErrorAt: string | null;
+                            /** @description When the next run is planned; null while one runs or before `serve` starts. */
+                            nextRunAt: string | null;
                         }[];
                     };
                 };
@@ -14248,15 +14498,22 @@ export interface operations {
                         checks: {
                             [key: string]: string;
                         };
-                        /** @description Background jobs: last run and last failure of each. */
+                        /** @description Background jobs: last run, next run and failures of each. */
                         jobs: {
                             name: string;
+                            /** @description The pause between the end of one run and the next. */
+                            intervalMs: number;
                             running: boolean;
                             runs: number;
                             failures: number;
+                            /** @description Failed runs since the last success. */
+                            consecutiveFailures: number;
+                            lastStartedAt: string | null;
                             lastSuccessAt: string | null;
                             lastError: string | null;
                             lastErrorAt: string | null;
+                            /** @description When the next run is planned; null while one runs or before `serve` starts. */
+                            nextRunAt: string | null;
                         }[];
                     };
                 };
@@ -14278,15 +14535,22 @@ export interface operations {
                         checks: {
                             [key: string]: string;
                         };
-                        /** @description Background jobs: last run and last failure of each. */
+                        /** @description Background jobs: last run, next run and failures of each. */
                         jobs: {
                             name: string;
+                            /** @description The pause between the end of one run and the next. */
+                            intervalMs: number;
                             running: boolean;
                             runs: number;
                             failures: number;
+                            /** @description Failed runs since the last success. */
+                            consecutiveFailures: number;
+                            lastStartedAt: string | null;
                             lastSuccessAt: string | null;
                             lastError: string | null;
                             lastErrorAt: string | null;
+                            /** @description When the next run is planned; null while one runs or before `serve` starts. */
+                            nextRunAt: string | null;
                         }[];
                     };
                 };
@@ -15005,6 +15269,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAuditEntriesVerification: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditChainVerification"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -27718,6 +28017,156 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getCredentials: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CredentialList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCredential: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCredential"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedCredential"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCredentialRevoke: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credential"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBackups: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listAdminTenants: {
         parameters: {
             query?: {
@@ -28017,6 +28466,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OperatorAuditList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAdminBackups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupReport"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -5,6 +5,7 @@ import { accessSources } from './modules/access'
 import { apiTags } from './modules/api-tags'
 import { appRoutes } from './modules/apps/routes'
 import { auditEntryRoutes } from './modules/audit-entries/routes'
+import { backupRoutes, operatorBackupRoutes } from './modules/backups/routes'
 import { cashRoutes } from './modules/cash/routes'
 import { registerClubMembershipJobs } from './modules/club-memberships/jobs'
 import { clubMembershipRoutes } from './modules/club-memberships/routes'
@@ -13,6 +14,7 @@ import { clubReleaseRoutes } from './modules/club-releases/routes'
 import { clubRoutes } from './modules/clubs/routes'
 import { collectionRoutes } from './modules/collections/routes'
 import { couponRoutes } from './modules/coupons/routes'
+import { credentialRoutes } from './modules/credentials/routes'
 import { customerRoutes } from './modules/customers/routes'
 import { registerEraJobs } from './modules/era/jobs'
 import { eraRoutes } from './modules/era/routes'
@@ -115,7 +117,10 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     shiftRoutes(auth),
     partnerRoutes(auth),
     ...eraRoutes(auth, registerEraJobs(platform)),
+    credentialRoutes(platform),
+    backupRoutes(platform),
     tenantAdminRoutes(platform),
+    operatorBackupRoutes(platform),
   ]
 }
 

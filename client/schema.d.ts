@@ -3057,6 +3057,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment-mix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment mix by tender
+         * @description Money taken per tender (cash, card, gift card): payments captured in the `capturedAt` range, with refunds subtracted. A location-bound caller, or one naming a location with `x-location-id` or `locationId`, sees only that location’s payments. Money is integer cents.
+         */
+        get: operations["getPaymentMix"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/order/{id}/off-premise/stage": {
         parameters: {
             query?: never;
@@ -8678,6 +8698,23 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             components: components["schemas"]["RecipeComponent"][];
+        };
+        PaymentMix: {
+            /** @description Every tender, in a fixed order (cash, card, gift_card), zero when unused. */
+            tenders: {
+                /** @enum {string} */
+                tender: "cash" | "card" | "gift_card";
+                /** @description Captured payments. */
+                payments: number;
+                /** @description Captured cents, tips included. */
+                capturedAmount: number;
+                /** @description Refunded cents, tips included. */
+                refundedAmount: number;
+                /** @description capturedAmount − refundedAmount. */
+                netAmount: number;
+                /** @description Tips kept (taken minus refunded). */
+                tipAmount: number;
+            }[];
         };
         GiftCard: {
             id: string;
@@ -23241,6 +23278,46 @@ export interface operations {
             414: components["responses"]["URITooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPaymentMix: {
+        parameters: {
+            query?: {
+                /** @description Filter on the capture time: `gt:`, `gte:`, `lt:`, `lte:` followed by a date or date-time, `btw:A|B` (inclusive), or a bare value (that instant, or that whole UTC day for a date). Values are ISO 8601: `2024-01-31` or `2024-01-31T10:00:00Z`. Anything else is 400. */
+                capturedAt?: string;
+                /** @description One location only. */
+                locationId?: string;
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMix"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

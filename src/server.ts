@@ -43,7 +43,7 @@ import { orderRoutes, orderSettingsRoutes } from './modules/orders/routes'
 import { serviceOrdersPort } from './modules/orders-port'
 import { partnerRoutes } from './modules/partners/routes'
 import { passcodeSessionRoutes } from './modules/passcode-sessions/routes'
-import { paymentRoutes } from './modules/payments/routes'
+import { paymentMixRoutes, paymentRoutes } from './modules/payments/routes'
 import { productRoutes } from './modules/products/routes'
 import { orderShippingRoutes, shippingRoutes } from './modules/shipping/routes'
 import { staffRoutes } from './modules/staff/routes'
@@ -102,6 +102,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     orderActionRoutes(auth, serviceOrdersPort, platform.messages),
     orderSettingsRoutes(auth),
     paymentRoutes(auth, { provider: platform.payments, port: serviceOrdersPort }),
+    paymentMixRoutes(auth),
     offPremiseOrderRoutes(auth, serviceOrdersPort, platform.messages),
     shippingRoutes(auth),
     orderShippingRoutes(auth),

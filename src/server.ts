@@ -58,6 +58,7 @@ import { webhookRoutes } from './modules/webhooks/routes'
 import { tablesWebhookRoutes } from './modules/webhooks/tables-routes'
 import { wineListRoutes } from './modules/wine-lists/routes'
 import { allowedMethods } from './platform/http/allowed-methods'
+import { consoleRoutes } from './platform/http/console'
 import { httpConventions } from './platform/http/conventions'
 import { mountDocs } from './platform/http/docs'
 import type { Drain } from './platform/http/drain'
@@ -150,6 +151,7 @@ export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
     app.get('/.well-known/jwks.json', () => jwks, { detail: { hide: true } })
   }
   app.use(problemPageRoutes())
+  app.use(consoleRoutes())
   return mountDocs(app, { tags: apiTags, events: eventCatalogue, models: modelFiles })
 }
 

@@ -114,12 +114,14 @@ export function Chart(props: {
   days: string[]
   series: Series[]
   format?: (n: number) => string
+  axisFormat?: (n: number) => string
 }) {
   const box = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const element = box.current
     if (!element) return
     const format = props.format ?? String
+    const axisFormat = props.axisFormat ?? format
     const plot = new uPlot(
       {
         width: Math.max(280, element.clientWidth),
@@ -133,7 +135,7 @@ export function Chart(props: {
             value: (_: uPlot, v: number | null) => (v === null ? '—' : format(v)),
           })),
         ],
-        axes: [{}, { values: (_: uPlot, ticks: number[]) => ticks.map(format), size: 70 }],
+        axes: [{}, { values: (_: uPlot, ticks: number[]) => ticks.map(axisFormat), size: 60 }],
       },
       [props.days.map((day) => Date.parse(`${day}T12:00:00Z`) / 1000), ...props.series.map((s) => s.values)],
       element,
@@ -146,7 +148,7 @@ export function Chart(props: {
       resize.disconnect()
       plot.destroy()
     }
-  }, [props.days, props.series, props.format])
+  }, [props.days, props.series, props.format, props.axisFormat])
   return (
     <figure class="chart">
       <figcaption>{props.title}</figcaption>
@@ -157,6 +159,12 @@ export function Chart(props: {
 
 export const dollars = (cents: number) =>
   new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' }).format(cents / 100)
+
+/** For chart axes: whole dollars, so the labels fit a phone. */
+export const wholeDollars = (cents: number) =>
+  new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }).format(
+    cents / 100,
+  )
 
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—')
 

@@ -2,7 +2,18 @@
 // gift card liability week by week, club shipment outcomes, and the cash drawers' over/short.
 import { useMemo } from 'preact/hooks'
 import { api, eraReport } from '../api'
-import { Badge, Chart, daysAgo, dollars, Section, type Series, Table, useLoad, when } from '../ui'
+import {
+  Badge,
+  Chart,
+  daysAgo,
+  dollars,
+  Section,
+  type Series,
+  Table,
+  useLoad,
+  when,
+  wholeDollars,
+} from '../ui'
 
 const DAYS = 28
 const WEEKS = 8
@@ -54,7 +65,12 @@ function SalesCharts() {
         charts && (
           <>
             <div class="charts">
-              <Chart title="Net sales per day and location" {...charts.sales} format={dollars} />
+              <Chart
+                title="Net sales per day and location"
+                {...charts.sales}
+                format={dollars}
+                axisFormat={wholeDollars}
+              />
               <Chart
                 title="Orders per day and location"
                 {...charts.orders}
@@ -141,6 +157,7 @@ function GiftCardLiability() {
             days={data.days}
             series={series}
             format={dollars}
+            axisFormat={wholeDollars}
           />
           <p>
             Today: <strong>{dollars(data.values.at(-1) ?? 0)}</strong>
@@ -193,7 +210,7 @@ function ClubShipments() {
 function Drawers() {
   const loaded = useLoad(async () => {
     const [drawers, locations] = await Promise.all([
-      api('GET', '/cash-management/drawers?limit=30'),
+      api('GET', '/cash-management/drawers?limit=14'),
       api('GET', '/locations?limit=100'),
     ])
     const names = new Map<string, string>(locations.locations.map((l: any) => [l.id, l.name]))

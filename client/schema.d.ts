@@ -4251,6 +4251,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web-hook/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook’s signing secret
+         * @description Standard Webhooks secret rotation: answers a new `whsec_` secret, shown only here. For `graceSeconds` (default a day) every delivery carries two signatures, space-separated in `webhook-signature` (`v1,<new> v1,<old>`), so a receiver verifies with either while it switches; then only the new one. Rotating again drops a secret still in its grace period. Audited as `webhook.rotate_secret`.
+         */
+        post: operations["createWebHookRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web-hook-log": {
         parameters: {
             query?: never;
@@ -4369,6 +4389,26 @@ export interface paths {
          * @description Answers `{data}` with the `signingSecret`, shown only here (and in a replay of this request by its `idempotency-key`, for 24 hours, which answers the same subscription rather than creating another). Deliveries are the same as legacy webhooks’. Made by a caller bound to some locations (a credential with an allowlist, a location role), the subscription is bound to them (`locationIds`) and receives only events that happened there; made tenant-wide (`locationIds: null`) it receives every event.
          */
         post: operations["createTablesApiWebhookSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables-api/v1/webhook-subscriptions/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook subscription’s signing secret
+         * @description Standard Webhooks secret rotation: answers a new `whsec_` secret, shown only here. For `graceSeconds` (default a day) every delivery carries two signatures, space-separated in `webhook-signature` (`v1,<new> v1,<old>`), so a receiver verifies with either while it switches; then only the new one. Rotating again drops a secret still in its grace period. Audited as `webhook.rotate_secret`. A replay of the same `idempotency-key` answers the same secret. A subscription the caller does not reach is 404.
+         */
+        post: operations["createTablesApiWebhookSubscriptionRotateSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -13997,6 +14037,60 @@ export interface components {
         };
         ManualReview: {
             note: string;
+        };
+        RotateSecret: {
+            /**
+             * @description How long the replaced secret keeps signing deliveries next to the new one; default 86400 (a day), 0 stops it at once.
+             * @example 86400
+             */
+            graceSeconds?: number;
+        };
+        RotatedTablesSubscription: {
+            data: {
+                /** Format: uuid */
+                id: string;
+                object: string;
+                action: string;
+                url: string;
+                /** @description Disabled subscriptions receive nothing; the service disables one whose receiver answers 410. */
+                enabled: boolean;
+                /** @description The locations whose events it receives (made by a caller bound to them); null: every location’s events. */
+                locationIds: string[] | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /** @description The new `whsec_` signing secret. Shown only in this response. */
+                signingSecret: string;
+                /**
+                 * Format: date-time
+                 * @description Until when deliveries also carry a signature with the replaced secret; null when they do not.
+                 */
+                previousSecretExpiresAt: string | null;
+            };
+        };
+        RotatedWebhook: {
+            /** Format: uuid */
+            id: string;
+            object: string;
+            action: string;
+            url: string;
+            /** @description Disabled subscriptions receive nothing; the service disables one whose receiver answers 410. */
+            enabled: boolean;
+            headers: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The new `whsec_` signing secret. Shown only in this response. */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description Until when deliveries also carry a signature with the replaced secret; null when they do not.
+             */
+            previousSecretExpiresAt: string | null;
         };
         TablesSubscriptionList: {
             data: components["schemas"]["TablesWebhookSubscription"][];
@@ -26408,6 +26502,50 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    createWebHookRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateSecret"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedWebhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listWebHookLogs: {
         parameters: {
             query?: {
@@ -26685,6 +26823,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CreatedTablesSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createTablesApiWebhookSubscriptionRotateSecret: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: the same key and request replays the first response (24 hours). */
+                "idempotency-key": string;
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateSecret"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedTablesSubscription"];
                 };
             };
             400: components["responses"]["BadRequest"];

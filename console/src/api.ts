@@ -53,9 +53,14 @@ export function bindSession(session: Session | null): void {
   current = session
 }
 
-function send(method: string, path: string, body?: unknown): Promise<Response> {
+function send(
+  method: string,
+  path: string,
+  body?: unknown,
+  extra: Record<string, string> = {},
+): Promise<Response> {
   if (!current) throw new ApiProblem(401, 'not signed in')
-  const headers: Record<string, string> = { authorization: `Bearer ${current.token}` }
+  const headers: Record<string, string> = { ...extra, authorization: `Bearer ${current.token}` }
   if (current.tenant && !path.startsWith('/admin/')) headers['x-tenant-slug'] = current.tenant
   if (body !== undefined) headers['content-type'] = 'application/json'
   return fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
@@ -69,8 +74,13 @@ async function problemOf(response: Response): Promise<ApiProblem> {
   return new ApiProblem(response.status, detail ?? response.statusText)
 }
 
-export async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await send(method, path, body)
+export async function api<T = any>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+): Promise<T> {
+  const response = await send(method, path, body, headers)
   if (!response.ok) throw await problemOf(response)
   return (response.status === 204 ? undefined : await response.json()) as T
 }

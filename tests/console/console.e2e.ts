@@ -22,14 +22,18 @@ const screenshots = join(root, 'docs', 'console')
 
 /** A webhook receiver on loopback: answers 500 until told to accept, and keeps what it accepted. */
 function startReceiver() {
-  const received: { id: string | null; body: any }[] = []
+  const received: { id: string | null; signature: string | null; body: any }[] = []
   let accepting = false
   const server = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
     async fetch(request) {
       if (!accepting) return new Response('down for maintenance', { status: 500 })
-      received.push({ id: request.headers.get('webhook-id'), body: await request.json() })
+      received.push({
+        id: request.headers.get('webhook-id'),
+        signature: request.headers.get('webhook-signature'),
+        body: await request.json(),
+      })
       return new Response(null, { status: 204 })
     },
   })
@@ -196,6 +200,18 @@ describe('operator console', () => {
       await letters.getByRole('button', { name: 'Refresh' }).click()
       return (await row.innerText()).includes('delivered')
     })
+  })
+
+  test('webhooks: the signing secret is rotated from the page; deliveries then carry both signatures', async () => {
+    await visit('webhooks', 'Webhooks')
+    const hook = section('Webhook subscriptions').getByRole('row').filter({ hasText: receiver.url })
+    await hook.getByRole('button', { name: /^Rotate the secret of vendor\.create/ }).click()
+    expect(await page.getByLabel('New signing secret').inputValue()).toStartWith('whsec_')
+    await call('POST', '/vendor', { name: 'After Rotation Cellars' })
+    const delivery = await until('a delivery after the rotation', async () =>
+      receiver.received.find((r) => r.body.payload.name === 'After Rotation Cellars'),
+    )
+    expect(delivery.signature!.split(' ')).toHaveLength(2)
   })
 
   test('people: a credential is made (token shown once), works, and is revoked', async () => {

@@ -7,25 +7,101 @@ import { Badge, describeError, Section, Table, useLoad, when } from '../ui'
 const latency = (entry: { createdAt: string; updatedAt: string }) =>
   `${Math.max(0, Date.parse(entry.updatedAt) - Date.parse(entry.createdAt))} ms`
 
+const ROTATION_GRACE_SECONDS = 86_400
+
+/** Rotates a subscription's secret and shows the new one, once. */
+function RotateSecret(props: {
+  subscription: any
+  path: string
+  onRotated: (text: string, secret?: string) => void
+}) {
+  const { subscription } = props
+  return (
+    <button
+      type="button"
+      aria-label={`Rotate the secret of ${subscription.object}.${subscription.action} to ${subscription.url}`}
+      onClick={async () => {
+        try {
+          const answer = await api(
+            'POST',
+            `${props.path}/${subscription.id}/rotate-secret`,
+            { graceSeconds: ROTATION_GRACE_SECONDS },
+            // The tables API takes every write with an idempotency key.
+            props.path.startsWith('/tables-api/') ? { 'idempotency-key': crypto.randomUUID() } : undefined,
+          )
+          const rotated = answer.data ?? answer
+          props.onRotated(
+            `New secret for ${subscription.object}.${subscription.action}, shown only now. The old one keeps signing until ${when(rotated.previousSecretExpiresAt)}.`,
+            rotated.secret ?? rotated.signingSecret,
+          )
+        } catch (error) {
+          props.onRotated(describeError(error as Error))
+        }
+      }}
+    >
+      Rotate secret
+    </button>
+  )
+}
+
 function Subscriptions() {
   const legacy = useLoad(() => api('GET', '/web-hook?limit=100'), [])
   const tables = useLoad(() => api('GET', '/tables-api/v1/webhook-subscriptions'), [])
-  const columns = [
-    ['Event', (s: any) => <code>{`${s.object}.${s.action}`}</code>],
-    ['URL', (s: any) => <span class="url">{s.url}</span>],
+  const [rotated, setRotated] = useState<{ text: string; secret?: string } | null>(null)
+  const columns = (path: string) =>
     [
-      'Enabled',
-      (s: any) => <Badge tone={s.enabled ? 'good' : 'neutral'}>{s.enabled ? 'enabled' : 'disabled'}</Badge>,
-    ],
-    ['Created', (s: any) => when(s.createdAt)],
-  ] as [string, (s: any) => any][]
+      ['Event', (s: any) => <code>{`${s.object}.${s.action}`}</code>],
+      ['URL', (s: any) => <span class="url">{s.url}</span>],
+      [
+        'Enabled',
+        (s: any) => <Badge tone={s.enabled ? 'good' : 'neutral'}>{s.enabled ? 'enabled' : 'disabled'}</Badge>,
+      ],
+      ['Created', (s: any) => when(s.createdAt)],
+      [
+        'Signing secret',
+        (s: any) => (
+          <RotateSecret
+            subscription={s}
+            path={path}
+            onRotated={(text, secret) => setRotated({ text, secret })}
+          />
+        ),
+      ],
+    ] as [string, (s: any) => any][]
   return (
     <>
+      {rotated && (
+        <div class="secret" role="status">
+          <p>{rotated.text}</p>
+          {rotated.secret && (
+            <>
+              <label for="rotated-secret">New signing secret</label>
+              <input
+                id="rotated-secret"
+                readOnly
+                value={rotated.secret}
+                onFocus={(e) => e.currentTarget.select()}
+              />
+            </>
+          )}
+          <button type="button" class="link" onClick={() => setRotated(null)}>
+            Done, hide it
+          </button>
+        </div>
+      )}
       <Section title="Webhook subscriptions" loaded={legacy}>
-        {(list) => <Table caption="Webhooks (/web-hook)" rows={list.webhooks} columns={columns} />}
+        {(list) => (
+          <Table caption="Webhooks (/web-hook)" rows={list.webhooks} columns={columns('/web-hook')} />
+        )}
       </Section>
       <Section title="Tables API subscriptions" loaded={tables}>
-        {(list) => <Table caption="Tables API webhook subscriptions" rows={list.data} columns={columns} />}
+        {(list) => (
+          <Table
+            caption="Tables API webhook subscriptions"
+            rows={list.data}
+            columns={columns('/tables-api/v1/webhook-subscriptions')}
+          />
+        )}
       </Section>
     </>
   )

@@ -1,5 +1,8 @@
 // The console talks to the public HTTP API only, with the token the operator signed in with. The
-// token lives in sessionStorage (gone when the tab closes), never in a URL.
+// token lives in sessionStorage (gone when the tab closes), never in a URL. Calls are typed by the
+// OpenAPI document (client/schema.d.ts): when a route's answer changes, the console's type check
+// says where.
+import type { paths } from '../../client/schema'
 
 const TOKEN_KEY = 'restaurant-ops.console.token'
 const TENANT_KEY = 'restaurant-ops.console.tenant'
@@ -74,7 +77,7 @@ async function problemOf(response: Response): Promise<ApiProblem> {
   return new ApiProblem(response.status, detail ?? response.statusText)
 }
 
-export async function api<T = any>(
+async function call<T>(
   method: string,
   path: string,
   body?: unknown,
@@ -85,9 +88,47 @@ export async function api<T = any>(
   return (response.status === 204 ? undefined : await response.json()) as T
 }
 
+type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never
+type SuccessOf<R> = 200 extends keyof R ? JsonOf<R[200]> : 201 extends keyof R ? JsonOf<R[201]> : never
+/** What the API answers to `method` on `path`, a path of the OpenAPI document. */
+export type Answer<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends {
+  responses: infer R
+}
+  ? SuccessOf<R>
+  : never
+type Path<M extends 'get' | 'post'> = {
+  [P in keyof paths]: paths[P][M] extends undefined ? never : P
+}[keyof paths]
+
+/** `/club/{id}/releases` with `{id}` filled in, and the query string. */
+function urlOf(
+  path: string,
+  params: Record<string, string>,
+  query: Record<string, string | number | undefined>,
+) {
+  const url = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''))
+  const search = new URLSearchParams()
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && value !== '') search.set(key, String(value))
+  return search.size ? `${url}?${search}` : url
+}
+
+export const get = <P extends Path<'get'>>(
+  path: P,
+  query: Record<string, string | number | undefined> = {},
+  params: Record<string, string> = {},
+) => call<Answer<P, 'get'>>('GET', urlOf(path, params, query))
+
+export const post = <P extends Path<'post'>>(
+  path: P,
+  params: Record<string, string> = {},
+  body: unknown = {},
+  headers?: Record<string, string>,
+) => call<Answer<P, 'post'>>('POST', urlOf(path, params, {}), body, headers)
+
 /** ERA reports are computed in the background: request one, then poll until it is ready. */
 export async function eraReport<T>(kind: string, period: string, body: unknown): Promise<T[]> {
-  const id = await api<string>('POST', `/era/v1/${kind}/${period}`, body)
+  const id = await call<string>('POST', `/era/v1/${kind}/${period}`, body)
   for (let attempt = 0; attempt < 120; attempt++) {
     const response = await send('GET', `/era/v1/${kind}/${encodeURIComponent(id)}`)
     if (response.status === 200) return (await response.json()) as T[]

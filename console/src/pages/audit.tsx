@@ -1,7 +1,7 @@
 // Who changed what: the audit trail with filters, one entry's before/after, and the hash chain
 // verified on demand. The operator sees the operator audit log instead.
 import { useState } from 'preact/hooks'
-import { api, isOperator } from '../api'
+import { type Answer, get, isOperator } from '../api'
 import type { PageProps } from '../main'
 import { Badge, describeError, Section, Table, useLoad, when } from '../ui'
 
@@ -30,21 +30,45 @@ function changesIn(value: unknown, path = ''): Change[] {
 
 const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value))
 
-function EntryDetail(props: { entry: any; onClose: () => void }) {
+/** An entry of the tenant's trail or of the operator's, as the page shows it. */
+interface Entry {
+  id: string
+  createdAt: string
+  subject: string | null
+  action: string
+  /** What it is about: the record (tenant trail) or the tenant (operator trail). */
+  about: string
+  request: string
+  metadata: Record<string, unknown>
+}
+
+const fromTenantTrail = (e: Answer<'/audit-entries', 'get'>['auditEntries'][number]): Entry => ({
+  ...e,
+  about: `${e.entityType} ${e.entityId ?? ''}`.trim(),
+  request: e.method ? `${e.method} ${e.route}` : 'no request',
+})
+
+const fromOperatorTrail = (e: Answer<'/admin/v1/audit-entries', 'get'>['auditEntries'][number]): Entry => ({
+  ...e,
+  about: e.tenantSlug ? `tenant ${e.tenantSlug}` : 'the service',
+  request: e.requestId ? `request ${e.requestId}` : 'no request',
+})
+
+function EntryDetail(props: { entry: Entry; onClose: () => void }) {
   const { entry } = props
   const changes = changesIn(entry.metadata)
   return (
     <section class="card" aria-labelledby="entry-title">
       <header class="section-head">
         <h3 id="entry-title">
-          <code>{entry.action}</code> on {entry.entityType} {entry.entityId}
+          <code>{entry.action}</code> on {entry.about}
         </h3>
         <button type="button" onClick={props.onClose}>
           Close
         </button>
       </header>
       <p>
-        By <code>{entry.subject}</code> at {when(entry.createdAt)} ({entry.method} {entry.route})
+        By <code>{entry.subject}</code> at {when(entry.createdAt)} ({entry.request})
       </p>
       {changes.length > 0 && (
         <Table<Change>
@@ -75,7 +99,7 @@ function Verification() {
         onClick={async () => {
           setResult('Verifying…')
           try {
-            const verdict = await api('GET', '/audit-entries/verification')
+            const verdict = await get('/audit-entries/verification')
             setOk(verdict.ok)
             setResult(
               verdict.ok
@@ -101,13 +125,15 @@ export function AuditPage({ session }: PageProps) {
   const operator = isOperator(session)
   const [draft, setDraft] = useState<Filters>({})
   const [filters, setFilters] = useState<Filters>({})
-  const [selected, setSelected] = useState<any>(null)
-  const query = new URLSearchParams({ limit: '50' })
-  for (const [key, value] of Object.entries(filters)) if (value) query.set(key, value)
-  const entries = useLoad(
-    () => api('GET', `${operator ? '/admin/v1/audit-entries' : '/audit-entries'}?${query}`),
-    [operator, query.toString()],
-  )
+  const [selected, setSelected] = useState<Entry | null>(null)
+  const entries = useLoad(async () => {
+    if (operator) {
+      const list = await get('/admin/v1/audit-entries', { action: filters.action, limit: 50 })
+      return { total: list.page.total, entries: list.auditEntries.map(fromOperatorTrail) }
+    }
+    const list = await get('/audit-entries', { ...filters, limit: 50 })
+    return { total: list.page.total, entries: list.auditEntries.map(fromTenantTrail) }
+  }, [operator, filters])
   return (
     <>
       {!operator && <Verification />}
@@ -137,16 +163,16 @@ export function AuditPage({ session }: PageProps) {
       <Section title="Audit entries" loaded={entries}>
         {(list) => (
           <>
-            <p class="muted">{list.page.total} entries match.</p>
-            <Table<any>
+            <p class="muted">{list.total} entries match.</p>
+            <Table
               caption="Audit entries, newest first"
-              rows={list.auditEntries}
+              rows={list.entries}
               empty="No entries match these filters."
               columns={[
                 ['When', (e) => when(e.createdAt)],
                 ['Actor', (e) => <code>{e.subject}</code>],
                 ['Action', (e) => <code>{e.action}</code>],
-                ['Entity', (e) => (operator ? (e.tenantSlug ?? '—') : `${e.entityType} ${e.entityId ?? ''}`)],
+                ['About', (e) => e.about],
                 [
                   'Details',
                   (e) => (

@@ -1,12 +1,12 @@
 // Are backups happening: the mode, the point-in-time window, each database's size and last
 // snapshot, the snapshots themselves, and how to restore (a command-line step).
-import { api, isOperator } from '../api'
+import { get, isOperator } from '../api'
 import type { PageProps } from '../main'
 import { Badge, bytes, Section, Table, useLoad, when } from '../ui'
 
 export function BackupsPage({ session }: PageProps) {
   const operator = isOperator(session)
-  const report = useLoad(() => api('GET', operator ? '/admin/v1/backups' : '/backups'), [operator])
+  const report = useLoad(() => (operator ? get('/admin/v1/backups') : get('/backups')), [operator])
   return (
     <>
       <Section title="Backup state" loaded={report}>
@@ -40,7 +40,7 @@ export function BackupsPage({ session }: PageProps) {
       </Section>
       <Section title="Databases" loaded={report}>
         {(b) => (
-          <Table<any>
+          <Table
             caption="Databases and their backups"
             rows={b.databases}
             columns={[
@@ -62,7 +62,7 @@ export function BackupsPage({ session }: PageProps) {
       </Section>
       <Section title="Snapshots" loaded={report}>
         {(b) => (
-          <Table<any>
+          <Table
             caption="Snapshots, oldest first"
             rows={b.snapshots}
             empty="No snapshot yet: the first one is taken after one interval, or run restaurant-ops backup."
@@ -78,7 +78,7 @@ export function BackupsPage({ session }: PageProps) {
       <Section title="Restoring" loaded={report}>
         {(b) => (
           <ol class="restore">
-            {b.restore.map((line: string) => (
+            {b.restore.map((line) => (
               <li key={line}>{line.startsWith('restaurant-ops') ? <code>{line}</code> : line}</li>
             ))}
           </ol>

@@ -1,28 +1,18 @@
 // Is it healthy: readiness, the scheduler's jobs, backups at a glance; the operator also sees the
 // tenants with their status.
-import { api, isOperator } from '../api'
+import { type Answer, get, isOperator } from '../api'
 import type { PageProps } from '../main'
 import { Badge, bytes, Section, Table, useLoad, when } from '../ui'
 
-interface Job {
-  name: string
-  running: boolean
-  runs: number
-  failures: number
-  consecutiveFailures: number
-  lastStartedAt: string | null
-  lastSuccessAt: string | null
-  lastError: string | null
-  nextRunAt: string | null
-}
+type Health = Answer<'/health/ready', 'get'>
 
 export function OverviewPage({ session }: PageProps) {
   const operator = isOperator(session)
   // Public: /health/ready answers 503 with the same document when a database does not answer.
-  const health = useLoad(() => fetch('/health/ready').then((r) => r.json()), [])
-  const backups = useLoad(() => api('GET', operator ? '/admin/v1/backups' : '/backups'), [operator])
+  const health = useLoad(() => fetch('/health/ready').then((r) => r.json() as Promise<Health>), [])
+  const backups = useLoad(() => (operator ? get('/admin/v1/backups') : get('/backups')), [operator])
   const tenants = useLoad(
-    () => (operator ? api('GET', '/admin/v1/tenants?limit=100') : Promise.resolve(null)),
+    () => (operator ? get('/admin/v1/tenants', { limit: 100 }) : Promise.resolve(null)),
     [operator],
   )
   return (
@@ -37,7 +27,7 @@ export function OverviewPage({ session }: PageProps) {
               </Badge>
             </p>
             <ul class="checks">
-              {Object.entries(h.checks as Record<string, string>).map(([name, result]) => (
+              {Object.entries(h.checks).map(([name, result]) => (
                 <li key={name}>
                   {name}:{' '}
                   <Badge tone={result === 'ok' || result === 'running' ? 'good' : 'bad'}>{result}</Badge>
@@ -49,7 +39,7 @@ export function OverviewPage({ session }: PageProps) {
       </Section>
       <Section title="Scheduler jobs" loaded={health}>
         {(h) => (
-          <Table<Job>
+          <Table
             caption="Background jobs"
             rows={h.jobs}
             columns={[
@@ -89,7 +79,7 @@ export function OverviewPage({ session }: PageProps) {
                 </>
               )}
             </p>
-            <Table<any>
+            <Table
               caption="Databases"
               rows={b.databases}
               columns={[
@@ -108,7 +98,7 @@ export function OverviewPage({ session }: PageProps) {
       {operator && (
         <Section title="Tenants" loaded={tenants}>
           {(list) => (
-            <Table<any>
+            <Table
               caption="Tenants"
               rows={list?.tenants ?? []}
               columns={[

@@ -1,24 +1,27 @@
 // Who has access: staff users with their roles per location, and the tables-API credentials
 // (`tpk_live_`): made here (the token shown once) and revoked.
 import { useState } from 'preact/hooks'
-import { api } from '../api'
+import { type Answer, get, post } from '../api'
 import { Badge, describeError, ErrorNote, Section, Table, useLoad, when } from '../ui'
+
+type Credential = Answer<'/credentials', 'get'>['credentials'][number]
+type Location = Answer<'/locations', 'get'>['locations'][number]
 
 const SCOPES = ['reservations:read', 'reservations:write', 'webhooks:manage'] as const
 
 function useLocations() {
   return useLoad(async () => {
-    const { locations } = await api('GET', '/locations?limit=100')
-    return locations as { id: string; name: string }[]
+    const { locations } = await get('/locations', { limit: 100 })
+    return locations
   }, [])
 }
 
 function StaffUsers(props: { names: Map<string, string> }) {
-  const staff = useLoad(() => api('GET', '/staff-users?limit=100'), [])
+  const staff = useLoad(() => get('/staff-users', { limit: 100 }), [])
   return (
     <Section title="Staff users and roles" loaded={staff}>
       {(list) => (
-        <Table<any>
+        <Table
           caption="Staff users"
           rows={list.staffUsers}
           columns={[
@@ -32,7 +35,7 @@ function StaffUsers(props: { names: Map<string, string> }) {
                   ? 'none'
                   : s.roles
                       .map(
-                        (r: any) =>
+                        (r) =>
                           `${r.role} @ ${r.locationId ? (props.names.get(r.locationId) ?? r.locationId) : 'every location'}`,
                       )
                       .join(', '),
@@ -45,7 +48,7 @@ function StaffUsers(props: { names: Map<string, string> }) {
   )
 }
 
-function NewCredential(props: { locations: { id: string; name: string }[]; onCreated: () => void }) {
+function NewCredential(props: { locations: Location[]; onCreated: () => void }) {
   const [name, setName] = useState('')
   const [scopes, setScopes] = useState<string[]>(['reservations:read'])
   const [locationIds, setLocationIds] = useState<string[]>(props.locations.slice(0, 1).map((l) => l.id))
@@ -61,7 +64,7 @@ function NewCredential(props: { locations: { id: string; name: string }[]; onCre
         event.preventDefault()
         setError(null)
         try {
-          const answer = await api('POST', '/credentials', { name: name.trim(), scopes, locationIds })
+          const answer = await post('/credentials', {}, { name: name.trim(), scopes, locationIds })
           setCreated({ name: answer.credential.name, token: answer.token })
           setName('')
           props.onCreated()
@@ -123,12 +126,12 @@ function NewCredential(props: { locations: { id: string; name: string }[]; onCre
   )
 }
 
-function Credentials(props: { locations: { id: string; name: string }[]; names: Map<string, string> }) {
-  const credentials = useLoad(() => api('GET', '/credentials'), [])
+function Credentials(props: { locations: Location[]; names: Map<string, string> }) {
+  const credentials = useLoad(() => get('/credentials'), [])
   const [message, setMessage] = useState<string | null>(null)
-  const revoke = async (credential: any) => {
+  const revoke = async (credential: Credential) => {
     try {
-      await api('POST', `/credentials/${credential.id}/revoke`)
+      await post('/credentials/{id}/revoke', { id: credential.id })
       setMessage(`Revoked ${credential.name}: its token is refused from now on.`)
     } catch (error) {
       setMessage(describeError(error as Error))
@@ -144,7 +147,7 @@ function Credentials(props: { locations: { id: string; name: string }[]; names: 
               {message}
             </p>
           )}
-          <Table<any>
+          <Table
             caption="Tables API credentials"
             rows={list.credentials}
             empty="No credentials yet."
@@ -152,7 +155,7 @@ function Credentials(props: { locations: { id: string; name: string }[]; names: 
               ['Name', (c) => c.name],
               ['Token', (c) => <code>tpk_live_…{c.tokenHint}</code>],
               ['Scopes', (c) => c.scopes.join(', ')],
-              ['Locations', (c) => c.locationIds.map((id: string) => props.names.get(id) ?? id).join(', ')],
+              ['Locations', (c) => c.locationIds.map((id) => props.names.get(id) ?? id).join(', ')],
               ['Created', (c) => when(c.createdAt)],
               [
                 'Status',

@@ -1,10 +1,11 @@
 // How sales are going: orders and net sales per day and location (ERA metrics), the payment mix,
 // gift card liability week by week, club shipment outcomes, and the cash drawers' over/short.
 import { useMemo } from 'preact/hooks'
-import { api, eraReport } from '../api'
+import { eraReport, get } from '../api'
 import {
   Badge,
   Chart,
+  type Column,
   daysAgo,
   dollars,
   Section,
@@ -17,6 +18,7 @@ import {
 
 const DAYS = 28
 const WEEKS = 8
+const SHIPMENT_STATUSES = ['Processed', 'Pending', 'Declined', 'Skipped', 'OnHold'] as const
 
 interface MetricsRow {
   restaurantGuid: string
@@ -46,9 +48,9 @@ function SalesCharts() {
         endBusinessDate: to,
         groupBy: ['RESTAURANT'],
       }),
-      api('GET', '/locations?limit=100'),
+      get('/locations', { limit: 100 }),
     ])
-    const names = new Map<string, string>(locations.locations.map((l: any) => [l.id, l.name]))
+    const names = new Map(locations.locations.map((l) => [l.id, l.name]))
     return { rows, names }
   }, [])
   const charts = useMemo(
@@ -102,13 +104,13 @@ function SalesCharts() {
 
 function PaymentMix() {
   const range = `btw:${daysAgo(DAYS)}|${daysAgo(0)}`
-  const loaded = useLoad(() => api('GET', `/payment-mix?capturedAt=${encodeURIComponent(range)}`), [])
+  const loaded = useLoad(() => get('/payment-mix', { capturedAt: range }), [])
   return (
     <Section title="Payment mix" loaded={loaded}>
       {(mix) => {
-        const total = mix.tenders.reduce((sum: number, t: any) => sum + t.netAmount, 0) || 1
+        const total = mix.tenders.reduce((sum, t) => sum + t.netAmount, 0) || 1
         return (
-          <Table<any>
+          <Table
             caption="Payment mix by tender"
             rows={mix.tenders}
             columns={[
@@ -140,9 +142,9 @@ function GiftCardLiability() {
       to: daysAgo(7 * (WEEKS - i - 1) + 1),
     }))
     const reports = await Promise.all(
-      weeks.map((w) => api('GET', `/gift-card/reports/liability?from=${w.from}&to=${w.to}`)),
+      weeks.map((w) => get('/gift-card/reports/liability', { from: w.from, to: w.to })),
     )
-    return { days: weeks.map((w) => w.to), values: reports.map((r) => r.endingLiability as number) }
+    return { days: weeks.map((w) => w.to), values: reports.map((r) => r.endingLiability) }
   }, [])
   const series = useMemo(
     () => (loaded.data ? [{ label: 'Liability', values: loaded.data.values }] : []),
@@ -170,14 +172,15 @@ function GiftCardLiability() {
 
 function ClubShipments() {
   const loaded = useLoad(async () => {
-    const { clubs } = await api('GET', '/club?limit=100')
+    const { clubs } = await get('/club', { limit: 100 })
     const outcomes: { club: string; release: string; counts: Record<string, number> }[] = []
     for (const club of clubs) {
-      const { clubReleases } = await api('GET', `/club/${club.id}/releases?limit=20`)
+      const { clubReleases } = await get('/club/{id}/releases', { limit: 20 }, { id: club.id })
       for (const release of clubReleases) {
-        const { clubShipments } = await api(
-          'GET',
-          `/club/${club.id}/releases/${release.id}/shipments?limit=100`,
+        const { clubShipments } = await get(
+          '/club/{id}/releases/{releaseId}/shipments',
+          { limit: 100 },
+          { id: club.id, releaseId: release.id },
         )
         const counts: Record<string, number> = {}
         for (const s of clubShipments) counts[s.status] = (counts[s.status] ?? 0) + 1
@@ -196,9 +199,8 @@ function ClubShipments() {
           columns={[
             ['Club', (r) => r.club],
             ['Release', (r) => r.release],
-            ...(['Processed', 'Pending', 'Declined', 'Skipped', 'OnHold'] as const).map(
-              (status) =>
-                [status, (r: (typeof rows)[number]) => r.counts[status] ?? 0] as [string, (r: any) => number],
+            ...SHIPMENT_STATUSES.map(
+              (status): Column<(typeof rows)[number]> => [status, (r) => r.counts[status] ?? 0],
             ),
           ]}
         />
@@ -210,16 +212,16 @@ function ClubShipments() {
 function Drawers() {
   const loaded = useLoad(async () => {
     const [drawers, locations] = await Promise.all([
-      api('GET', '/cash-management/drawers?limit=14'),
-      api('GET', '/locations?limit=100'),
+      get('/cash-management/drawers', { limit: 14 }),
+      get('/locations', { limit: 100 }),
     ])
-    const names = new Map<string, string>(locations.locations.map((l: any) => [l.id, l.name]))
-    return drawers.drawers.map((d: any) => ({ ...d, locationName: names.get(d.locationId) ?? d.locationId }))
+    const names = new Map(locations.locations.map((l) => [l.id, l.name]))
+    return drawers.drawers.map((d) => ({ ...d, locationName: names.get(d.locationId) ?? d.locationId }))
   }, [])
   return (
     <Section title="Cash drawers" loaded={loaded}>
       {(drawers) => (
-        <Table<any>
+        <Table
           caption="Cash drawers, newest first"
           rows={drawers}
           columns={[

@@ -1,38 +1,54 @@
 // Which webhooks are failing: the subscriptions of both families, recent delivery attempts with
 // their status and latency, and dead letters with replay and manual review.
 import { useState } from 'preact/hooks'
-import { api } from '../api'
-import { Badge, describeError, Section, Table, useLoad, when } from '../ui'
+import { type Answer, get, post } from '../api'
+import { Badge, type Column, describeError, Section, Table, useLoad, when } from '../ui'
 
 const latency = (entry: { createdAt: string; updatedAt: string }) =>
   `${Math.max(0, Date.parse(entry.updatedAt) - Date.parse(entry.createdAt))} ms`
 
 const ROTATION_GRACE_SECONDS = 86_400
 
+type Family = 'legacy' | 'tables'
+/** What both families' subscriptions show. */
+type Subscription = Pick<
+  Answer<'/web-hook', 'get'>['webhooks'][number],
+  'id' | 'object' | 'action' | 'url' | 'enabled' | 'createdAt'
+>
+type DeadLetter = Answer<'/web-hook-dead-letters', 'get'>['deadLetters'][number]
+
+/** A new signing secret; the old one signs next to it for a day. */
+async function rotate(family: Family, id: string) {
+  const grace = { graceSeconds: ROTATION_GRACE_SECONDS }
+  if (family === 'legacy') {
+    const answer = await post('/web-hook/{id}/rotate-secret', { id }, grace)
+    return { secret: answer.secret, until: answer.previousSecretExpiresAt }
+  }
+  // The tables API takes every write with an idempotency key.
+  const { data } = await post('/tables-api/v1/webhook-subscriptions/{id}/rotate-secret', { id }, grace, {
+    'idempotency-key': crypto.randomUUID(),
+  })
+  return { secret: data.signingSecret, until: data.previousSecretExpiresAt }
+}
+
 /** Rotates a subscription's secret and shows the new one, once. */
 function RotateSecret(props: {
-  subscription: any
-  path: string
+  subscription: Subscription
+  family: Family
   onRotated: (text: string, secret?: string) => void
 }) {
   const { subscription } = props
+  const event = `${subscription.object}.${subscription.action}`
   return (
     <button
       type="button"
-      aria-label={`Rotate the secret of ${subscription.object}.${subscription.action} to ${subscription.url}`}
+      aria-label={`Rotate the secret of ${event} to ${subscription.url}`}
       onClick={async () => {
         try {
-          const answer = await api(
-            'POST',
-            `${props.path}/${subscription.id}/rotate-secret`,
-            { graceSeconds: ROTATION_GRACE_SECONDS },
-            // The tables API takes every write with an idempotency key.
-            props.path.startsWith('/tables-api/') ? { 'idempotency-key': crypto.randomUUID() } : undefined,
-          )
-          const rotated = answer.data ?? answer
+          const { secret, until } = await rotate(props.family, subscription.id)
           props.onRotated(
-            `New secret for ${subscription.object}.${subscription.action}, shown only now. The old one keeps signing until ${when(rotated.previousSecretExpiresAt)}.`,
-            rotated.secret ?? rotated.signingSecret,
+            `New secret for ${event}, shown only now. The old one keeps signing until ${when(until)}.`,
+            secret,
           )
         } catch (error) {
           props.onRotated(describeError(error as Error))
@@ -45,29 +61,28 @@ function RotateSecret(props: {
 }
 
 function Subscriptions() {
-  const legacy = useLoad(() => api('GET', '/web-hook?limit=100'), [])
-  const tables = useLoad(() => api('GET', '/tables-api/v1/webhook-subscriptions'), [])
+  const legacy = useLoad(() => get('/web-hook', { limit: 100 }), [])
+  const tables = useLoad(() => get('/tables-api/v1/webhook-subscriptions'), [])
   const [rotated, setRotated] = useState<{ text: string; secret?: string } | null>(null)
-  const columns = (path: string) =>
+  const columns = (family: Family): Column<Subscription>[] => [
+    ['Event', (s) => <code>{`${s.object}.${s.action}`}</code>],
+    ['URL', (s) => <span class="url">{s.url}</span>],
     [
-      ['Event', (s: any) => <code>{`${s.object}.${s.action}`}</code>],
-      ['URL', (s: any) => <span class="url">{s.url}</span>],
-      [
-        'Enabled',
-        (s: any) => <Badge tone={s.enabled ? 'good' : 'neutral'}>{s.enabled ? 'enabled' : 'disabled'}</Badge>,
-      ],
-      ['Created', (s: any) => when(s.createdAt)],
-      [
-        'Signing secret',
-        (s: any) => (
-          <RotateSecret
-            subscription={s}
-            path={path}
-            onRotated={(text, secret) => setRotated({ text, secret })}
-          />
-        ),
-      ],
-    ] as [string, (s: any) => any][]
+      'Enabled',
+      (s) => <Badge tone={s.enabled ? 'good' : 'neutral'}>{s.enabled ? 'enabled' : 'disabled'}</Badge>,
+    ],
+    ['Created', (s) => when(s.createdAt)],
+    [
+      'Signing secret',
+      (s) => (
+        <RotateSecret
+          subscription={s}
+          family={family}
+          onRotated={(text, secret) => setRotated({ text, secret })}
+        />
+      ),
+    ],
+  ]
   return (
     <>
       {rotated && (
@@ -90,24 +105,18 @@ function Subscriptions() {
         </div>
       )}
       <Section title="Webhook subscriptions" loaded={legacy}>
-        {(list) => (
-          <Table caption="Webhooks (/web-hook)" rows={list.webhooks} columns={columns('/web-hook')} />
-        )}
+        {(list) => <Table caption="Webhooks (/web-hook)" rows={list.webhooks} columns={columns('legacy')} />}
       </Section>
       <Section title="Tables API subscriptions" loaded={tables}>
         {(list) => (
-          <Table
-            caption="Tables API webhook subscriptions"
-            rows={list.data}
-            columns={columns('/tables-api/v1/webhook-subscriptions')}
-          />
+          <Table caption="Tables API webhook subscriptions" rows={list.data} columns={columns('tables')} />
         )}
       </Section>
     </>
   )
 }
 
-function DeadLetterActions(props: { letter: any; onDone: (message: string) => void }) {
+function DeadLetterActions(props: { letter: DeadLetter; onDone: (message: string) => void }) {
   const { letter } = props
   const [note, setNote] = useState('')
   const [busy, setBusy] = useState(false)
@@ -131,7 +140,7 @@ function DeadLetterActions(props: { letter: any; onDone: (message: string) => vo
         title={letter.recovery.reason}
         onClick={() =>
           run(
-            () => api('POST', `/web-hook-dead-letters/${letter.id}/replay`),
+            () => post('/web-hook-dead-letters/{id}/replay', { id: letter.id }),
             `Replay of ${letter.objectType}.${letter.action} started.`,
           )
         }
@@ -144,7 +153,8 @@ function DeadLetterActions(props: { letter: any; onDone: (message: string) => vo
           event.preventDefault()
           if (note.trim())
             void run(
-              () => api('POST', `/web-hook-dead-letters/${letter.id}/manual-review`, { note: note.trim() }),
+              () =>
+                post('/web-hook-dead-letters/{id}/manual-review', { id: letter.id }, { note: note.trim() }),
               'Review recorded.',
             )
         }}
@@ -167,8 +177,8 @@ function DeadLetterActions(props: { letter: any; onDone: (message: string) => vo
 }
 
 function Deliveries() {
-  const log = useLoad(() => api('GET', '/web-hook-log?limit=25'), [])
-  const letters = useLoad(() => api('GET', '/web-hook-dead-letters?limit=50'), [])
+  const log = useLoad(() => get('/web-hook-log', { limit: 25 }), [])
+  const letters = useLoad(() => get('/web-hook-dead-letters', { limit: 50 }), [])
   const [message, setMessage] = useState<string | null>(null)
   const refresh = (text: string) => {
     setMessage(text)
@@ -191,7 +201,7 @@ function Deliveries() {
             <p role="status" class="muted">
               {message ?? `${list.total} dead letter${list.total === 1 ? '' : 's'}.`}
             </p>
-            <Table<any>
+            <Table
               caption="Dead letters, newest first"
               rows={list.deadLetters}
               empty="No dead letters: every event reached its subscribers."
@@ -218,7 +228,7 @@ function Deliveries() {
       </Section>
       <Section title="Recent deliveries" loaded={log}>
         {(list) => (
-          <Table<any>
+          <Table
             caption="Delivery attempts, newest first"
             rows={list.webHookLogs}
             empty="No delivery attempts yet."

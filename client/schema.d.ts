@@ -102,7 +102,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List open passcode sessions
+         * @description Sessions not signed out and not expired, newest first: who is signed in at which POS location until when. Never the token. A caller bound to some locations sees their sessions only.
+         */
+        get: operations["listAuthPasscodeSessions"];
         put?: never;
         /**
          * Sign in at a POS with a passcode
@@ -8019,6 +8023,15 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        OpenPasscodeSession: {
+            id: string;
+            staffUserId: string;
+            locationId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
         StaffRole: {
             id: string;
             role: string;
@@ -12826,6 +12839,14 @@ export interface components {
             /** @description 4 to 8 digits. */
             passcode: string;
         };
+        OpenPasscodeSessionList: {
+            passcodeSessions: components["schemas"]["OpenPasscodeSession"][];
+            page: {
+                total: number;
+                page: number;
+                limit: number;
+            };
+        };
         PasscodeSession: {
             /** @description `vps_` followed by 43 base64url characters; shown only here. */
             token: string;
@@ -14686,6 +14707,46 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    listAuthPasscodeSessions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: components["parameters"]["Page"];
+                /** @description Page size, 1..100. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenPasscodeSessionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createAuthPasscodeSession: {

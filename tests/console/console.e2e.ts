@@ -217,6 +217,7 @@ describe('operator console', () => {
   test('people: a credential is made (token shown once), works, and is revoked', async () => {
     await visit('people', 'People and access')
     await section('Staff users and roles').getByRole('cell', { name: 'Theo Brandt' }).waitFor()
+    await section('Open passcode sessions').getByText('Nobody is signed in at a POS.').waitFor()
     await page.getByLabel('Name').fill('E2E booking partner')
     await page.getByRole('checkbox', { name: 'reservations:write' }).check()
     await page.getByRole('button', { name: 'Create credential' }).click()

@@ -5632,7 +5632,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "cash-drawer.create": {
+    "cash_drawer.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -5642,8 +5642,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * cash-drawer create
+         * cash_drawer create
          * @description Emitted by `/cash-management/drawers` and its assign and pause routes. Payload: the drawer.
+         *
+         *     Formerly `cash-drawer.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["cashDrawerCreateEvent"];
         delete?: never;
@@ -5652,7 +5654,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "cash-drawer.assign": {
+    "cash_drawer.assign": {
         parameters: {
             query?: never;
             header?: never;
@@ -5662,8 +5664,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * cash-drawer assign
+         * cash_drawer assign
          * @description Emitted by `/cash-management/drawers` and its assign and pause routes. Payload: the drawer.
+         *
+         *     Formerly `cash-drawer.assign`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["cashDrawerAssignEvent"];
         delete?: never;
@@ -5672,7 +5676,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "cash-drawer.pause": {
+    "cash_drawer.pause": {
         parameters: {
             query?: never;
             header?: never;
@@ -5682,8 +5686,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * cash-drawer pause
+         * cash_drawer pause
          * @description Emitted by `/cash-management/drawers` and its assign and pause routes. Payload: the drawer.
+         *
+         *     Formerly `cash-drawer.pause`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["cashDrawerPauseEvent"];
         delete?: never;
@@ -5692,7 +5698,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "cash-drawer.entry": {
+    "cash_drawer.entry": {
         parameters: {
             query?: never;
             header?: never;
@@ -5702,8 +5708,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * cash-drawer entry
+         * cash_drawer entry
          * @description Emitted by `POST /cash-management/drawers/{id}/entries`; cash payments and refunds. Payload: the drawer, plus `entry` (the new one).
+         *
+         *     Formerly `cash-drawer.entry`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["cashDrawerEntryEvent"];
         delete?: never;
@@ -5712,7 +5720,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "cash-drawer.close": {
+    "cash_drawer.close": {
         parameters: {
             query?: never;
             header?: never;
@@ -5722,8 +5730,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * cash-drawer close
+         * cash_drawer close
          * @description Emitted by `POST /cash-management/drawers/{id}/close`. Payload: the drawer, plus `closeoutSummary`.
+         *
+         *     Formerly `cash-drawer.close`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["cashDrawerCloseEvent"];
         delete?: never;
@@ -5832,7 +5842,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-job.create": {
+    "labor_job.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -5842,8 +5852,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-job create
+         * labor_job create
          * @description Emitted by `/labor/jobs`. Payload: the job.
+         *
+         *     Formerly `labor-job.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborJobCreateEvent"];
         delete?: never;
@@ -5852,7 +5864,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-job.update": {
+    "labor_job.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -5862,8 +5874,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-job update
+         * labor_job update
          * @description Emitted by `/labor/jobs`. Payload: the job.
+         *
+         *     Formerly `labor-job.update`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborJobUpdateEvent"];
         delete?: never;
@@ -5872,7 +5886,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-job-assignment.create": {
+    "labor_job_assignment.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -5882,8 +5896,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-job-assignment create
+         * labor_job_assignment create
          * @description Emitted by `/labor/job-assignments`. Payload: the assignment.
+         *
+         *     Formerly `labor-job-assignment.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborJobAssignmentCreateEvent"];
         delete?: never;
@@ -5892,7 +5908,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-job-assignment.update": {
+    "labor_job_assignment.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -5902,8 +5918,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-job-assignment update
+         * labor_job_assignment update
          * @description Emitted by `/labor/job-assignments`. Payload: the assignment.
+         *
+         *     Formerly `labor-job-assignment.update`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborJobAssignmentUpdateEvent"];
         delete?: never;
@@ -5912,7 +5930,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-employee.create": {
+    "labor_employee.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -5922,8 +5940,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-employee create
+         * labor_employee create
          * @description Emitted by `PUT /labor/employees/{staffUserId}/profile`. Payload: the profile.
+         *
+         *     Formerly `labor-employee.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborEmployeeCreateEvent"];
         delete?: never;
@@ -5932,7 +5952,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-employee.update": {
+    "labor_employee.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -5942,8 +5962,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-employee update
+         * labor_employee update
          * @description Emitted by `PUT /labor/employees/{staffUserId}/profile`. Payload: the profile.
+         *
+         *     Formerly `labor-employee.update`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborEmployeeUpdateEvent"];
         delete?: never;
@@ -5952,7 +5974,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-shift.clock-in": {
+    "labor_shift.clock_in": {
         parameters: {
             query?: never;
             header?: never;
@@ -5962,8 +5984,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-shift clock-in
+         * labor_shift clock_in
          * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
+         *
+         *     Formerly `labor-shift.clock-in`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborShiftClockInEvent"];
         delete?: never;
@@ -5972,7 +5996,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-shift.break-start": {
+    "labor_shift.break_start": {
         parameters: {
             query?: never;
             header?: never;
@@ -5982,8 +6006,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-shift break-start
+         * labor_shift break_start
          * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
+         *
+         *     Formerly `labor-shift.break-start`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborShiftBreakStartEvent"];
         delete?: never;
@@ -5992,7 +6018,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-shift.break-end": {
+    "labor_shift.break_end": {
         parameters: {
             query?: never;
             header?: never;
@@ -6002,8 +6028,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-shift break-end
+         * labor_shift break_end
          * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
+         *
+         *     Formerly `labor-shift.break-end`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborShiftBreakEndEvent"];
         delete?: never;
@@ -6012,7 +6040,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-shift.clock-out": {
+    "labor_shift.clock_out": {
         parameters: {
             query?: never;
             header?: never;
@@ -6022,8 +6050,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-shift clock-out
+         * labor_shift clock_out
          * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
+         *
+         *     Formerly `labor-shift.clock-out`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborShiftClockOutEvent"];
         delete?: never;
@@ -6032,7 +6062,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "media-asset.create": {
+    "media_asset.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -6042,8 +6072,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * media-asset create
+         * media_asset create
          * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["mediaAssetCreateEvent"];
         delete?: never;
@@ -6052,7 +6084,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "media-asset.complete": {
+    "media_asset.complete": {
         parameters: {
             query?: never;
             header?: never;
@@ -6062,8 +6094,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * media-asset complete
+         * media_asset complete
          * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.complete`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["mediaAssetCompleteEvent"];
         delete?: never;
@@ -6072,7 +6106,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "media-asset.attach": {
+    "media_asset.attach": {
         parameters: {
             query?: never;
             header?: never;
@@ -6082,8 +6116,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * media-asset attach
+         * media_asset attach
          * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.attach`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["mediaAssetAttachEvent"];
         delete?: never;
@@ -6092,7 +6128,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "media-asset.reuse": {
+    "media_asset.reuse": {
         parameters: {
             query?: never;
             header?: never;
@@ -6102,8 +6138,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * media-asset reuse
+         * media_asset reuse
          * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.reuse`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["mediaAssetReuseEvent"];
         delete?: never;
@@ -6112,7 +6150,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "media-asset.delete": {
+    "media_asset.delete": {
         parameters: {
             query?: never;
             header?: never;
@@ -6122,8 +6160,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * media-asset delete
+         * media_asset delete
          * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.delete`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["mediaAssetDeleteEvent"];
         delete?: never;
@@ -6132,7 +6172,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "media-asset.restore": {
+    "media_asset.restore": {
         parameters: {
             query?: never;
             header?: never;
@@ -6142,8 +6182,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * media-asset restore
+         * media_asset restore
          * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.restore`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["mediaAssetRestoreEvent"];
         delete?: never;
@@ -6232,7 +6274,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "customer-payment-method.create": {
+    "customer_payment_method.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -6242,8 +6284,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * customer-payment-method create
+         * customer_payment_method create
          * @description Emitted by `/customers/{id}/payment-methods` (`aggregateId` is the customer). Payload: the stored card.
+         *
+         *     Formerly `customer-payment-method.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["customerPaymentMethodCreateEvent"];
         delete?: never;
@@ -6252,7 +6296,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "customer-payment-method.delete": {
+    "customer_payment_method.delete": {
         parameters: {
             query?: never;
             header?: never;
@@ -6262,8 +6306,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * customer-payment-method delete
+         * customer_payment_method delete
          * @description Emitted by `/customers/{id}/payment-methods` (`aggregateId` is the customer). Payload: the stored card.
+         *
+         *     Formerly `customer-payment-method.delete`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["customerPaymentMethodDeleteEvent"];
         delete?: never;
@@ -6332,7 +6378,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-membership.create": {
+    "club_membership.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -6342,8 +6388,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-membership create
+         * club_membership create
          * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
+         *
+         *     Formerly `club-membership.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubMembershipCreateEvent"];
         delete?: never;
@@ -6352,7 +6400,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-membership.update": {
+    "club_membership.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -6362,8 +6410,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-membership update
+         * club_membership update
          * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
+         *
+         *     Formerly `club-membership.update`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubMembershipUpdateEvent"];
         delete?: never;
@@ -6372,7 +6422,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-membership.hold": {
+    "club_membership.hold": {
         parameters: {
             query?: never;
             header?: never;
@@ -6382,8 +6432,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-membership hold
+         * club_membership hold
          * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
+         *
+         *     Formerly `club-membership.hold`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubMembershipHoldEvent"];
         delete?: never;
@@ -6392,7 +6444,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-membership.resume": {
+    "club_membership.resume": {
         parameters: {
             query?: never;
             header?: never;
@@ -6402,8 +6454,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-membership resume
+         * club_membership resume
          * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
+         *
+         *     Formerly `club-membership.resume`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubMembershipResumeEvent"];
         delete?: never;
@@ -6412,7 +6466,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-membership.cancel": {
+    "club_membership.cancel": {
         parameters: {
             query?: never;
             header?: never;
@@ -6422,8 +6476,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-membership cancel
+         * club_membership cancel
          * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
+         *
+         *     Formerly `club-membership.cancel`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubMembershipCancelEvent"];
         delete?: never;
@@ -6432,7 +6488,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-membership.process": {
+    "club_membership.process": {
         parameters: {
             query?: never;
             header?: never;
@@ -6442,8 +6498,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-membership process
+         * club_membership process
          * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
+         *
+         *     Formerly `club-membership.process`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubMembershipProcessEvent"];
         delete?: never;
@@ -6452,7 +6510,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.create": {
+    "club_release.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -6462,8 +6520,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release create
+         * club_release create
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseCreateEvent"];
         delete?: never;
@@ -6472,7 +6532,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.update": {
+    "club_release.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -6482,8 +6542,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release update
+         * club_release update
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.update`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseUpdateEvent"];
         delete?: never;
@@ -6492,7 +6554,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.activate": {
+    "club_release.activate": {
         parameters: {
             query?: never;
             header?: never;
@@ -6502,8 +6564,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release activate
+         * club_release activate
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.activate`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseActivateEvent"];
         delete?: never;
@@ -6512,7 +6576,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.archive": {
+    "club_release.archive": {
         parameters: {
             query?: never;
             header?: never;
@@ -6522,8 +6586,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release archive
+         * club_release archive
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.archive`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseArchiveEvent"];
         delete?: never;
@@ -6532,7 +6598,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.process": {
+    "club_release.process": {
         parameters: {
             query?: never;
             header?: never;
@@ -6542,8 +6608,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release process
+         * club_release process
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.process`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseProcessEvent"];
         delete?: never;
@@ -6552,7 +6620,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.retry": {
+    "club_release.retry": {
         parameters: {
             query?: never;
             header?: never;
@@ -6562,8 +6630,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release retry
+         * club_release retry
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.retry`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseRetryEvent"];
         delete?: never;
@@ -6572,7 +6642,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.run-start": {
+    "club_release.run_start": {
         parameters: {
             query?: never;
             header?: never;
@@ -6582,8 +6652,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release run-start
+         * club_release run_start
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.run-start`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseRunStartEvent"];
         delete?: never;
@@ -6592,7 +6664,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.run-finish": {
+    "club_release.run_finish": {
         parameters: {
             query?: never;
             header?: never;
@@ -6602,8 +6674,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release run-finish
+         * club_release run_finish
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.run-finish`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseRunFinishEvent"];
         delete?: never;
@@ -6612,7 +6686,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.create": {
+    "club_shipment.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -6622,8 +6696,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment create
+         * club_shipment create
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentCreateEvent"];
         delete?: never;
@@ -6632,7 +6708,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.order": {
+    "club_shipment.order": {
         parameters: {
             query?: never;
             header?: never;
@@ -6642,8 +6718,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment order
+         * club_shipment order
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.order`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentOrderEvent"];
         delete?: never;
@@ -6652,7 +6730,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.process": {
+    "club_shipment.process": {
         parameters: {
             query?: never;
             header?: never;
@@ -6662,8 +6740,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment process
+         * club_shipment process
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.process`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentProcessEvent"];
         delete?: never;
@@ -6672,7 +6752,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.decline": {
+    "club_shipment.decline": {
         parameters: {
             query?: never;
             header?: never;
@@ -6682,8 +6762,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment decline
+         * club_shipment decline
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.decline`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentDeclineEvent"];
         delete?: never;
@@ -6692,7 +6774,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.skip": {
+    "club_shipment.skip": {
         parameters: {
             query?: never;
             header?: never;
@@ -6702,8 +6784,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment skip
+         * club_shipment skip
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.skip`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentSkipEvent"];
         delete?: never;
@@ -6712,7 +6796,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.hold": {
+    "club_shipment.hold": {
         parameters: {
             query?: never;
             header?: never;
@@ -6722,8 +6806,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment hold
+         * club_shipment hold
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.hold`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentHoldEvent"];
         delete?: never;
@@ -6732,7 +6818,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.fail": {
+    "club_shipment.fail": {
         parameters: {
             query?: never;
             header?: never;
@@ -6742,8 +6828,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment fail
+         * club_shipment fail
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.fail`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentFailEvent"];
         delete?: never;
@@ -29435,8 +29523,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "cash-drawer";
+                    /** @enum {string} */
+                    object: "cash_drawer" | "cash-drawer";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["CashDrawer"];
@@ -29480,8 +29568,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "cash-drawer";
+                    /** @enum {string} */
+                    object: "cash_drawer" | "cash-drawer";
                     /** @constant */
                     action: "assign";
                     payload: components["schemas"]["CashDrawer"];
@@ -29525,8 +29613,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "cash-drawer";
+                    /** @enum {string} */
+                    object: "cash_drawer" | "cash-drawer";
                     /** @constant */
                     action: "pause";
                     payload: components["schemas"]["CashDrawer"];
@@ -29570,8 +29658,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "cash-drawer";
+                    /** @enum {string} */
+                    object: "cash_drawer" | "cash-drawer";
                     /** @constant */
                     action: "entry";
                     payload: components["schemas"]["CashDrawer"] & {
@@ -29617,8 +29705,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "cash-drawer";
+                    /** @enum {string} */
+                    object: "cash_drawer" | "cash-drawer";
                     /** @constant */
                     action: "close";
                     payload: components["schemas"]["CashDrawer"] & {
@@ -29889,8 +29977,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-job";
+                    /** @enum {string} */
+                    object: "labor_job" | "labor-job";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["LaborJob"];
@@ -29934,8 +30022,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-job";
+                    /** @enum {string} */
+                    object: "labor_job" | "labor-job";
                     /** @constant */
                     action: "update";
                     payload: components["schemas"]["LaborJob"];
@@ -29979,8 +30067,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-job-assignment";
+                    /** @enum {string} */
+                    object: "labor_job_assignment" | "labor-job-assignment";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["JobAssignment"];
@@ -30024,8 +30112,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-job-assignment";
+                    /** @enum {string} */
+                    object: "labor_job_assignment" | "labor-job-assignment";
                     /** @constant */
                     action: "update";
                     payload: components["schemas"]["JobAssignment"];
@@ -30069,8 +30157,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-employee";
+                    /** @enum {string} */
+                    object: "labor_employee" | "labor-employee";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["Profile"];
@@ -30114,8 +30202,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-employee";
+                    /** @enum {string} */
+                    object: "labor_employee" | "labor-employee";
                     /** @constant */
                     action: "update";
                     payload: components["schemas"]["Profile"];
@@ -30159,10 +30247,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-shift";
-                    /** @constant */
-                    action: "clock-in";
+                    /** @enum {string} */
+                    object: "labor_shift" | "labor-shift";
+                    /** @enum {string} */
+                    action: "clock_in" | "clock-in";
                     payload: components["schemas"]["Shift"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
@@ -30204,10 +30292,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-shift";
-                    /** @constant */
-                    action: "break-start";
+                    /** @enum {string} */
+                    object: "labor_shift" | "labor-shift";
+                    /** @enum {string} */
+                    action: "break_start" | "break-start";
                     payload: components["schemas"]["Shift"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
@@ -30249,10 +30337,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-shift";
-                    /** @constant */
-                    action: "break-end";
+                    /** @enum {string} */
+                    object: "labor_shift" | "labor-shift";
+                    /** @enum {string} */
+                    action: "break_end" | "break-end";
                     payload: components["schemas"]["Shift"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
@@ -30294,10 +30382,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-shift";
-                    /** @constant */
-                    action: "clock-out";
+                    /** @enum {string} */
+                    object: "labor_shift" | "labor-shift";
+                    /** @enum {string} */
+                    action: "clock_out" | "clock-out";
                     payload: components["schemas"]["Shift"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
@@ -30339,8 +30427,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "media-asset";
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["MediaAsset"];
@@ -30384,8 +30472,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "media-asset";
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
                     action: "complete";
                     payload: components["schemas"]["MediaAsset"];
@@ -30429,8 +30517,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "media-asset";
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
                     action: "attach";
                     payload: components["schemas"]["MediaAsset"];
@@ -30474,8 +30562,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "media-asset";
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
                     action: "reuse";
                     payload: components["schemas"]["MediaAsset"];
@@ -30519,8 +30607,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "media-asset";
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
                     action: "delete";
                     payload: components["schemas"]["MediaAsset"];
@@ -30564,8 +30652,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "media-asset";
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
                     action: "restore";
                     payload: components["schemas"]["MediaAsset"];
@@ -30797,8 +30885,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "customer-payment-method";
+                    /** @enum {string} */
+                    object: "customer_payment_method" | "customer-payment-method";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["CustomerPaymentMethod"];
@@ -30842,8 +30930,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "customer-payment-method";
+                    /** @enum {string} */
+                    object: "customer_payment_method" | "customer-payment-method";
                     /** @constant */
                     action: "delete";
                     payload: components["schemas"]["CustomerPaymentMethod"];
@@ -31022,8 +31110,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-membership";
+                    /** @enum {string} */
+                    object: "club_membership" | "club-membership";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["ClubMembership"];
@@ -31067,8 +31155,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-membership";
+                    /** @enum {string} */
+                    object: "club_membership" | "club-membership";
                     /** @constant */
                     action: "update";
                     payload: components["schemas"]["ClubMembership"];
@@ -31112,8 +31200,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-membership";
+                    /** @enum {string} */
+                    object: "club_membership" | "club-membership";
                     /** @constant */
                     action: "hold";
                     payload: components["schemas"]["ClubMembership"];
@@ -31157,8 +31245,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-membership";
+                    /** @enum {string} */
+                    object: "club_membership" | "club-membership";
                     /** @constant */
                     action: "resume";
                     payload: components["schemas"]["ClubMembership"];
@@ -31202,8 +31290,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-membership";
+                    /** @enum {string} */
+                    object: "club_membership" | "club-membership";
                     /** @constant */
                     action: "cancel";
                     payload: components["schemas"]["ClubMembership"];
@@ -31247,8 +31335,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-membership";
+                    /** @enum {string} */
+                    object: "club_membership" | "club-membership";
                     /** @constant */
                     action: "process";
                     payload: components["schemas"]["ClubMembership"];
@@ -31292,8 +31380,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["ClubRelease"];
@@ -31337,8 +31425,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
                     /** @constant */
                     action: "update";
                     payload: components["schemas"]["ClubRelease"];
@@ -31382,8 +31470,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
                     /** @constant */
                     action: "activate";
                     payload: components["schemas"]["ClubRelease"];
@@ -31427,8 +31515,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
                     /** @constant */
                     action: "archive";
                     payload: components["schemas"]["ClubRelease"];
@@ -31472,8 +31560,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
                     /** @constant */
                     action: "process";
                     payload: components["schemas"]["ClubRelease"];
@@ -31517,8 +31605,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
                     /** @constant */
                     action: "retry";
                     payload: components["schemas"]["ClubRelease"];
@@ -31562,10 +31650,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
-                    /** @constant */
-                    action: "run-start";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
+                    /** @enum {string} */
+                    action: "run_start" | "run-start";
                     payload: components["schemas"]["ClubRelease"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
@@ -31607,10 +31695,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
-                    /** @constant */
-                    action: "run-finish";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
+                    /** @enum {string} */
+                    action: "run_finish" | "run-finish";
                     payload: components["schemas"]["ClubRelease"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
@@ -31652,8 +31740,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["ClubShipment"];
@@ -31697,8 +31785,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "order";
                     payload: components["schemas"]["ClubShipment"];
@@ -31742,8 +31830,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "process";
                     payload: components["schemas"]["ClubShipment"];
@@ -31787,8 +31875,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "decline";
                     payload: components["schemas"]["ClubShipment"];
@@ -31832,8 +31920,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "skip";
                     payload: components["schemas"]["ClubShipment"];
@@ -31877,8 +31965,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "hold";
                     payload: components["schemas"]["ClubShipment"];
@@ -31922,8 +32010,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "fail";
                     payload: components["schemas"]["ClubShipment"];

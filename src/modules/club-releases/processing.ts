@@ -47,12 +47,12 @@ export interface RunOptions {
 
 const DEFAULT_LEASE_MS = 10 * 60_000
 
-/** A shipment write: its audit entry and its `club-shipment.<verb>` event. */
+/** A shipment write: its audit entry and its `club_shipment.<verb>` event. */
 function recordShipment(tx: Queryable, actor: Actor, verb: string, row: ClubShipmentRow, metadata = {}) {
   const view = shipmentView(row)
   recordWrite(tx, actor, {
-    action: `club-shipment.${verb}`,
-    entityType: 'club-shipment',
+    action: `club_shipment.${verb}`,
+    entityType: 'club_shipment',
     entityId: row.id,
     metadata: { releaseId: row.releaseId, membershipId: row.membershipId, status: row.status, ...metadata },
     event: view,
@@ -366,7 +366,7 @@ function finishRun(db: Db, actor: Actor, run: ClubReleaseRunRow, error: string |
       .returning()
       .get()
     const release = tx.select().from(clubReleases).where(eq(clubReleases.id, run.releaseId)).get()!
-    recordRelease(tx, actor, 'run-finish', release, {
+    recordRelease(tx, actor, 'run_finish', release, {
       runId: run.id,
       trigger: run.trigger,
       status: row.status,
@@ -393,7 +393,7 @@ export async function executeRun(
       .returning()
       .get()
     const release = tx.select().from(clubReleases).where(eq(clubReleases.id, row.releaseId)).get()!
-    recordRelease(tx, actor, 'run-start', release, { runId, trigger: row.trigger })
+    recordRelease(tx, actor, 'run_start', release, { runId, trigger: row.trigger })
     return row
   })
   const release = db.select().from(clubReleases).where(eq(clubReleases.id, run.releaseId)).get()!

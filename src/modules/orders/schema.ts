@@ -22,6 +22,19 @@ export const orderLocationSettings = sqliteTable('order_location_settings', {
   updatedAt: text('updated_at').notNull(),
 })
 
+/** An amount split over the parts of an order's total (tips aside), in cents. */
+export interface OrderParts {
+  /** The lines, net of what discounts took from them. */
+  lines: number
+  /** The service charges, net of what discounts took from them. */
+  serviceCharges: number
+  shipping: number
+  bottleDeposits: number
+  /** Added tax (Included tax is inside the lines). */
+  tax: number
+  contribution: number
+}
+
 export interface FundraisingValue {
   campaignId: string | null
   campaignCode: string | null
@@ -67,6 +80,12 @@ export const orders = sqliteTable(
     total: integer('total').notNull(),
     /** Payments net of refunds, tips included. */
     amountPaid: integer('amount_paid').notNull(),
+    /**
+     * What the payments net of refunds (tips aside) cover of each part of the total, kept by every
+     * payment and refund so that refunds give each part back to the cent (charges.ts). Null on
+     * orders paid before it was kept: derived from `amountPaid` on first use.
+     */
+    paidParts: text('paid_parts', { mode: 'json' }).$type<OrderParts | null>(),
     balanceDue: integer('balance_due').notNull(),
     paymentIntentIds: text('payment_intent_ids', { mode: 'json' }).$type<string[]>().notNull(),
     fundraising: text('fundraising', { mode: 'json' }).$type<FundraisingValue | null>(),

@@ -135,6 +135,7 @@ export function presentOrder(
     shippingRate: _rate,
     shippingOverride: _override,
     shippingTaxAmount: _tax,
+    paidParts: _paid,
     ...header
   } = row
   return {

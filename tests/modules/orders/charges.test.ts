@@ -333,9 +333,25 @@ describe('worked examples, to the cent', () => {
     ])
     await refund({}, 'rest')
     const [first, rest] = partsOfRefunds()
-    const sumOf = (parts: Record<string, number>) => Object.values(parts).reduce((a, b) => a + b, 0)
-    expect(sumOf(rest)).toBe(6547)
-    expect(first.bottleDeposits + rest.bottleDeposits).toBe(20)
+    // The rest is what was left paid of each part: together the two give each part back whole.
+    expect(rest).toEqual({
+      lines: 5205,
+      serviceCharges: 868,
+      shipping: 0,
+      bottleDeposits: 17,
+      tax: 457,
+      contribution: 0,
+      tip: 0,
+    })
+    const whole = {
+      lines: 6000,
+      serviceCharges: 1000,
+      shipping: 0,
+      bottleDeposits: 20,
+      tax: 527,
+      contribution: 0,
+    }
+    for (const [part, amount] of Object.entries(whole)) expect(first[part] + rest[part]).toBe(amount)
     const event = t.tenant.db.$client
       .query(
         "SELECT payload FROM outbox_events WHERE action = 'refund' AND aggregate_id = ? ORDER BY seq DESC",
@@ -344,6 +360,63 @@ describe('worked examples, to the cent', () => {
     expect(JSON.parse(event.payload).refundedParts).toEqual(rest)
     const refunded = await ok('GET', `/order/${order.id}`)
     expect(refunded).toMatchObject({ amountPaid: 0, balanceDue: 7547, total: 7547 })
+  })
+
+  test('paid in two payments, refunded a cent at a time and then the rest: each part comes back to the cent', async () => {
+    await setDepositsTaxable(true)
+    const order = await newOrder({ lineItems: [cabernet] })
+    await ok('POST', `/order/${order.id}/service-charges`, {
+      title: 'Event fee',
+      chargeType: 'fixed',
+      value: 1000,
+    })
+    // Parts of 75.47: lines 60.00, service charge 10.00, deposits 0.20, tax 5.27.
+    const pay = (amount: number, key: string) =>
+      expectOk(
+        t.request('POST', `/order/${order.id}/payments`, {
+          body: { tender: 'card', amount, paymentMethod: 'tok_visa' },
+          headers: { 'idempotency-key': `${key}-${order.id}` },
+        }),
+        201,
+      )
+    await pay(3001, 'first')
+    const payment = await pay(4546, 'second')
+    const refund = (body: Record<string, unknown>, key: string) =>
+      expectOk(
+        t.request('POST', `/order/${order.id}/payments/${payment.id}/refund`, {
+          body,
+          headers: { 'idempotency-key': `${key}-${order.id}` },
+        }),
+      )
+    for (const n of [1, 2, 3]) await refund({ amount: 1 }, `cent-${n}`)
+    await refund({ amount: 4543 }, 'rest-of-second')
+    const parts = (
+      t.tenant.db.$client
+        .query(
+          "SELECT metadata FROM audit_entries WHERE entity_id = ? AND action = 'order.payment.refund' ORDER BY rowid",
+        )
+        .all(order.id) as { metadata: string }[]
+    ).map((row) => JSON.parse(row.metadata).refundedParts as Record<string, number>)
+    // Each cent goes to the part with the largest share, the lines.
+    expect(parts.slice(0, 3).map((p) => p.lines)).toEqual([1, 1, 1])
+    const refundedOf = (part: string) => parts.reduce((sum, p) => sum + p[part]!, 0)
+    expect(parts.map((p) => Object.values(p).reduce((a, b) => a + b, 0))).toEqual([1, 1, 1, 4543])
+    // What the first payment paid, 30.01, is still paid: with what came back, each part is whole.
+    const left = t.tenant.db.$client.query('SELECT paid_parts FROM orders WHERE id = ?').get(order.id) as {
+      paid_parts: string
+    }
+    const paidLeft = JSON.parse(left.paid_parts) as Record<string, number>
+    const whole = {
+      lines: 6000,
+      serviceCharges: 1000,
+      shipping: 0,
+      bottleDeposits: 20,
+      tax: 527,
+      contribution: 0,
+    }
+    for (const [part, amount] of Object.entries(whole))
+      expect(refundedOf(part) + paidLeft[part]!).toBe(amount)
+    expect(Object.values(paidLeft).reduce((a, b) => a + b, 0)).toBe(3001)
   })
 })
 

@@ -12082,7 +12082,11 @@ export interface components {
             value: number;
             maxDiscountAmount: number | null;
             minimumCartAmount: number | null;
-            /** @description Computed by the coupons engine, cents, on what earlier discounts left of the eligible lines: the `amount` value, round-half-up(eligible × value / 10000), or for `set_price` the sum over eligible lines of what each has above value × quantity; never more than the eligible amount; capped at `maxDiscountAmount`; 0 while the subtotal is below `minimumCartAmount` or no line is eligible any more. Spread over the lines in proportion to what each has left (set_price: to what each has above the price), largest remainders taking the odd cents. */
+            /** @description From the coupon: its discount on shipping (`No Discount`, `Percentage Off`, `Dollar Off`, `Set Price`, `Free`). */
+            shippingDiscountType: string;
+            /** @description From the coupon: basis points for Percentage Off, cents for Dollar Off and Set Price. */
+            shippingDiscount: number | null;
+            /** @description Computed by the coupons engine, cents: what it takes from the lines and service charges plus what its shipping terms take from what earlier discounts left of `shipping.amount` (together capped at `maxDiscountAmount`, products first). The lines’ part is computed on what earlier discounts left of the eligible lines: the `amount` value, round-half-up(eligible × value / 10000), or for `set_price` the sum over eligible lines of what each has above value × quantity; never more than the eligible amount; capped at `maxDiscountAmount`; 0 while the subtotal is below `minimumCartAmount` or no line is eligible any more. Spread over the lines in proportion to what each has left (set_price: to what each has above the price), largest remainders taking the odd cents. */
             amount: number;
             /** Format: date-time */
             createdAt: string;
@@ -12240,7 +12244,7 @@ export interface components {
             note: string | null;
             /** @description Computed: sum of the lines’ `subtotal` (voided lines count 0), cents. */
             subtotal: number;
-            /** @description Computed: sum of the lines’ and the service charges’ `discountAmount` (= sum of the applied discounts’ `amount`). */
+            /** @description Computed: sum of the lines’ and the service charges’ `discountAmount` and `shipping.discountAmount` (= sum of the applied discounts’ `amount`). */
             discountTotal: number;
             /** @description Computed: sum of the lines’ and service charges’ `taxAmount` and `shipping.taxAmount`, Added and Included. */
             taxTotal: number;
@@ -12295,7 +12299,9 @@ export interface components {
                 override: number | null;
                 /** @description Computed: override, else rate, else 0; 0 once voided. = shippingTotal. */
                 amount: number;
-                /** @description Computed: the `freight` tax on amount where the order is taxed. */
+                /** @description Computed: what coupons with shipping terms (`shippingDiscountType`) take from amount; part of discountTotal. */
+                discountAmount: number;
+                /** @description Computed: the `freight` tax on amount − discountAmount where the order is taxed. */
                 taxAmount: number;
             } | null;
             fulfillments: components["schemas"]["Fulfillment"][];

@@ -109,6 +109,10 @@ export const tenantMigrations: readonly Migration[] = [
   {
     "tag": "0026_order_paid_parts",
     "sql": "ALTER TABLE `orders` ADD `paid_parts` text;"
+  },
+  {
+    "tag": "0027_coupon_shipping_discounts",
+    "sql": "ALTER TABLE `order_discounts` ADD `shipping_discount_type` text DEFAULT 'No Discount' NOT NULL;--> statement-breakpoint\nALTER TABLE `order_discounts` ADD `shipping_discount` integer;--> statement-breakpoint\nALTER TABLE `orders` ADD `shipping_discount_amount` integer DEFAULT 0 NOT NULL;"
   }
 ]
 

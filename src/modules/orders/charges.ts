@@ -106,9 +106,9 @@ function orderParts(tx: Queryable, order: OrderRow): OrderParts {
   const netCharges = serviceChargesOf(tx, order.id).reduce((sum, c) => sum + c.amount - c.discountAmount, 0)
   const chargeDiscounts = order.serviceChargeTotal - netCharges
   return {
-    lines: order.subtotal - (order.discountTotal - chargeDiscounts),
+    lines: order.subtotal - (order.discountTotal - chargeDiscounts - order.shippingDiscountAmount),
     serviceCharges: netCharges,
-    shipping: order.shippingTotal,
+    shipping: order.shippingTotal - order.shippingDiscountAmount,
     bottleDeposits: order.bottleDepositTotal,
     tax: order.taxTotal - order.includedTaxTotal,
     contribution: order.contributionAmountCents,

@@ -75,6 +75,8 @@ export const orders = sqliteTable(
     shippingTotal: integer('shipping_total').notNull().default(0),
     /** The tax on shipping (the `freight` tax code), part of taxTotal. */
     shippingTaxAmount: integer('shipping_tax_amount').notNull().default(0),
+    /** What coupons take from the shipping, part of discountTotal. */
+    shippingDiscountAmount: integer('shipping_discount_amount').notNull().default(0),
     bottleDepositTotal: integer('bottle_deposit_total').notNull().default(0),
     contributionAmountCents: integer('contribution_amount_cents').notNull(),
     total: integer('total').notNull(),
@@ -259,6 +261,10 @@ export const orderDiscounts = sqliteTable(
     value: integer('value').notNull(),
     maxDiscountAmount: integer('max_discount_amount'),
     minimumCartAmount: integer('minimum_cart_amount'),
+    /** The coupon's shipping terms, copied when applied (its `value` covers products only). */
+    shippingDiscountType: text('shipping_discount_type').notNull().default('No Discount'),
+    shippingDiscount: integer('shipping_discount'),
+    /** Products, service charges and shipping together. */
     amount: integer('amount').notNull(),
     createdAt: text('created_at').notNull(),
   },

@@ -102,8 +102,11 @@ function expectConsistent(order: any) {
   const lines = order.lineItems
   const charges = order.serviceCharges
   expect(sum(lines.map((l: any) => l.subtotal))).toBe(order.subtotal)
-  expect(sum([...lines, ...charges].map((x: any) => x.discountAmount))).toBe(order.discountTotal)
-  expect(sum(order.appliedDiscounts.map((d: any) => d.amount))).toBeLessThanOrEqual(order.discountTotal)
+  const shippingDiscount = order.shipping?.discountAmount ?? 0
+  expect(sum([...lines, ...charges].map((x: any) => x.discountAmount)) + shippingDiscount).toBe(
+    order.discountTotal,
+  )
+  expect(sum(order.appliedDiscounts.map((d: any) => d.amount))).toBe(order.discountTotal)
   expect(sum(charges.map((c: any) => c.amount))).toBe(order.serviceChargeTotal)
   expect(sum(lines.map((l: any) => l.bottleDepositAmount))).toBe(order.bottleDepositTotal)
   expect(order.shipping?.amount ?? 0).toBe(order.shippingTotal)
@@ -225,6 +228,7 @@ describe('worked examples, to the cent', () => {
       rate: 1850,
       override: null,
       amount: 1850,
+      discountAmount: 0,
       taxAmount: 148,
     })
     expect(order).toMatchObject({
@@ -280,6 +284,79 @@ describe('worked examples, to the cent', () => {
     expect(voided.serviceCharges[0]).toMatchObject({ amount: 0, taxAmount: 0, total: 0 })
     expect(voided.lineItems[0]).toMatchObject({ bottleDepositAmount: 0, total: 0 })
     expectConsistent(voided)
+  })
+
+  test('coupons with shipping terms: free shipping leaves no freight tax; a product and shipping discount share one cap', async () => {
+    await setDepositsTaxable(false)
+    const coupon = (code: string, terms: Record<string, unknown>) =>
+      ok('POST', '/coupon', { title: code, code, productDiscountType: 'No Discount', ...terms }, 201)
+    await coupon('FREESHIP', { shippingDiscountType: 'Free' })
+    await coupon('TENANDSHIP', {
+      productDiscountType: 'Percentage Off',
+      productDiscount: 1000,
+      shippingDiscountType: 'Dollar Off',
+      shippingDiscount: 500,
+      maxDiscountAmount: 1100,
+    })
+    const shipped = () =>
+      newOrder({
+        fulfillmentMode: 'shipping',
+        shipTo: { countryCode: 'US', stateCode: 'NY' },
+        lineItems: [{ sku: 'CAB', quantity: 3 }],
+      })
+
+    // 90.00 of wine, 18.50 of shipping taken whole: no freight tax. 90.00 + 0.30 + 7.20 = 97.50
+    const free = await shipped()
+    const freed = await ok('POST', `/order/${free.id}/discount`, { couponCode: 'FREESHIP' })
+    expect(freed.shipping).toMatchObject({ amount: 1850, discountAmount: 1850, taxAmount: 0 })
+    expect(freed.appliedDiscounts[0]).toMatchObject({ shippingDiscountType: 'Free', amount: 1850 })
+    expect(freed).toMatchObject({ shippingTotal: 1850, discountTotal: 1850, taxTotal: 720, total: 9750 })
+    expectConsistent(freed)
+
+    // 10% of 90.00 = 9.00 from the wine; 5.00 off shipping, capped at 11.00 − 9.00 = 2.00.
+    // Wine 81.00 taxed 8% = 6.48; freight 8% of 16.50 = 1.32.
+    // 90.00 − 11.00 + 18.50 + 0.30 + 6.48 + 1.32 = 105.60
+    const capped = await shipped()
+    const both = await ok('POST', `/order/${capped.id}/discount`, { couponCode: 'TENANDSHIP' })
+    expect(both.lineItems[0]).toMatchObject({ discountAmount: 900, taxAmount: 648 })
+    expect(both.shipping).toMatchObject({ amount: 1850, discountAmount: 200, taxAmount: 132 })
+    expect(both).toMatchObject({ discountTotal: 1100, taxTotal: 780, total: 10560 })
+    expectConsistent(both)
+
+    // The shipping discount follows the order: one bottle ships for 12.00, and now all 5.00 off
+    // (10% of 30.00 = 3.00, cap leaves 8.00, the 5.00 fits): wine 27.00 + 0.10 + 2.16 tax;
+    // freight 8% of 7.00 = 0.56. 27.00 + 7.00 + 0.10 + 2.16 + 0.56 = 36.82
+    const lighter = await ok('PUT', `/order/${capped.id}/line/${both.lineItems[0].id}`, { quantity: 1 })
+    expect(lighter.shipping).toMatchObject({ amount: 1200, discountAmount: 500, taxAmount: 56 })
+    expect(lighter).toMatchObject({ discountTotal: 800, total: 3682 })
+    expectConsistent(lighter)
+
+    // Paid, then refunded whole: the shipping comes back net of its discount.
+    const payment = await expectOk(
+      t.request('POST', `/order/${capped.id}/payments`, {
+        body: { tender: 'card', amount: 3682, paymentMethod: 'tok_visa' },
+        headers: { 'idempotency-key': `pay-${capped.id}` },
+      }),
+      201,
+    )
+    await expectOk(
+      t.request('POST', `/order/${capped.id}/payments/${payment.id}/refund`, {
+        body: {},
+        headers: { 'idempotency-key': `refund-${capped.id}` },
+      }),
+    )
+    const event = t.tenant.db.$client
+      .query("SELECT payload FROM outbox_events WHERE action = 'refund' AND aggregate_id = ?")
+      .get(capped.id) as { payload: string }
+    expect(JSON.parse(event.payload).refundedParts).toEqual({
+      lines: 2700,
+      serviceCharges: 0,
+      shipping: 700,
+      bottleDeposits: 10,
+      tax: 272,
+      contribution: 0,
+      tip: 0,
+    })
   })
 
   test('a shipping order with no ship-to, or one no configuration covers, is charged no shipping', async () => {

@@ -113,6 +113,10 @@ export const tenantMigrations: readonly Migration[] = [
   {
     "tag": "0027_coupon_shipping_discounts",
     "sql": "ALTER TABLE `order_discounts` ADD `shipping_discount_type` text DEFAULT 'No Discount' NOT NULL;--> statement-breakpoint\nALTER TABLE `order_discounts` ADD `shipping_discount` integer;--> statement-breakpoint\nALTER TABLE `orders` ADD `shipping_discount_amount` integer DEFAULT 0 NOT NULL;"
+  },
+  {
+    "tag": "0028_club_release_run_heartbeat",
+    "sql": "ALTER TABLE `club_release_runs` ADD `heartbeat_at` text;"
   }
 ]
 

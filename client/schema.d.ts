@@ -5800,7 +5800,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "cash-drawer.create": {
+    "cash_drawer.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -5810,8 +5810,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * cash-drawer create
+         * cash_drawer create
          * @description Emitted by `/cash-management/drawers` and its assign and pause routes. Payload: the drawer.
+         *
+         *     Formerly `cash-drawer.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["cashDrawerCreateEvent"];
         delete?: never;
@@ -5820,7 +5822,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "cash-drawer.assign": {
+    "cash_drawer.assign": {
         parameters: {
             query?: never;
             header?: never;
@@ -5830,8 +5832,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * cash-drawer assign
+         * cash_drawer assign
          * @description Emitted by `/cash-management/drawers` and its assign and pause routes. Payload: the drawer.
+         *
+         *     Formerly `cash-drawer.assign`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["cashDrawerAssignEvent"];
         delete?: never;
@@ -5840,7 +5844,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "cash-drawer.pause": {
+    "cash_drawer.pause": {
         parameters: {
             query?: never;
             header?: never;
@@ -5850,8 +5854,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * cash-drawer pause
+         * cash_drawer pause
          * @description Emitted by `/cash-management/drawers` and its assign and pause routes. Payload: the drawer.
+         *
+         *     Formerly `cash-drawer.pause`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["cashDrawerPauseEvent"];
         delete?: never;
@@ -5860,7 +5866,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "cash-drawer.entry": {
+    "cash_drawer.entry": {
         parameters: {
             query?: never;
             header?: never;
@@ -5870,8 +5876,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * cash-drawer entry
+         * cash_drawer entry
          * @description Emitted by `POST /cash-management/drawers/{id}/entries`; cash payments and refunds. Payload: the drawer, plus `entry` (the new one).
+         *
+         *     Formerly `cash-drawer.entry`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["cashDrawerEntryEvent"];
         delete?: never;
@@ -5880,7 +5888,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "cash-drawer.close": {
+    "cash_drawer.close": {
         parameters: {
             query?: never;
             header?: never;
@@ -5890,8 +5898,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * cash-drawer close
+         * cash_drawer close
          * @description Emitted by `POST /cash-management/drawers/{id}/close`. Payload: the drawer, plus `closeoutSummary`.
+         *
+         *     Formerly `cash-drawer.close`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["cashDrawerCloseEvent"];
         delete?: never;
@@ -6000,7 +6010,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-job.create": {
+    "labor_job.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -6010,8 +6020,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-job create
+         * labor_job create
          * @description Emitted by `/labor/jobs`. Payload: the job.
+         *
+         *     Formerly `labor-job.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborJobCreateEvent"];
         delete?: never;
@@ -6020,7 +6032,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-job.update": {
+    "labor_job.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -6030,8 +6042,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-job update
+         * labor_job update
          * @description Emitted by `/labor/jobs`. Payload: the job.
+         *
+         *     Formerly `labor-job.update`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborJobUpdateEvent"];
         delete?: never;
@@ -6040,7 +6054,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-job-assignment.create": {
+    "labor_job_assignment.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -6050,8 +6064,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-job-assignment create
+         * labor_job_assignment create
          * @description Emitted by `/labor/job-assignments`. Payload: the assignment.
+         *
+         *     Formerly `labor-job-assignment.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborJobAssignmentCreateEvent"];
         delete?: never;
@@ -6060,7 +6076,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-job-assignment.update": {
+    "labor_job_assignment.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -6070,8 +6086,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-job-assignment update
+         * labor_job_assignment update
          * @description Emitted by `/labor/job-assignments`. Payload: the assignment.
+         *
+         *     Formerly `labor-job-assignment.update`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborJobAssignmentUpdateEvent"];
         delete?: never;
@@ -6080,7 +6098,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-employee.create": {
+    "labor_employee.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -6090,8 +6108,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-employee create
+         * labor_employee create
          * @description Emitted by `PUT /labor/employees/{staffUserId}/profile`. Payload: the profile.
+         *
+         *     Formerly `labor-employee.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborEmployeeCreateEvent"];
         delete?: never;
@@ -6100,7 +6120,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-employee.update": {
+    "labor_employee.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -6110,8 +6130,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-employee update
+         * labor_employee update
          * @description Emitted by `PUT /labor/employees/{staffUserId}/profile`. Payload: the profile.
+         *
+         *     Formerly `labor-employee.update`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborEmployeeUpdateEvent"];
         delete?: never;
@@ -6120,7 +6142,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-shift.clock-in": {
+    "labor_shift.clock_in": {
         parameters: {
             query?: never;
             header?: never;
@@ -6130,8 +6152,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-shift clock-in
+         * labor_shift clock_in
          * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
+         *
+         *     Formerly `labor-shift.clock-in`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborShiftClockInEvent"];
         delete?: never;
@@ -6140,7 +6164,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-shift.break-start": {
+    "labor_shift.break_start": {
         parameters: {
             query?: never;
             header?: never;
@@ -6150,8 +6174,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-shift break-start
+         * labor_shift break_start
          * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
+         *
+         *     Formerly `labor-shift.break-start`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborShiftBreakStartEvent"];
         delete?: never;
@@ -6160,7 +6186,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-shift.break-end": {
+    "labor_shift.break_end": {
         parameters: {
             query?: never;
             header?: never;
@@ -6170,8 +6196,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-shift break-end
+         * labor_shift break_end
          * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
+         *
+         *     Formerly `labor-shift.break-end`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborShiftBreakEndEvent"];
         delete?: never;
@@ -6180,7 +6208,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-shift.clock-out": {
+    "labor_shift.clock_out": {
         parameters: {
             query?: never;
             header?: never;
@@ -6190,8 +6218,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-shift clock-out
+         * labor_shift clock_out
          * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
+         *
+         *     Formerly `labor-shift.clock-out`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborShiftClockOutEvent"];
         delete?: never;
@@ -6200,7 +6230,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "media-asset.create": {
+    "media_asset.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -6210,8 +6240,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * media-asset create
+         * media_asset create
          * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["mediaAssetCreateEvent"];
         delete?: never;
@@ -6220,7 +6252,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "media-asset.complete": {
+    "media_asset.complete": {
         parameters: {
             query?: never;
             header?: never;
@@ -6230,8 +6262,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * media-asset complete
+         * media_asset complete
          * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.complete`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["mediaAssetCompleteEvent"];
         delete?: never;
@@ -6240,7 +6274,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "media-asset.attach": {
+    "media_asset.attach": {
         parameters: {
             query?: never;
             header?: never;
@@ -6250,8 +6284,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * media-asset attach
+         * media_asset attach
          * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.attach`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["mediaAssetAttachEvent"];
         delete?: never;
@@ -6260,7 +6296,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "media-asset.reuse": {
+    "media_asset.reuse": {
         parameters: {
             query?: never;
             header?: never;
@@ -6270,8 +6306,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * media-asset reuse
+         * media_asset reuse
          * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.reuse`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["mediaAssetReuseEvent"];
         delete?: never;
@@ -6280,7 +6318,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "media-asset.delete": {
+    "media_asset.delete": {
         parameters: {
             query?: never;
             header?: never;
@@ -6290,8 +6328,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * media-asset delete
+         * media_asset delete
          * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.delete`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["mediaAssetDeleteEvent"];
         delete?: never;
@@ -6300,7 +6340,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "media-asset.restore": {
+    "media_asset.restore": {
         parameters: {
             query?: never;
             header?: never;
@@ -6310,8 +6350,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * media-asset restore
+         * media_asset restore
          * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.restore`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["mediaAssetRestoreEvent"];
         delete?: never;
@@ -6400,7 +6442,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "customer-payment-method.create": {
+    "customer_payment_method.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -6410,8 +6452,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * customer-payment-method create
+         * customer_payment_method create
          * @description Emitted by `/customers/{id}/payment-methods` (`aggregateId` is the customer). Payload: the stored card.
+         *
+         *     Formerly `customer-payment-method.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["customerPaymentMethodCreateEvent"];
         delete?: never;
@@ -6420,7 +6464,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "customer-payment-method.delete": {
+    "customer_payment_method.delete": {
         parameters: {
             query?: never;
             header?: never;
@@ -6430,8 +6474,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * customer-payment-method delete
+         * customer_payment_method delete
          * @description Emitted by `/customers/{id}/payment-methods` (`aggregateId` is the customer). Payload: the stored card.
+         *
+         *     Formerly `customer-payment-method.delete`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["customerPaymentMethodDeleteEvent"];
         delete?: never;
@@ -6500,7 +6546,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-membership.create": {
+    "club_membership.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -6510,8 +6556,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-membership create
+         * club_membership create
          * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
+         *
+         *     Formerly `club-membership.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubMembershipCreateEvent"];
         delete?: never;
@@ -6520,7 +6568,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-membership.update": {
+    "club_membership.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -6530,8 +6578,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-membership update
+         * club_membership update
          * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
+         *
+         *     Formerly `club-membership.update`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubMembershipUpdateEvent"];
         delete?: never;
@@ -6540,7 +6590,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-membership.hold": {
+    "club_membership.hold": {
         parameters: {
             query?: never;
             header?: never;
@@ -6550,8 +6600,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-membership hold
+         * club_membership hold
          * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
+         *
+         *     Formerly `club-membership.hold`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubMembershipHoldEvent"];
         delete?: never;
@@ -6560,7 +6612,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-membership.resume": {
+    "club_membership.resume": {
         parameters: {
             query?: never;
             header?: never;
@@ -6570,8 +6622,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-membership resume
+         * club_membership resume
          * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
+         *
+         *     Formerly `club-membership.resume`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubMembershipResumeEvent"];
         delete?: never;
@@ -6580,7 +6634,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-membership.cancel": {
+    "club_membership.cancel": {
         parameters: {
             query?: never;
             header?: never;
@@ -6590,8 +6644,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-membership cancel
+         * club_membership cancel
          * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
+         *
+         *     Formerly `club-membership.cancel`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubMembershipCancelEvent"];
         delete?: never;
@@ -6600,7 +6656,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-membership.process": {
+    "club_membership.process": {
         parameters: {
             query?: never;
             header?: never;
@@ -6610,8 +6666,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-membership process
+         * club_membership process
          * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
+         *
+         *     Formerly `club-membership.process`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubMembershipProcessEvent"];
         delete?: never;
@@ -6620,7 +6678,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.create": {
+    "club_release.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -6630,8 +6688,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release create
+         * club_release create
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseCreateEvent"];
         delete?: never;
@@ -6640,7 +6700,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.update": {
+    "club_release.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -6650,8 +6710,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release update
+         * club_release update
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.update`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseUpdateEvent"];
         delete?: never;
@@ -6660,7 +6722,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.activate": {
+    "club_release.activate": {
         parameters: {
             query?: never;
             header?: never;
@@ -6670,8 +6732,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release activate
+         * club_release activate
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.activate`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseActivateEvent"];
         delete?: never;
@@ -6680,7 +6744,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.archive": {
+    "club_release.archive": {
         parameters: {
             query?: never;
             header?: never;
@@ -6690,8 +6754,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release archive
+         * club_release archive
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.archive`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseArchiveEvent"];
         delete?: never;
@@ -6700,7 +6766,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.process": {
+    "club_release.process": {
         parameters: {
             query?: never;
             header?: never;
@@ -6710,8 +6776,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release process
+         * club_release process
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.process`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseProcessEvent"];
         delete?: never;
@@ -6720,7 +6788,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.retry": {
+    "club_release.retry": {
         parameters: {
             query?: never;
             header?: never;
@@ -6730,8 +6798,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release retry
+         * club_release retry
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.retry`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseRetryEvent"];
         delete?: never;
@@ -6740,7 +6810,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.run-start": {
+    "club_release.run_start": {
         parameters: {
             query?: never;
             header?: never;
@@ -6750,8 +6820,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release run-start
+         * club_release run_start
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.run-start`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseRunStartEvent"];
         delete?: never;
@@ -6760,7 +6832,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.run-finish": {
+    "club_release.run_finish": {
         parameters: {
             query?: never;
             header?: never;
@@ -6770,8 +6842,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release run-finish
+         * club_release run_finish
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.run-finish`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseRunFinishEvent"];
         delete?: never;
@@ -6780,7 +6854,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.create": {
+    "club_shipment.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -6790,8 +6864,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment create
+         * club_shipment create
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentCreateEvent"];
         delete?: never;
@@ -6800,7 +6876,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.order": {
+    "club_shipment.order": {
         parameters: {
             query?: never;
             header?: never;
@@ -6810,8 +6886,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment order
+         * club_shipment order
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.order`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentOrderEvent"];
         delete?: never;
@@ -6820,7 +6898,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.process": {
+    "club_shipment.process": {
         parameters: {
             query?: never;
             header?: never;
@@ -6830,8 +6908,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment process
+         * club_shipment process
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.process`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentProcessEvent"];
         delete?: never;
@@ -6840,7 +6920,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.decline": {
+    "club_shipment.decline": {
         parameters: {
             query?: never;
             header?: never;
@@ -6850,8 +6930,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment decline
+         * club_shipment decline
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.decline`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentDeclineEvent"];
         delete?: never;
@@ -6860,7 +6942,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.skip": {
+    "club_shipment.skip": {
         parameters: {
             query?: never;
             header?: never;
@@ -6870,8 +6952,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment skip
+         * club_shipment skip
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.skip`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentSkipEvent"];
         delete?: never;
@@ -6880,7 +6964,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.hold": {
+    "club_shipment.hold": {
         parameters: {
             query?: never;
             header?: never;
@@ -6890,8 +6974,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment hold
+         * club_shipment hold
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.hold`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentHoldEvent"];
         delete?: never;
@@ -6900,7 +6986,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.fail": {
+    "club_shipment.fail": {
         parameters: {
             query?: never;
             header?: never;
@@ -6910,8 +6996,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment fail
+         * club_shipment fail
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.fail`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentFailEvent"];
         delete?: never;
@@ -12306,7 +12394,11 @@ export interface components {
             value: number;
             maxDiscountAmount: number | null;
             minimumCartAmount: number | null;
-            /** @description Computed by the coupons engine, cents, on what earlier discounts left of the eligible lines: the `amount` value, round-half-up(eligible × value / 10000), or for `set_price` the sum over eligible lines of what each has above value × quantity; never more than the eligible amount; capped at `maxDiscountAmount`; 0 while the subtotal is below `minimumCartAmount` or no line is eligible any more. Spread over the lines in proportion to what each has left (set_price: to what each has above the price), largest remainders taking the odd cents. */
+            /** @description From the coupon: its discount on shipping (`No Discount`, `Percentage Off`, `Dollar Off`, `Set Price`, `Free`). */
+            shippingDiscountType: string;
+            /** @description From the coupon: basis points for Percentage Off, cents for Dollar Off and Set Price. */
+            shippingDiscount: number | null;
+            /** @description Computed by the coupons engine, cents: what it takes from the lines and service charges plus what its shipping terms take from what earlier discounts left of `shipping.amount` (together capped at `maxDiscountAmount`, products first). The lines’ part is computed on what earlier discounts left of the eligible lines: the `amount` value, round-half-up(eligible × value / 10000), or for `set_price` the sum over eligible lines of what each has above value × quantity; never more than the eligible amount; capped at `maxDiscountAmount`; 0 while the subtotal is below `minimumCartAmount` or no line is eligible any more. Spread over the lines in proportion to what each has left (set_price: to what each has above the price), largest remainders taking the odd cents. */
             amount: number;
             /** Format: date-time */
             createdAt: string;
@@ -12464,7 +12556,7 @@ export interface components {
             note: string | null;
             /** @description Computed: sum of the lines’ `subtotal` (voided lines count 0), cents. */
             subtotal: number;
-            /** @description Computed: sum of the lines’ and the service charges’ `discountAmount` (= sum of the applied discounts’ `amount`). */
+            /** @description Computed: sum of the lines’ and the service charges’ `discountAmount` and `shipping.discountAmount` (= sum of the applied discounts’ `amount`). */
             discountTotal: number;
             /** @description Computed: sum of the lines’ and service charges’ `taxAmount` and `shipping.taxAmount`, Added and Included. */
             taxTotal: number;
@@ -12519,7 +12611,9 @@ export interface components {
                 override: number | null;
                 /** @description Computed: override, else rate, else 0; 0 once voided. = shippingTotal. */
                 amount: number;
-                /** @description Computed: the `freight` tax on amount where the order is taxed. */
+                /** @description Computed: what coupons with shipping terms (`shippingDiscountType`) take from amount; part of discountTotal. */
+                discountAmount: number;
+                /** @description Computed: the `freight` tax on amount − discountAmount where the order is taxed. */
                 taxAmount: number;
             } | null;
             fulfillments: components["schemas"]["Fulfillment"][];
@@ -30236,8 +30330,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "cash-drawer";
+                    /** @enum {string} */
+                    object: "cash_drawer" | "cash-drawer";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["CashDrawer"];
@@ -30281,8 +30375,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "cash-drawer";
+                    /** @enum {string} */
+                    object: "cash_drawer" | "cash-drawer";
                     /** @constant */
                     action: "assign";
                     payload: components["schemas"]["CashDrawer"];
@@ -30326,8 +30420,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "cash-drawer";
+                    /** @enum {string} */
+                    object: "cash_drawer" | "cash-drawer";
                     /** @constant */
                     action: "pause";
                     payload: components["schemas"]["CashDrawer"];
@@ -30371,8 +30465,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "cash-drawer";
+                    /** @enum {string} */
+                    object: "cash_drawer" | "cash-drawer";
                     /** @constant */
                     action: "entry";
                     payload: components["schemas"]["CashDrawer"] & {
@@ -30418,8 +30512,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "cash-drawer";
+                    /** @enum {string} */
+                    object: "cash_drawer" | "cash-drawer";
                     /** @constant */
                     action: "close";
                     payload: components["schemas"]["CashDrawer"] & {
@@ -30690,8 +30784,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-job";
+                    /** @enum {string} */
+                    object: "labor_job" | "labor-job";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["LaborJob"];
@@ -30735,8 +30829,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-job";
+                    /** @enum {string} */
+                    object: "labor_job" | "labor-job";
                     /** @constant */
                     action: "update";
                     payload: components["schemas"]["LaborJob"];
@@ -30780,8 +30874,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-job-assignment";
+                    /** @enum {string} */
+                    object: "labor_job_assignment" | "labor-job-assignment";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["JobAssignment"];
@@ -30825,8 +30919,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-job-assignment";
+                    /** @enum {string} */
+                    object: "labor_job_assignment" | "labor-job-assignment";
                     /** @constant */
                     action: "update";
                     payload: components["schemas"]["JobAssignment"];
@@ -30870,8 +30964,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-employee";
+                    /** @enum {string} */
+                    object: "labor_employee" | "labor-employee";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["Profile"];
@@ -30915,8 +31009,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-employee";
+                    /** @enum {string} */
+                    object: "labor_employee" | "labor-employee";
                     /** @constant */
                     action: "update";
                     payload: components["schemas"]["Profile"];
@@ -30960,10 +31054,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-shift";
-                    /** @constant */
-                    action: "clock-in";
+                    /** @enum {string} */
+                    object: "labor_shift" | "labor-shift";
+                    /** @enum {string} */
+                    action: "clock_in" | "clock-in";
                     payload: components["schemas"]["Shift"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
@@ -31005,10 +31099,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-shift";
-                    /** @constant */
-                    action: "break-start";
+                    /** @enum {string} */
+                    object: "labor_shift" | "labor-shift";
+                    /** @enum {string} */
+                    action: "break_start" | "break-start";
                     payload: components["schemas"]["Shift"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
@@ -31050,10 +31144,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-shift";
-                    /** @constant */
-                    action: "break-end";
+                    /** @enum {string} */
+                    object: "labor_shift" | "labor-shift";
+                    /** @enum {string} */
+                    action: "break_end" | "break-end";
                     payload: components["schemas"]["Shift"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
@@ -31095,10 +31189,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-shift";
-                    /** @constant */
-                    action: "clock-out";
+                    /** @enum {string} */
+                    object: "labor_shift" | "labor-shift";
+                    /** @enum {string} */
+                    action: "clock_out" | "clock-out";
                     payload: components["schemas"]["Shift"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
@@ -31140,8 +31234,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "media-asset";
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["MediaAsset"];
@@ -31185,8 +31279,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "media-asset";
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
                     action: "complete";
                     payload: components["schemas"]["MediaAsset"];
@@ -31230,8 +31324,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "media-asset";
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
                     action: "attach";
                     payload: components["schemas"]["MediaAsset"];
@@ -31275,8 +31369,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "media-asset";
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
                     action: "reuse";
                     payload: components["schemas"]["MediaAsset"];
@@ -31320,8 +31414,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "media-asset";
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
                     action: "delete";
                     payload: components["schemas"]["MediaAsset"];
@@ -31365,8 +31459,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "media-asset";
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
                     action: "restore";
                     payload: components["schemas"]["MediaAsset"];
@@ -31598,8 +31692,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "customer-payment-method";
+                    /** @enum {string} */
+                    object: "customer_payment_method" | "customer-payment-method";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["CustomerPaymentMethod"];
@@ -31643,8 +31737,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "customer-payment-method";
+                    /** @enum {string} */
+                    object: "customer_payment_method" | "customer-payment-method";
                     /** @constant */
                     action: "delete";
                     payload: components["schemas"]["CustomerPaymentMethod"];
@@ -31823,8 +31917,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-membership";
+                    /** @enum {string} */
+                    object: "club_membership" | "club-membership";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["ClubMembership"];
@@ -31868,8 +31962,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-membership";
+                    /** @enum {string} */
+                    object: "club_membership" | "club-membership";
                     /** @constant */
                     action: "update";
                     payload: components["schemas"]["ClubMembership"];
@@ -31913,8 +32007,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-membership";
+                    /** @enum {string} */
+                    object: "club_membership" | "club-membership";
                     /** @constant */
                     action: "hold";
                     payload: components["schemas"]["ClubMembership"];
@@ -31958,8 +32052,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-membership";
+                    /** @enum {string} */
+                    object: "club_membership" | "club-membership";
                     /** @constant */
                     action: "resume";
                     payload: components["schemas"]["ClubMembership"];
@@ -32003,8 +32097,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-membership";
+                    /** @enum {string} */
+                    object: "club_membership" | "club-membership";
                     /** @constant */
                     action: "cancel";
                     payload: components["schemas"]["ClubMembership"];
@@ -32048,8 +32142,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-membership";
+                    /** @enum {string} */
+                    object: "club_membership" | "club-membership";
                     /** @constant */
                     action: "process";
                     payload: components["schemas"]["ClubMembership"];
@@ -32093,8 +32187,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["ClubRelease"];
@@ -32138,8 +32232,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
                     /** @constant */
                     action: "update";
                     payload: components["schemas"]["ClubRelease"];
@@ -32183,8 +32277,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
                     /** @constant */
                     action: "activate";
                     payload: components["schemas"]["ClubRelease"];
@@ -32228,8 +32322,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
                     /** @constant */
                     action: "archive";
                     payload: components["schemas"]["ClubRelease"];
@@ -32273,8 +32367,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
                     /** @constant */
                     action: "process";
                     payload: components["schemas"]["ClubRelease"];
@@ -32318,8 +32412,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
                     /** @constant */
                     action: "retry";
                     payload: components["schemas"]["ClubRelease"];
@@ -32363,10 +32457,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
-                    /** @constant */
-                    action: "run-start";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
+                    /** @enum {string} */
+                    action: "run_start" | "run-start";
                     payload: components["schemas"]["ClubRelease"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
@@ -32408,10 +32502,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
-                    /** @constant */
-                    action: "run-finish";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
+                    /** @enum {string} */
+                    action: "run_finish" | "run-finish";
                     payload: components["schemas"]["ClubRelease"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
@@ -32453,8 +32547,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["ClubShipment"];
@@ -32498,8 +32592,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "order";
                     payload: components["schemas"]["ClubShipment"];
@@ -32543,8 +32637,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "process";
                     payload: components["schemas"]["ClubShipment"];
@@ -32588,8 +32682,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "decline";
                     payload: components["schemas"]["ClubShipment"];
@@ -32633,8 +32727,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "skip";
                     payload: components["schemas"]["ClubShipment"];
@@ -32678,8 +32772,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "hold";
                     payload: components["schemas"]["ClubShipment"];
@@ -32723,8 +32817,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "fail";
                     payload: components["schemas"]["ClubShipment"];

@@ -49,6 +49,7 @@ import { orderShippingRoutes, shippingRoutes } from './modules/shipping/routes'
 import { staffRoutes } from './modules/staff/routes'
 import { tablesMetaRoutes } from './modules/tables-meta/routes'
 import { tablesReservationRoutes } from './modules/tables-reservations/routes'
+import { registerTagJobs } from './modules/tags/jobs'
 import { tagRoutes } from './modules/tags/routes'
 import { taxRoutes } from './modules/taxes/routes'
 import { registerTenantJobs } from './modules/tenants/removal'
@@ -129,6 +130,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
 /** `drain`: the graceful stop of `serve` (see platform/http/drain.ts). */
 export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
   registerClubMembershipJobs(platform)
+  registerTagJobs(platform)
   registerGiftCardJobs(platform)
   registerLegacyReservationJobs(platform)
   registerMediaJobs(platform)

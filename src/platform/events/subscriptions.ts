@@ -1,9 +1,10 @@
 // Webhook subscriptions, shared by both families (legacy `/web-hook` and the tables API): the
 // rules for targets and custom headers, which subscriptions an event matches, and secret rotation.
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, or, sql } from 'drizzle-orm'
 import { invalid } from '../http/problem'
 import { newId, nowIso } from '../ids'
 import type { Queryable } from '../tenancy/transaction'
+import { type EventName, sameEvent, spellingsOf } from './names'
 import { type SubscriptionFamily, type WebhookSubscriptionRow, webhookSubscriptions } from './schema'
 import { newSigningSecret } from './signing'
 import { targetUrlProblem } from './targets'
@@ -87,10 +88,15 @@ export function insertSubscription(
     .get()
 }
 
-const matches = (object: string, action: string) =>
-  and(
-    eq(sql`lower(${webhookSubscriptions.object})`, object.toLowerCase()),
-    eq(sql`lower(${webhookSubscriptions.action})`, action.toLowerCase()),
+/** Subscriptions to the event under any of its names, current or former (names.ts). */
+const matches = (event: EventName) =>
+  or(
+    ...spellingsOf(event).map(({ object, action }) =>
+      and(
+        eq(sql`lower(${webhookSubscriptions.object})`, object),
+        eq(sql`lower(${webhookSubscriptions.action})`, action),
+      ),
+    ),
   )
 
 /** A subscription bound to locations receives only events that happened at one of them. */
@@ -102,7 +108,7 @@ export function matchingSubscriptions(db: Queryable, event: EventKey): WebhookSu
   return db
     .select()
     .from(webhookSubscriptions)
-    .where(matches(event.object, event.action))
+    .where(matches(event))
     .all()
     .filter((sub) => receivesAt(sub, event.locationId))
 }
@@ -114,11 +120,7 @@ export interface EventKey {
 }
 
 export function subscriptionMatches(sub: WebhookSubscriptionRow, event: EventKey): boolean {
-  return (
-    sub.object.toLowerCase() === event.object.toLowerCase() &&
-    sub.action.toLowerCase() === event.action.toLowerCase() &&
-    receivesAt(sub, event.locationId)
-  )
+  return sameEvent(sub, event) && receivesAt(sub, event.locationId)
 }
 
 export function findSubscription(db: Queryable, id: string): WebhookSubscriptionRow | undefined {

@@ -102,7 +102,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List open passcode sessions
+         * @description Sessions not signed out and not expired, newest first: who is signed in at which POS location until when. Never the token. A caller bound to some locations sees their sessions only.
+         */
+        get: operations["listAuthPasscodeSessions"];
         put?: never;
         /**
          * Sign in at a POS with a passcode
@@ -348,6 +352,26 @@ export interface paths {
          * @description Newest first. Every write of the tenant leaves one entry, in the same transaction as the write; the trail is append-only and hash-chained (`audit verify --tenant SLUG` recomputes the chain). Filters combine with AND. A caller whose `audit:read` comes only from roles at some locations (or a passcode session), or who names one with `x-location-id`, sees only entries of those locations.
          */
         get: operations["listAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-entries/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify the audit hash chain
+         * @description Recomputes every entry’s hash from the first one, as `audit verify --tenant SLUG` does: `ok` with the `count` of entries, or the first entry that does not fit. Reads the whole trail; tenant-wide, since the chain spans every location.
+         */
+        get: operations["getAuditEntriesVerification"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3037,6 +3061,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment-mix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment mix by tender
+         * @description Money taken per tender (cash, card, gift card): payments captured in the `capturedAt` range, with refunds subtracted. A location-bound caller, or one naming a location with `x-location-id` or `locationId`, sees only that location’s payments. Money is integer cents.
+         */
+        get: operations["getPaymentMix"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/order/{id}/off-premise/stage": {
         parameters: {
             query?: never;
@@ -4211,6 +4255,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web-hook/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook’s signing secret
+         * @description Standard Webhooks secret rotation: answers a new `whsec_` secret, shown only here. For `graceSeconds` (default a day) every delivery carries two signatures, space-separated in `webhook-signature` (`v1,<new> v1,<old>`), so a receiver verifies with either while it switches; then only the new one. Rotating again drops a secret still in its grace period. Audited as `webhook.rotate_secret`.
+         */
+        post: operations["createWebHookRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web-hook-log": {
         parameters: {
             query?: never;
@@ -4329,6 +4393,26 @@ export interface paths {
          * @description Answers `{data}` with the `signingSecret`, shown only here (and in a replay of this request by its `idempotency-key`, for 24 hours, which answers the same subscription rather than creating another). Deliveries are the same as legacy webhooks’. Made by a caller bound to some locations (a credential with an allowlist, a location role), the subscription is bound to them (`locationIds`) and receives only events that happened there; made tenant-wide (`locationIds: null`) it receives every event.
          */
         post: operations["createTablesApiWebhookSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables-api/v1/webhook-subscriptions/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook subscription’s signing secret
+         * @description Standard Webhooks secret rotation: answers a new `whsec_` secret, shown only here. For `graceSeconds` (default a day) every delivery carries two signatures, space-separated in `webhook-signature` (`v1,<new> v1,<old>`), so a receiver verifies with either while it switches; then only the new one. Rotating again drops a secret still in its grace period. Audited as `webhook.rotate_secret`. A replay of the same `idempotency-key` answers the same secret. A subscription the caller does not reach is 404.
+         */
+        post: operations["createTablesApiWebhookSubscriptionRotateSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4858,6 +4942,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tables-API credentials
+         * @description Oldest first, revoked ones included. Never the token: only its last four characters.
+         */
+        get: operations["getCredentials"];
+        put?: never;
+        /**
+         * Create a tables-API credential
+         * @description Answers the credential and its `tpk_live_` token, shown only here. The credential opens the tables-API routes (`/tables-api/v1/...`) its scopes allow, at the locations listed, up to its rate limit. Audited as `credential.create`.
+         */
+        post: operations["createCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credentials/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a tables-API credential
+         * @description From the next request on, its token is refused with 401. Revoking twice is 409; another tenant’s credential is 404. Audited as `credential.revoke`.
+         */
+        post: operations["createCredentialRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Backups of this tenant’s database
+         * @description Snapshots (BACKUP_DIR), Litestream replication (LITESTREAM_REPLICA_URL), database sizes and the window a point-in-time restore can reach, read from the files at the time of the request. Restoring is a command-line step (`restore`, listed in `restore`), never an API call: it replaces a database file.
+         */
+        get: operations["getBackups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/tenants": {
         parameters: {
             query?: never;
@@ -4998,6 +5146,26 @@ export interface paths {
          * @description Newest first: every operator action that changes something (tenant create, suspend, resume, delete, import and expiry; operator keys made and revoked), from the API, the command line or the scheduler. Append-only.
          */
         get: operations["listAdminAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Backups of every database
+         * @description The control database and every tenant’s. Snapshots (BACKUP_DIR), Litestream replication (LITESTREAM_REPLICA_URL), database sizes and the window a point-in-time restore can reach, read from the files at the time of the request. Restoring is a command-line step (`restore`, listed in `restore`), never an API call: it replaces a database file.
+         */
+        get: operations["getAdminBackups"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7943,6 +8111,15 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        OpenPasscodeSession: {
+            id: string;
+            staffUserId: string;
+            locationId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
         StaffRole: {
             id: string;
             role: string;
@@ -8663,6 +8840,23 @@ export interface components {
             updatedAt: string;
             components: components["schemas"]["RecipeComponent"][];
         };
+        PaymentMix: {
+            /** @description Every tender, in a fixed order (cash, card, gift_card), zero when unused. */
+            tenders: {
+                /** @enum {string} */
+                tender: "cash" | "card" | "gift_card";
+                /** @description Captured payments. */
+                payments: number;
+                /** @description Captured cents, tips included. */
+                capturedAmount: number;
+                /** @description Refunded cents, tips included. */
+                refundedAmount: number;
+                /** @description capturedAmount − refundedAmount. */
+                netAmount: number;
+                /** @description Tips kept (taken minus refunded). */
+                tipAmount: number;
+            }[];
+        };
         GiftCard: {
             id: string;
             title: string;
@@ -8933,6 +9127,86 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        Credential: {
+            /** Format: uuid */
+            id: string;
+            tenantId: string;
+            name: string;
+            /** @description The last four characters of the token, to tell credentials apart. */
+            tokenHint: string;
+            scopes: string[];
+            /** @description The locations the credential may act at. */
+            locationIds: string[];
+            rateLimitPerMinute: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            revokedAt: string | null;
+            /** @enum {string} */
+            status: "active" | "revoked";
+        };
+        DatabaseBackup: {
+            /** @description `control` or the tenant id: the database file’s and replica’s name. */
+            name: string;
+            /** @description null for the control database. */
+            tenantSlug: string | null;
+            sizeBytes: number;
+            /** @description The write-ahead log not yet checkpointed. */
+            walBytes: number;
+            /** @description Snapshots in BACKUP_DIR holding this database. */
+            snapshots: number;
+            /** Format: date-time */
+            lastSnapshotAt: string | null;
+            /** @description The Litestream replica (null without LITESTREAM_REPLICA_URL). The times are read from a `file://` replica; null for S3 (`litestream snapshots` lists them). */
+            replica: {
+                url: string;
+                /** Format: date-time */
+                earliestRestorableAt: string | null;
+                /** Format: date-time */
+                latestReplicatedAt: string | null;
+            } | null;
+        };
+        BackupReport: {
+            /**
+             * @description Litestream when LITESTREAM_REPLICA_URL is set; else snapshots every BACKUP_INTERVAL seconds, or only when `restaurant-ops backup` runs (BACKUP_INTERVAL=0).
+             * @enum {string}
+             */
+            mode: "litestream" | "scheduled-snapshots" | "manual-snapshots";
+            snapshotIntervalSeconds: number;
+            /** @description Snapshots kept (BACKUP_RETENTION). */
+            snapshotRetention: number;
+            replication: {
+                /** @enum {string} */
+                state: "running" | "restarting" | "stopped";
+                restarts: number;
+                lastExit: {
+                    code: number | null;
+                    /** Format: date-time */
+                    at: string;
+                } | null;
+            } | null;
+            /** @description The instants a restore can bring these databases back to. */
+            pointInTime: {
+                /** @description true under Litestream (any instant in the window); false: the snapshot instants only. */
+                continuous: boolean;
+                /** Format: date-time */
+                earliest: string | null;
+                /** Format: date-time */
+                latest: string | null;
+            };
+            databases: components["schemas"]["DatabaseBackup"][];
+            /** @description Oldest first. */
+            snapshots: {
+                /** @description The snapshot’s folder in BACKUP_DIR. */
+                stamp: string;
+                /** Format: date-time */
+                takenAt: string;
+                databases: string[];
+                bytes: number;
+            }[];
+            /** @description How to restore, as commands: a restore replaces a database file, so it runs from the command line with the server stopped (or `--to PATH` beside it), never through the API. */
+            restore: string[];
+        };
         /** @description A business served by this instance: one SQLite database. */
         Tenant: {
             /** Format: uuid */
@@ -9061,6 +9335,18 @@ export interface components {
              * @enum {string}
              */
             status?: "active" | "inactive";
+        };
+        AuditChainVerification: {
+            /** @description Every entry’s hash recomputes and links to the one before it. */
+            ok: boolean;
+            /** @description Entries that verify (before the first bad one, if any). */
+            count: number;
+            /** @description The first entry that does not fit (only when not ok). */
+            firstBadEntryId?: string;
+            /** @description Its position in the chain (only when not ok). */
+            seq?: number;
+            /** Format: date-time */
+            verifiedAt: string;
         };
         AuditList: {
             auditEntries: components["schemas"]["AuditEntry"][];
@@ -9762,6 +10048,32 @@ export interface components {
             promotionSets?: {
                 [key: string]: unknown;
             }[];
+        };
+        CreateCredential: {
+            /** @example Booking partner */
+            name: string;
+            /**
+             * @example [
+             *       "reservations:read",
+             *       "reservations:write"
+             *     ]
+             */
+            scopes: ("reservations:read" | "reservations:write" | "webhooks:manage")[];
+            /** @description The locations the credential may act at (its allowlist). */
+            locationIds: string[];
+            /**
+             * @description Requests per minute; default 120.
+             * @example 120
+             */
+            rateLimitPerMinute?: number;
+        };
+        CreatedCredential: {
+            credential: components["schemas"]["Credential"];
+            /** @description The `tpk_live_` token. Shown only in this response: only its hash is stored. */
+            token: string;
+        };
+        CredentialList: {
+            credentials: components["schemas"]["Credential"][];
         };
         AddPaymentMethod: {
             /** @description A token from the payment provider’s client library (Stripe: `pm_...` or `tok_...`; sandbox: `tok_visa`, `tok_mastercard`, ...). Never a card number. */
@@ -12621,6 +12933,14 @@ export interface components {
             /** @description 4 to 8 digits. */
             passcode: string;
         };
+        OpenPasscodeSessionList: {
+            passcodeSessions: components["schemas"]["OpenPasscodeSession"][];
+            page: {
+                total: number;
+                page: number;
+                limit: number;
+            };
+        };
         PasscodeSession: {
             /** @description `vps_` followed by 43 base64url characters; shown only here. */
             token: string;
@@ -13833,6 +14153,60 @@ export interface components {
         ManualReview: {
             note: string;
         };
+        RotateSecret: {
+            /**
+             * @description How long the replaced secret keeps signing deliveries next to the new one; default 86400 (a day), 0 stops it at once.
+             * @example 86400
+             */
+            graceSeconds?: number;
+        };
+        RotatedTablesSubscription: {
+            data: {
+                /** Format: uuid */
+                id: string;
+                object: string;
+                action: string;
+                url: string;
+                /** @description Disabled subscriptions receive nothing; the service disables one whose receiver answers 410. */
+                enabled: boolean;
+                /** @description The locations whose events it receives (made by a caller bound to them); null: every location’s events. */
+                locationIds: string[] | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /** @description The new `whsec_` signing secret. Shown only in this response. */
+                signingSecret: string;
+                /**
+                 * Format: date-time
+                 * @description Until when deliveries also carry a signature with the replaced secret; null when they do not.
+                 */
+                previousSecretExpiresAt: string | null;
+            };
+        };
+        RotatedWebhook: {
+            /** Format: uuid */
+            id: string;
+            object: string;
+            action: string;
+            url: string;
+            /** @description Disabled subscriptions receive nothing; the service disables one whose receiver answers 410. */
+            enabled: boolean;
+            headers: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The new `whsec_` signing secret. Shown only in this response. */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description Until when deliveries also carry a signature with the replaced secret; null when they do not.
+             */
+            previousSecretExpiresAt: string | null;
+        };
         TablesSubscriptionList: {
             data: components["schemas"]["TablesWebhookSubscription"][];
         };
@@ -14206,15 +14580,22 @@ export interface operations {
                         checks: {
                             [key: string]: string;
                         };
-                        /** @description Background jobs: last run and last failure of each. */
+                        /** @description Background jobs: last run, next run and failures of each. */
                         jobs: {
                             name: string;
+                            /** @description The pause between the end of one run and the next. */
+                            intervalMs: number;
                             running: boolean;
                             runs: number;
                             failures: number;
+                            /** @description Failed runs since the last success. */
+                            consecutiveFailures: number;
+                            lastStartedAt: string | null;
                             lastSuccessAt: string | null;
                             lastError: string | null;
                             lastErrorAt: string | null;
+                            /** @description When the next run is planned; null while one runs or before `serve` starts. */
+                            nextRunAt: string | null;
                         }[];
                     };
                 };
@@ -14236,15 +14617,22 @@ export interface operations {
                         checks: {
                             [key: string]: string;
                         };
-                        /** @description Background jobs: last run and last failure of each. */
+                        /** @description Background jobs: last run, next run and failures of each. */
                         jobs: {
                             name: string;
+                            /** @description The pause between the end of one run and the next. */
+                            intervalMs: number;
                             running: boolean;
                             runs: number;
                             failures: number;
+                            /** @description Failed runs since the last success. */
+                            consecutiveFailures: number;
+                            lastStartedAt: string | null;
                             lastSuccessAt: string | null;
                             lastError: string | null;
                             lastErrorAt: string | null;
+                            /** @description When the next run is planned; null while one runs or before `serve` starts. */
+                            nextRunAt: string | null;
                         }[];
                     };
                 };
@@ -14274,15 +14662,22 @@ export interface operations {
                         checks: {
                             [key: string]: string;
                         };
-                        /** @description Background jobs: last run and last failure of each. */
+                        /** @description Background jobs: last run, next run and failures of each. */
                         jobs: {
                             name: string;
+                            /** @description The pause between the end of one run and the next. */
+                            intervalMs: number;
                             running: boolean;
                             runs: number;
                             failures: number;
+                            /** @description Failed runs since the last success. */
+                            consecutiveFailures: number;
+                            lastStartedAt: string | null;
                             lastSuccessAt: string | null;
                             lastError: string | null;
                             lastErrorAt: string | null;
+                            /** @description When the next run is planned; null while one runs or before `serve` starts. */
+                            nextRunAt: string | null;
                         }[];
                     };
                 };
@@ -14304,15 +14699,22 @@ export interface operations {
                         checks: {
                             [key: string]: string;
                         };
-                        /** @description Background jobs: last run and last failure of each. */
+                        /** @description Background jobs: last run, next run and failures of each. */
                         jobs: {
                             name: string;
+                            /** @description The pause between the end of one run and the next. */
+                            intervalMs: number;
                             running: boolean;
                             runs: number;
                             failures: number;
+                            /** @description Failed runs since the last success. */
+                            consecutiveFailures: number;
+                            lastStartedAt: string | null;
                             lastSuccessAt: string | null;
                             lastError: string | null;
                             lastErrorAt: string | null;
+                            /** @description When the next run is planned; null while one runs or before `serve` starts. */
+                            nextRunAt: string | null;
                         }[];
                     };
                 };
@@ -14342,15 +14744,22 @@ export interface operations {
                         checks: {
                             [key: string]: string;
                         };
-                        /** @description Background jobs: last run and last failure of each. */
+                        /** @description Background jobs: last run, next run and failures of each. */
                         jobs: {
                             name: string;
+                            /** @description The pause between the end of one run and the next. */
+                            intervalMs: number;
                             running: boolean;
                             runs: number;
                             failures: number;
+                            /** @description Failed runs since the last success. */
+                            consecutiveFailures: number;
+                            lastStartedAt: string | null;
                             lastSuccessAt: string | null;
                             lastError: string | null;
                             lastErrorAt: string | null;
+                            /** @description When the next run is planned; null while one runs or before `serve` starts. */
+                            nextRunAt: string | null;
                         }[];
                     };
                 };
@@ -14372,19 +14781,66 @@ export interface operations {
                         checks: {
                             [key: string]: string;
                         };
-                        /** @description Background jobs: last run and last failure of each. */
+                        /** @description Background jobs: last run, next run and failures of each. */
                         jobs: {
                             name: string;
+                            /** @description The pause between the end of one run and the next. */
+                            intervalMs: number;
                             running: boolean;
                             runs: number;
                             failures: number;
+                            /** @description Failed runs since the last success. */
+                            consecutiveFailures: number;
+                            lastStartedAt: string | null;
                             lastSuccessAt: string | null;
                             lastError: string | null;
                             lastErrorAt: string | null;
+                            /** @description When the next run is planned; null while one runs or before `serve` starts. */
+                            nextRunAt: string | null;
                         }[];
                     };
                 };
             };
+        };
+    };
+    listAuthPasscodeSessions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: components["parameters"]["Page"];
+                /** @description Page size, 1..100. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenPasscodeSessionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createAuthPasscodeSession: {
@@ -15099,6 +15555,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAuditEntriesVerification: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditChainVerification"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -23041,6 +23532,46 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getPaymentMix: {
+        parameters: {
+            query?: {
+                /** @description Filter on the capture time: `gt:`, `gte:`, `lt:`, `lte:` followed by a date or date-time, `btw:A|B` (inclusive), or a bare value (that instant, or that whole UTC day for a date). Values are ISO 8601: `2024-01-31` or `2024-01-31T10:00:00Z`. Anything else is 400. */
+                capturedAt?: string;
+                /** @description One location only. */
+                locationId?: string;
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMix"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     stageOrderOffPremises: {
         parameters: {
             query?: never;
@@ -26126,6 +26657,50 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    createWebHookRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateSecret"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedWebhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listWebHookLogs: {
         parameters: {
             query?: {
@@ -26403,6 +26978,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CreatedTablesSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createTablesApiWebhookSubscriptionRotateSecret: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: the same key and request replays the first response (24 hours). */
+                "idempotency-key": string;
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateSecret"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedTablesSubscription"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -27812,6 +28435,156 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getCredentials: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CredentialList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCredential: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCredential"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedCredential"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCredentialRevoke: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credential"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBackups: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listAdminTenants: {
         parameters: {
             query?: {
@@ -28111,6 +28884,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OperatorAuditList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAdminBackups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupReport"];
                 };
             };
             400: components["responses"]["BadRequest"];

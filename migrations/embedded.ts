@@ -117,6 +117,10 @@ export const tenantMigrations: readonly Migration[] = [
   {
     "tag": "0028_club_release_run_heartbeat",
     "sql": "ALTER TABLE `club_release_runs` ADD `heartbeat_at` text;"
+  },
+  {
+    "tag": "0029_milky_skin",
+    "sql": "ALTER TABLE `webhook_subscriptions` ADD `previous_secret` text;--> statement-breakpoint\nALTER TABLE `webhook_subscriptions` ADD `previous_secret_expires_at` text;"
   }
 ]
 

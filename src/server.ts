@@ -5,6 +5,7 @@ import { accessSources } from './modules/access'
 import { apiTags } from './modules/api-tags'
 import { appRoutes } from './modules/apps/routes'
 import { auditEntryRoutes } from './modules/audit-entries/routes'
+import { backupRoutes, operatorBackupRoutes } from './modules/backups/routes'
 import { cashRoutes } from './modules/cash/routes'
 import { registerClubMembershipJobs } from './modules/club-memberships/jobs'
 import { clubMembershipRoutes } from './modules/club-memberships/routes'
@@ -13,6 +14,7 @@ import { clubReleaseRoutes } from './modules/club-releases/routes'
 import { clubRoutes } from './modules/clubs/routes'
 import { collectionRoutes } from './modules/collections/routes'
 import { couponRoutes } from './modules/coupons/routes'
+import { credentialRoutes } from './modules/credentials/routes'
 import { customerRoutes } from './modules/customers/routes'
 import { registerEraJobs } from './modules/era/jobs'
 import { eraRoutes } from './modules/era/routes'
@@ -41,7 +43,7 @@ import { orderRoutes, orderSettingsRoutes } from './modules/orders/routes'
 import { serviceOrdersPort } from './modules/orders-port'
 import { partnerRoutes } from './modules/partners/routes'
 import { passcodeSessionRoutes } from './modules/passcode-sessions/routes'
-import { paymentRoutes } from './modules/payments/routes'
+import { paymentMixRoutes, paymentRoutes } from './modules/payments/routes'
 import { productRoutes } from './modules/products/routes'
 import { orderShippingRoutes, shippingRoutes } from './modules/shipping/routes'
 import { staffRoutes } from './modules/staff/routes'
@@ -57,6 +59,7 @@ import { webhookRoutes } from './modules/webhooks/routes'
 import { tablesWebhookRoutes } from './modules/webhooks/tables-routes'
 import { wineListRoutes } from './modules/wine-lists/routes'
 import { allowedMethods } from './platform/http/allowed-methods'
+import { consoleRoutes } from './platform/http/console'
 import { httpConventions } from './platform/http/conventions'
 import { mountDocs } from './platform/http/docs'
 import type { Drain } from './platform/http/drain'
@@ -101,6 +104,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     orderActionRoutes(auth, serviceOrdersPort, platform.messages),
     orderSettingsRoutes(auth),
     paymentRoutes(auth, { provider: platform.payments, port: serviceOrdersPort }),
+    paymentMixRoutes(auth),
     offPremiseOrderRoutes(auth, serviceOrdersPort, platform.messages),
     shippingRoutes(auth),
     orderShippingRoutes(auth),
@@ -116,7 +120,10 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     shiftRoutes(auth),
     partnerRoutes(auth),
     ...eraRoutes(auth, registerEraJobs(platform)),
+    credentialRoutes(platform),
+    backupRoutes(platform),
     tenantAdminRoutes(platform),
+    operatorBackupRoutes(platform),
   ]
 }
 
@@ -146,6 +153,7 @@ export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
     app.get('/.well-known/jwks.json', () => jwks, { detail: { hide: true } })
   }
   app.use(problemPageRoutes())
+  app.use(consoleRoutes())
   return mountDocs(app, { tags: apiTags, events: eventCatalogue, models: modelFiles })
 }
 

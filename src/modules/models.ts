@@ -3,12 +3,14 @@
 // model file is missing here.
 import * as apps from './apps/model'
 import * as auditEntries from './audit-entries/model'
+import * as backups from './backups/model'
 import * as cash from './cash/model'
 import * as clubMemberships from './club-memberships/model'
 import * as clubReleases from './club-releases/model'
 import * as clubs from './clubs/model'
 import * as collections from './collections/model'
 import * as coupons from './coupons/model'
+import * as credentials from './credentials/model'
 import * as customers from './customers/model'
 import * as era from './era/model'
 import * as experiences from './experiences/model'
@@ -44,12 +46,14 @@ import * as wineLists from './wine-lists/model'
 export const modelFiles = {
   apps,
   auditEntries,
+  backups,
   cash,
   clubMemberships,
   clubReleases,
   clubs,
   collections,
   coupons,
+  credentials,
   customers,
   era,
   experiences,

@@ -20,8 +20,8 @@ import {
   webhookDeliveryAttempts,
   webhookSubscriptions,
 } from './schema'
-import { signPayload } from './signing'
-import { findSubscription, matchingSubscriptions } from './subscriptions'
+import { signatureHeader } from './signing'
+import { findSubscription, matchingSubscriptions, signingSecrets } from './subscriptions'
 import { fetchTarget, type ResolveHost, TargetRefusedError } from './targets'
 
 export interface DeliverySettings {
@@ -189,7 +189,7 @@ export function claimDue(db: Db, settings: DeliverySettings, nowMs = Date.now())
         'user-agent': settings.userAgent,
         'webhook-id': delivery.messageId,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': signPayload(sub.secret, delivery.messageId, timestamp, body),
+        'webhook-signature': signatureHeader(signingSecrets(sub, nowMs), delivery.messageId, timestamp, body),
       }
       const recorded = { ...headers }
       for (const name of Object.keys(sub.headers)) recorded[name] = '[redacted]'

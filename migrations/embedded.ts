@@ -119,7 +119,7 @@ export const tenantMigrations: readonly Migration[] = [
     "sql": "ALTER TABLE `club_release_runs` ADD `heartbeat_at` text;"
   },
   {
-    "tag": "0029_milky_skin",
+    "tag": "0029_webhook_secret_rotation",
     "sql": "ALTER TABLE `webhook_subscriptions` ADD `previous_secret` text;--> statement-breakpoint\nALTER TABLE `webhook_subscriptions` ADD `previous_secret_expires_at` text;"
   }
 ]

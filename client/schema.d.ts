@@ -102,7 +102,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List open passcode sessions
+         * @description Sessions not signed out and not expired, newest first: who is signed in at which POS location until when. Never the token. A caller bound to some locations sees their sessions only.
+         */
+        get: operations["listAuthPasscodeSessions"];
         put?: never;
         /**
          * Sign in at a POS with a passcode
@@ -348,6 +352,26 @@ export interface paths {
          * @description Newest first. Every write of the tenant leaves one entry, in the same transaction as the write; the trail is append-only and hash-chained (`audit verify --tenant SLUG` recomputes the chain). Filters combine with AND. A caller whose `audit:read` comes only from roles at some locations (or a passcode session), or who names one with `x-location-id`, sees only entries of those locations.
          */
         get: operations["listAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-entries/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify the audit hash chain
+         * @description Recomputes every entry’s hash from the first one, as `audit verify --tenant SLUG` does: `ok` with the `count` of entries, or the first entry that does not fit. Reads the whole trail; tenant-wide, since the chain spans every location.
+         */
+        get: operations["getAuditEntriesVerification"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3037,6 +3061,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment-mix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment mix by tender
+         * @description Money taken per tender (cash, card, gift card): payments captured in the `capturedAt` range, with refunds subtracted. A location-bound caller, or one naming a location with `x-location-id` or `locationId`, sees only that location’s payments. Money is integer cents.
+         */
+        get: operations["getPaymentMix"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/order/{id}/off-premise/stage": {
         parameters: {
             query?: never;
@@ -4211,6 +4255,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web-hook/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook’s signing secret
+         * @description Standard Webhooks secret rotation: answers a new `whsec_` secret, shown only here. For `graceSeconds` (default a day) every delivery carries two signatures, space-separated in `webhook-signature` (`v1,<new> v1,<old>`), so a receiver verifies with either while it switches; then only the new one. Rotating again drops a secret still in its grace period. Audited as `webhook.rotate_secret`.
+         */
+        post: operations["createWebHookRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web-hook-log": {
         parameters: {
             query?: never;
@@ -4329,6 +4393,26 @@ export interface paths {
          * @description Answers `{data}` with the `signingSecret`, shown only here (and in a replay of this request by its `idempotency-key`, for 24 hours, which answers the same subscription rather than creating another). Deliveries are the same as legacy webhooks’. Made by a caller bound to some locations (a credential with an allowlist, a location role), the subscription is bound to them (`locationIds`) and receives only events that happened there; made tenant-wide (`locationIds: null`) it receives every event.
          */
         post: operations["createTablesApiWebhookSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables-api/v1/webhook-subscriptions/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook subscription’s signing secret
+         * @description Standard Webhooks secret rotation: answers a new `whsec_` secret, shown only here. For `graceSeconds` (default a day) every delivery carries two signatures, space-separated in `webhook-signature` (`v1,<new> v1,<old>`), so a receiver verifies with either while it switches; then only the new one. Rotating again drops a secret still in its grace period. Audited as `webhook.rotate_secret`. A replay of the same `idempotency-key` answers the same secret. A subscription the caller does not reach is 404.
+         */
+        post: operations["createTablesApiWebhookSubscriptionRotateSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4858,6 +4942,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tables-API credentials
+         * @description Oldest first, revoked ones included. Never the token: only its last four characters.
+         */
+        get: operations["getCredentials"];
+        put?: never;
+        /**
+         * Create a tables-API credential
+         * @description Answers the credential and its `tpk_live_` token, shown only here. The credential opens the tables-API routes (`/tables-api/v1/...`) its scopes allow, at the locations listed, up to its rate limit. Audited as `credential.create`.
+         */
+        post: operations["createCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credentials/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a tables-API credential
+         * @description From the next request on, its token is refused with 401. Revoking twice is 409; another tenant’s credential is 404. Audited as `credential.revoke`.
+         */
+        post: operations["createCredentialRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Backups of this tenant’s database
+         * @description Snapshots (BACKUP_DIR), Litestream replication (LITESTREAM_REPLICA_URL), database sizes and the window a point-in-time restore can reach, read from the files at the time of the request. Restoring is a command-line step (`restore`, listed in `restore`), never an API call: it replaces a database file.
+         */
+        get: operations["getBackups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/tenants": {
         parameters: {
             query?: never;
@@ -5060,6 +5208,26 @@ export interface paths {
          * @description Moves tenants, one at a time, from the nodes with the most to those with the fewest until no two live nodes differ by more than one. On a single node: 409.
          */
         post: operations["createAdminClusterRebalance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Backups of every database
+         * @description The control database and every tenant’s. Snapshots (BACKUP_DIR), Litestream replication (LITESTREAM_REPLICA_URL), database sizes and the window a point-in-time restore can reach, read from the files at the time of the request. Restoring is a command-line step (`restore`, listed in `restore`), never an API call: it replaces a database file.
+         */
+        get: operations["getAdminBackups"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5692,7 +5860,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "cash-drawer.create": {
+    "cash_drawer.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -5702,8 +5870,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * cash-drawer create
+         * cash_drawer create
          * @description Emitted by `/cash-management/drawers` and its assign and pause routes. Payload: the drawer.
+         *
+         *     Formerly `cash-drawer.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["cashDrawerCreateEvent"];
         delete?: never;
@@ -5712,7 +5882,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "cash-drawer.assign": {
+    "cash_drawer.assign": {
         parameters: {
             query?: never;
             header?: never;
@@ -5722,8 +5892,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * cash-drawer assign
+         * cash_drawer assign
          * @description Emitted by `/cash-management/drawers` and its assign and pause routes. Payload: the drawer.
+         *
+         *     Formerly `cash-drawer.assign`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["cashDrawerAssignEvent"];
         delete?: never;
@@ -5732,7 +5904,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "cash-drawer.pause": {
+    "cash_drawer.pause": {
         parameters: {
             query?: never;
             header?: never;
@@ -5742,8 +5914,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * cash-drawer pause
+         * cash_drawer pause
          * @description Emitted by `/cash-management/drawers` and its assign and pause routes. Payload: the drawer.
+         *
+         *     Formerly `cash-drawer.pause`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["cashDrawerPauseEvent"];
         delete?: never;
@@ -5752,7 +5926,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "cash-drawer.entry": {
+    "cash_drawer.entry": {
         parameters: {
             query?: never;
             header?: never;
@@ -5762,8 +5936,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * cash-drawer entry
+         * cash_drawer entry
          * @description Emitted by `POST /cash-management/drawers/{id}/entries`; cash payments and refunds. Payload: the drawer, plus `entry` (the new one).
+         *
+         *     Formerly `cash-drawer.entry`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["cashDrawerEntryEvent"];
         delete?: never;
@@ -5772,7 +5948,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "cash-drawer.close": {
+    "cash_drawer.close": {
         parameters: {
             query?: never;
             header?: never;
@@ -5782,8 +5958,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * cash-drawer close
+         * cash_drawer close
          * @description Emitted by `POST /cash-management/drawers/{id}/close`. Payload: the drawer, plus `closeoutSummary`.
+         *
+         *     Formerly `cash-drawer.close`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["cashDrawerCloseEvent"];
         delete?: never;
@@ -5892,7 +6070,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-job.create": {
+    "labor_job.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -5902,8 +6080,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-job create
+         * labor_job create
          * @description Emitted by `/labor/jobs`. Payload: the job.
+         *
+         *     Formerly `labor-job.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborJobCreateEvent"];
         delete?: never;
@@ -5912,7 +6092,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-job.update": {
+    "labor_job.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -5922,8 +6102,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-job update
+         * labor_job update
          * @description Emitted by `/labor/jobs`. Payload: the job.
+         *
+         *     Formerly `labor-job.update`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborJobUpdateEvent"];
         delete?: never;
@@ -5932,7 +6114,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-job-assignment.create": {
+    "labor_job_assignment.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -5942,8 +6124,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-job-assignment create
+         * labor_job_assignment create
          * @description Emitted by `/labor/job-assignments`. Payload: the assignment.
+         *
+         *     Formerly `labor-job-assignment.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborJobAssignmentCreateEvent"];
         delete?: never;
@@ -5952,7 +6136,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-job-assignment.update": {
+    "labor_job_assignment.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -5962,8 +6146,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-job-assignment update
+         * labor_job_assignment update
          * @description Emitted by `/labor/job-assignments`. Payload: the assignment.
+         *
+         *     Formerly `labor-job-assignment.update`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborJobAssignmentUpdateEvent"];
         delete?: never;
@@ -5972,7 +6158,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-employee.create": {
+    "labor_employee.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -5982,8 +6168,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-employee create
+         * labor_employee create
          * @description Emitted by `PUT /labor/employees/{staffUserId}/profile`. Payload: the profile.
+         *
+         *     Formerly `labor-employee.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborEmployeeCreateEvent"];
         delete?: never;
@@ -5992,7 +6180,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-employee.update": {
+    "labor_employee.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -6002,8 +6190,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-employee update
+         * labor_employee update
          * @description Emitted by `PUT /labor/employees/{staffUserId}/profile`. Payload: the profile.
+         *
+         *     Formerly `labor-employee.update`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborEmployeeUpdateEvent"];
         delete?: never;
@@ -6012,7 +6202,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-shift.clock-in": {
+    "labor_shift.clock_in": {
         parameters: {
             query?: never;
             header?: never;
@@ -6022,8 +6212,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-shift clock-in
+         * labor_shift clock_in
          * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
+         *
+         *     Formerly `labor-shift.clock-in`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborShiftClockInEvent"];
         delete?: never;
@@ -6032,7 +6224,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-shift.break-start": {
+    "labor_shift.break_start": {
         parameters: {
             query?: never;
             header?: never;
@@ -6042,8 +6234,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-shift break-start
+         * labor_shift break_start
          * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
+         *
+         *     Formerly `labor-shift.break-start`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborShiftBreakStartEvent"];
         delete?: never;
@@ -6052,7 +6246,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-shift.break-end": {
+    "labor_shift.break_end": {
         parameters: {
             query?: never;
             header?: never;
@@ -6062,8 +6256,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-shift break-end
+         * labor_shift break_end
          * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
+         *
+         *     Formerly `labor-shift.break-end`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborShiftBreakEndEvent"];
         delete?: never;
@@ -6072,7 +6268,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "labor-shift.clock-out": {
+    "labor_shift.clock_out": {
         parameters: {
             query?: never;
             header?: never;
@@ -6082,8 +6278,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * labor-shift clock-out
+         * labor_shift clock_out
          * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
+         *
+         *     Formerly `labor-shift.clock-out`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["laborShiftClockOutEvent"];
         delete?: never;
@@ -6092,7 +6290,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "media-asset.create": {
+    "media_asset.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -6102,8 +6300,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * media-asset create
+         * media_asset create
          * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["mediaAssetCreateEvent"];
         delete?: never;
@@ -6112,7 +6312,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "media-asset.complete": {
+    "media_asset.complete": {
         parameters: {
             query?: never;
             header?: never;
@@ -6122,8 +6322,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * media-asset complete
+         * media_asset complete
          * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.complete`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["mediaAssetCompleteEvent"];
         delete?: never;
@@ -6132,7 +6334,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "media-asset.attach": {
+    "media_asset.attach": {
         parameters: {
             query?: never;
             header?: never;
@@ -6142,8 +6344,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * media-asset attach
+         * media_asset attach
          * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.attach`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["mediaAssetAttachEvent"];
         delete?: never;
@@ -6152,7 +6356,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "media-asset.reuse": {
+    "media_asset.reuse": {
         parameters: {
             query?: never;
             header?: never;
@@ -6162,8 +6366,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * media-asset reuse
+         * media_asset reuse
          * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.reuse`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["mediaAssetReuseEvent"];
         delete?: never;
@@ -6172,7 +6378,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "media-asset.delete": {
+    "media_asset.delete": {
         parameters: {
             query?: never;
             header?: never;
@@ -6182,8 +6388,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * media-asset delete
+         * media_asset delete
          * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.delete`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["mediaAssetDeleteEvent"];
         delete?: never;
@@ -6192,7 +6400,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "media-asset.restore": {
+    "media_asset.restore": {
         parameters: {
             query?: never;
             header?: never;
@@ -6202,8 +6410,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * media-asset restore
+         * media_asset restore
          * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.restore`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["mediaAssetRestoreEvent"];
         delete?: never;
@@ -6292,7 +6502,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "customer-payment-method.create": {
+    "customer_payment_method.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -6302,8 +6512,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * customer-payment-method create
+         * customer_payment_method create
          * @description Emitted by `/customers/{id}/payment-methods` (`aggregateId` is the customer). Payload: the stored card.
+         *
+         *     Formerly `customer-payment-method.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["customerPaymentMethodCreateEvent"];
         delete?: never;
@@ -6312,7 +6524,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "customer-payment-method.delete": {
+    "customer_payment_method.delete": {
         parameters: {
             query?: never;
             header?: never;
@@ -6322,8 +6534,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * customer-payment-method delete
+         * customer_payment_method delete
          * @description Emitted by `/customers/{id}/payment-methods` (`aggregateId` is the customer). Payload: the stored card.
+         *
+         *     Formerly `customer-payment-method.delete`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["customerPaymentMethodDeleteEvent"];
         delete?: never;
@@ -6392,7 +6606,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-membership.create": {
+    "club_membership.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -6402,8 +6616,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-membership create
+         * club_membership create
          * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
+         *
+         *     Formerly `club-membership.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubMembershipCreateEvent"];
         delete?: never;
@@ -6412,7 +6628,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-membership.update": {
+    "club_membership.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -6422,8 +6638,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-membership update
+         * club_membership update
          * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
+         *
+         *     Formerly `club-membership.update`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubMembershipUpdateEvent"];
         delete?: never;
@@ -6432,7 +6650,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-membership.hold": {
+    "club_membership.hold": {
         parameters: {
             query?: never;
             header?: never;
@@ -6442,8 +6660,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-membership hold
+         * club_membership hold
          * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
+         *
+         *     Formerly `club-membership.hold`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubMembershipHoldEvent"];
         delete?: never;
@@ -6452,7 +6672,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-membership.resume": {
+    "club_membership.resume": {
         parameters: {
             query?: never;
             header?: never;
@@ -6462,8 +6682,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-membership resume
+         * club_membership resume
          * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
+         *
+         *     Formerly `club-membership.resume`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubMembershipResumeEvent"];
         delete?: never;
@@ -6472,7 +6694,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-membership.cancel": {
+    "club_membership.cancel": {
         parameters: {
             query?: never;
             header?: never;
@@ -6482,8 +6704,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-membership cancel
+         * club_membership cancel
          * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
+         *
+         *     Formerly `club-membership.cancel`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubMembershipCancelEvent"];
         delete?: never;
@@ -6492,7 +6716,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-membership.process": {
+    "club_membership.process": {
         parameters: {
             query?: never;
             header?: never;
@@ -6502,8 +6726,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-membership process
+         * club_membership process
          * @description Emitted by `/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`). Payload: the membership.
+         *
+         *     Formerly `club-membership.process`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubMembershipProcessEvent"];
         delete?: never;
@@ -6512,7 +6738,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.create": {
+    "club_release.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -6522,8 +6748,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release create
+         * club_release create
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseCreateEvent"];
         delete?: never;
@@ -6532,7 +6760,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.update": {
+    "club_release.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -6542,8 +6770,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release update
+         * club_release update
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.update`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseUpdateEvent"];
         delete?: never;
@@ -6552,7 +6782,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.activate": {
+    "club_release.activate": {
         parameters: {
             query?: never;
             header?: never;
@@ -6562,8 +6792,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release activate
+         * club_release activate
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.activate`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseActivateEvent"];
         delete?: never;
@@ -6572,7 +6804,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.archive": {
+    "club_release.archive": {
         parameters: {
             query?: never;
             header?: never;
@@ -6582,8 +6814,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release archive
+         * club_release archive
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.archive`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseArchiveEvent"];
         delete?: never;
@@ -6592,7 +6826,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.process": {
+    "club_release.process": {
         parameters: {
             query?: never;
             header?: never;
@@ -6602,8 +6836,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release process
+         * club_release process
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.process`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseProcessEvent"];
         delete?: never;
@@ -6612,7 +6848,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.retry": {
+    "club_release.retry": {
         parameters: {
             query?: never;
             header?: never;
@@ -6622,8 +6858,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release retry
+         * club_release retry
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.retry`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseRetryEvent"];
         delete?: never;
@@ -6632,7 +6870,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.run-start": {
+    "club_release.run_start": {
         parameters: {
             query?: never;
             header?: never;
@@ -6642,8 +6880,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release run-start
+         * club_release run_start
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.run-start`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseRunStartEvent"];
         delete?: never;
@@ -6652,7 +6892,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-release.run-finish": {
+    "club_release.run_finish": {
         parameters: {
             query?: never;
             header?: never;
@@ -6662,8 +6902,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-release run-finish
+         * club_release run_finish
          * @description Emitted by `/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs. Payload: the release (items, totals, shipment summary).
+         *
+         *     Formerly `club-release.run-finish`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubReleaseRunFinishEvent"];
         delete?: never;
@@ -6672,7 +6914,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.create": {
+    "club_shipment.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -6682,8 +6924,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment create
+         * club_shipment create
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentCreateEvent"];
         delete?: never;
@@ -6692,7 +6936,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.order": {
+    "club_shipment.order": {
         parameters: {
             query?: never;
             header?: never;
@@ -6702,8 +6946,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment order
+         * club_shipment order
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.order`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentOrderEvent"];
         delete?: never;
@@ -6712,7 +6958,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.process": {
+    "club_shipment.process": {
         parameters: {
             query?: never;
             header?: never;
@@ -6722,8 +6968,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment process
+         * club_shipment process
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.process`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentProcessEvent"];
         delete?: never;
@@ -6732,7 +6980,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.decline": {
+    "club_shipment.decline": {
         parameters: {
             query?: never;
             header?: never;
@@ -6742,8 +6990,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment decline
+         * club_shipment decline
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.decline`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentDeclineEvent"];
         delete?: never;
@@ -6752,7 +7002,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.skip": {
+    "club_shipment.skip": {
         parameters: {
             query?: never;
             header?: never;
@@ -6762,8 +7012,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment skip
+         * club_shipment skip
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.skip`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentSkipEvent"];
         delete?: never;
@@ -6772,7 +7024,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.hold": {
+    "club_shipment.hold": {
         parameters: {
             query?: never;
             header?: never;
@@ -6782,8 +7034,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment hold
+         * club_shipment hold
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.hold`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentHoldEvent"];
         delete?: never;
@@ -6792,7 +7046,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "club-shipment.fail": {
+    "club_shipment.fail": {
         parameters: {
             query?: never;
             header?: never;
@@ -6802,8 +7056,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * club-shipment fail
+         * club_shipment fail
          * @description Emitted by a release run. Payload: the shipment.
+         *
+         *     Formerly `club-shipment.fail`: a subscription made with that name still receives this event, under that name, until the next release.
          */
         post: operations["clubShipmentFailEvent"];
         delete?: never;
@@ -7915,6 +8171,15 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        OpenPasscodeSession: {
+            id: string;
+            staffUserId: string;
+            locationId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
         StaffRole: {
             id: string;
             role: string;
@@ -8635,6 +8900,23 @@ export interface components {
             updatedAt: string;
             components: components["schemas"]["RecipeComponent"][];
         };
+        PaymentMix: {
+            /** @description Every tender, in a fixed order (cash, card, gift_card), zero when unused. */
+            tenders: {
+                /** @enum {string} */
+                tender: "cash" | "card" | "gift_card";
+                /** @description Captured payments. */
+                payments: number;
+                /** @description Captured cents, tips included. */
+                capturedAmount: number;
+                /** @description Refunded cents, tips included. */
+                refundedAmount: number;
+                /** @description capturedAmount − refundedAmount. */
+                netAmount: number;
+                /** @description Tips kept (taken minus refunded). */
+                tipAmount: number;
+            }[];
+        };
         GiftCard: {
             id: string;
             title: string;
@@ -8905,6 +9187,86 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        Credential: {
+            /** Format: uuid */
+            id: string;
+            tenantId: string;
+            name: string;
+            /** @description The last four characters of the token, to tell credentials apart. */
+            tokenHint: string;
+            scopes: string[];
+            /** @description The locations the credential may act at. */
+            locationIds: string[];
+            rateLimitPerMinute: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            revokedAt: string | null;
+            /** @enum {string} */
+            status: "active" | "revoked";
+        };
+        DatabaseBackup: {
+            /** @description `control` or the tenant id: the database file’s and replica’s name. */
+            name: string;
+            /** @description null for the control database. */
+            tenantSlug: string | null;
+            sizeBytes: number;
+            /** @description The write-ahead log not yet checkpointed. */
+            walBytes: number;
+            /** @description Snapshots in BACKUP_DIR holding this database. */
+            snapshots: number;
+            /** Format: date-time */
+            lastSnapshotAt: string | null;
+            /** @description The Litestream replica (null without LITESTREAM_REPLICA_URL). The times are read from a `file://` replica; null for S3 (`litestream snapshots` lists them). */
+            replica: {
+                url: string;
+                /** Format: date-time */
+                earliestRestorableAt: string | null;
+                /** Format: date-time */
+                latestReplicatedAt: string | null;
+            } | null;
+        };
+        BackupReport: {
+            /**
+             * @description Litestream when LITESTREAM_REPLICA_URL is set; else snapshots every BACKUP_INTERVAL seconds, or only when `restaurant-ops backup` runs (BACKUP_INTERVAL=0).
+             * @enum {string}
+             */
+            mode: "litestream" | "scheduled-snapshots" | "manual-snapshots";
+            snapshotIntervalSeconds: number;
+            /** @description Snapshots kept (BACKUP_RETENTION). */
+            snapshotRetention: number;
+            replication: {
+                /** @enum {string} */
+                state: "running" | "restarting" | "stopped";
+                restarts: number;
+                lastExit: {
+                    code: number | null;
+                    /** Format: date-time */
+                    at: string;
+                } | null;
+            } | null;
+            /** @description The instants a restore can bring these databases back to. */
+            pointInTime: {
+                /** @description true under Litestream (any instant in the window); false: the snapshot instants only. */
+                continuous: boolean;
+                /** Format: date-time */
+                earliest: string | null;
+                /** Format: date-time */
+                latest: string | null;
+            };
+            databases: components["schemas"]["DatabaseBackup"][];
+            /** @description Oldest first. */
+            snapshots: {
+                /** @description The snapshot’s folder in BACKUP_DIR. */
+                stamp: string;
+                /** Format: date-time */
+                takenAt: string;
+                databases: string[];
+                bytes: number;
+            }[];
+            /** @description How to restore, as commands: a restore replaces a database file, so it runs from the command line with the server stopped (or `--to PATH` beside it), never through the API. */
+            restore: string[];
+        };
         /** @description A business served by this instance: one SQLite database. */
         Tenant: {
             /** Format: uuid */
@@ -9077,6 +9439,18 @@ export interface components {
              * @enum {string}
              */
             status?: "active" | "inactive";
+        };
+        AuditChainVerification: {
+            /** @description Every entry’s hash recomputes and links to the one before it. */
+            ok: boolean;
+            /** @description Entries that verify (before the first bad one, if any). */
+            count: number;
+            /** @description The first entry that does not fit (only when not ok). */
+            firstBadEntryId?: string;
+            /** @description Its position in the chain (only when not ok). */
+            seq?: number;
+            /** Format: date-time */
+            verifiedAt: string;
         };
         AuditList: {
             auditEntries: components["schemas"]["AuditEntry"][];
@@ -9808,6 +10182,32 @@ export interface components {
             promotionSets?: {
                 [key: string]: unknown;
             }[];
+        };
+        CreateCredential: {
+            /** @example Booking partner */
+            name: string;
+            /**
+             * @example [
+             *       "reservations:read",
+             *       "reservations:write"
+             *     ]
+             */
+            scopes: ("reservations:read" | "reservations:write" | "webhooks:manage")[];
+            /** @description The locations the credential may act at (its allowlist). */
+            locationIds: string[];
+            /**
+             * @description Requests per minute; default 120.
+             * @example 120
+             */
+            rateLimitPerMinute?: number;
+        };
+        CreatedCredential: {
+            credential: components["schemas"]["Credential"];
+            /** @description The `tpk_live_` token. Shown only in this response: only its hash is stored. */
+            token: string;
+        };
+        CredentialList: {
+            credentials: components["schemas"]["Credential"][];
         };
         AddPaymentMethod: {
             /** @description A token from the payment provider’s client library (Stripe: `pm_...` or `tok_...`; sandbox: `tok_visa`, `tok_mastercard`, ...). Never a card number. */
@@ -12128,7 +12528,11 @@ export interface components {
             value: number;
             maxDiscountAmount: number | null;
             minimumCartAmount: number | null;
-            /** @description Computed by the coupons engine, cents, on what earlier discounts left of the eligible lines: the `amount` value, round-half-up(eligible × value / 10000), or for `set_price` the sum over eligible lines of what each has above value × quantity; never more than the eligible amount; capped at `maxDiscountAmount`; 0 while the subtotal is below `minimumCartAmount` or no line is eligible any more. Spread over the lines in proportion to what each has left (set_price: to what each has above the price), largest remainders taking the odd cents. */
+            /** @description From the coupon: its discount on shipping (`No Discount`, `Percentage Off`, `Dollar Off`, `Set Price`, `Free`). */
+            shippingDiscountType: string;
+            /** @description From the coupon: basis points for Percentage Off, cents for Dollar Off and Set Price. */
+            shippingDiscount: number | null;
+            /** @description Computed by the coupons engine, cents: what it takes from the lines and service charges plus what its shipping terms take from what earlier discounts left of `shipping.amount` (together capped at `maxDiscountAmount`, products first). The lines’ part is computed on what earlier discounts left of the eligible lines: the `amount` value, round-half-up(eligible × value / 10000), or for `set_price` the sum over eligible lines of what each has above value × quantity; never more than the eligible amount; capped at `maxDiscountAmount`; 0 while the subtotal is below `minimumCartAmount` or no line is eligible any more. Spread over the lines in proportion to what each has left (set_price: to what each has above the price), largest remainders taking the odd cents. */
             amount: number;
             /** Format: date-time */
             createdAt: string;
@@ -12286,7 +12690,7 @@ export interface components {
             note: string | null;
             /** @description Computed: sum of the lines’ `subtotal` (voided lines count 0), cents. */
             subtotal: number;
-            /** @description Computed: sum of the lines’ and the service charges’ `discountAmount` (= sum of the applied discounts’ `amount`). */
+            /** @description Computed: sum of the lines’ and the service charges’ `discountAmount` and `shipping.discountAmount` (= sum of the applied discounts’ `amount`). */
             discountTotal: number;
             /** @description Computed: sum of the lines’ and service charges’ `taxAmount` and `shipping.taxAmount`, Added and Included. */
             taxTotal: number;
@@ -12341,7 +12745,9 @@ export interface components {
                 override: number | null;
                 /** @description Computed: override, else rate, else 0; 0 once voided. = shippingTotal. */
                 amount: number;
-                /** @description Computed: the `freight` tax on amount where the order is taxed. */
+                /** @description Computed: what coupons with shipping terms (`shippingDiscountType`) take from amount; part of discountTotal. */
+                discountAmount: number;
+                /** @description Computed: the `freight` tax on amount − discountAmount where the order is taxed. */
                 taxAmount: number;
             } | null;
             fulfillments: components["schemas"]["Fulfillment"][];
@@ -12660,6 +13066,14 @@ export interface components {
             staffUserId: string;
             /** @description 4 to 8 digits. */
             passcode: string;
+        };
+        OpenPasscodeSessionList: {
+            passcodeSessions: components["schemas"]["OpenPasscodeSession"][];
+            page: {
+                total: number;
+                page: number;
+                limit: number;
+            };
         };
         PasscodeSession: {
             /** @description `vps_` followed by 43 base64url characters; shown only here. */
@@ -13873,6 +14287,60 @@ export interface components {
         ManualReview: {
             note: string;
         };
+        RotateSecret: {
+            /**
+             * @description How long the replaced secret keeps signing deliveries next to the new one; default 86400 (a day), 0 stops it at once.
+             * @example 86400
+             */
+            graceSeconds?: number;
+        };
+        RotatedTablesSubscription: {
+            data: {
+                /** Format: uuid */
+                id: string;
+                object: string;
+                action: string;
+                url: string;
+                /** @description Disabled subscriptions receive nothing; the service disables one whose receiver answers 410. */
+                enabled: boolean;
+                /** @description The locations whose events it receives (made by a caller bound to them); null: every location’s events. */
+                locationIds: string[] | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /** @description The new `whsec_` signing secret. Shown only in this response. */
+                signingSecret: string;
+                /**
+                 * Format: date-time
+                 * @description Until when deliveries also carry a signature with the replaced secret; null when they do not.
+                 */
+                previousSecretExpiresAt: string | null;
+            };
+        };
+        RotatedWebhook: {
+            /** Format: uuid */
+            id: string;
+            object: string;
+            action: string;
+            url: string;
+            /** @description Disabled subscriptions receive nothing; the service disables one whose receiver answers 410. */
+            enabled: boolean;
+            headers: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The new `whsec_` signing secret. Shown only in this response. */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description Until when deliveries also carry a signature with the replaced secret; null when they do not.
+             */
+            previousSecretExpiresAt: string | null;
+        };
         TablesSubscriptionList: {
             data: components["schemas"]["TablesWebhookSubscription"][];
         };
@@ -14246,15 +14714,22 @@ export interface operations {
                         checks: {
                             [key: string]: string;
                         };
-                        /** @description Background jobs: last run and last failure of each. */
+                        /** @description Background jobs: last run, next run and failures of each. */
                         jobs: {
                             name: string;
+                            /** @description The pause between the end of one run and the next. */
+                            intervalMs: number;
                             running: boolean;
                             runs: number;
                             failures: number;
+                            /** @description Failed runs since the last success. */
+                            consecutiveFailures: number;
+                            lastStartedAt: string | null;
                             lastSuccessAt: string | null;
                             lastError: string | null;
                             lastErrorAt: string | null;
+                            /** @description When the next run is planned; null while one runs or before `serve` starts. */
+                            nextRunAt: string | null;
                         }[];
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
@@ -14294,15 +14769,22 @@ export interface operations {
                         checks: {
                             [key: string]: string;
                         };
-                        /** @description Background jobs: last run and last failure of each. */
+                        /** @description Background jobs: last run, next run and failures of each. */
                         jobs: {
                             name: string;
+                            /** @description The pause between the end of one run and the next. */
+                            intervalMs: number;
                             running: boolean;
                             runs: number;
                             failures: number;
+                            /** @description Failed runs since the last success. */
+                            consecutiveFailures: number;
+                            lastStartedAt: string | null;
                             lastSuccessAt: string | null;
                             lastError: string | null;
                             lastErrorAt: string | null;
+                            /** @description When the next run is planned; null while one runs or before `serve` starts. */
+                            nextRunAt: string | null;
                         }[];
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
@@ -14350,15 +14832,22 @@ export interface operations {
                         checks: {
                             [key: string]: string;
                         };
-                        /** @description Background jobs: last run and last failure of each. */
+                        /** @description Background jobs: last run, next run and failures of each. */
                         jobs: {
                             name: string;
+                            /** @description The pause between the end of one run and the next. */
+                            intervalMs: number;
                             running: boolean;
                             runs: number;
                             failures: number;
+                            /** @description Failed runs since the last success. */
+                            consecutiveFailures: number;
+                            lastStartedAt: string | null;
                             lastSuccessAt: string | null;
                             lastError: string | null;
                             lastErrorAt: string | null;
+                            /** @description When the next run is planned; null while one runs or before `serve` starts. */
+                            nextRunAt: string | null;
                         }[];
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
@@ -14398,15 +14887,22 @@ export interface operations {
                         checks: {
                             [key: string]: string;
                         };
-                        /** @description Background jobs: last run and last failure of each. */
+                        /** @description Background jobs: last run, next run and failures of each. */
                         jobs: {
                             name: string;
+                            /** @description The pause between the end of one run and the next. */
+                            intervalMs: number;
                             running: boolean;
                             runs: number;
                             failures: number;
+                            /** @description Failed runs since the last success. */
+                            consecutiveFailures: number;
+                            lastStartedAt: string | null;
                             lastSuccessAt: string | null;
                             lastError: string | null;
                             lastErrorAt: string | null;
+                            /** @description When the next run is planned; null while one runs or before `serve` starts. */
+                            nextRunAt: string | null;
                         }[];
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
@@ -14454,15 +14950,22 @@ export interface operations {
                         checks: {
                             [key: string]: string;
                         };
-                        /** @description Background jobs: last run and last failure of each. */
+                        /** @description Background jobs: last run, next run and failures of each. */
                         jobs: {
                             name: string;
+                            /** @description The pause between the end of one run and the next. */
+                            intervalMs: number;
                             running: boolean;
                             runs: number;
                             failures: number;
+                            /** @description Failed runs since the last success. */
+                            consecutiveFailures: number;
+                            lastStartedAt: string | null;
                             lastSuccessAt: string | null;
                             lastError: string | null;
                             lastErrorAt: string | null;
+                            /** @description When the next run is planned; null while one runs or before `serve` starts. */
+                            nextRunAt: string | null;
                         }[];
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
@@ -14502,15 +15005,22 @@ export interface operations {
                         checks: {
                             [key: string]: string;
                         };
-                        /** @description Background jobs: last run and last failure of each. */
+                        /** @description Background jobs: last run, next run and failures of each. */
                         jobs: {
                             name: string;
+                            /** @description The pause between the end of one run and the next. */
+                            intervalMs: number;
                             running: boolean;
                             runs: number;
                             failures: number;
+                            /** @description Failed runs since the last success. */
+                            consecutiveFailures: number;
+                            lastStartedAt: string | null;
                             lastSuccessAt: string | null;
                             lastError: string | null;
                             lastErrorAt: string | null;
+                            /** @description When the next run is planned; null while one runs or before `serve` starts. */
+                            nextRunAt: string | null;
                         }[];
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
@@ -14533,6 +15043,46 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    listAuthPasscodeSessions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: components["parameters"]["Page"];
+                /** @description Page size, 1..100. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenPasscodeSessionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createAuthPasscodeSession: {
@@ -15247,6 +15797,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAuditEntriesVerification: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditChainVerification"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -23189,6 +23774,46 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getPaymentMix: {
+        parameters: {
+            query?: {
+                /** @description Filter on the capture time: `gt:`, `gte:`, `lt:`, `lte:` followed by a date or date-time, `btw:A|B` (inclusive), or a bare value (that instant, or that whole UTC day for a date). Values are ISO 8601: `2024-01-31` or `2024-01-31T10:00:00Z`. Anything else is 400. */
+                capturedAt?: string;
+                /** @description One location only. */
+                locationId?: string;
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMix"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     stageOrderOffPremises: {
         parameters: {
             query?: never;
@@ -26274,6 +26899,50 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    createWebHookRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateSecret"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedWebhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listWebHookLogs: {
         parameters: {
             query?: {
@@ -26551,6 +27220,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CreatedTablesSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createTablesApiWebhookSubscriptionRotateSecret: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: the same key and request replays the first response (24 hours). */
+                "idempotency-key": string;
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateSecret"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedTablesSubscription"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -27960,6 +28677,156 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getCredentials: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CredentialList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCredential: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCredential"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedCredential"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCredentialRevoke: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credential"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBackups: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listAdminTenants: {
         parameters: {
             query?: {
@@ -28360,6 +29227,34 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAdminBackups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             414: components["responses"]["URITooLong"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalServerError"];
@@ -29772,8 +30667,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "cash-drawer";
+                    /** @enum {string} */
+                    object: "cash_drawer" | "cash-drawer";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["CashDrawer"];
@@ -29817,8 +30712,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "cash-drawer";
+                    /** @enum {string} */
+                    object: "cash_drawer" | "cash-drawer";
                     /** @constant */
                     action: "assign";
                     payload: components["schemas"]["CashDrawer"];
@@ -29862,8 +30757,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "cash-drawer";
+                    /** @enum {string} */
+                    object: "cash_drawer" | "cash-drawer";
                     /** @constant */
                     action: "pause";
                     payload: components["schemas"]["CashDrawer"];
@@ -29907,8 +30802,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "cash-drawer";
+                    /** @enum {string} */
+                    object: "cash_drawer" | "cash-drawer";
                     /** @constant */
                     action: "entry";
                     payload: components["schemas"]["CashDrawer"] & {
@@ -29954,8 +30849,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "cash-drawer";
+                    /** @enum {string} */
+                    object: "cash_drawer" | "cash-drawer";
                     /** @constant */
                     action: "close";
                     payload: components["schemas"]["CashDrawer"] & {
@@ -30226,8 +31121,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-job";
+                    /** @enum {string} */
+                    object: "labor_job" | "labor-job";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["LaborJob"];
@@ -30271,8 +31166,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-job";
+                    /** @enum {string} */
+                    object: "labor_job" | "labor-job";
                     /** @constant */
                     action: "update";
                     payload: components["schemas"]["LaborJob"];
@@ -30316,8 +31211,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-job-assignment";
+                    /** @enum {string} */
+                    object: "labor_job_assignment" | "labor-job-assignment";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["JobAssignment"];
@@ -30361,8 +31256,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-job-assignment";
+                    /** @enum {string} */
+                    object: "labor_job_assignment" | "labor-job-assignment";
                     /** @constant */
                     action: "update";
                     payload: components["schemas"]["JobAssignment"];
@@ -30406,8 +31301,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-employee";
+                    /** @enum {string} */
+                    object: "labor_employee" | "labor-employee";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["Profile"];
@@ -30451,8 +31346,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-employee";
+                    /** @enum {string} */
+                    object: "labor_employee" | "labor-employee";
                     /** @constant */
                     action: "update";
                     payload: components["schemas"]["Profile"];
@@ -30496,10 +31391,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-shift";
-                    /** @constant */
-                    action: "clock-in";
+                    /** @enum {string} */
+                    object: "labor_shift" | "labor-shift";
+                    /** @enum {string} */
+                    action: "clock_in" | "clock-in";
                     payload: components["schemas"]["Shift"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
@@ -30541,10 +31436,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-shift";
-                    /** @constant */
-                    action: "break-start";
+                    /** @enum {string} */
+                    object: "labor_shift" | "labor-shift";
+                    /** @enum {string} */
+                    action: "break_start" | "break-start";
                     payload: components["schemas"]["Shift"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
@@ -30586,10 +31481,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-shift";
-                    /** @constant */
-                    action: "break-end";
+                    /** @enum {string} */
+                    object: "labor_shift" | "labor-shift";
+                    /** @enum {string} */
+                    action: "break_end" | "break-end";
                     payload: components["schemas"]["Shift"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
@@ -30631,10 +31526,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "labor-shift";
-                    /** @constant */
-                    action: "clock-out";
+                    /** @enum {string} */
+                    object: "labor_shift" | "labor-shift";
+                    /** @enum {string} */
+                    action: "clock_out" | "clock-out";
                     payload: components["schemas"]["Shift"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
@@ -30676,8 +31571,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "media-asset";
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["MediaAsset"];
@@ -30721,8 +31616,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "media-asset";
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
                     action: "complete";
                     payload: components["schemas"]["MediaAsset"];
@@ -30766,8 +31661,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "media-asset";
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
                     action: "attach";
                     payload: components["schemas"]["MediaAsset"];
@@ -30811,8 +31706,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "media-asset";
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
                     action: "reuse";
                     payload: components["schemas"]["MediaAsset"];
@@ -30856,8 +31751,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "media-asset";
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
                     action: "delete";
                     payload: components["schemas"]["MediaAsset"];
@@ -30901,8 +31796,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "media-asset";
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
                     action: "restore";
                     payload: components["schemas"]["MediaAsset"];
@@ -31134,8 +32029,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "customer-payment-method";
+                    /** @enum {string} */
+                    object: "customer_payment_method" | "customer-payment-method";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["CustomerPaymentMethod"];
@@ -31179,8 +32074,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "customer-payment-method";
+                    /** @enum {string} */
+                    object: "customer_payment_method" | "customer-payment-method";
                     /** @constant */
                     action: "delete";
                     payload: components["schemas"]["CustomerPaymentMethod"];
@@ -31359,8 +32254,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-membership";
+                    /** @enum {string} */
+                    object: "club_membership" | "club-membership";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["ClubMembership"];
@@ -31404,8 +32299,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-membership";
+                    /** @enum {string} */
+                    object: "club_membership" | "club-membership";
                     /** @constant */
                     action: "update";
                     payload: components["schemas"]["ClubMembership"];
@@ -31449,8 +32344,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-membership";
+                    /** @enum {string} */
+                    object: "club_membership" | "club-membership";
                     /** @constant */
                     action: "hold";
                     payload: components["schemas"]["ClubMembership"];
@@ -31494,8 +32389,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-membership";
+                    /** @enum {string} */
+                    object: "club_membership" | "club-membership";
                     /** @constant */
                     action: "resume";
                     payload: components["schemas"]["ClubMembership"];
@@ -31539,8 +32434,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-membership";
+                    /** @enum {string} */
+                    object: "club_membership" | "club-membership";
                     /** @constant */
                     action: "cancel";
                     payload: components["schemas"]["ClubMembership"];
@@ -31584,8 +32479,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-membership";
+                    /** @enum {string} */
+                    object: "club_membership" | "club-membership";
                     /** @constant */
                     action: "process";
                     payload: components["schemas"]["ClubMembership"];
@@ -31629,8 +32524,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["ClubRelease"];
@@ -31674,8 +32569,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
                     /** @constant */
                     action: "update";
                     payload: components["schemas"]["ClubRelease"];
@@ -31719,8 +32614,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
                     /** @constant */
                     action: "activate";
                     payload: components["schemas"]["ClubRelease"];
@@ -31764,8 +32659,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
                     /** @constant */
                     action: "archive";
                     payload: components["schemas"]["ClubRelease"];
@@ -31809,8 +32704,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
                     /** @constant */
                     action: "process";
                     payload: components["schemas"]["ClubRelease"];
@@ -31854,8 +32749,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
                     /** @constant */
                     action: "retry";
                     payload: components["schemas"]["ClubRelease"];
@@ -31899,10 +32794,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
-                    /** @constant */
-                    action: "run-start";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
+                    /** @enum {string} */
+                    action: "run_start" | "run-start";
                     payload: components["schemas"]["ClubRelease"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
@@ -31944,10 +32839,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-release";
-                    /** @constant */
-                    action: "run-finish";
+                    /** @enum {string} */
+                    object: "club_release" | "club-release";
+                    /** @enum {string} */
+                    action: "run_finish" | "run-finish";
                     payload: components["schemas"]["ClubRelease"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
@@ -31989,8 +32884,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "create";
                     payload: components["schemas"]["ClubShipment"];
@@ -32034,8 +32929,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "order";
                     payload: components["schemas"]["ClubShipment"];
@@ -32079,8 +32974,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "process";
                     payload: components["schemas"]["ClubShipment"];
@@ -32124,8 +33019,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "decline";
                     payload: components["schemas"]["ClubShipment"];
@@ -32169,8 +33064,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "skip";
                     payload: components["schemas"]["ClubShipment"];
@@ -32214,8 +33109,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "hold";
                     payload: components["schemas"]["ClubShipment"];
@@ -32259,8 +33154,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "club-shipment";
+                    /** @enum {string} */
+                    object: "club_shipment" | "club-shipment";
                     /** @constant */
                     action: "fail";
                     payload: components["schemas"]["ClubShipment"];

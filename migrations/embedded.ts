@@ -105,6 +105,22 @@ export const tenantMigrations: readonly Migration[] = [
   {
     "tag": "0025_order_charges",
     "sql": "CREATE TABLE `order_service_charges` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`order_id` text NOT NULL,\n\t`position` integer NOT NULL,\n\t`title` text NOT NULL,\n\t`charge_type` text NOT NULL,\n\t`value` integer NOT NULL,\n\t`taxable` integer NOT NULL,\n\t`gratuity` integer NOT NULL,\n\t`tax_code` text NOT NULL,\n\t`tax_rate_bps` integer NOT NULL,\n\t`amount` integer NOT NULL,\n\t`discount_amount` integer NOT NULL,\n\t`tax_amount` integer NOT NULL,\n\t`total` integer NOT NULL,\n\t`created_by_staff_user_id` text,\n\t`created_at` text NOT NULL,\n\tFOREIGN KEY (`order_id`) REFERENCES `orders`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE INDEX `order_service_charges_order` ON `order_service_charges` (`order_id`,`position`);--> statement-breakpoint\nCREATE TABLE `order_settings` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`bottle_deposit_taxable` integer NOT NULL,\n\t`updated_at` text NOT NULL\n);\n--> statement-breakpoint\nALTER TABLE `order_lines` ADD `bottle_deposit` integer DEFAULT 0 NOT NULL;--> statement-breakpoint\nALTER TABLE `order_lines` ADD `bottle_deposit_amount` integer DEFAULT 0 NOT NULL;--> statement-breakpoint\nALTER TABLE `orders` ADD `service_charge_total` integer DEFAULT 0 NOT NULL;--> statement-breakpoint\nALTER TABLE `orders` ADD `shipping_total` integer DEFAULT 0 NOT NULL;--> statement-breakpoint\nALTER TABLE `orders` ADD `shipping_tax_amount` integer DEFAULT 0 NOT NULL;--> statement-breakpoint\nALTER TABLE `orders` ADD `bottle_deposit_total` integer DEFAULT 0 NOT NULL;--> statement-breakpoint\nALTER TABLE `orders` ADD `ship_to_country_code` text;--> statement-breakpoint\nALTER TABLE `orders` ADD `ship_to_state_code` text;--> statement-breakpoint\nALTER TABLE `orders` ADD `shipping_service_id` text;--> statement-breakpoint\nALTER TABLE `orders` ADD `shipping_service_title` text;--> statement-breakpoint\nALTER TABLE `orders` ADD `shipping_rate` integer;--> statement-breakpoint\nALTER TABLE `orders` ADD `shipping_override` integer;"
+  },
+  {
+    "tag": "0026_order_paid_parts",
+    "sql": "ALTER TABLE `orders` ADD `paid_parts` text;"
+  },
+  {
+    "tag": "0027_coupon_shipping_discounts",
+    "sql": "ALTER TABLE `order_discounts` ADD `shipping_discount_type` text DEFAULT 'No Discount' NOT NULL;--> statement-breakpoint\nALTER TABLE `order_discounts` ADD `shipping_discount` integer;--> statement-breakpoint\nALTER TABLE `orders` ADD `shipping_discount_amount` integer DEFAULT 0 NOT NULL;"
+  },
+  {
+    "tag": "0028_club_release_run_heartbeat",
+    "sql": "ALTER TABLE `club_release_runs` ADD `heartbeat_at` text;"
+  },
+  {
+    "tag": "0029_webhook_secret_rotation",
+    "sql": "ALTER TABLE `webhook_subscriptions` ADD `previous_secret` text;--> statement-breakpoint\nALTER TABLE `webhook_subscriptions` ADD `previous_secret_expires_at` text;"
   }
 ]
 

@@ -5,6 +5,7 @@ import { accessSources } from './modules/access'
 import { apiTags } from './modules/api-tags'
 import { appRoutes } from './modules/apps/routes'
 import { auditEntryRoutes } from './modules/audit-entries/routes'
+import { backupRoutes, operatorBackupRoutes } from './modules/backups/routes'
 import { cashRoutes } from './modules/cash/routes'
 import { registerClubMembershipJobs } from './modules/club-memberships/jobs'
 import { clubMembershipRoutes } from './modules/club-memberships/routes'
@@ -14,6 +15,7 @@ import { clubRoutes } from './modules/clubs/routes'
 import { clusterRoutes } from './modules/cluster/routes'
 import { collectionRoutes } from './modules/collections/routes'
 import { couponRoutes } from './modules/coupons/routes'
+import { credentialRoutes } from './modules/credentials/routes'
 import { customerRoutes } from './modules/customers/routes'
 import { registerEraJobs } from './modules/era/jobs'
 import { eraRoutes } from './modules/era/routes'
@@ -42,12 +44,13 @@ import { orderRoutes, orderSettingsRoutes } from './modules/orders/routes'
 import { serviceOrdersPort } from './modules/orders-port'
 import { partnerRoutes } from './modules/partners/routes'
 import { passcodeSessionRoutes } from './modules/passcode-sessions/routes'
-import { paymentRoutes } from './modules/payments/routes'
+import { paymentMixRoutes, paymentRoutes } from './modules/payments/routes'
 import { productRoutes } from './modules/products/routes'
 import { orderShippingRoutes, shippingRoutes } from './modules/shipping/routes'
 import { staffRoutes } from './modules/staff/routes'
 import { tablesMetaRoutes } from './modules/tables-meta/routes'
 import { tablesReservationRoutes } from './modules/tables-reservations/routes'
+import { registerTagJobs } from './modules/tags/jobs'
 import { tagRoutes } from './modules/tags/routes'
 import { taxRoutes } from './modules/taxes/routes'
 import { registerTenantJobs } from './modules/tenants/removal'
@@ -58,6 +61,7 @@ import { tablesWebhookRoutes } from './modules/webhooks/tables-routes'
 import { wineListRoutes } from './modules/wine-lists/routes'
 import { clusterRouting } from './platform/cluster/routing'
 import { allowedMethods } from './platform/http/allowed-methods'
+import { consoleRoutes } from './platform/http/console'
 import { httpConventions } from './platform/http/conventions'
 import { mountDocs } from './platform/http/docs'
 import type { Drain } from './platform/http/drain'
@@ -102,6 +106,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     orderActionRoutes(auth, serviceOrdersPort, platform.messages),
     orderSettingsRoutes(auth),
     paymentRoutes(auth, { provider: platform.payments, port: serviceOrdersPort }),
+    paymentMixRoutes(auth),
     offPremiseOrderRoutes(auth, serviceOrdersPort, platform.messages),
     shippingRoutes(auth),
     orderShippingRoutes(auth),
@@ -117,14 +122,18 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     shiftRoutes(auth),
     partnerRoutes(auth),
     ...eraRoutes(auth, registerEraJobs(platform)),
+    credentialRoutes(platform),
+    backupRoutes(platform),
     tenantAdminRoutes(platform),
     clusterRoutes(platform),
+    operatorBackupRoutes(platform),
   ]
 }
 
 /** `drain`: the graceful stop of `serve` (see platform/http/drain.ts). */
 export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
   registerClubMembershipJobs(platform)
+  registerTagJobs(platform)
   registerGiftCardJobs(platform)
   registerLegacyReservationJobs(platform)
   registerMediaJobs(platform)
@@ -148,6 +157,7 @@ export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
     app.get('/.well-known/jwks.json', () => jwks, { detail: { hide: true } })
   }
   app.use(problemPageRoutes())
+  app.use(consoleRoutes())
   return mountDocs(app, { tags: apiTags, events: eventCatalogue, models: modelFiles })
 }
 

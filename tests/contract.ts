@@ -14,8 +14,19 @@ type Json = Record<string, any>
  */
 export const contractExceptions: Record<string, string> = {}
 
-/** Served but not operations of the API: the document, the reference page, the development JWKS. */
-const undocumented = new Set(['/openapi.json', '/docs', '/docs/scalar.js', '/.well-known/jwks.json'])
+/**
+ * Served but not operations of the API: the document, the reference page, the development JWKS,
+ * the operator console's page and assets.
+ */
+const undocumented = new Set([
+  '/openapi.json',
+  '/docs',
+  '/docs/scalar.js',
+  '/.well-known/jwks.json',
+  '/console',
+  '/console/app.js',
+  '/console/app.css',
+])
 
 interface Route {
   template: string

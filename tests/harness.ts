@@ -169,7 +169,7 @@ export async function createTestApp(
         rateLimitPerMinute: input.rateLimitPerMinute,
         tenantId: target.id,
       },
-      'test',
+      systemActor(target.id, 'test'),
     )
     return { id: credential.id, token }
   }

@@ -12,6 +12,10 @@ export const publicRoutes = new Set([
   // What each problem `type` URL means.
   'GET /problems/:slug',
   'GET /.well-known/jwks.json',
+  // The operator console's page and assets: no data in them; every call the page makes is authenticated.
+  'GET /console',
+  'GET /console/app.js',
+  'GET /console/app.css',
   // Passcode sign-in: the passcode is the credential. Sign-out: the session's own vps_ token is
   // its authority, with no primitive, so any session can always end itself.
   'POST /auth/passcode-sessions',

@@ -37,5 +37,8 @@ export const apiTags: Record<string, string> = {
   Webhooks: 'Webhook subscriptions, the delivery log and dead letters (the events themselves: `webhooks`).',
   Labor: 'Employees, jobs and job assignments, and shifts with breaks (time clock).',
   Partners: 'The partner directory API: restaurants and connected restaurants.',
+  Credentials:
+    'Tables-API credentials (`tpk_live_`) of the tenant: made (the token shown once), listed and revoked by an owner.',
+  Backups: 'Snapshots, Litestream replication, database sizes and the point-in-time restore window.',
   'Analytics (ERA)': 'Reporting metrics, checks, labor and menu figures, computed asynchronously.',
 }

@@ -3,6 +3,7 @@
 // rendered from it, and the test harness checks every event the test suite emits against it.
 import { type TSchema, t } from 'elysia'
 import type { EventCatalogue } from '../platform/events/catalogue'
+import { registerFormerNames } from '../platform/events/names'
 import { App } from './apps/model'
 import { CashDrawer, CloseoutSummary, DrawerEntry } from './cash/model'
 import { ClubMembership } from './club-memberships/model'
@@ -108,21 +109,24 @@ export const eventCatalogue: EventCatalogue = [
     }),
   },
   {
-    object: 'cash-drawer',
+    object: 'cash_drawer',
+    formerly: { object: 'cash-drawer' },
     actions: ['create', 'assign', 'pause'],
     emittedBy: '`/cash-management/drawers` and its assign and pause routes',
     payload: 'the drawer',
     schema: CashDrawer,
   },
   {
-    object: 'cash-drawer',
+    object: 'cash_drawer',
+    formerly: { object: 'cash-drawer' },
     actions: ['entry'],
     emittedBy: '`POST /cash-management/drawers/{id}/entries`; cash payments and refunds',
     payload: 'the drawer, plus `entry` (the new one)',
     schema: plus(CashDrawer, { entry: DrawerEntry }),
   },
   {
-    object: 'cash-drawer',
+    object: 'cash_drawer',
+    formerly: { object: 'cash-drawer' },
     actions: ['close'],
     emittedBy: '`POST /cash-management/drawers/{id}/close`',
     payload: 'the drawer, plus `closeoutSummary`',
@@ -136,35 +140,48 @@ export const eventCatalogue: EventCatalogue = [
     schema: Payment,
   },
   {
-    object: 'labor-job',
+    object: 'labor_job',
+    formerly: { object: 'labor-job' },
     actions: ['create', 'update'],
     emittedBy: '`/labor/jobs`',
     payload: 'the job',
     schema: LaborJob,
   },
   {
-    object: 'labor-job-assignment',
+    object: 'labor_job_assignment',
+    formerly: { object: 'labor-job-assignment' },
     actions: ['create', 'update'],
     emittedBy: '`/labor/job-assignments`',
     payload: 'the assignment',
     schema: JobAssignment,
   },
   {
-    object: 'labor-employee',
+    object: 'labor_employee',
+    formerly: { object: 'labor-employee' },
     actions: ['create', 'update'],
     emittedBy: '`PUT /labor/employees/{staffUserId}/profile`',
     payload: 'the profile',
     schema: Profile,
   },
   {
-    object: 'labor-shift',
-    actions: ['clock-in', 'break-start', 'break-end', 'clock-out'],
+    object: 'labor_shift',
+    formerly: {
+      object: 'labor-shift',
+      actions: {
+        clock_in: 'clock-in',
+        break_start: 'break-start',
+        break_end: 'break-end',
+        clock_out: 'clock-out',
+      },
+    },
+    actions: ['clock_in', 'break_start', 'break_end', 'clock_out'],
     emittedBy: '`/labor/shifts` clock-in, breaks and clock-out',
     payload: 'the shift',
     schema: Shift,
   },
   {
-    object: 'media-asset',
+    object: 'media_asset',
+    formerly: { object: 'media-asset' },
     actions: ['create', 'complete', 'attach', 'reuse', 'delete', 'restore'],
     emittedBy: '`/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts',
     payload: 'the asset',
@@ -189,7 +206,8 @@ export const eventCatalogue: EventCatalogue = [
     }),
   },
   {
-    object: 'customer-payment-method',
+    object: 'customer_payment_method',
+    formerly: { object: 'customer-payment-method' },
     actions: ['create', 'delete'],
     emittedBy: '`/customers/{id}/payment-methods` (`aggregateId` is the customer)',
     payload: 'the stored card',
@@ -197,7 +215,8 @@ export const eventCatalogue: EventCatalogue = [
   },
   { object: 'club', actions: crud, emittedBy: '`/club`, `/clubs`', payload: 'the club', schema: Club },
   {
-    object: 'club-membership',
+    object: 'club_membership',
+    formerly: { object: 'club-membership' },
     actions: ['create', 'update', 'hold', 'resume', 'cancel', 'process'],
     emittedBy:
       '`/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`)',
@@ -205,15 +224,17 @@ export const eventCatalogue: EventCatalogue = [
     schema: ClubMembership,
   },
   {
-    object: 'club-release',
-    actions: ['create', 'update', 'activate', 'archive', 'process', 'retry', 'run-start', 'run-finish'],
+    object: 'club_release',
+    formerly: { object: 'club-release', actions: { run_start: 'run-start', run_finish: 'run-finish' } },
+    actions: ['create', 'update', 'activate', 'archive', 'process', 'retry', 'run_start', 'run_finish'],
     emittedBy:
       '`/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs',
     payload: 'the release (items, totals, shipment summary)',
     schema: ClubRelease,
   },
   {
-    object: 'club-shipment',
+    object: 'club_shipment',
+    formerly: { object: 'club-shipment' },
     actions: ['create', 'order', 'process', 'decline', 'skip', 'hold', 'fail'],
     emittedBy: 'a release run',
     payload: 'the shipment',
@@ -350,3 +371,6 @@ export const eventCatalogue: EventCatalogue = [
     schema: t.Object({ orderId: t.String(), movements: t.Array(InventoryMovement) }),
   },
 ]
+
+// Webhook subscriptions made with a former name keep receiving the event under it.
+registerFormerNames(eventCatalogue)

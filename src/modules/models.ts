@@ -3,6 +3,7 @@
 // model file is missing here.
 import * as apps from './apps/model'
 import * as auditEntries from './audit-entries/model'
+import * as backups from './backups/model'
 import * as cash from './cash/model'
 import * as clubMemberships from './club-memberships/model'
 import * as clubReleases from './club-releases/model'
@@ -10,6 +11,7 @@ import * as clubs from './clubs/model'
 import * as cluster from './cluster/model'
 import * as collections from './collections/model'
 import * as coupons from './coupons/model'
+import * as credentials from './credentials/model'
 import * as customers from './customers/model'
 import * as era from './era/model'
 import * as experiences from './experiences/model'
@@ -45,6 +47,7 @@ import * as wineLists from './wine-lists/model'
 export const modelFiles = {
   apps,
   auditEntries,
+  backups,
   cash,
   clubMemberships,
   clubReleases,
@@ -52,6 +55,7 @@ export const modelFiles = {
   cluster,
   collections,
   coupons,
+  credentials,
   customers,
   era,
   experiences,

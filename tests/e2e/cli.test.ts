@@ -93,6 +93,18 @@ for (const [runtime, command] of runtimes) {
           // The docs page and its script are served with no files beside the binary.
           expect((await fetch(`${server.url}/docs/scalar.js`)).status).toBe(200)
           expect((await fetch(`${server.url}/openapi.json`)).status).toBe(200)
+          // So are the operator console's page and its compiled assets.
+          const page = await fetch(`${server.url}/console`)
+          expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
+          const script = (await page.text()).match(/\/console\/app\.js\?v=\w+/)?.[0]
+          const assets = await Promise.all(
+            [script, '/console/app.css'].map((path) => fetch(`${server.url}${path}`)),
+          )
+          expect(assets.map((r) => [r.status, r.headers.get('content-type')])).toEqual([
+            [200, 'text/javascript; charset=utf-8'],
+            [200, 'text/css; charset=utf-8'],
+          ])
+          expect((await assets[0]!.text()).length).toBeGreaterThan(10_000)
           // x-staff-user-id is never honoured over a real socket.
           const staffHeader = await fetch(`${server.url}/vendor`, {
             headers: { 'x-staff-user-id': json.staffUserId },

@@ -87,11 +87,16 @@ export interface RunningServer {
 }
 
 /** Starts `serve` on a free port and resolves once it prints where it listens. */
-export const startServer = (command: string[], env: Record<string, string>) =>
-  startListening([...command, 'serve'], env)
+export const startServer = (command: string[], env: Record<string, string>, startTimeoutMs?: number) =>
+  startListening([...command, 'serve'], env, startTimeoutMs)
 
 /** Starts a process that prints `{"listening": ..., "port": N}` once it accepts requests. */
-export async function startListening(command: string[], env: Record<string, string>): Promise<RunningServer> {
+export async function startListening(
+  command: string[],
+  env: Record<string, string>,
+  /** Long enough for the demo seed (about ten seconds) when a test asks for it. */
+  startTimeoutMs = 20_000,
+): Promise<RunningServer> {
   const proc = Bun.spawn(command, {
     env: { ...process.env, ...quiet, PORT: '0', HOST: '127.0.0.1', ...env },
     stdout: 'pipe',
@@ -107,7 +112,7 @@ export async function startListening(command: string[], env: Record<string, stri
   })()
   const reader = proc.stdout.getReader()
   let buffered = ''
-  const deadline = Date.now() + 20_000
+  const deadline = Date.now() + startTimeoutMs
   while (Date.now() < deadline) {
     const { value, done } = await reader.read()
     if (done) break

@@ -112,4 +112,45 @@ describe('audit entries', () => {
     expect(owner.body.page.total).toBe(1)
     expect((await t.request('GET', '/audit-entries?entityType=vendor')).body.page.total).toBe(2)
   })
+
+  describe('GET /audit-entries/verification', () => {
+    test('an intact chain verifies with its length', async () => {
+      await write('One')
+      await write('Two')
+      const res = await t.request('GET', '/audit-entries/verification', { as: t.tenant.readOnly })
+      expect(res.status).toBe(200)
+      expect(res.body).toEqual({ ok: true, count: expect.any(Number), verifiedAt: expect.any(String) })
+      expect(res.body.count).toBeGreaterThanOrEqual(2)
+    })
+
+    test('a tampered entry is named, with the entries before it that verify', async () => {
+      const first = await write('First')
+      await write('Second')
+      const { count } = (await t.request('GET', '/audit-entries/verification')).body
+      const sqlite = t.platform.pool.get(t.tenant.id).sqlite
+      const target = sqlite
+        .query<{ id: string; seq: number }, [string]>('SELECT id, seq FROM audit_entries WHERE entity_id = ?')
+        .get(first.body.id)!
+      // Behind the append-only trigger, as someone with the file could.
+      sqlite.exec('DROP TRIGGER audit_entries_no_update')
+      sqlite.run("UPDATE audit_entries SET action = 'vendor.delete' WHERE id = ?", [target.id])
+      const res = await t.request('GET', '/audit-entries/verification')
+      expect(res.status).toBe(200)
+      expect(res.body).toMatchObject({ ok: false, firstBadEntryId: target.id, seq: target.seq })
+      expect(res.body.count).toBe(count - 2)
+    })
+
+    test('staff users, location-bound readers and other tenants’ callers are refused', async () => {
+      const patio = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+        name: 'Patio',
+        timezone: 'UTC',
+      })
+      const lead = await t.addStaff(t.tenant, { role: 'manager', locationId: patio.id })
+      const other = await t.addTenant('other')
+      expect((await t.request('GET', '/audit-entries/verification', { as: t.tenant.staff })).status).toBe(403)
+      expect((await t.request('GET', '/audit-entries/verification', { as: lead })).status).toBe(403)
+      expect((await t.request('GET', '/audit-entries/verification', { as: other.owner })).status).toBe(403)
+      expect((await t.request('GET', '/audit-entries/verification', { as: null })).status).toBe(401)
+    })
+  })
 })

@@ -51,3 +51,13 @@ export const AuditListQuery = t.Object({
 export const AuditList = t.Object({ auditEntries: t.Array(AuditEntry), page: pageInfoSchema })
 
 export type AuditListInput = typeof AuditListQuery.static
+
+export const AuditChainVerification = t.Object({
+  ok: t.Boolean({ description: 'Every entry’s hash recomputes and links to the one before it.' }),
+  count: t.Integer({ minimum: 0, description: 'Entries that verify (before the first bad one, if any).' }),
+  firstBadEntryId: t.Optional(
+    t.String({ description: 'The first entry that does not fit (only when not ok).' }),
+  ),
+  seq: t.Optional(t.Integer({ description: 'Its position in the chain (only when not ok).' })),
+  verifiedAt: t.String({ format: 'date-time' }),
+})

@@ -116,8 +116,7 @@ function insertDrawer(tx: Queryable, actor: Actor, fields: NewDrawer): DrawerRow
 
 /**
  * A drawer write: the audit entry `cash_drawer.<action>` and its event, whose object is spelled
- * `cash-drawer` (webhook consumers know it so); by default the event repeats the action and
- * carries the drawer.
+ * `cash_drawer`; by default the event repeats the action and carries the drawer.
  */
 export function drawerWrite(
   drawer: DrawerRow,
@@ -130,7 +129,7 @@ export function drawerWrite(
     entityType: 'cash_drawer',
     entityId: drawer.id,
     metadata,
-    events: [{ object: 'cash-drawer', action: event.action, aggregateId: drawer.id, payload: event.payload }],
+    events: [{ object: 'cash_drawer', action: event.action, aggregateId: drawer.id, payload: event.payload }],
   }
 }
 

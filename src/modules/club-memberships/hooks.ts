@@ -36,7 +36,7 @@ registerTaggable(
 )
 
 const membershipWritten = (write: { entityType: string; entityId: string | null }) =>
-  write.entityType === 'club-membership' && write.entityId ? [write.entityId] : []
+  write.entityType === 'club_membership' && write.entityId ? [write.entityId] : []
 
 // Dynamic club-membership tags test the membership's fields.
 registerDynamicSource('club-membership', {
@@ -116,12 +116,12 @@ onClubCadenceChange('clubMemberships', (tx, actor, clubId) => {
       .where(eq(clubMemberships.id, row.id))
       .returning()
       .get()
-    events.push({ object: 'club-membership', action: 'update', aggregateId: row.id, payload: updated })
+    events.push({ object: 'club_membership', action: 'update', aggregateId: row.id, payload: updated })
     moved.push({ id: row.id, from: row.nextProcessDate, to: next })
   }
   if (moved.length > 0)
     recordWrite(tx, actor, {
-      action: 'club-membership.reschedule',
+      action: 'club_membership.reschedule',
       entityType: 'club',
       entityId: clubId,
       metadata: { nextProcessDates: moved },

@@ -205,7 +205,7 @@ export function scheduleOf(tx: Queryable, m: Schedule): string | null {
   )
 }
 
-/** A membership write: its audit entry and its event (object `club-membership`, the same verb). */
+/** A membership write: its audit entry and its event (object `club_membership`, the same verb). */
 function record(
   tx: Queryable,
   actor: Actor,
@@ -214,8 +214,8 @@ function record(
   metadata: Record<string, unknown>,
 ) {
   recordWrite(tx, actor, {
-    action: `club-membership.${action}`,
-    entityType: 'club-membership',
+    action: `club_membership.${action}`,
+    entityType: 'club_membership',
     entityId: row.id,
     metadata,
     event: row,

@@ -10,7 +10,7 @@
 //   once its lease has lapsed and charges with the same key (the attempt counts only answered charges), which the
 //   provider answers with the first charge instead of charging again. An order already paid (a
 //   crash between the payment and the shipment's update) is only recorded.
-import { and, asc, eq, lte, ne } from 'drizzle-orm'
+import { and, asc, eq, isNull, lte, ne, or } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
 import { type Actor, systemActor } from '../../platform/auth/actor'
 import { everyLocation } from '../../platform/auth/location-scope'
@@ -47,12 +47,12 @@ export interface RunOptions {
 
 const DEFAULT_LEASE_MS = 10 * 60_000
 
-/** A shipment write: its audit entry and its `club-shipment.<verb>` event. */
+/** A shipment write: its audit entry and its `club_shipment.<verb>` event. */
 function recordShipment(tx: Queryable, actor: Actor, verb: string, row: ClubShipmentRow, metadata = {}) {
   const view = shipmentView(row)
   recordWrite(tx, actor, {
-    action: `club-shipment.${verb}`,
-    entityType: 'club-shipment',
+    action: `club_shipment.${verb}`,
+    entityType: 'club_shipment',
     entityId: row.id,
     metadata: { releaseId: row.releaseId, membershipId: row.membershipId, status: row.status, ...metadata },
     event: view,
@@ -366,7 +366,7 @@ function finishRun(db: Db, actor: Actor, run: ClubReleaseRunRow, error: string |
       .returning()
       .get()
     const release = tx.select().from(clubReleases).where(eq(clubReleases.id, run.releaseId)).get()!
-    recordRelease(tx, actor, 'run-finish', release, {
+    recordRelease(tx, actor, 'run_finish', release, {
       runId: run.id,
       trigger: run.trigger,
       status: row.status,
@@ -388,12 +388,12 @@ export async function executeRun(
   const run = inWriteTransaction(db, (tx) => {
     const row = tx
       .update(clubReleaseRuns)
-      .set({ status: 'Running', startedAt: nowIso() })
+      .set({ status: 'Running', startedAt: nowIso(), heartbeatAt: nowIso() })
       .where(eq(clubReleaseRuns.id, runId))
       .returning()
       .get()
     const release = tx.select().from(clubReleases).where(eq(clubReleases.id, row.releaseId)).get()!
-    recordRelease(tx, actor, 'run-start', release, { runId, trigger: row.trigger })
+    recordRelease(tx, actor, 'run_start', release, { runId, trigger: row.trigger })
     return row
   })
   const release = db.select().from(clubReleases).where(eq(clubReleases.id, run.releaseId)).get()!
@@ -421,28 +421,43 @@ export async function executeRun(
     if (current?.status !== 'Active')
       return finishRun(db, actor, run, 'the release was archived during the run')
     await processMembership(db, actor, deps, run, release, id, leaseMs)
+    db.update(clubReleaseRuns).set({ heartbeatAt: nowIso() }).where(eq(clubReleaseRuns.id, run.id)).run()
   }
   finishRun(db, actor, run, null)
 }
 
-/** The job's work for one tenant: queue due releases, then run every queued run, oldest first. */
+/**
+ * The job's work for one tenant: queue due releases, then run every queued run, oldest first,
+ * and resume every run whose process died mid-run (Running, no heartbeat for a claim's lease): its
+ * memberships already processed are left alone, an interrupted charge is asked again with its key.
+ */
 export async function processDue(
   db: Db,
   tenantId: string,
   today: string,
   deps: ReleaseDeps,
   signal?: AbortSignal,
+  options: RunOptions = {},
 ) {
   queueDueReleases(db, tenantId, today)
-  const queued = db
+  const staleBefore = new Date(Date.now() - (options.claimLeaseMs ?? DEFAULT_LEASE_MS)).toISOString()
+  const pending = db
     .select({ id: clubReleaseRuns.id })
     .from(clubReleaseRuns)
-    .where(eq(clubReleaseRuns.status, 'Queued'))
+    .where(
+      or(
+        eq(clubReleaseRuns.status, 'Queued'),
+        and(
+          eq(clubReleaseRuns.status, 'Running'),
+          or(isNull(clubReleaseRuns.heartbeatAt), lte(clubReleaseRuns.heartbeatAt, staleBefore)),
+        ),
+      ),
+    )
     .orderBy(asc(clubReleaseRuns.createdAt), asc(clubReleaseRuns.id))
     .all()
-  for (const { id } of queued) {
+  for (const { id } of pending) {
     if (signal?.aborted) return
-    await executeRun(db, tenantId, deps, id)
+    await executeRun(db, tenantId, deps, id, options)
   }
 }
 
@@ -463,7 +478,7 @@ export async function retryShipment(
       })
     const run = queueRun(tx, actor, release, 'retry')!
     tx.update(clubReleaseRuns)
-      .set({ status: 'Running', startedAt: nowIso() })
+      .set({ status: 'Running', startedAt: nowIso(), heartbeatAt: nowIso() })
       .where(eq(clubReleaseRuns.id, run.id))
       .run()
     return { run, release, shipment }

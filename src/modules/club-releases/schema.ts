@@ -60,6 +60,8 @@ export const clubReleaseRuns = sqliteTable(
     error: text('error'),
     createdAt: text('created_at').notNull(),
     startedAt: text('started_at'),
+    /** Moved on after every membership a Running run takes: a stale one means its process died. */
+    heartbeatAt: text('heartbeat_at'),
     finishedAt: text('finished_at'),
   },
   (table) => [

@@ -130,7 +130,7 @@ export function listReleases(db: Queryable, clubId: string, query: { status?: Re
   return { clubReleases: views(db, rows), total }
 }
 
-/** A release write's audit entry and its `club-release.<verb>` event. */
+/** A release write's audit entry and its `club_release.<verb>` event. */
 export function recordRelease(
   tx: Queryable,
   actor: Actor,
@@ -140,8 +140,8 @@ export function recordRelease(
 ) {
   const view = releaseView(tx, row)
   recordWrite(tx, actor, {
-    action: `club-release.${verb}`,
-    entityType: 'club-release',
+    action: `club_release.${verb}`,
+    entityType: 'club_release',
     entityId: row.id,
     metadata: { clubId: row.clubId, ...metadata },
     event: view,

@@ -140,7 +140,7 @@ function recordPaymentMethod(tx: Queryable, actor: Actor, verb: 'create' | 'dele
     entityType: 'customer',
     entityId: row.customerId,
     metadata: { paymentMethod: { id, provider, providerCustomerId, providerPaymentMethodId, brand, last4 } },
-    events: [{ object: 'customer-payment-method', action: verb, aggregateId: row.customerId, payload: row }],
+    events: [{ object: 'customer_payment_method', action: verb, aggregateId: row.customerId, payload: row }],
   })
 }
 

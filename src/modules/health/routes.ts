@@ -13,14 +13,22 @@ const HealthStatus = t.Object({
   jobs: t.Array(
     t.Object({
       name: t.String(),
+      intervalMs: t.Integer({ description: 'The pause between the end of one run and the next.' }),
       running: t.Boolean(),
       runs: t.Integer(),
       failures: t.Integer(),
+      consecutiveFailures: t.Integer({ description: 'Failed runs since the last success.' }),
+      lastStartedAt: t.Nullable(t.String()),
       lastSuccessAt: t.Nullable(t.String()),
       lastError: t.Nullable(t.String()),
       lastErrorAt: t.Nullable(t.String()),
+      nextRunAt: t.Nullable(
+        t.String({
+          description: 'When the next run is planned; null while one runs or before `serve` starts.',
+        }),
+      ),
     }),
-    { description: 'Background jobs: last run and last failure of each.' },
+    { description: 'Background jobs: last run, next run and failures of each.' },
   ),
   cluster: t.Optional(
     t.Object(
@@ -86,17 +94,7 @@ function checkDatabases(platform: Platform) {
   // Replication trouble is reported, not fatal: the API keeps serving while Litestream restarts.
   if (platform.replication) checks.replication = platform.replication.status().state
   if (platform.cluster) checks.cluster = platform.cluster.fenced() ? 'fenced' : 'ok'
-  const jobs = platform.jobs
-    .status()
-    .map(({ name, running, runs, failures, lastSuccessAt, lastError, lastErrorAt }) => ({
-      name,
-      running,
-      runs,
-      failures,
-      lastSuccessAt,
-      lastError,
-      lastErrorAt,
-    }))
+  const jobs = platform.jobs.status().map(({ lastFinishedAt: _internal, ...job }) => job)
   return {
     status: ok ? ('ok' as const) : ('unavailable' as const),
     foundationEnabled: true,

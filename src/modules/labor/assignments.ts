@@ -139,9 +139,7 @@ export function createAssignment(
       entityType: 'labor_job_assignment',
       entityId: row.id,
       metadata: { assignment },
-      events: [
-        { object: 'labor-job-assignment', action: 'create', aggregateId: row.id, payload: assignment },
-      ],
+      event: assignment,
     })
     return assignment
   })
@@ -184,7 +182,7 @@ export function updateAssignment(db: Db, actor: Actor, id: string, input: Update
       entityType: 'labor_job_assignment',
       entityId: id,
       metadata: { changes },
-      events: [{ object: 'labor-job-assignment', action: 'update', aggregateId: id, payload: assignment }],
+      event: assignment,
     })
     return assignment
   })

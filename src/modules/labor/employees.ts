@@ -275,7 +275,7 @@ export function putProfile(
       metadata: { changes },
       events: [
         {
-          object: 'labor-employee',
+          object: 'labor_employee',
           action: before ? 'update' : 'create',
           aggregateId: staffUserId,
           payload: { ...row, tenantId: actor.tenantId },

@@ -122,7 +122,7 @@ export function createJob(db: Db, actor: Actor, locations: LocationScope, input:
       entityType: 'labor_job',
       entityId: row.id,
       metadata: { job },
-      events: [{ object: 'labor-job', action: 'create', aggregateId: row.id, payload: job }],
+      event: job,
     })
     return job
   })
@@ -180,7 +180,7 @@ export function updateJob(db: Db, actor: Actor, locations: LocationScope, id: st
       entityType: 'labor_job',
       entityId: id,
       metadata: { changes },
-      events: [{ object: 'labor-job', action: 'update', aggregateId: id, payload: job }],
+      event: job,
     })
     return job
   })

@@ -232,7 +232,7 @@ export function clockIn(db: Db, ctx: ClockContext, input: ClockInInput) {
       updatedAt: at,
     })
     const shift = presentShift(actor.tenantId, row, [], now.getTime())
-    record(tx, actor, 'clock-in', shift)
+    record(tx, actor, 'clock_in', shift)
     return shift
   })
 }
@@ -250,11 +250,11 @@ function insertShift(tx: Queryable, values: typeof laborShifts.$inferInsert): La
 
 function record(tx: Queryable, actor: Actor, action: string, shift: ReturnType<typeof presentShift>) {
   recordWrite(tx, actor, {
-    action: `labor.shift.${action.replace('-', '_')}`,
+    action: `labor.shift.${action}`,
     entityType: 'labor_shift',
     entityId: shift.id,
     metadata: { staffUserId: shift.staffUserId, status: shift.status, locationId: shift.locationId },
-    events: [{ object: 'labor-shift', action, aggregateId: shift.id, payload: shift }],
+    event: shift,
   })
 }
 
@@ -280,7 +280,7 @@ const refuse = (shift: LaborShiftRow, doing: string) =>
   conflict(`a shift that is ${shift.status} cannot ${doing}`, { currentStatus: shift.status })
 
 export const startBreak = (db: Db, ctx: ClockContext, id: string, input: { paid?: boolean }) =>
-  change(db, ctx, id, 'break-start', (tx, shift, at) => {
+  change(db, ctx, id, 'break_start', (tx, shift, at) => {
     if (shift.status !== 'active') throw refuse(shift, 'start a break')
     tx.insert(laborShiftBreaks)
       .values({
@@ -303,14 +303,14 @@ function endOpenBreak(tx: Queryable, shiftId: string, at: string) {
 }
 
 export const endBreak = (db: Db, ctx: ClockContext, id: string) =>
-  change(db, ctx, id, 'break-end', (tx, shift, at) => {
+  change(db, ctx, id, 'break_end', (tx, shift, at) => {
     if (shift.status !== 'on_break') throw refuse(shift, 'end a break')
     endOpenBreak(tx, id, at)
     tx.update(laborShifts).set({ status: 'active', updatedAt: at }).where(eq(laborShifts.id, id)).run()
   })
 
 export const clockOut = (db: Db, ctx: ClockContext, id: string) =>
-  change(db, ctx, id, 'clock-out', (tx, shift, at) => {
+  change(db, ctx, id, 'clock_out', (tx, shift, at) => {
     if (shift.status === 'completed') throw refuse(shift, 'clock out')
     endOpenBreak(tx, id, at)
     tx.update(laborShifts)

@@ -30,7 +30,7 @@ export interface MediaContext {
 }
 
 /**
- * A change to an asset: the audit entry `media_asset.<verb>` and the `media-asset` event carrying
+ * A change to an asset: the audit entry `media_asset.<verb>` and the `media_asset` event carrying
  * the asset, named `announceAs` when its verb differs from the entry's (a purge is a `delete`).
  */
 export function recordAssetWrite(
@@ -46,7 +46,7 @@ export function recordAssetWrite(
     metadata: change.metadata,
     events: [
       {
-        object: 'media-asset',
+        object: 'media_asset',
         action: change.announceAs ?? change.verb,
         aggregateId: asset.id,
         payload: asset,

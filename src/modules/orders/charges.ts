@@ -11,7 +11,7 @@ import { allocate } from '../coupons/apply'
 import type { AddServiceChargeInput } from './model'
 import { changeOrder, OPEN_STATUSES } from './mutation'
 import type { OrdersPort } from './ports'
-import { type OrderRow, orderServiceCharges, orderSettings } from './schema'
+import { type OrderParts, type OrderRow, orderServiceCharges, orderSettings } from './schema'
 import { resolveTax } from './tax-place'
 import { serviceChargesOf } from './view'
 
@@ -90,45 +90,98 @@ export const removeServiceCharge = (
   )
 
 /** What a refund gives back of each part of an order; the parts sum to the refund with its tip. */
-export interface RefundedParts {
-  /** The lines, net of what discounts took from them. */
-  lines: number
-  /** The service charges, net of what discounts took from them. */
-  serviceCharges: number
-  shipping: number
-  bottleDeposits: number
-  /** Added tax (Included tax is inside the lines). */
-  tax: number
-  contribution: number
+export interface RefundedParts extends OrderParts {
   tip: number
 }
 
+const partNames = ['lines', 'serviceCharges', 'shipping', 'bottleDeposits', 'tax', 'contribution'] as const
+
+const partsOf = (values: readonly number[]): OrderParts =>
+  Object.fromEntries(partNames.map((name, i) => [name, values[i]!])) as unknown as OrderParts
+
+const valuesOf = (parts: OrderParts) => partNames.map((name) => parts[name])
+
+/** Each part of the order's total, tips aside: the parts sum to `total − tipTotal`. */
+function orderParts(tx: Queryable, order: OrderRow): OrderParts {
+  const netCharges = serviceChargesOf(tx, order.id).reduce((sum, c) => sum + c.amount - c.discountAmount, 0)
+  const chargeDiscounts = order.serviceChargeTotal - netCharges
+  return {
+    lines: order.subtotal - (order.discountTotal - chargeDiscounts - order.shippingDiscountAmount),
+    serviceCharges: netCharges,
+    shipping: order.shippingTotal - order.shippingDiscountAmount,
+    bottleDeposits: order.bottleDepositTotal,
+    tax: order.taxTotal - order.includedTaxTotal,
+    contribution: order.contributionAmountCents,
+  }
+}
+
+/** What the payments so far cover of each part (kept since paid parts were; derived before). */
+function paidPartsOf(tx: Queryable, order: OrderRow): OrderParts {
+  if (order.paidParts) return order.paidParts
+  const parts = valuesOf(orderParts(tx, order))
+  const paid = Math.min(
+    order.amountPaid - order.tipTotal,
+    parts.reduce((a, b) => a + b, 0),
+  )
+  return partsOf(allocate(Math.max(0, paid), parts))
+}
+
 /**
- * Splits a refund over the parts of the order in proportion to what each part is of the total
- * (largest remainders take the odd cents), its tip to the tips: a refund of everything paid gives
- * back each part whole.
+ * What a payment of `amount` (tips aside) covers: what is still unpaid of each part, in proportion
+ * (largest remainders take the odd cents), so the payment that settles the order leaves every
+ * part paid whole. Pure, over the parts and the paid parts, so a property test can drive it.
  */
+export function paymentCovers(parts: OrderParts, paid: OrderParts, amount: number): OrderParts {
+  const unpaid = partNames.map((name) => Math.max(0, parts[name] - paid[name]))
+  return partsOf(
+    allocate(
+      Math.min(
+        amount,
+        unpaid.reduce((a, b) => a + b, 0),
+      ),
+      unpaid,
+    ),
+  )
+}
+
+/**
+ * What a refund of `amount` (tips aside) gives back: what the payments cover of each part, in
+ * proportion (largest remainders take the odd cents). Because it splits the running paid parts,
+ * not the order's parts, a series of partial refunds gives each part back to the cent: after
+ * everything paid is refunded, each part's refunds sum to what was paid of it.
+ */
+export function refundTakes(paid: OrderParts, amount: number): OrderParts {
+  const values = valuesOf(paid)
+  return partsOf(
+    allocate(
+      Math.min(
+        amount,
+        values.reduce((a, b) => a + b, 0),
+      ),
+      values,
+    ),
+  )
+}
+
+const plus = (a: OrderParts, b: OrderParts, sign = 1) =>
+  partsOf(partNames.map((name) => a[name] + sign * b[name]))
+
+/** The order's paid parts after a payment of `amount`. */
+export function paidPartsAfterPayment(tx: Queryable, order: OrderRow, amount: number): OrderParts {
+  const paid = paidPartsOf(tx, order)
+  return plus(paid, paymentCovers(orderParts(tx, order), paid, amount))
+}
+
+/** A refund's parts (its tip to the tips) and the paid parts it leaves. */
 export function refundedParts(
   tx: Queryable,
   order: OrderRow,
   amount: number,
   tipAmount: number,
-): RefundedParts {
-  const netCharges = serviceChargesOf(tx, order.id).reduce((sum, c) => sum + c.amount - c.discountAmount, 0)
-  const chargeDiscounts = order.serviceChargeTotal - netCharges
-  const weights = [
-    order.subtotal - (order.discountTotal - chargeDiscounts),
-    netCharges,
-    order.shippingTotal,
-    order.bottleDepositTotal,
-    order.taxTotal - order.includedTaxTotal,
-    order.contributionAmountCents,
-  ]
-  const [lines, serviceCharges, shipping, bottleDeposits, tax, contribution] = allocate(
-    Math.min(amount, order.total - order.tipTotal),
-    weights,
-  ) as [number, number, number, number, number, number]
-  return { lines, serviceCharges, shipping, bottleDeposits, tax, contribution, tip: tipAmount }
+): { refunded: RefundedParts; paidParts: OrderParts } {
+  const paid = paidPartsOf(tx, order)
+  const refunded = refundTakes(paid, amount)
+  return { refunded: { ...refunded, tip: tipAmount }, paidParts: plus(paid, refunded, -1) }
 }
 
 // ---- The tenant's order settings ----

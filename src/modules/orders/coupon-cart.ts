@@ -55,6 +55,7 @@ export function orderCouponCart(
   const segments = customerId ? port.customerSegments(tx, customerId) : { clubIds: [], tagIds: [] }
   return {
     subtotalCents: order.subtotal,
+    shippingCents: order.shippingTotal,
     lines: lines.map((l) => ({
       id: l.id,
       productId: l.productId,

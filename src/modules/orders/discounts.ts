@@ -120,6 +120,8 @@ export const applyCoupon = (
           ...appliedDiscountTypeOf(coupon),
           maxDiscountAmount: coupon.maxDiscountAmount,
           minimumCartAmount: coupon.minimumCartAmount,
+          shippingDiscountType: coupon.shippingDiscountType,
+          shippingDiscount: coupon.shippingDiscount,
           amount: 0,
           createdAt: nowIso(),
         })

@@ -7,7 +7,7 @@ import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { findStaffUser } from '../staff/service'
-import { refundedParts } from './charges'
+import { paidPartsAfterPayment, refundedParts } from './charges'
 import { getLine } from './lines'
 import type { VoidInput } from './model'
 import { changeOrder, OPEN_STATUSES } from './mutation'
@@ -227,6 +227,7 @@ export function recordOrderPayment(db: Db, actor: Actor, port: OrdersPort, payme
         .set({
           amountPaid: order.amountPaid + payment.amount + payment.tipAmount,
           tipTotal: order.tipTotal + payment.tipAmount,
+          paidParts: paidPartsAfterPayment(tx, order, payment.amount),
           paymentIntentIds: order.paymentIntentIds.includes(payment.paymentIntentId)
             ? order.paymentIntentIds
             : [...order.paymentIntentIds, payment.paymentIntentId],
@@ -278,14 +279,16 @@ export function recordOrderRefund(db: Db, actor: Actor, port: OrdersPort, refund
           currentStatus: order.status,
           amountPaid: order.amountPaid,
         })
+      const { refunded, paidParts } = refundedParts(tx, order, refund.amount, refund.tipAmount)
       tx.update(orders)
         .set({
           amountPaid: order.amountPaid - refund.amount - refund.tipAmount,
           tipTotal: order.tipTotal - refund.tipAmount,
+          paidParts,
         })
         .where(eq(orders.id, order.id))
         .run()
-      return { ...refund, refundedParts: refundedParts(tx, order, refund.amount, refund.tipAmount) }
+      return { ...refund, refundedParts: refunded }
     },
   )
 }

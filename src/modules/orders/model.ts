@@ -127,9 +127,18 @@ export const AppliedDiscount = t.Object({
   }),
   maxDiscountAmount: t.Nullable(int()),
   minimumCartAmount: t.Nullable(int()),
+  shippingDiscountType: t.String({
+    description:
+      'From the coupon: its discount on shipping (`No Discount`, `Percentage Off`, `Dollar Off`, `Set Price`, `Free`).',
+  }),
+  shippingDiscount: t.Nullable(
+    int({
+      description: 'From the coupon: basis points for Percentage Off, cents for Dollar Off and Set Price.',
+    }),
+  ),
   amount: int({
     description:
-      'Computed by the coupons engine, cents, on what earlier discounts left of the eligible lines: the `amount` value, round-half-up(eligible × value / 10000), or for `set_price` the sum over eligible lines of what each has above value × quantity; never more than the eligible amount; capped at `maxDiscountAmount`; 0 while the subtotal is below `minimumCartAmount` or no line is eligible any more. Spread over the lines in proportion to what each has left (set_price: to what each has above the price), largest remainders taking the odd cents.',
+      'Computed by the coupons engine, cents: what it takes from the lines and service charges plus what its shipping terms take from what earlier discounts left of `shipping.amount` (together capped at `maxDiscountAmount`, products first). The lines’ part is computed on what earlier discounts left of the eligible lines: the `amount` value, round-half-up(eligible × value / 10000), or for `set_price` the sum over eligible lines of what each has above value × quantity; never more than the eligible amount; capped at `maxDiscountAmount`; 0 while the subtotal is below `minimumCartAmount` or no line is eligible any more. Spread over the lines in proportion to what each has left (set_price: to what each has above the price), largest remainders taking the odd cents.',
   }),
   createdAt: t.String({ format: 'date-time' }),
 })
@@ -172,7 +181,13 @@ export const Shipping = t.Object(
     ),
     override: t.Nullable(int({ description: 'An explicit charge in place of the rate.' })),
     amount: int({ description: 'Computed: override, else rate, else 0; 0 once voided. = shippingTotal.' }),
-    taxAmount: int({ description: 'Computed: the `freight` tax on amount where the order is taxed.' }),
+    discountAmount: int({
+      description:
+        'Computed: what coupons with shipping terms (`shippingDiscountType`) take from amount; part of discountTotal.',
+    }),
+    taxAmount: int({
+      description: 'Computed: the `freight` tax on amount − discountAmount where the order is taxed.',
+    }),
   },
   { description: 'The shipping charge of a `shipping` order; null for other fulfillment modes.' },
 )
@@ -214,7 +229,7 @@ export const Order = t.Object(
     }),
     discountTotal: int({
       description:
-        'Computed: sum of the lines’ and the service charges’ `discountAmount` (= sum of the applied discounts’ `amount`).',
+        'Computed: sum of the lines’ and the service charges’ `discountAmount` and `shipping.discountAmount` (= sum of the applied discounts’ `amount`).',
     }),
     taxTotal: int({
       description:

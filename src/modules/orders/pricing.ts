@@ -105,7 +105,7 @@ export interface DiscountAmount {
 
 export interface OrderTotals {
   subtotal: number
-  /** What discounts take from the lines and from service charges. */
+  /** What discounts take from the lines, service charges and shipping. */
   discountTotal: number
   serviceChargeTotal: number
   shippingTotal: number
@@ -127,7 +127,8 @@ export interface PricedOrder {
   lines: Map<string, LineAmounts>
   discounts: Map<string, DiscountAmount>
   serviceCharges: Map<string, ServiceChargeAmounts>
-  shipping: { amount: number; taxAmount: number }
+  /** `discountAmount`: what discounts take from the shipping (in discountTotal); tax is on the rest. */
+  shipping: { amount: number; discountAmount: number; taxAmount: number }
   totals: OrderTotals
 }
 
@@ -224,7 +225,10 @@ function summaryOf(terms: CouponAmountTerms, outcome: ReturnType<typeof couponDi
 interface Stacked {
   lineDiscounts: Map<string, number>
   /** Per discount: its outcome as summarised, what it took from the lines and from the charges. */
-  outcomes: Map<string, { amount: number; summary: string; fromLines: number; fromCharges: number }>
+  outcomes: Map<
+    string,
+    { amount: number; summary: string; fromLines: number; fromCharges: number; fromShipping: number }
+  >
 }
 
 /**
@@ -238,11 +242,13 @@ function stackDiscounts(
   gross: Map<string, number>,
   subtotal: number,
   chargeCents: number,
+  shippingCents: number,
 ): Stacked {
   const remaining = new Map(discountable.map((l) => [l.id, gross.get(l.id)!]))
   const lineDiscounts = new Map<string, number>()
   const outcomes: Stacked['outcomes'] = new Map()
   let chargesLeft = chargeCents
+  let shippingLeft = shippingCents
   for (const discount of discounts) {
     const outcome = couponDiscount(discount.terms, {
       subtotalCents: subtotal,
@@ -254,10 +260,12 @@ function stackDiscounts(
         amountCents: remaining.get(l.id)!,
       })),
       serviceChargeCents: chargesLeft,
+      shippingCents: shippingLeft,
       lineId: discount.lineItemId ?? undefined,
     })
     let fromLines = 0
     let fromCharges = 0
+    let fromShipping = 0
     if (outcome.applies) {
       discountable.forEach((l, i) => {
         const share = outcome.lineDiscountCents[i]!
@@ -267,12 +275,15 @@ function stackDiscounts(
       })
       fromCharges = outcome.serviceChargeDiscountCents
       chargesLeft -= fromCharges
+      fromShipping = outcome.shippingDiscountCents
+      shippingLeft -= fromShipping
     }
     outcomes.set(discount.id, {
-      amount: outcome.applies ? outcome.productDiscountCents : 0,
+      amount: outcome.applies ? outcome.productDiscountCents + outcome.shippingDiscountCents : 0,
       summary: summaryOf(discount.terms, outcome, subtotal),
       fromLines,
       fromCharges,
+      fromShipping,
     })
   }
   return { lineDiscounts, outcomes }
@@ -291,7 +302,8 @@ function stackDiscounts(
  * value. Then the discounts run again with the charges that are not gratuities in the cart, so a
  * Store coupon that does not exclude service charges reduces them too (its reduction is spread
  * over those charges in proportion). Deposits are never discounted; shipping is what the caller
- * rated or overrode. In a voided order every charge counts 0.
+ * rated or overrode, less what coupons with shipping terms take from it (each from what earlier
+ * ones left), taxed on the rest. In a voided order every charge counts 0.
  */
 export function priceOrder(input: {
   lines: PricingLine[]
@@ -317,7 +329,8 @@ export function priceOrder(input: {
   const discountable = live.filter((l) => l.discountable !== false)
 
   const charges = input.voided ? [] : (input.serviceCharges ?? [])
-  const linesOnly = stackDiscounts(input.discounts, discountable, gross, subtotal, 0)
+  const shippingAmount = input.voided ? 0 : (input.shipping?.amount ?? 0)
+  const linesOnly = stackDiscounts(input.discounts, discountable, gross, subtotal, 0, 0)
   const postDiscount = input.discounts
     .filter((d) => d.serviceChargeInteraction === 'post_discount')
     .reduce((sum, d) => sum + linesOnly.outcomes.get(d.id)!.fromLines, 0)
@@ -332,6 +345,7 @@ export function priceOrder(input: {
     gross,
     subtotal,
     exact(discountableCharges.reduce((a, b) => a + b, 0)),
+    shippingAmount,
   )
 
   const chargeDiscounts = charges.map(() => 0)
@@ -391,11 +405,15 @@ export function priceOrder(input: {
     taxTotal += taxAmount
   }
 
-  const shippingAmount = input.voided ? 0 : (input.shipping?.amount ?? 0)
+  const shippingDiscount = exact(
+    input.discounts.reduce((sum, d) => sum + stacked.outcomes.get(d.id)!.fromShipping, 0),
+  )
   const shipping = {
     amount: shippingAmount,
-    taxAmount: lineTax(shippingAmount, input.shipping?.taxRateBps ?? 0, 'Added'),
+    discountAmount: shippingDiscount,
+    taxAmount: lineTax(shippingAmount - shippingDiscount, input.shipping?.taxRateBps ?? 0, 'Added'),
   }
+  discountTotal += shippingDiscount
   taxTotal += shipping.taxAmount
 
   const due = exact(

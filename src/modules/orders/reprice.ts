@@ -101,9 +101,8 @@ export const amountTermsOf = (discount: OrderDiscountRow): CouponAmountTerms => 
         ? 'Set Price'
         : 'Dollar Off',
   productDiscount: discount.value,
-  // Applied discounts keep no shipping terms: coupons reduce lines and service charges only.
-  shippingDiscountType: 'No Discount',
-  shippingDiscount: null,
+  shippingDiscountType: discount.shippingDiscountType as CouponAmountTerms['shippingDiscountType'],
+  shippingDiscount: discount.shippingDiscount,
   minimumCartAmount: discount.minimumCartAmount,
   excludesServiceCharges: discount.excludesServiceCharges,
   maxDiscountAmount: discount.maxDiscountAmount,
@@ -207,6 +206,7 @@ export function repriceOrder(tx: Queryable, port: OrdersPort, orderId: string): 
       serviceChargeTotal: totals.serviceChargeTotal,
       shippingTotal: totals.shippingTotal,
       shippingTaxAmount: priced.shipping.taxAmount,
+      shippingDiscountAmount: priced.shipping.discountAmount,
       bottleDepositTotal: totals.bottleDepositTotal,
       ...shipping.header,
       taxTotal: totals.taxTotal,

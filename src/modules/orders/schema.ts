@@ -22,6 +22,19 @@ export const orderLocationSettings = sqliteTable('order_location_settings', {
   updatedAt: text('updated_at').notNull(),
 })
 
+/** An amount split over the parts of an order's total (tips aside), in cents. */
+export interface OrderParts {
+  /** The lines, net of what discounts took from them. */
+  lines: number
+  /** The service charges, net of what discounts took from them. */
+  serviceCharges: number
+  shipping: number
+  bottleDeposits: number
+  /** Added tax (Included tax is inside the lines). */
+  tax: number
+  contribution: number
+}
+
 export interface FundraisingValue {
   campaignId: string | null
   campaignCode: string | null
@@ -62,11 +75,19 @@ export const orders = sqliteTable(
     shippingTotal: integer('shipping_total').notNull().default(0),
     /** The tax on shipping (the `freight` tax code), part of taxTotal. */
     shippingTaxAmount: integer('shipping_tax_amount').notNull().default(0),
+    /** What coupons take from the shipping, part of discountTotal. */
+    shippingDiscountAmount: integer('shipping_discount_amount').notNull().default(0),
     bottleDepositTotal: integer('bottle_deposit_total').notNull().default(0),
     contributionAmountCents: integer('contribution_amount_cents').notNull(),
     total: integer('total').notNull(),
     /** Payments net of refunds, tips included. */
     amountPaid: integer('amount_paid').notNull(),
+    /**
+     * What the payments net of refunds (tips aside) cover of each part of the total, kept by every
+     * payment and refund so that refunds give each part back to the cent (charges.ts). Null on
+     * orders paid before it was kept: derived from `amountPaid` on first use.
+     */
+    paidParts: text('paid_parts', { mode: 'json' }).$type<OrderParts | null>(),
     balanceDue: integer('balance_due').notNull(),
     paymentIntentIds: text('payment_intent_ids', { mode: 'json' }).$type<string[]>().notNull(),
     fundraising: text('fundraising', { mode: 'json' }).$type<FundraisingValue | null>(),
@@ -240,6 +261,10 @@ export const orderDiscounts = sqliteTable(
     value: integer('value').notNull(),
     maxDiscountAmount: integer('max_discount_amount'),
     minimumCartAmount: integer('minimum_cart_amount'),
+    /** The coupon's shipping terms, copied when applied (its `value` covers products only). */
+    shippingDiscountType: text('shipping_discount_type').notNull().default('No Discount'),
+    shippingDiscount: integer('shipping_discount'),
+    /** Products, service charges and shipping together. */
     amount: integer('amount').notNull(),
     createdAt: text('created_at').notNull(),
   },

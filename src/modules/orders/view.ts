@@ -99,6 +99,7 @@ function shippingView(row: OrderRow): OrderView['shipping'] {
     rate: row.shippingRate,
     override: row.shippingOverride,
     amount: row.shippingTotal,
+    discountAmount: row.shippingDiscountAmount,
     taxAmount: row.shippingTaxAmount,
   }
 }
@@ -135,6 +136,8 @@ export function presentOrder(
     shippingRate: _rate,
     shippingOverride: _override,
     shippingTaxAmount: _tax,
+    shippingDiscountAmount: _shippingDiscount,
+    paidParts: _paid,
     ...header
   } = row
   return {

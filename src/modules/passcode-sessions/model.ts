@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
 
 export const CreatePasscodeSession = t.Object(
   {
@@ -15,3 +16,21 @@ export const PasscodeSession = t.Object({
   staffUserId: t.String(),
   locationId: t.String(),
 })
+
+export const OpenPasscodeSession = t.Object(
+  {
+    id: t.String(),
+    staffUserId: t.String(),
+    locationId: t.String(),
+    createdAt: t.String({ format: 'date-time' }),
+    expiresAt: t.String({ format: 'date-time' }),
+  },
+  { $id: '#/components/schemas/OpenPasscodeSession' },
+)
+
+export const OpenPasscodeSessionList = t.Object({
+  passcodeSessions: t.Array(OpenPasscodeSession),
+  page: pageInfoSchema,
+})
+
+export const OpenPasscodeSessionQuery = t.Object({ ...pagingQuery(100) })

@@ -1,26 +1,49 @@
 // POS passcode sign-in and sign-out. Sign-in is public (the passcode is the credential);
 // sign-out needs the session's own `vps_` token and no permission primitive, so any session,
-// whatever its roles, can always end itself.
+// whatever its roles, can always end itself. The open sessions are listed for `staff:read`.
 import { Elysia, t } from 'elysia'
 import { recordWrite } from '../../platform/audit/record-write'
 import { currentPasscodeSession, resolveTenant } from '../../platform/auth/authenticate'
 import {
+  listOpenPasscodeSessions,
   PASSCODE_ATTEMPT_WINDOW_MS,
   PASSCODE_LOCK_MS,
   PASSCODE_MAX_ATTEMPTS,
   revokePasscodeSession,
   sessionActor,
 } from '../../platform/auth/passcode-sessions'
+import { pageOf } from '../../platform/http/paging'
 import { requestInfo } from '../../platform/http/request-context'
 import type { Platform } from '../../platform/platform'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
-import { CreatePasscodeSession, PasscodeSession } from './model'
+import {
+  CreatePasscodeSession,
+  OpenPasscodeSessionList,
+  OpenPasscodeSessionQuery,
+  PasscodeSession,
+} from './model'
 import { signInWithPasscode } from './service'
 
 const minutes = (ms: number) => ms / 60_000
 
 export const passcodeSessionRoutes = (platform: Platform) =>
   new Elysia({ name: 'passcode-sessions', prefix: '/auth/passcode-sessions', detail: { tags: ['Auth'] } })
+    .use(platform.auth)
+    .get(
+      '',
+      ({ tenant, locations, query }) =>
+        listOpenPasscodeSessions(platform.control.db, tenant.id, locations, pageOf(query)),
+      {
+        permission: 'staff:read',
+        query: OpenPasscodeSessionQuery,
+        response: OpenPasscodeSessionList,
+        detail: {
+          summary: 'List open passcode sessions',
+          description:
+            'Sessions not signed out and not expired, newest first: who is signed in at which POS location until when. Never the token. A caller bound to some locations sees their sessions only.',
+        },
+      },
+    )
     .post(
       '',
       async ({ body, request, route, set }) => {

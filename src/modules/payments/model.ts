@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { dateFilterQuery } from '../../platform/http/date-filter'
 import { idempotencyKeyHeader } from '../../platform/http/idempotency'
 import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
 import { bool, money, oneOf } from '../../platform/http/types'
@@ -145,3 +146,25 @@ export type CreatePaymentInput = typeof CreatePayment.static
 export type RefundPaymentInput = typeof RefundPayment.static
 export type CapturePaymentInput = typeof CapturePayment.static
 export type PaymentView = typeof Payment.static
+
+export const PaymentMixQuery = t.Object({
+  capturedAt: dateFilterQuery('the capture time'),
+  locationId: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'One location only.' })),
+})
+
+export const PaymentMix = t.Object(
+  {
+    tenders: t.Array(
+      t.Object({
+        tender: oneOf(tenders),
+        payments: t.Integer({ minimum: 0, description: 'Captured payments.' }),
+        capturedAmount: t.Integer({ description: 'Captured cents, tips included.' }),
+        refundedAmount: t.Integer({ description: 'Refunded cents, tips included.' }),
+        netAmount: t.Integer({ description: 'capturedAmount − refundedAmount.' }),
+        tipAmount: t.Integer({ description: 'Tips kept (taken minus refunded).' }),
+      }),
+      { description: 'Every tender, in a fixed order (cash, card, gift_card), zero when unused.' },
+    ),
+  },
+  { $id: '#/components/schemas/PaymentMix' },
+)

@@ -7,6 +7,7 @@ import { idempotentCall, idempotentWrite } from '../../platform/http/idempotency
 import { pageOf } from '../../platform/http/paging'
 import type { Db } from '../../platform/tenancy/databases'
 import { orderLocated } from '../orders/view'
+import { paymentMix } from './mix'
 import {
   CapturePayment,
   CreatePayment,
@@ -15,6 +16,8 @@ import {
   PaymentHeaders,
   PaymentList,
   PaymentListQuery,
+  PaymentMix,
+  PaymentMixQuery,
   PaymentParams,
   RefundPayment,
   VoidPayment,
@@ -176,3 +179,16 @@ Fields of another tender are 400. ${IDEMPOTENT} ${MONEY}`,
         },
       },
     )
+
+export const paymentMixRoutes = (auth: AuthPlugin) =>
+  new Elysia({ name: 'payment-mix', detail: { tags: ['Payments'] } })
+    .use(auth)
+    .get('/payment-mix', ({ db, query, locations }) => paymentMix(db, query, locations), {
+      permission: 'analytics:read',
+      query: PaymentMixQuery,
+      response: PaymentMix,
+      detail: {
+        summary: 'Payment mix by tender',
+        description: `Money taken per tender (cash, card, gift card): payments captured in the \`capturedAt\` range, with refunds subtracted. A location-bound caller, or one naming a location with \`x-location-id\` or \`locationId\`, sees only that location’s payments. ${MONEY}`,
+      },
+    })

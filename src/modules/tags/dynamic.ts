@@ -7,10 +7,11 @@ import { eq, sql } from 'drizzle-orm'
 import { observeWrites, type WriteRecord } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { calendarDateIn } from '../../platform/dates'
+import type { Db } from '../../platform/tenancy/databases'
 import { preparedOn } from '../../platform/tenancy/prepared'
-import type { Queryable } from '../../platform/tenancy/transaction'
+import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { deleteAssignment, dynamicTagsFor, insertAssignment, tagsFor } from './assignments'
-import { matchesConditions, objectTypes, type TagObjectType } from './fields'
+import { matchesConditions, objectTypes, type TagObjectType, tagObjectTypeOf } from './fields'
 import { type TagRow, tagAssignments, tags } from './schema'
 
 export type RecordFields = Record<string, unknown>
@@ -52,6 +53,25 @@ export function presentRecord(
 }
 
 const today = () => calendarDateIn(new Date())
+
+/**
+ * Re-applies every Dynamic tag with a `withinLastDays` condition: what those conditions hold for
+ * moves with the date, not with a write (a customer created 31 days ago leaves "created within 30
+ * days" overnight). The scheduler runs it for each tenant (jobs.ts); changes are recorded by `actor`.
+ */
+export function refreshDatedTags(db: Db, actor: Actor): number {
+  const dated = db
+    .select()
+    .from(tags)
+    .where(eq(tags.type, 'Dynamic'))
+    .all()
+    .filter((tag) => tag.conditions.some((c) => c.operator === 'withinLastDays'))
+  for (const tag of dated) {
+    const objectType = tagObjectTypeOf(tag.objectType)
+    if (objectType) inWriteTransaction(db, (tx) => backfillTag(tx, actor, objectType, tag))
+  }
+  return dated.length
+}
 
 /**
  * Makes one record carry exactly the Dynamic tags (of `among`, default all of its type) whose

@@ -17,6 +17,10 @@ export type TagObjectTypeName = (typeof objectTypes)[TagObjectType]
 
 export const isTagObjectType = (value: string): value is TagObjectType => Object.hasOwn(objectTypes, value)
 
+/** The path slug of an `objectType` value tags carry (`ClubMembership` → `club-membership`). */
+export const tagObjectTypeOf = (name: string): TagObjectType | undefined =>
+  (Object.keys(objectTypes) as TagObjectType[]).find((slug) => objectTypes[slug] === name)
+
 export type FieldKind = 'string' | 'number' | 'boolean' | 'date'
 
 /** The fields conditions may name, per object type. Money fields are integer cents. */

@@ -1,4 +1,8 @@
 import { t } from 'elysia'
+import {
+  DEFAULT_ROTATION_GRACE_SECONDS,
+  MAX_ROTATION_GRACE_SECONDS,
+} from '../../platform/events/subscriptions'
 import { idempotencyKeyHeader } from '../../platform/http/idempotency'
 import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
 import { int } from '../../platform/http/types'
@@ -242,3 +246,45 @@ export const ManualReview = t.Object(
 export type CreateWebhookInput = typeof CreateWebhook.static
 export type UpdateWebhookInput = typeof UpdateWebhook.static
 export type CreateTablesSubscriptionInput = typeof CreateTablesSubscription.static
+
+export const RotateSecret = t.Object(
+  {
+    graceSeconds: t.Optional(
+      int({
+        minimum: 0,
+        maximum: MAX_ROTATION_GRACE_SECONDS,
+        description: `How long the replaced secret keeps signing deliveries next to the new one; default ${DEFAULT_ROTATION_GRACE_SECONDS} (a day), 0 stops it at once.`,
+        examples: [DEFAULT_ROTATION_GRACE_SECONDS],
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export type RotateSecretInput = typeof RotateSecret.static
+
+const previousSecretExpiresAt = t.Nullable(
+  t.String({
+    format: 'date-time',
+    description:
+      'Until when deliveries also carry a signature with the replaced secret; null when they do not.',
+  }),
+)
+
+export const RotatedWebhook = t.Object({
+  ...subscriptionFields,
+  headers: t.Record(t.String(), t.String()),
+  ...timestamps,
+  secret: t.String({ description: 'The new `whsec_` signing secret. Shown only in this response.' }),
+  previousSecretExpiresAt,
+})
+
+export const RotatedTablesSubscription = t.Object({
+  data: t.Object({
+    ...subscriptionFields,
+    ...boundTo,
+    ...timestamps,
+    signingSecret: t.String({ description: 'The new `whsec_` signing secret. Shown only in this response.' }),
+    previousSecretExpiresAt,
+  }),
+})

@@ -19,6 +19,8 @@ import {
   DeadLetterListQuery,
   IdParams,
   ManualReview,
+  RotatedWebhook,
+  RotateSecret,
   UpdateWebhook,
   WebHookLogList,
   WebHookLogQuery,
@@ -31,6 +33,7 @@ import {
   deleteWebhook,
   getWebhook,
   listWebhooks,
+  rotateWebhookSecret,
   type SubscriptionSettings,
   updateWebhook,
 } from './service'
@@ -89,6 +92,22 @@ export const webhookRoutes = (auth: AuthPlugin, settings: SubscriptionSettings) 
           description:
             'Not in the published table; added so a subscription can be re-enabled (after a 410 disabled it) or moved. ' +
             'Partial: fields not sent keep their value. The secret does not change.',
+        },
+      },
+    )
+    .post(
+      '/web-hook/:id/rotate-secret',
+      ({ db, actor, params, body }) => rotateWebhookSecret(db, actor, params.id, body),
+      {
+        permission: 'webhooks:manage',
+        tenantWide: true,
+        params: IdParams,
+        body: RotateSecret,
+        response: RotatedWebhook,
+        detail: {
+          summary: 'Rotate a webhook’s signing secret',
+          description:
+            'Standard Webhooks secret rotation: answers a new `whsec_` secret, shown only here. For `graceSeconds` (default a day) every delivery carries two signatures, space-separated in `webhook-signature` (`v1,<new> v1,<old>`), so a receiver verifies with either while it switches; then only the new one. Rotating again drops a secret still in its grace period. Audited as `webhook.rotate_secret`.',
         },
       },
     )

@@ -12,16 +12,23 @@ import {
 } from '../../platform/events/schema'
 import {
   checkTargetUrl,
+  DEFAULT_ROTATION_GRACE_SECONDS,
   insertSubscription,
   type NewSubscription,
   normalizeHeaders,
+  rotateSecret,
 } from '../../platform/events/subscriptions'
 import { offsetOf, type PageRequest } from '../../platform/http/paging'
 import { notFound } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import type { CreateTablesSubscriptionInput, CreateWebhookInput, UpdateWebhookInput } from './model'
+import type {
+  CreateTablesSubscriptionInput,
+  CreateWebhookInput,
+  RotateSecretInput,
+  UpdateWebhookInput,
+} from './model'
 
 export interface SubscriptionSettings {
   allowPrivateTargets: boolean
@@ -142,6 +149,26 @@ function deleteOfFamily(
   })
 }
 
+/** A new signing secret; the old one keeps signing next to it for the grace period. */
+function rotateOfFamily(
+  tx: Queryable,
+  actor: Actor,
+  family: SubscriptionFamily,
+  id: string,
+  input: RotateSecretInput,
+  scope: LocationScope = everyLocation,
+) {
+  const graceSeconds = input.graceSeconds ?? DEFAULT_ROTATION_GRACE_SECONDS
+  const row = rotateSecret(tx, findOfFamily(tx, family, id, scope), graceSeconds)
+  recordWrite(tx, actor, {
+    action: 'webhook.rotate_secret',
+    entityType: 'webhook_subscription',
+    entityId: id,
+    metadata: { graceSeconds, previousSecretExpiresAt: row.previousSecretExpiresAt },
+  })
+  return row
+}
+
 // Legacy `/web-hook`.
 
 export function listWebhooks(db: Queryable, page: PageRequest) {
@@ -201,6 +228,13 @@ export function updateWebhook(
   })
 }
 
+export function rotateWebhookSecret(db: Db, actor: Actor, id: string, input: RotateSecretInput) {
+  return inWriteTransaction(db, (tx) => {
+    const row = rotateOfFamily(tx, actor, 'legacy', id, input)
+    return { ...webhookView(row), secret: row.secret, previousSecretExpiresAt: row.previousSecretExpiresAt }
+  })
+}
+
 export function deleteWebhook(db: Db, actor: Actor, id: string): void {
   inWriteTransaction(db, (tx) => deleteOfFamily(tx, actor, 'legacy', id))
 }
@@ -229,4 +263,24 @@ export function createTablesSubscription(
 
 export function deleteTablesSubscription(db: Db, actor: Actor, id: string, scope: LocationScope): void {
   inWriteTransaction(db, (tx) => deleteOfFamily(tx, actor, 'tables', id, scope))
+}
+
+/** Joins the caller's transaction (idempotentWrite) so the stored response commits with the row. */
+export function rotateTablesSubscriptionSecret(
+  db: Db,
+  actor: Actor,
+  id: string,
+  input: RotateSecretInput,
+  scope: LocationScope,
+) {
+  return inWriteTransaction(db, (tx) => {
+    const row = rotateOfFamily(tx, actor, 'tables', id, input, scope)
+    return {
+      data: {
+        ...tablesSubscriptionView(row),
+        signingSecret: row.secret,
+        previousSecretExpiresAt: row.previousSecretExpiresAt,
+      },
+    }
+  })
 }

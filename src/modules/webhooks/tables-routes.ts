@@ -10,12 +10,15 @@ import {
   CreateTablesSubscription,
   IdempotencyHeaders,
   IdParams,
+  RotatedTablesSubscription,
+  RotateSecret,
   TablesSubscriptionList,
 } from './model'
 import {
   createTablesSubscription,
   deleteTablesSubscription,
   listTablesSubscriptions,
+  rotateTablesSubscriptionSecret,
   type SubscriptionSettings,
 } from './service'
 
@@ -64,6 +67,37 @@ export const tablesWebhookRoutes = (auth: AuthPlugin, settings: SubscriptionSett
             'for 24 hours, which answers the same subscription rather than creating another). Deliveries are the same as legacy webhooks’. ' +
             'Made by a caller bound to some locations (a credential with an allowlist, a location role), the subscription is bound to them ' +
             '(`locationIds`) and receives only events that happened there; made tenant-wide (`locationIds: null`) it receives every event.',
+        },
+      },
+    )
+    .post(
+      '/:id/rotate-secret',
+      ({ db, actor, params, body, headers, path, set, locations }) => {
+        const result = idempotentWrite(
+          db,
+          actor,
+          { key: headers['idempotency-key'], method: 'POST', path, body },
+          () => ({
+            status: 200,
+            body: rotateTablesSubscriptionSecret(db, actor, params.id, body, locations),
+          }),
+        )
+        set.status = result.status
+        if (result.replayed) set.headers['idempotent-replayed'] = 'true'
+        return result.body
+      },
+      {
+        permission: 'webhooks:manage',
+        credentialScope: 'webhooks:manage',
+        headers: IdempotencyHeaders,
+        params: IdParams,
+        body: RotateSecret,
+        response: RotatedTablesSubscription,
+        detail: {
+          summary: 'Rotate a webhook subscription’s signing secret',
+          description:
+            'Standard Webhooks secret rotation: answers a new `whsec_` secret, shown only here. For `graceSeconds` (default a day) every delivery carries two signatures, space-separated in `webhook-signature` (`v1,<new> v1,<old>`), so a receiver verifies with either while it switches; then only the new one. Rotating again drops a secret still in its grace period. Audited as `webhook.rotate_secret`.' +
+            ' A replay of the same `idempotency-key` answers the same secret. A subscription the caller does not reach is 404.',
         },
       },
     )

@@ -19,7 +19,7 @@ export interface WriteRecord {
    * dot of `action` and aggregate `entityId`. Omitted: no such event.
    */
   event?: Record<string, unknown>
-  /** Further events, or events named otherwise than the entry (`cash-drawer`, `clock-in`). */
+  /** Further events, or events named otherwise than the entry (a `cash_drawer` entry's `entry` event). */
   events?: readonly DomainEvent[]
 }
 

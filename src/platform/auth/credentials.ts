@@ -1,5 +1,5 @@
-// Tables-API credentials (`tpk_live_`): made and revoked from the command line, stored in the
-// control database by token hash so the token alone selects its tenant. Each carries scopes, a
+// Tables-API credentials (`tpk_live_`): made and revoked from the command line or by an owner
+// through /credentials, stored in the control database by token hash so the token alone selects its tenant. Each carries scopes, a
 // location allowlist and a per-minute rate limit; its requests are audited with the subject
 // `credential:<id>` and no staff user.
 import { asc, eq } from 'drizzle-orm'
@@ -48,7 +48,8 @@ export function createCredential(
   pool: TenantPool,
   access: Pick<AccessSources, 'locationIds'>,
   input: NewCredential,
-  actorName = 'cli',
+  /** Who made it, for the tenant's audit trail (the command line when absent). */
+  actor?: Actor,
 ): { credential: ReturnType<typeof presentCredential>; token: string } {
   const tenant = findTenantById(control, input.tenantId)
   if (!tenant) throw notFound('tenant', input.tenantId)
@@ -93,7 +94,7 @@ export function createCredential(
   )
   try {
     inWriteTransaction(db, (tx) =>
-      recordWrite(tx, systemActor(tenant.id, actorName), {
+      recordWrite(tx, actor ?? systemActor(tenant.id, 'cli'), {
         action: 'credential.create',
         entityType: 'api_credential',
         entityId: row.id,
@@ -117,9 +118,18 @@ export function listCredentials(control: ControlDb, tenantId?: string) {
     .map(presentCredential)
 }
 
-export function revokeCredential(control: ControlDb, pool: TenantPool, id: string, actorName = 'cli') {
+/**
+ * Revokes at once: the update bumps the control database's auth version, so no cached principal
+ * of the credential outlives it. `tenantId`: only a credential of this tenant (404 otherwise).
+ */
+export function revokeCredential(
+  control: ControlDb,
+  pool: TenantPool,
+  id: string,
+  by: { actor?: Actor; tenantId?: string } = {},
+) {
   const row = control.select().from(apiCredentials).where(eq(apiCredentials.id, id)).get()
-  if (!row) throw notFound('credential', id)
+  if (!row || (by.tenantId !== undefined && row.tenantId !== by.tenantId)) throw notFound('credential', id)
   if (row.revokedAt) {
     throw new ApiError('conflict', `credential ${id} was already revoked at ${row.revokedAt}`, {
       extensions: { revokedAt: row.revokedAt },
@@ -129,7 +139,7 @@ export function revokeCredential(control: ControlDb, pool: TenantPool, id: strin
     tx.update(apiCredentials).set({ revokedAt: nowIso() }).where(eq(apiCredentials.id, id)).returning().get(),
   )
   inWriteTransaction(pool.get(row.tenantId).db, (tx) =>
-    recordWrite(tx, systemActor(row.tenantId, actorName), {
+    recordWrite(tx, by.actor ?? systemActor(row.tenantId, 'cli'), {
       action: 'credential.revoke',
       entityType: 'api_credential',
       entityId: id,

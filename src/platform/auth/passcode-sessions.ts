@@ -8,7 +8,8 @@
 // within PASSCODE_ATTEMPT_WINDOW_MS without a success lock passcode sign-in for that staff user
 // for PASSCODE_LOCK_MS: 429 `rate_limited` with Retry-After, even with the right passcode.
 // A success clears the count.
-import { and, eq, gt, isNull, lt } from 'drizzle-orm'
+import { and, count, desc, eq, gt, isNull, lt } from 'drizzle-orm'
+import { offsetOf, type PageRequest } from '../http/paging'
 import { ApiError } from '../http/problem'
 import type { RequestInfo } from '../http/request-context'
 import { newId } from '../ids'
@@ -16,6 +17,7 @@ import { type PasscodeSessionRow, passcodeAttempts, passcodeSessions } from '../
 import type { ControlDb } from '../tenancy/databases'
 import { inWriteTransaction } from '../tenancy/transaction'
 import type { Actor } from './actor'
+import { type LocationScope, scopeCondition } from './location-scope'
 import { hashToken, newOpaqueToken, PASSCODE_SESSION_PREFIX } from './tokens'
 
 export const PASSCODE_MAX_ATTEMPTS = 5
@@ -183,4 +185,35 @@ export function revokeStaffPasscodeSessions(
       .returning({ id: passcodeSessions.id })
       .all(),
   ).length
+}
+
+/** The tenant's sessions still open (not signed out, not expired) at the scope's locations, newest first; never the token. */
+export function listOpenPasscodeSessions(
+  control: ControlDb,
+  tenantId: string,
+  scope: LocationScope,
+  page: PageRequest,
+) {
+  const where = and(
+    eq(passcodeSessions.tenantId, tenantId),
+    isNull(passcodeSessions.revokedAt),
+    gt(passcodeSessions.expiresAt, new Date().toISOString()),
+    scopeCondition(scope, passcodeSessions.locationId),
+  )
+  const total = control.select({ n: count() }).from(passcodeSessions).where(where).get()?.n ?? 0
+  const rows = control
+    .select({
+      id: passcodeSessions.id,
+      staffUserId: passcodeSessions.staffUserId,
+      locationId: passcodeSessions.locationId,
+      createdAt: passcodeSessions.createdAt,
+      expiresAt: passcodeSessions.expiresAt,
+    })
+    .from(passcodeSessions)
+    .where(where)
+    .orderBy(desc(passcodeSessions.createdAt), desc(passcodeSessions.id))
+    .limit(page.limit)
+    .offset(offsetOf(page))
+    .all()
+  return { passcodeSessions: rows, page: { total, page: page.page, limit: page.limit } }
 }

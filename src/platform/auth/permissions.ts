@@ -6,7 +6,8 @@ export const permissionCatalogue = {
   'apps:read': 'Read apps, app data and app sync records',
   'apps:write': 'Create, change and delete apps, app data and app sync records',
   'analytics:read': 'Request and read ERA analytics reports',
-  'audit:read': 'Read the audit trail',
+  'audit:read': 'Read the audit trail and verify its hash chain',
+  'backups:read': 'Read the state of backups: snapshots, replication and the restore window',
   'cash:read': 'Read cash drawers, entries and closeout summaries',
   'cash:manage': 'Open, assign, pause and close drawers, and record drawer entries',
   'cash:approve': 'Approve a drawer closeout above the approval threshold',
@@ -15,6 +16,8 @@ export const permissionCatalogue = {
   'collections:read': 'Read collections',
   'collections:write': 'Create, change and delete collections',
   'coupons:read': 'Read coupons',
+  'credentials:read': 'Read the tables-API credentials (`tpk_live_`), never their tokens',
+  'credentials:manage': 'Create and revoke tables-API credentials (`tpk_live_`)',
   'coupons:write': 'Create, change and delete coupons',
   'customers:read': 'Read customers and their addresses',
   'customers:write': 'Create and change customers, addresses and payment methods',
@@ -70,7 +73,7 @@ export const allPermissions = Object.keys(permissionCatalogue) as Permission[]
 const reads = allPermissions.filter((p) => p.endsWith(':read'))
 
 /** Owner-level only: changing integrations that receive the tenant's data, and the locations themselves. */
-const ownerOnly: Permission[] = ['webhooks:manage', 'apps:write', 'locations:manage']
+const ownerOnly: Permission[] = ['webhooks:manage', 'apps:write', 'locations:manage', 'credentials:manage']
 
 export const builtInRoles = {
   owner: {
@@ -84,7 +87,10 @@ export const builtInRoles = {
   staff: {
     description: 'Front-of-house and bar work: orders, payments, customers, reservations, cash entries.',
     grants: [
-      ...reads.filter((p) => p !== 'audit:read' && p !== 'webhooks:read' && p !== 'analytics:read'),
+      ...reads.filter(
+        (p) =>
+          !['audit:read', 'webhooks:read', 'analytics:read', 'backups:read', 'credentials:read'].includes(p),
+      ),
       'cash:manage',
       'clubs:write',
       'customers:write',

@@ -5,7 +5,7 @@
 import type { TSchema } from '@sinclair/typebox'
 
 export interface EventEntry {
-  /** `object` of the event, as emitted: `vendor`, `club-membership`, `gift_card`. */
+  /** `object` of the event, as emitted, in snake_case: `vendor`, `club_membership`, `gift_card`. */
   object: string
   /** The `action`s this entry covers. */
   actions: readonly string[]
@@ -15,6 +15,12 @@ export interface EventEntry {
   payload: string
   /** The payload's schema: the same one the API answers with wherever it is the resource. */
   schema: TSchema
+  /**
+   * Names this entry's events had before object and action names were unified in snake_case
+   * (`cash-drawer`, `clock-in`). They stay valid for one release: a subscription made with them
+   * still matches, and receives the event under the name it subscribed with.
+   */
+  formerly?: { object?: string; actions?: Readonly<Record<string, string>> }
 }
 
 export type EventCatalogue = readonly EventEntry[]

@@ -11,6 +11,7 @@ import type { Logger } from '../log'
 import type { Db } from '../tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../tenancy/transaction'
 import { markDead, resolveDeadLetterIfDelivered } from './dead-letter-state'
+import { type EventName, nameFor } from './names'
 import {
   type OutboxEventRow,
   outboxEvents,
@@ -19,8 +20,8 @@ import {
   webhookDeliveryAttempts,
   webhookSubscriptions,
 } from './schema'
-import { signPayload } from './signing'
-import { findSubscription, matchingSubscriptions } from './subscriptions'
+import { signatureHeader } from './signing'
+import { findSubscription, matchingSubscriptions, signingSecrets } from './subscriptions'
 import { fetchTarget, type ResolveHost, TargetRefusedError } from './targets'
 
 export interface DeliverySettings {
@@ -46,11 +47,15 @@ const MAX_RETRY_AFTER_MS = 24 * 3600 * 1000
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-/** The body every subscriber receives: Commerce7's shape. */
-export function deliveryBody(event: OutboxEventRow, tenantId: string): string {
+/**
+ * The body every subscriber receives: Commerce7's shape, the event named as the subscription
+ * knows it (a former name it subscribed with, else the current one).
+ */
+export function deliveryBody(event: OutboxEventRow, subscription: EventName, tenantId: string): string {
+  const { object, action } = nameFor(subscription, event)
   return JSON.stringify({
-    object: event.object,
-    action: event.action,
+    object,
+    action,
     payload: event.payload,
     user: event.user,
     tenantId,
@@ -176,7 +181,7 @@ export function claimDue(db: Db, settings: DeliverySettings, nowMs = Date.now())
         markDead(tx, delivery, 'the event is no longer in the outbox', now)
         continue
       }
-      const body = deliveryBody(event, settings.tenantId)
+      const body = deliveryBody(event, sub, settings.tenantId)
       const timestamp = Math.floor(nowMs / 1000)
       const headers: Record<string, string> = {
         ...sub.headers,
@@ -184,7 +189,7 @@ export function claimDue(db: Db, settings: DeliverySettings, nowMs = Date.now())
         'user-agent': settings.userAgent,
         'webhook-id': delivery.messageId,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': signPayload(sub.secret, delivery.messageId, timestamp, body),
+        'webhook-signature': signatureHeader(signingSecrets(sub, nowMs), delivery.messageId, timestamp, body),
       }
       const recorded = { ...headers }
       for (const name of Object.keys(sub.headers)) recorded[name] = '[redacted]'

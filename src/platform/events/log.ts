@@ -1,8 +1,9 @@
 // The web-hook log: every finished attempt with its event, newest first. Attempts still in
 // flight appear once they finish (within the request timeout); dead letters show them at once.
-import { and, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm'
 import { offsetOf, type PageRequest } from '../http/paging'
 import type { Queryable } from '../tenancy/transaction'
+import { namesOfAction, namesOfObject } from './names'
 import { outboxEvents, type WebhookDeliveryAttemptRow, webhookDeliveryAttempts } from './schema'
 
 export interface WebHookLogQuery extends PageRequest {
@@ -72,8 +73,9 @@ function entry(
 
 export function listWebHookLog(db: Queryable, query: WebHookLogQuery) {
   const conditions: (SQL | undefined)[] = [ne(webhookDeliveryAttempts.status, 'delivering')]
-  if (query.object) conditions.push(eq(sql`lower(${outboxEvents.object})`, query.object.toLowerCase()))
-  if (query.action) conditions.push(eq(sql`lower(${outboxEvents.action})`, query.action.toLowerCase()))
+  // Filters answer to an event's former names too (names.ts).
+  if (query.object) conditions.push(inArray(sql`lower(${outboxEvents.object})`, namesOfObject(query.object)))
+  if (query.action) conditions.push(inArray(sql`lower(${outboxEvents.action})`, namesOfAction(query.action)))
   if (query.isSuccess !== undefined)
     conditions.push(eq(webhookDeliveryAttempts.status, query.isSuccess ? 'succeeded' : 'failed'))
   const where = and(...conditions)

@@ -46,8 +46,14 @@ export const webhookSubscriptions = sqliteTable(
     /** Why the service disabled it (a 410 from the receiver), null when enabled or disabled by a user. */
     disabledReason: text('disabled_reason'),
     headers: text('headers', { mode: 'json' }).$type<Record<string, string>>().notNull(),
-    /** The `whsec_` signing secret; shown only in the create response. */
+    /** The `whsec_` signing secret; shown only in the create and rotate responses. */
     secret: text('secret').notNull(),
+    /**
+     * After a rotation, the replaced secret: deliveries carry a signature with each (Standard
+     * Webhooks) until `previousSecretExpiresAt`, so receivers can switch without missing one.
+     */
+    previousSecret: text('previous_secret'),
+    previousSecretExpiresAt: text('previous_secret_expires_at'),
     /**
      * The locations whose events it receives, when made by a caller bound to some (a tables-API
      * credential's allowlist, say); null: every location's, and events of no location.

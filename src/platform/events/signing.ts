@@ -1,6 +1,7 @@
 // Standard Webhooks signatures (https://www.standardwebhooks.com): the signed content is
 // `${webhook-id}.${webhook-timestamp}.${body}`, HMAC-SHA256 keyed with the base64 bytes after the
-// secret's `whsec_` prefix, sent as `webhook-signature: v1,<base64>`.
+// secret's `whsec_` prefix, sent as `webhook-signature: v1,<base64>`; during a secret rotation's
+// grace period, one signature per secret, space-separated (`v1,<new> v1,<old>`).
 import { createHmac, randomBytes } from 'node:crypto'
 
 const SECRET_PREFIX = 'whsec_'
@@ -21,3 +22,11 @@ export function signPayload(
   const digest = createHmac('sha256', key).update(`${messageId}.${timestampSeconds}.${body}`).digest('base64')
   return `v1,${digest}`
 }
+
+/** The `webhook-signature` header: a signature with each secret, space-separated. */
+export const signatureHeader = (
+  secrets: readonly string[],
+  messageId: string,
+  timestampSeconds: number,
+  body: string,
+) => secrets.map((secret) => signPayload(secret, messageId, timestampSeconds, body)).join(' ')

@@ -1,9 +1,10 @@
 // Webhook subscriptions, shared by both families (legacy `/web-hook` and the tables API): the
-// rules for targets and custom headers, and which subscriptions an event matches.
-import { and, eq, sql } from 'drizzle-orm'
+// rules for targets and custom headers, which subscriptions an event matches, and secret rotation.
+import { and, eq, or, sql } from 'drizzle-orm'
 import { invalid } from '../http/problem'
 import { newId, nowIso } from '../ids'
 import type { Queryable } from '../tenancy/transaction'
+import { type EventName, sameEvent, spellingsOf } from './names'
 import { type SubscriptionFamily, type WebhookSubscriptionRow, webhookSubscriptions } from './schema'
 import { newSigningSecret } from './signing'
 import { targetUrlProblem } from './targets'
@@ -77,6 +78,8 @@ export function insertSubscription(
       disabledReason: null,
       headers: normalizeHeaders(input.headers),
       secret: newSigningSecret(),
+      previousSecret: null,
+      previousSecretExpiresAt: null,
       locationIds: input.locationIds ? [...input.locationIds] : null,
       createdAt: now,
       updatedAt: now,
@@ -85,10 +88,15 @@ export function insertSubscription(
     .get()
 }
 
-const matches = (object: string, action: string) =>
-  and(
-    eq(sql`lower(${webhookSubscriptions.object})`, object.toLowerCase()),
-    eq(sql`lower(${webhookSubscriptions.action})`, action.toLowerCase()),
+/** Subscriptions to the event under any of its names, current or former (names.ts). */
+const matches = (event: EventName) =>
+  or(
+    ...spellingsOf(event).map(({ object, action }) =>
+      and(
+        eq(sql`lower(${webhookSubscriptions.object})`, object),
+        eq(sql`lower(${webhookSubscriptions.action})`, action),
+      ),
+    ),
   )
 
 /** A subscription bound to locations receives only events that happened at one of them. */
@@ -100,7 +108,7 @@ export function matchingSubscriptions(db: Queryable, event: EventKey): WebhookSu
   return db
     .select()
     .from(webhookSubscriptions)
-    .where(matches(event.object, event.action))
+    .where(matches(event))
     .all()
     .filter((sub) => receivesAt(sub, event.locationId))
 }
@@ -112,13 +120,46 @@ export interface EventKey {
 }
 
 export function subscriptionMatches(sub: WebhookSubscriptionRow, event: EventKey): boolean {
-  return (
-    sub.object.toLowerCase() === event.object.toLowerCase() &&
-    sub.action.toLowerCase() === event.action.toLowerCase() &&
-    receivesAt(sub, event.locationId)
-  )
+  return sameEvent(sub, event) && receivesAt(sub, event.locationId)
 }
 
 export function findSubscription(db: Queryable, id: string): WebhookSubscriptionRow | undefined {
   return db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).get()
+}
+
+/** The default and longest grace period of a rotated secret. */
+export const DEFAULT_ROTATION_GRACE_SECONDS = 24 * 3600
+export const MAX_ROTATION_GRACE_SECONDS = 7 * 24 * 3600
+
+/**
+ * A new signing secret for the subscription; the one it replaces keeps signing deliveries, next to
+ * the new one, for `graceSeconds` (0: it stops at once). A secret still in its grace period from
+ * an earlier rotation is dropped: only the newest two ever sign.
+ */
+export function rotateSecret(
+  tx: Queryable,
+  sub: WebhookSubscriptionRow,
+  graceSeconds: number,
+): WebhookSubscriptionRow {
+  const now = Date.now()
+  return tx
+    .update(webhookSubscriptions)
+    .set({
+      secret: newSigningSecret(),
+      previousSecret: graceSeconds > 0 ? sub.secret : null,
+      previousSecretExpiresAt: graceSeconds > 0 ? new Date(now + graceSeconds * 1000).toISOString() : null,
+      updatedAt: nowIso(),
+    })
+    .where(eq(webhookSubscriptions.id, sub.id))
+    .returning()
+    .get()
+}
+
+/** The secrets a delivery is signed with at `nowMs`: the current one, and the previous one in its grace period. */
+export function signingSecrets(sub: WebhookSubscriptionRow, nowMs: number): string[] {
+  const previousValid =
+    sub.previousSecret !== null &&
+    sub.previousSecretExpiresAt !== null &&
+    Date.parse(sub.previousSecretExpiresAt) > nowMs
+  return previousValid ? [sub.secret, sub.previousSecret!] : [sub.secret]
 }

@@ -35,6 +35,8 @@ export interface JobStatus {
   lastSuccessAt: string | null
   lastError: string | null
   lastErrorAt: string | null
+  /** When the next run is planned; null while one runs, or when the scheduler is stopped. */
+  nextRunAt: string | null
 }
 
 interface Job {
@@ -74,6 +76,7 @@ export class Scheduler {
         lastSuccessAt: null,
         lastError: null,
         lastErrorAt: null,
+        nextRunAt: null,
       },
     }
     this.jobs.set(definition.name, job)
@@ -104,6 +107,7 @@ export class Scheduler {
       if (job.timer) clearTimeout(job.timer)
       job.timer = null
       job.rerun = false
+      job.status.nextRunAt = null
       if (job.current) running.push(job.current)
     }
     await Promise.all(running)
@@ -137,6 +141,7 @@ export class Scheduler {
   private plan(job: Job, delayMs: number): void {
     if (this.stopping || !this.started) return
     if (job.timer) clearTimeout(job.timer)
+    job.status.nextRunAt = new Date(Date.now() + delayMs).toISOString()
     job.timer = setTimeout(() => {
       job.timer = null
       if (!job.current) void this.execute(job)
@@ -148,6 +153,7 @@ export class Scheduler {
     const signal = this.abort.signal
     const run = (async () => {
       status.running = true
+      status.nextRunAt = null
       status.runs++
       status.lastStartedAt = new Date().toISOString()
       try {

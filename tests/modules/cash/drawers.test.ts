@@ -40,7 +40,7 @@ describe('open a drawer', () => {
       .all()
     expect(audit).toEqual([{ id: d.id }])
     const events = t.tenant.db.$client
-      .query("SELECT action FROM outbox_events WHERE object = 'cash-drawer'")
+      .query("SELECT action FROM outbox_events WHERE object = 'cash_drawer'")
       .all()
     expect(events).toEqual([{ action: 'create' }])
   })

@@ -49,7 +49,7 @@ describe('entries', () => {
     expect(detail.drawer.expectedBalance).toBe(10_000 + sum)
     expect(
       t.tenant.db.$client
-        .query("SELECT count(*) AS n FROM outbox_events WHERE object = 'cash-drawer' AND action = 'entry'")
+        .query("SELECT count(*) AS n FROM outbox_events WHERE object = 'cash_drawer' AND action = 'entry'")
         .get(),
     ).toEqual({ n: steps.length })
     expect(

@@ -55,7 +55,7 @@ const stored = (id: string, tenant: TenantFixture = t.tenant) =>
 const releases = (tenant: TenantFixture = t.tenant) =>
   tenant.db.$client
     .query(
-      "SELECT entity_id AS id, subject, metadata FROM audit_entries WHERE action = 'club-membership.resume' ORDER BY seq",
+      "SELECT entity_id AS id, subject, metadata FROM audit_entries WHERE action = 'club_membership.resume' ORDER BY seq",
     )
     .all() as { id: string; subject: string; metadata: string }[]
 
@@ -65,7 +65,7 @@ describe('reads present a hold that has ended as released, writing nothing', () 
   test('by id, in the list, and through the status filter; the stored row stays On Hold', async () => {
     const ongoing = await heldUntil(addDays(today, 1))
     const m = await heldUntil(addDays(today, -1))
-    const outboxBefore = events(t, 'club-membership').length
+    const outboxBefore = events(t, 'club_membership').length
 
     const read = await t.request('GET', `/club-membership/${m.id}?expand=club`, { as: t.tenant.readOnly })
     expect(read.status).toBe(200)
@@ -83,7 +83,7 @@ describe('reads present a hold that has ended as released, writing nothing', () 
 
     expect(stored(m.id)).toEqual({ status: 'On Hold', holdUntil: addDays(today, -1), holdReason: 'Harvest' })
     expect(releases()).toEqual([])
-    expect(events(t, 'club-membership')).toHaveLength(outboxBefore)
+    expect(events(t, 'club_membership')).toHaveLength(outboxBefore)
   })
 
   test('a hold ends on the morning of holdUntil in the tenant’s zone, not the day before', async () => {
@@ -136,7 +136,7 @@ describe(`the ${RELEASE_HOLDS_JOB} job`, () => {
       changes: { status: { from: 'On Hold', to: 'Active' } },
     })
     expect(releases(other).map((e) => e.id)).toEqual([theirs.id])
-    const resumed = events(t, 'club-membership').filter((e) => e.action === 'resume')
+    const resumed = events(t, 'club_membership').filter((e) => e.action === 'resume')
     expect(resumed.map((e) => e.aggregateId)).toEqual([m.id])
     expect(JSON.parse(resumed[0]!.payload)).toMatchObject({ id: m.id, ...released })
 
@@ -144,7 +144,7 @@ describe(`the ${RELEASE_HOLDS_JOB} job`, () => {
     await t.platform.jobs.runNow(RELEASE_HOLDS_JOB)
     expect(releases()).toHaveLength(1)
     expect(releases(other)).toHaveLength(1)
-    expect(events(t, 'club-membership').filter((e) => e.action === 'resume')).toHaveLength(1)
+    expect(events(t, 'club_membership').filter((e) => e.action === 'resume')).toHaveLength(1)
     expect(t.platform.jobs.status().find((j) => j.name === RELEASE_HOLDS_JOB)).toMatchObject({
       runs: 2,
       failures: 0,

@@ -327,20 +327,20 @@ describe('club memberships: behaviour', () => {
 
     const actions = t.tenant.db.$client
       .query(
-        "SELECT action FROM audit_entries WHERE entity_type = 'club-membership' AND entity_id = ? ORDER BY seq",
+        "SELECT action FROM audit_entries WHERE entity_type = 'club_membership' AND entity_id = ? ORDER BY seq",
       )
       .all(m.id)
       .map((e: any) => e.action)
     expect(actions).toEqual([
-      'club-membership.create',
-      'club-membership.hold',
-      'club-membership.hold',
-      'club-membership.resume',
-      'club-membership.hold',
-      'club-membership.cancel',
+      'club_membership.create',
+      'club_membership.hold',
+      'club_membership.hold',
+      'club_membership.resume',
+      'club_membership.hold',
+      'club_membership.cancel',
     ])
     expect(
-      events(t, 'club-membership')
+      events(t, 'club_membership')
         .filter((e) => e.aggregateId === m.id)
         .map((e) => e.action),
     ).toEqual(['create', 'hold', 'hold', 'resume', 'hold', 'cancel'])
@@ -379,7 +379,7 @@ describe('club memberships: behaviour', () => {
     )
     expect(del.status).toBe(409)
     const changes = t.tenant.db.$client
-      .query("SELECT metadata FROM audit_entries WHERE action = 'club-membership.update' ORDER BY seq")
+      .query("SELECT metadata FROM audit_entries WHERE action = 'club_membership.update' ORDER BY seq")
       .all()
       .map((e: any) => JSON.parse(e.metadata).changes)
     expect(changes[1]).toMatchObject({

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { executeRun } from '../../../src/modules/club-releases/processing'
+import { executeRun, processDue } from '../../../src/modules/club-releases/processing'
 import { serviceOrdersPort } from '../../../src/modules/orders-port'
 import type { PaymentProvider } from '../../../src/platform/payments/provider'
 import { tenantDatabasePath } from '../../../src/platform/tenancy/databases'
@@ -77,6 +77,28 @@ describe('club release runs: once per membership', () => {
     expect(new Set(keys).size).toBe(3)
   })
 
+  test('the scheduler leaves a Running run with a fresh heartbeat alone: its process is alive', async () => {
+    const live = await queueRun()
+    const db = t.tenant.db.$client
+    db.run("UPDATE club_release_runs SET status = 'Running', heartbeat_at = ? WHERE id = ?", [
+      new Date().toISOString(),
+      live,
+    ])
+    const keys: string[] = []
+    const deps = { provider: recordingProvider(keys), port: serviceOrdersPort }
+    await processDue(t.tenant.db, t.tenant.id, '2000-01-01', deps)
+    expect(keys).toEqual([])
+    expect(db.query('SELECT status FROM club_release_runs WHERE id = ?').get(live)).toEqual({
+      status: 'Running',
+    })
+    // Once the heartbeat is older than the lease, the next tick takes it over and finishes it.
+    await processDue(t.tenant.db, t.tenant.id, '2000-01-01', deps, undefined, { claimLeaseMs: 0 })
+    expect(db.query('SELECT status FROM club_release_runs WHERE id = ?').get(live)).toEqual({
+      status: 'Completed',
+    })
+    assertOncePerMembership()
+  })
+
   test('a run killed between a charge and its record, then run again, charges nobody twice', async () => {
     const keyLog = join(t.dataDir, 'charge-keys.log')
     const crashed = await queueRun()
@@ -113,18 +135,20 @@ describe('club release runs: once per membership', () => {
       { status: 'Pending', hasOrder: 1 },
     ])
 
-    // Rerun once the dead run's claim has lapsed (a lease of 0 here, 10 minutes by default).
+    // The scheduler's next tick resumes the dead run itself once its heartbeat is older than a
+    // claim's lease (0 here, 10 minutes by default): no one has to ask for the release again.
     const keys: string[] = []
-    const rerun = await queueRun()
-    await executeRun(
+    await processDue(
       t.tenant.db,
       t.tenant.id,
+      '2000-01-01',
       { provider: recordingProvider(keys), port: serviceOrdersPort },
-      rerun,
-      {
-        claimLeaseMs: 0,
-      },
+      undefined,
+      { claimLeaseMs: 0 },
     )
+    expect(db.query('SELECT status FROM club_release_runs WHERE id = ?').get(crashed)).toEqual({
+      status: 'Completed',
+    })
     assertOncePerMembership()
     // The interrupted charge is asked for again with the same key (the provider answers it with
     // the first charge); the processed member is not charged again; the third gets its own key.

@@ -54,10 +54,10 @@ describe('club releases: lifecycle', () => {
     }
     expect((await ok(t, 'GET', `/club/${w.clubId}/releases?status=Archived`)).total).toBe(0)
     expect(rows('SELECT action FROM audit_entries WHERE entity_id = ?', res.body.id)).toEqual([
-      { action: 'club-release.create' },
+      { action: 'club_release.create' },
     ])
     expect(rows('SELECT object, action FROM outbox_events WHERE aggregate_id = ?', res.body.id)).toEqual([
-      { object: 'club-release', action: 'create' },
+      { object: 'club_release', action: 'create' },
     ])
   })
 
@@ -87,7 +87,7 @@ describe('club releases: lifecycle', () => {
     }
     expect(
       rows('SELECT action FROM audit_entries WHERE entity_id = ? ORDER BY seq', id).map((r) => r.action),
-    ).toEqual(['club-release.create', 'club-release.update', 'club-release.activate', 'club-release.archive'])
+    ).toEqual(['club_release.create', 'club_release.update', 'club_release.activate', 'club_release.archive'])
   })
 
   test('a Planning release cannot be processed (409)', async () => {
@@ -110,15 +110,15 @@ describe('club releases: lifecycle', () => {
     expect(mine).toMatchObject({ status: 'Processed', attempts: 1 })
     expect(
       rows('SELECT action FROM audit_entries WHERE entity_id = ? ORDER BY seq', mine.id).map((r) => r.action),
-    ).toEqual(['club-shipment.create', 'club-shipment.order', 'club-shipment.process'])
+    ).toEqual(['club_shipment.create', 'club_shipment.order', 'club_shipment.process'])
     expect(
       rows('SELECT action FROM outbox_events WHERE aggregate_id = ? ORDER BY seq', id).map((r) => r.action),
-    ).toEqual(['create', 'activate', 'process', 'run-start', 'run-finish'])
+    ).toEqual(['create', 'activate', 'process', 'run_start', 'run_finish'])
     expect(
       rows(
         'SELECT action FROM audit_entries WHERE entity_id = ? AND action = ?',
         membershipId,
-        'club-membership.process',
+        'club_membership.process',
       ),
     ).toHaveLength(1)
   })

@@ -203,7 +203,7 @@ describe('payment methods: sandbox provider (the default)', () => {
     ])
     expect(actions.map((a) => a.metadata).join()).not.toContain('tok_')
     const sent = t.tenant.db.$client
-      .query("SELECT action FROM outbox_events WHERE object = 'customer-payment-method' ORDER BY seq")
+      .query("SELECT action FROM outbox_events WHERE object = 'customer_payment_method' ORDER BY seq")
       .all()
     expect(sent).toEqual([{ action: 'create' }, { action: 'create' }, { action: 'delete' }])
   })

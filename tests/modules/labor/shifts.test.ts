@@ -83,11 +83,11 @@ describe('clock in, breaks, clock out', () => {
       .query('SELECT action FROM outbox_events WHERE aggregate_id = ? ORDER BY seq')
       .all(shift.id) as { action: string }[]
     expect(events.map((e) => e.action)).toEqual([
-      'clock-in',
-      'break-start',
-      'break-end',
-      'break-start',
-      'clock-out',
+      'clock_in',
+      'break_start',
+      'break_end',
+      'break_start',
+      'clock_out',
     ])
   })
 

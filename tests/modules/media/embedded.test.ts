@@ -93,8 +93,8 @@ describe('a direct upload through the embedded store', () => {
       .query(`SELECT object, action FROM outbox_events WHERE aggregate_id = ? ORDER BY created_at`)
       .all(asset.id)
     expect(events).toEqual([
-      { object: 'media-asset', action: 'create' },
-      { object: 'media-asset', action: 'complete' },
+      { object: 'media_asset', action: 'create' },
+      { object: 'media_asset', action: 'complete' },
     ])
   })
 

@@ -102,8 +102,11 @@ function expectConsistent(order: any) {
   const lines = order.lineItems
   const charges = order.serviceCharges
   expect(sum(lines.map((l: any) => l.subtotal))).toBe(order.subtotal)
-  expect(sum([...lines, ...charges].map((x: any) => x.discountAmount))).toBe(order.discountTotal)
-  expect(sum(order.appliedDiscounts.map((d: any) => d.amount))).toBeLessThanOrEqual(order.discountTotal)
+  const shippingDiscount = order.shipping?.discountAmount ?? 0
+  expect(sum([...lines, ...charges].map((x: any) => x.discountAmount)) + shippingDiscount).toBe(
+    order.discountTotal,
+  )
+  expect(sum(order.appliedDiscounts.map((d: any) => d.amount))).toBe(order.discountTotal)
   expect(sum(charges.map((c: any) => c.amount))).toBe(order.serviceChargeTotal)
   expect(sum(lines.map((l: any) => l.bottleDepositAmount))).toBe(order.bottleDepositTotal)
   expect(order.shipping?.amount ?? 0).toBe(order.shippingTotal)
@@ -225,6 +228,7 @@ describe('worked examples, to the cent', () => {
       rate: 1850,
       override: null,
       amount: 1850,
+      discountAmount: 0,
       taxAmount: 148,
     })
     expect(order).toMatchObject({
@@ -282,6 +286,79 @@ describe('worked examples, to the cent', () => {
     expectConsistent(voided)
   })
 
+  test('coupons with shipping terms: free shipping leaves no freight tax; a product and shipping discount share one cap', async () => {
+    await setDepositsTaxable(false)
+    const coupon = (code: string, terms: Record<string, unknown>) =>
+      ok('POST', '/coupon', { title: code, code, productDiscountType: 'No Discount', ...terms }, 201)
+    await coupon('FREESHIP', { shippingDiscountType: 'Free' })
+    await coupon('TENANDSHIP', {
+      productDiscountType: 'Percentage Off',
+      productDiscount: 1000,
+      shippingDiscountType: 'Dollar Off',
+      shippingDiscount: 500,
+      maxDiscountAmount: 1100,
+    })
+    const shipped = () =>
+      newOrder({
+        fulfillmentMode: 'shipping',
+        shipTo: { countryCode: 'US', stateCode: 'NY' },
+        lineItems: [{ sku: 'CAB', quantity: 3 }],
+      })
+
+    // 90.00 of wine, 18.50 of shipping taken whole: no freight tax. 90.00 + 0.30 + 7.20 = 97.50
+    const free = await shipped()
+    const freed = await ok('POST', `/order/${free.id}/discount`, { couponCode: 'FREESHIP' })
+    expect(freed.shipping).toMatchObject({ amount: 1850, discountAmount: 1850, taxAmount: 0 })
+    expect(freed.appliedDiscounts[0]).toMatchObject({ shippingDiscountType: 'Free', amount: 1850 })
+    expect(freed).toMatchObject({ shippingTotal: 1850, discountTotal: 1850, taxTotal: 720, total: 9750 })
+    expectConsistent(freed)
+
+    // 10% of 90.00 = 9.00 from the wine; 5.00 off shipping, capped at 11.00 − 9.00 = 2.00.
+    // Wine 81.00 taxed 8% = 6.48; freight 8% of 16.50 = 1.32.
+    // 90.00 − 11.00 + 18.50 + 0.30 + 6.48 + 1.32 = 105.60
+    const capped = await shipped()
+    const both = await ok('POST', `/order/${capped.id}/discount`, { couponCode: 'TENANDSHIP' })
+    expect(both.lineItems[0]).toMatchObject({ discountAmount: 900, taxAmount: 648 })
+    expect(both.shipping).toMatchObject({ amount: 1850, discountAmount: 200, taxAmount: 132 })
+    expect(both).toMatchObject({ discountTotal: 1100, taxTotal: 780, total: 10560 })
+    expectConsistent(both)
+
+    // The shipping discount follows the order: one bottle ships for 12.00, and now all 5.00 off
+    // (10% of 30.00 = 3.00, cap leaves 8.00, the 5.00 fits): wine 27.00 + 0.10 + 2.16 tax;
+    // freight 8% of 7.00 = 0.56. 27.00 + 7.00 + 0.10 + 2.16 + 0.56 = 36.82
+    const lighter = await ok('PUT', `/order/${capped.id}/line/${both.lineItems[0].id}`, { quantity: 1 })
+    expect(lighter.shipping).toMatchObject({ amount: 1200, discountAmount: 500, taxAmount: 56 })
+    expect(lighter).toMatchObject({ discountTotal: 800, total: 3682 })
+    expectConsistent(lighter)
+
+    // Paid, then refunded whole: the shipping comes back net of its discount.
+    const payment = await expectOk(
+      t.request('POST', `/order/${capped.id}/payments`, {
+        body: { tender: 'card', amount: 3682, paymentMethod: 'tok_visa' },
+        headers: { 'idempotency-key': `pay-${capped.id}` },
+      }),
+      201,
+    )
+    await expectOk(
+      t.request('POST', `/order/${capped.id}/payments/${payment.id}/refund`, {
+        body: {},
+        headers: { 'idempotency-key': `refund-${capped.id}` },
+      }),
+    )
+    const event = t.tenant.db.$client
+      .query("SELECT payload FROM outbox_events WHERE action = 'refund' AND aggregate_id = ?")
+      .get(capped.id) as { payload: string }
+    expect(JSON.parse(event.payload).refundedParts).toEqual({
+      lines: 2700,
+      serviceCharges: 0,
+      shipping: 700,
+      bottleDeposits: 10,
+      tax: 272,
+      contribution: 0,
+      tip: 0,
+    })
+  })
+
   test('a shipping order with no ship-to, or one no configuration covers, is charged no shipping', async () => {
     const unshipped = await newOrder({ fulfillmentMode: 'shipping', lineItems: [cabernet] })
     expect(unshipped.shipping).toMatchObject({ shipTo: null, rate: null, amount: 0 })
@@ -333,9 +410,25 @@ describe('worked examples, to the cent', () => {
     ])
     await refund({}, 'rest')
     const [first, rest] = partsOfRefunds()
-    const sumOf = (parts: Record<string, number>) => Object.values(parts).reduce((a, b) => a + b, 0)
-    expect(sumOf(rest)).toBe(6547)
-    expect(first.bottleDeposits + rest.bottleDeposits).toBe(20)
+    // The rest is what was left paid of each part: together the two give each part back whole.
+    expect(rest).toEqual({
+      lines: 5205,
+      serviceCharges: 868,
+      shipping: 0,
+      bottleDeposits: 17,
+      tax: 457,
+      contribution: 0,
+      tip: 0,
+    })
+    const whole = {
+      lines: 6000,
+      serviceCharges: 1000,
+      shipping: 0,
+      bottleDeposits: 20,
+      tax: 527,
+      contribution: 0,
+    }
+    for (const [part, amount] of Object.entries(whole)) expect(first[part] + rest[part]).toBe(amount)
     const event = t.tenant.db.$client
       .query(
         "SELECT payload FROM outbox_events WHERE action = 'refund' AND aggregate_id = ? ORDER BY seq DESC",
@@ -344,6 +437,63 @@ describe('worked examples, to the cent', () => {
     expect(JSON.parse(event.payload).refundedParts).toEqual(rest)
     const refunded = await ok('GET', `/order/${order.id}`)
     expect(refunded).toMatchObject({ amountPaid: 0, balanceDue: 7547, total: 7547 })
+  })
+
+  test('paid in two payments, refunded a cent at a time and then the rest: each part comes back to the cent', async () => {
+    await setDepositsTaxable(true)
+    const order = await newOrder({ lineItems: [cabernet] })
+    await ok('POST', `/order/${order.id}/service-charges`, {
+      title: 'Event fee',
+      chargeType: 'fixed',
+      value: 1000,
+    })
+    // Parts of 75.47: lines 60.00, service charge 10.00, deposits 0.20, tax 5.27.
+    const pay = (amount: number, key: string) =>
+      expectOk(
+        t.request('POST', `/order/${order.id}/payments`, {
+          body: { tender: 'card', amount, paymentMethod: 'tok_visa' },
+          headers: { 'idempotency-key': `${key}-${order.id}` },
+        }),
+        201,
+      )
+    await pay(3001, 'first')
+    const payment = await pay(4546, 'second')
+    const refund = (body: Record<string, unknown>, key: string) =>
+      expectOk(
+        t.request('POST', `/order/${order.id}/payments/${payment.id}/refund`, {
+          body,
+          headers: { 'idempotency-key': `${key}-${order.id}` },
+        }),
+      )
+    for (const n of [1, 2, 3]) await refund({ amount: 1 }, `cent-${n}`)
+    await refund({ amount: 4543 }, 'rest-of-second')
+    const parts = (
+      t.tenant.db.$client
+        .query(
+          "SELECT metadata FROM audit_entries WHERE entity_id = ? AND action = 'order.payment.refund' ORDER BY rowid",
+        )
+        .all(order.id) as { metadata: string }[]
+    ).map((row) => JSON.parse(row.metadata).refundedParts as Record<string, number>)
+    // Each cent goes to the part with the largest share, the lines.
+    expect(parts.slice(0, 3).map((p) => p.lines)).toEqual([1, 1, 1])
+    const refundedOf = (part: string) => parts.reduce((sum, p) => sum + p[part]!, 0)
+    expect(parts.map((p) => Object.values(p).reduce((a, b) => a + b, 0))).toEqual([1, 1, 1, 4543])
+    // What the first payment paid, 30.01, is still paid: with what came back, each part is whole.
+    const left = t.tenant.db.$client.query('SELECT paid_parts FROM orders WHERE id = ?').get(order.id) as {
+      paid_parts: string
+    }
+    const paidLeft = JSON.parse(left.paid_parts) as Record<string, number>
+    const whole = {
+      lines: 6000,
+      serviceCharges: 1000,
+      shipping: 0,
+      bottleDeposits: 20,
+      tax: 527,
+      contribution: 0,
+    }
+    for (const [part, amount] of Object.entries(whole))
+      expect(refundedOf(part) + paidLeft[part]!).toBe(amount)
+    expect(Object.values(paidLeft).reduce((a, b) => a + b, 0)).toBe(3001)
   })
 })
 

@@ -417,7 +417,18 @@ describe('properties over random orders', () => {
 
 // ---- Orders with every kind of charge ----
 
-/** A random order as above, with bottle deposits, service charges, shipping and coupons that reach charges. */
+/** A coupon's shipping value for its type: basis points, cents, or none. */
+const shippingValue = (t: { shippingDiscountType: string; shippingBps: number; shippingCents: number }) =>
+  t.shippingDiscountType === 'Percentage Off'
+    ? t.shippingBps
+    : t.shippingDiscountType === 'Dollar Off' || t.shippingDiscountType === 'Set Price'
+      ? t.shippingCents
+      : null
+
+/**
+ * A random order as above, with bottle deposits, service charges, shipping and coupons that reach
+ * charges and shipping.
+ */
 const chargedOrderArb = fc
   .record({
     order: orderArb,
@@ -426,6 +437,15 @@ const chargedOrderArb = fc
       fc.record({
         excludesServiceCharges: fc.boolean(),
         interaction: fc.constantFrom('pre_discount' as const, 'post_discount' as const, null),
+        shippingDiscountType: fc.constantFrom(
+          'No Discount' as const,
+          'Percentage Off' as const,
+          'Dollar Off' as const,
+          'Set Price' as const,
+          'Free' as const,
+        ),
+        shippingBps: fc.integer({ min: 1, max: 10_000 }),
+        shippingCents: fc.integer({ min: 0, max: 25_000 }),
       }),
       { minLength: 4, maxLength: 4 },
     ),
@@ -451,7 +471,12 @@ const chargedOrderArb = fc
     lines: order.lines.map((l, i) => ({ ...l, bottleDeposit: deposits[i]!, voided: voided || l.voided })),
     discounts: order.discounts.map((d, i) => ({
       ...d,
-      terms: { ...d.terms, excludesServiceCharges: discountTerms[i]!.excludesServiceCharges },
+      terms: {
+        ...d.terms,
+        excludesServiceCharges: discountTerms[i]!.excludesServiceCharges,
+        shippingDiscountType: discountTerms[i]!.shippingDiscountType,
+        shippingDiscount: shippingValue(discountTerms[i]!),
+      },
       serviceChargeInteraction: discountTerms[i]!.interaction,
     })),
     serviceCharges: serviceCharges.map((c, i) => ({
@@ -475,7 +500,10 @@ describe('properties over random orders with every kind of charge', () => {
         const amounts = [...lines.values()]
         const charges = [...serviceCharges.values()]
         expect(sum(amounts.map((a) => a.subtotal))).toBe(totals.subtotal)
-        expect(sum([...amounts, ...charges].map((a) => a.discountAmount))).toBe(totals.discountTotal)
+        expect(sum([...amounts, ...charges].map((a) => a.discountAmount)) + shipping.discountAmount).toBe(
+          totals.discountTotal,
+        )
+        expect(shipping.discountAmount).toBeLessThanOrEqual(shipping.amount)
         expect(sum(charges.map((c) => c.amount))).toBe(totals.serviceChargeTotal)
         expect(sum(amounts.map((a) => a.bottleDepositAmount))).toBe(totals.bottleDepositTotal)
         expect(shipping.amount).toBe(totals.shippingTotal)
@@ -484,7 +512,8 @@ describe('properties over random orders with every kind of charge', () => {
         )
         expect(
           sum([...amounts, ...charges].map((a) => a.total)) +
-            shipping.amount +
+            shipping.amount -
+            shipping.discountAmount +
             shipping.taxAmount +
             totals.tipTotal +
             totals.contributionAmountCents,
@@ -549,7 +578,7 @@ describe('properties over random orders with every kind of charge', () => {
           taxTotal: 0,
         })
         expect(totals.total).toBe(totals.tipTotal + totals.contributionAmountCents)
-        expect(shipping).toEqual({ amount: 0, taxAmount: 0 })
+        expect(shipping).toEqual({ amount: 0, discountAmount: 0, taxAmount: 0 })
         for (const a of serviceCharges.values())
           expect(a).toEqual({ amount: 0, discountAmount: 0, taxAmount: 0, total: 0 })
       }),

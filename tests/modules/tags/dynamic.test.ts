@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { recordOrderPayment } from '../../../src/modules/orders/lifecycle'
 import { serviceOrdersPort } from '../../../src/modules/orders-port'
+import { REFRESH_DATED_TAGS_JOB } from '../../../src/modules/tags/jobs'
 import { systemActor } from '../../../src/platform/auth/actor'
 import { zonedInstant } from '../../../src/platform/dates'
 import { createTestApp, type TenantFixture, type TestApp } from '../../harness'
@@ -330,5 +331,34 @@ describe('dynamic tags: security', () => {
     })
     expect(res.status).toBe(400)
     expect(t.tenant.db.$client.query('SELECT count(*) AS n FROM tag_assignments').get()).toEqual({ n: 0 })
+  })
+})
+
+describe('dated conditions move with the date, not with a write', () => {
+  test('the tags.refresh-dated job takes a customer out of "created within 1 day" once that day is past, recorded by the system', async () => {
+    const fresh = await makeCustomer(t, { firstName: 'Fresh' })
+    const aging = await makeCustomer(t, { firstName: 'Aging' })
+    const tag = await dynamicTag('customer', [{ field: 'createdAt', operator: 'withinLastDays', value: 1 }])
+    expect(carriers(tag.id)).toEqual(sorted(fresh.id, aging.id))
+
+    // Three days pass for one customer (no write of its own): nothing changes until the job runs.
+    const db = t.tenant.db.$client
+    db.run('UPDATE customers SET created_at = ? WHERE id = ?', [
+      new Date(Date.now() - 3 * 86_400_000).toISOString(),
+      aging.id,
+    ])
+    expect(carriers(tag.id)).toEqual(sorted(fresh.id, aging.id))
+    await t.platform.jobs.runNow(REFRESH_DATED_TAGS_JOB)
+    expect(carriers(tag.id)).toEqual([fresh.id])
+    const detached = db
+      .query("SELECT subject, entity_id AS id FROM audit_entries WHERE action = 'tag.detach' ORDER BY seq")
+      .all() as { subject: string; id: string }[]
+    expect(detached).toEqual([{ subject: 'system:dynamic-tags', id: expect.any(String) }])
+
+    // A second run changes nothing, and writes nothing.
+    const count = () => (db.query('SELECT count(*) AS n FROM audit_entries').get() as { n: number }).n
+    const before = count()
+    await t.platform.jobs.runNow(REFRESH_DATED_TAGS_JOB)
+    expect(count()).toBe(before)
   })
 })

@@ -199,7 +199,7 @@ describe('every change that alters a principal applies from the next request', (
     const credential = t.addCredential(t.tenant)
     const path = `/tables-api/v1/locations/${t.tenant.locationId}/reservations?dateFrom=2031-01-01&dateTo=2031-01-02`
     expect((await t.request('GET', path, { as: credential.token, tenant: null })).status).toBe(200)
-    revokeCredential(t.platform.control.db, t.platform.pool, credential.id, 'test')
+    revokeCredential(t.platform.control.db, t.platform.pool, credential.id)
     expect((await t.request('GET', path, { as: credential.token, tenant: null })).status).toBe(401)
   })
 })

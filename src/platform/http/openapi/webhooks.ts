@@ -47,12 +47,24 @@ export function webhookOperations(catalogue: EventCatalogue): Record<string, { p
   for (const [name, { entries, action }] of byName) {
     const object = entries[0]!.object
     const payloads = entries.map((e) => normalizeSchema(JSON.parse(JSON.stringify(e.schema))))
+    const formerly = entries[0]!.formerly
+    const former = { object: formerly?.object ?? object, action: formerly?.actions?.[action] ?? action }
+    const renamed = former.object !== object || former.action !== action
+    const named = (now: string, then: string) =>
+      now === then ? { type: 'string', const: now } : { type: 'string', enum: [now, then] }
     webhooks[name] = {
       post: {
         tags: [WEBHOOK_TAG],
         operationId: `${camel(`${object} ${action}`)}Event`,
         summary: `${object} ${action}`,
-        description: entries.map((e) => `Emitted by ${e.emittedBy}. Payload: ${e.payload}.`).join('\n\n'),
+        description: [
+          ...entries.map((e) => `Emitted by ${e.emittedBy}. Payload: ${e.payload}.`),
+          ...(renamed
+            ? [
+                `Formerly \`${former.object}.${former.action}\`: a subscription made with that name still receives this event, under that name, until the next release.`,
+              ]
+            : []),
+        ].join('\n\n'),
         security: [],
         parameters: deliveryHeaders,
         requestBody: {
@@ -63,8 +75,8 @@ export function webhookOperations(catalogue: EventCatalogue): Record<string, { p
                 type: 'object',
                 required: ['object', 'action', 'payload', 'user', 'tenantId'],
                 properties: {
-                  object: { type: 'string', const: object },
-                  action: { type: 'string', const: action },
+                  object: named(object, former.object),
+                  action: named(action, former.action),
                   payload: payloads.length === 1 ? payloads[0] : { anyOf: payloads },
                   user: {
                     type: 'string',

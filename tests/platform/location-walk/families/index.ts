@@ -7,6 +7,7 @@ import { clubReleases } from './club-releases'
 import { clubs } from './clubs'
 import { collections } from './collections'
 import { coupons } from './coupons'
+import { credentials } from './credentials'
 import { customers } from './customers'
 import { eraReports } from './era-reports'
 import { experiences } from './experiences'
@@ -59,6 +60,7 @@ export const families: WalkFamily[] = [
   webhooks,
   webhookDeadLetters,
   tablesWebhooks,
+  credentials,
   partnerRestaurants,
   ...eraReports,
   orders,

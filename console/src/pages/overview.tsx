@@ -1,0 +1,117 @@
+// Is it healthy: readiness, the scheduler's jobs, backups at a glance; the operator also sees the
+// tenants with their status.
+import { type Answer, get, isOperator } from '../api'
+import type { PageProps } from '../main'
+import { Badge, bytes, Section, Table, useLoad, when } from '../ui'
+
+type Health = Answer<'/health/ready', 'get'>
+
+export function OverviewPage({ session }: PageProps) {
+  const operator = isOperator(session)
+  // Public: /health/ready answers 503 with the same document when a database does not answer.
+  const health = useLoad(() => fetch('/health/ready').then((r) => r.json() as Promise<Health>), [])
+  const backups = useLoad(() => (operator ? get('/admin/v1/backups') : get('/backups')), [operator])
+  const tenants = useLoad(
+    () => (operator ? get('/admin/v1/tenants', { limit: 100 }) : Promise.resolve(null)),
+    [operator],
+  )
+  return (
+    <>
+      <Section title="Health and readiness" loaded={health}>
+        {(h) => (
+          <>
+            <p>
+              Status:{' '}
+              <Badge tone={h.status === 'ok' ? 'good' : 'bad'}>
+                {h.status === 'ok' ? 'ready' : h.status}
+              </Badge>
+            </p>
+            <ul class="checks">
+              {Object.entries(h.checks).map(([name, result]) => (
+                <li key={name}>
+                  {name}:{' '}
+                  <Badge tone={result === 'ok' || result === 'running' ? 'good' : 'bad'}>{result}</Badge>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </Section>
+      <Section title="Scheduler jobs" loaded={health}>
+        {(h) => (
+          <Table
+            caption="Background jobs"
+            rows={h.jobs}
+            columns={[
+              ['Job', (j) => <code>{j.name}</code>],
+              ['State', (j) => (j.running ? <Badge tone="neutral">running</Badge> : 'idle')],
+              ['Last run', (j) => when(j.lastStartedAt)],
+              ['Next run', (j) => when(j.nextRunAt)],
+              ['Runs', (j) => j.runs],
+              [
+                'Failures',
+                (j) =>
+                  j.failures === 0 ? (
+                    '0'
+                  ) : (
+                    <Badge tone={j.consecutiveFailures > 0 ? 'bad' : 'neutral'}>
+                      {j.failures}
+                      {j.lastError ? `: ${j.lastError}` : ''}
+                    </Badge>
+                  ),
+              ],
+            ]}
+          />
+        )}
+      </Section>
+      <Section title="Backups at a glance" loaded={backups}>
+        {(b) => (
+          <>
+            <p>
+              Mode: <strong>{b.mode}</strong>
+              {b.replication && (
+                <>
+                  {' '}
+                  · Litestream{' '}
+                  <Badge tone={b.replication.state === 'running' ? 'good' : 'bad'}>
+                    {b.replication.state}
+                  </Badge>
+                </>
+              )}
+            </p>
+            <Table
+              caption="Databases"
+              rows={b.databases}
+              columns={[
+                ['Database', (d) => d.tenantSlug ?? d.name],
+                ['Size', (d) => bytes(d.sizeBytes + d.walBytes)],
+                ['Last snapshot', (d) => when(d.lastSnapshotAt)],
+                [
+                  'Replicated up to',
+                  (d) => (d.replica ? when(d.replica.latestReplicatedAt) : 'not replicated'),
+                ],
+              ]}
+            />
+          </>
+        )}
+      </Section>
+      {operator && (
+        <Section title="Tenants" loaded={tenants}>
+          {(list) => (
+            <Table
+              caption="Tenants"
+              rows={list?.tenants ?? []}
+              columns={[
+                ['Slug', (t) => <code>{t.slug}</code>],
+                ['Name', (t) => t.name],
+                ['Status', (t) => <Badge tone={t.status === 'active' ? 'good' : 'bad'}>{t.status}</Badge>],
+                ['Created', (t) => when(t.createdAt)],
+                ['Expires', (t) => (t.ephemeral ? when(t.expiresAt) : 'never')],
+              ]}
+            />
+          )}
+        </Section>
+      )}
+    </>
+  )
+}

@@ -1,0 +1,1 @@
+ALTER TABLE `club_release_runs` ADD `heartbeat_at` text;

@@ -1,0 +1,21 @@
+import { systemActor } from '../../platform/auth/actor'
+import { forEachTenant } from '../../platform/jobs/tenants'
+import type { Platform } from '../../platform/platform'
+import { refreshDatedTags } from './dynamic'
+
+export const REFRESH_DATED_TAGS_JOB = 'tags.refresh-dated'
+
+/**
+ * Hourly, each tenant's Dynamic tags with a `withinLastDays` condition are re-applied, so a record
+ * that ages out of (or into) one changes its tags within the hour without a write of its own.
+ */
+export function registerTagJobs(platform: Platform): void {
+  platform.jobs.register({
+    name: REFRESH_DATED_TAGS_JOB,
+    intervalMs: 60 * 60_000,
+    run: (signal) =>
+      forEachTenant(platform, signal, (tenant, db) => {
+        refreshDatedTags(db, systemActor(tenant.id, 'dynamic-tags'))
+      }),
+  })
+}

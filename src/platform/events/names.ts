@@ -1,0 +1,82 @@
+// Event names and their former spellings. Object and action names are snake_case; the kebab-case
+// names some events had before (`cash-drawer.open`, `labor-shift.clock-in`) are aliases for one
+// release. Matching is case-insensitive, as it always was: `Order` and `order` are one object.
+import type { EventCatalogue } from './catalogue'
+
+export interface EventName {
+  object: string
+  action: string
+}
+
+const key = (object: string, action: string) => `${object.toLowerCase()}.${action.toLowerCase()}`
+
+/** Lower-cased former name → current name, and current name → its former names. */
+const current = new Map<string, EventName>()
+const former = new Map<string, EventName[]>()
+/** Each object's and each action's names, former and current, lower-cased (for the log's filters). */
+const objectNames = new Map<string, Set<string>>()
+const actionNames = new Map<string, Set<string>>()
+
+function alike(names: Map<string, Set<string>>, a: string, b: string): void {
+  const group = names.get(a.toLowerCase()) ?? names.get(b.toLowerCase()) ?? new Set<string>()
+  group.add(a.toLowerCase()).add(b.toLowerCase())
+  names.set(a.toLowerCase(), group)
+  names.set(b.toLowerCase(), group)
+}
+
+/** Registers the catalogue's former names (the event catalogue calls it once, at start). */
+export function registerFormerNames(catalogue: EventCatalogue): void {
+  for (const entry of catalogue) {
+    const { object: oldObject, actions: oldActions = {} } = entry.formerly ?? {}
+    if (!oldObject && Object.keys(oldActions).length === 0) continue
+    for (const action of entry.actions) {
+      const old = { object: oldObject ?? entry.object, action: oldActions[action] ?? action }
+      if (key(old.object, old.action) === key(entry.object, action)) continue
+      alike(objectNames, old.object, entry.object)
+      alike(actionNames, old.action, action)
+      current.set(key(old.object, old.action), { object: entry.object, action })
+      const spellings = former.get(key(entry.object, action)) ?? []
+      if (!spellings.some((s) => key(s.object, s.action) === key(old.object, old.action))) spellings.push(old)
+      former.set(key(entry.object, action), spellings)
+    }
+  }
+}
+
+/** The current name of an event named either way. */
+export function currentName(name: EventName): EventName {
+  return current.get(key(name.object, name.action)) ?? name
+}
+
+/** Every spelling an event named either way answers to, lower-cased: the current one first. */
+export function spellingsOf(name: EventName): EventName[] {
+  const now = currentName(name)
+  return [now, ...(former.get(key(now.object, now.action)) ?? [])].map((n) => ({
+    object: n.object.toLowerCase(),
+    action: n.action.toLowerCase(),
+  }))
+}
+
+/** Whether two names, either spelled either way, are the same event. */
+export function sameEvent(a: EventName, b: EventName): boolean {
+  const x = currentName(a)
+  const y = currentName(b)
+  return key(x.object, x.action) === key(y.object, y.action)
+}
+
+/**
+ * The name a subscription receives an event under: the former name it subscribed with, else the
+ * event's current name.
+ */
+export function nameFor(subscribed: EventName, event: EventName): EventName {
+  return current.has(key(subscribed.object, subscribed.action)) ? subscribed : currentName(event)
+}
+
+/** Every name of an object (`cash_drawer` and `cash-drawer`), lower-cased. */
+export const namesOfObject = (object: string): string[] => [
+  ...(objectNames.get(object.toLowerCase()) ?? [object.toLowerCase()]),
+]
+
+/** Every name of an action (`clock_in` and `clock-in`), lower-cased. */
+export const namesOfAction = (action: string): string[] => [
+  ...(actionNames.get(action.toLowerCase()) ?? [action.toLowerCase()]),
+]

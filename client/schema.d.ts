@@ -5154,6 +5154,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/cluster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cluster status
+         * @description The live nodes and their tenant counts, every tenant’s owner and epoch, and the last failover of each tenant with its recovery time (`rtoMs`) and recovery point (`restoredThrough`). On a single node, `enabled: false`.
+         */
+        get: operations["getAdminCluster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/cluster/tenants/{id}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a tenant to another node
+         * @description The owner stops the tenant’s writes (requests wait meanwhile), lets Litestream sync its replica, and hands the ownership epoch to `to`, which restores the replica and serves it. Answers once etcd names the new owner; no acknowledged write is lost. Already there: answered at once. Unknown node, a move already under way or on a single node: 409.
+         */
+        post: operations["createAdminClusterTenantMove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/cluster/rebalance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Even out tenants over the nodes
+         * @description Moves tenants, one at a time, from the nodes with the most to those with the fewest until no two live nodes differ by more than one. On a single node: 409.
+         */
+        post: operations["createAdminClusterRebalance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/backups": {
         parameters: {
             query?: never;
@@ -9229,6 +9289,50 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        Failover: {
+            /** Format: uuid */
+            tenantId: string;
+            slug: string;
+            from: string;
+            to: string;
+            /** Format: date-time */
+            detectedAt: string;
+            /** Format: date-time */
+            servingAt: string;
+            /** @description Recovery time: the lease TTL plus detection to serving, an upper bound of the outage. */
+            rtoMs: number;
+            /** @description The newest write the replica held (recovery point): writes acknowledged after it were lost. */
+            restoredThrough: string | null;
+        };
+        ClusterStatus: {
+            /** @description False on a single node (CLUSTER_ETCD_URL unset). */
+            enabled: boolean;
+            /** @description The node answering. */
+            node: string | null;
+            /** @description Its address. */
+            url: string | null;
+            /** @description Cut off from etcd: this node refuses its tenants (503) until renewed. */
+            fenced: boolean;
+            leaseTtlSeconds: number | null;
+            /** @description `forward` (proxy) or `redirect` (307). */
+            routing: string | null;
+            nodes: components["schemas"]["ClusterNode"][];
+            tenants: components["schemas"]["ClusterTenant"][];
+            /** @description The last failover of each tenant, newest first. */
+            failovers: components["schemas"]["Failover"][];
+        };
+        MoveResult: {
+            tenant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+            };
+            from: string;
+            to: string;
+            epoch: number;
+            /** @description From the request to the new owner in etcd. */
+            tookMs: number;
+        };
         ProblemType: {
             /** @description The `code` of problem documents of this type. */
             code: string;
@@ -9802,6 +9906,36 @@ export interface components {
              */
             adminStatus?: "Available" | "Not Available";
             cadence?: components["schemas"]["Cadence"];
+        };
+        ClusterNode: {
+            id: string;
+            /** @description Where the other nodes reach it (NODE_ADVERTISE_URL). */
+            url: string;
+            /** Format: date-time */
+            startedAt: string;
+            /** @description Tenants it owns. */
+            tenants: number;
+        };
+        ClusterTenant: {
+            /** Format: uuid */
+            id: string;
+            slug: string;
+            /** @description The node that serves and writes it. */
+            owner: string;
+            /** @description Incremented by every change of owner (compare-and-swap in etcd). */
+            epoch: number;
+            /** @description False between the owner’s lease expiring and another node claiming it. */
+            ownerAlive: boolean;
+            /** @description The node it is being moved to. */
+            moving: string | null;
+        };
+        MoveTenantBody: {
+            /** @description The target node id. */
+            to: string;
+        };
+        RebalanceResult: {
+            moves: components["schemas"]["MoveResult"][];
+            balanced: boolean;
         };
         CollectionList: {
             collections: components["schemas"]["Collection"][];
@@ -14597,6 +14731,24 @@ export interface operations {
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
                             nextRunAt: string | null;
                         }[];
+                        /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
+                        cluster?: {
+                            node: string;
+                            /** @description Cut off from etcd: its tenants answer 503 until the lease is renewed. */
+                            fenced: boolean;
+                            /** @description Live nodes. */
+                            nodes: number;
+                            tenantsOwned: number;
+                            lastFailover: {
+                                slug: string;
+                                /** @description When the new owner served it. */
+                                at: string;
+                                /** @description Recovery time: the lease TTL plus detection to serving. */
+                                rtoMs: number;
+                                /** @description Recovery point: the newest write the replica held. */
+                                restoredThrough: string | null;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -14634,6 +14786,24 @@ export interface operations {
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
                             nextRunAt: string | null;
                         }[];
+                        /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
+                        cluster?: {
+                            node: string;
+                            /** @description Cut off from etcd: its tenants answer 503 until the lease is renewed. */
+                            fenced: boolean;
+                            /** @description Live nodes. */
+                            nodes: number;
+                            tenantsOwned: number;
+                            lastFailover: {
+                                slug: string;
+                                /** @description When the new owner served it. */
+                                at: string;
+                                /** @description Recovery time: the lease TTL plus detection to serving. */
+                                rtoMs: number;
+                                /** @description Recovery point: the newest write the replica held. */
+                                restoredThrough: string | null;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -14679,6 +14849,24 @@ export interface operations {
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
                             nextRunAt: string | null;
                         }[];
+                        /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
+                        cluster?: {
+                            node: string;
+                            /** @description Cut off from etcd: its tenants answer 503 until the lease is renewed. */
+                            fenced: boolean;
+                            /** @description Live nodes. */
+                            nodes: number;
+                            tenantsOwned: number;
+                            lastFailover: {
+                                slug: string;
+                                /** @description When the new owner served it. */
+                                at: string;
+                                /** @description Recovery time: the lease TTL plus detection to serving. */
+                                rtoMs: number;
+                                /** @description Recovery point: the newest write the replica held. */
+                                restoredThrough: string | null;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -14716,6 +14904,24 @@ export interface operations {
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
                             nextRunAt: string | null;
                         }[];
+                        /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
+                        cluster?: {
+                            node: string;
+                            /** @description Cut off from etcd: its tenants answer 503 until the lease is renewed. */
+                            fenced: boolean;
+                            /** @description Live nodes. */
+                            nodes: number;
+                            tenantsOwned: number;
+                            lastFailover: {
+                                slug: string;
+                                /** @description When the new owner served it. */
+                                at: string;
+                                /** @description Recovery time: the lease TTL plus detection to serving. */
+                                rtoMs: number;
+                                /** @description Recovery point: the newest write the replica held. */
+                                restoredThrough: string | null;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -14761,6 +14967,24 @@ export interface operations {
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
                             nextRunAt: string | null;
                         }[];
+                        /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
+                        cluster?: {
+                            node: string;
+                            /** @description Cut off from etcd: its tenants answer 503 until the lease is renewed. */
+                            fenced: boolean;
+                            /** @description Live nodes. */
+                            nodes: number;
+                            tenantsOwned: number;
+                            lastFailover: {
+                                slug: string;
+                                /** @description When the new owner served it. */
+                                at: string;
+                                /** @description Recovery time: the lease TTL plus detection to serving. */
+                                rtoMs: number;
+                                /** @description Recovery point: the newest write the replica held. */
+                                restoredThrough: string | null;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -14798,6 +15022,24 @@ export interface operations {
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
                             nextRunAt: string | null;
                         }[];
+                        /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
+                        cluster?: {
+                            node: string;
+                            /** @description Cut off from etcd: its tenants answer 503 until the lease is renewed. */
+                            fenced: boolean;
+                            /** @description Live nodes. */
+                            nodes: number;
+                            tenantsOwned: number;
+                            lastFailover: {
+                                slug: string;
+                                /** @description When the new owner served it. */
+                                at: string;
+                                /** @description Recovery time: the lease TTL plus detection to serving. */
+                                rtoMs: number;
+                                /** @description Recovery point: the newest write the replica held. */
+                                restoredThrough: string | null;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -28890,6 +29132,101 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAdminCluster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClusterStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAdminClusterTenantMove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id or slug. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveTenantBody"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MoveResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAdminClusterRebalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RebalanceResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             414: components["responses"]["URITooLong"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalServerError"];

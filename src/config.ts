@@ -1,5 +1,6 @@
 // Every environment variable the service reads, parsed and validated in one place.
 // A bad value stops start-up with one line naming the variable (see ConfigError).
+import { hostname } from 'node:os'
 import { resolve } from 'node:path'
 
 export type SqliteSynchronous = 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA'
@@ -61,6 +62,23 @@ export interface Config {
   mediaPublicBaseUrl: string | undefined
   /** S3 (or S3-compatible) object store for media; unset: the embedded store under DATA_DIR/media. */
   mediaS3: MediaS3Config | undefined
+  /** Several nodes coordinated by etcd (README "Several nodes"); unset: one node, as always. */
+  cluster: ClusterConfig | undefined
+}
+
+export interface ClusterConfig {
+  /** Client URL of etcd (its v3 JSON gateway is under /v3/). */
+  etcdUrl: string
+  /** Key prefix in etcd, so several services can share one etcd. */
+  prefix: string
+  /** NODE_ID, default the host name: one node per machine. */
+  nodeId: string
+  /** Where other nodes reach this one; unset: http://HOST:PORT as it listens. */
+  advertiseUrl: string | undefined
+  /** A request for a tenant another node owns: proxied to it, or answered 307 with its address. */
+  routing: 'forward' | 'redirect'
+  /** The node's etcd lease: it stops writing before this runs out without a renewal. */
+  leaseTtlSeconds: number
 }
 
 /** `name`: the claim must be `true`; `name=value`: the claim must be that value or a list holding it. */
@@ -220,6 +238,31 @@ function operatorClaim(env: Env, name: string): OperatorClaim | undefined {
   return { name: match[1]!, value: match[2] ?? null }
 }
 
+function cluster(env: Env, replica: string | undefined): ClusterConfig | undefined {
+  const etcdUrl = url(env, 'CLUSTER_ETCD_URL')
+  if (!etcdUrl) {
+    const stray = ['NODE_ID', 'NODE_ADVERTISE_URL', 'CLUSTER_ROUTING'].find((name) => env[name]?.trim())
+    if (stray) throw new ConfigError(stray, 'set CLUSTER_ETCD_URL too, or unset it')
+    return undefined
+  }
+  if (!replica)
+    throw new ConfigError('LITESTREAM_REPLICA_URL', 'required with CLUSTER_ETCD_URL: tenants move through it')
+  const nodeId = text(env, 'NODE_ID', hostname())
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/.test(nodeId))
+    throw new ConfigError('NODE_ID', `expected letters, digits, '.', '_' or '-', got "${nodeId}"`)
+  const prefix = text(env, 'CLUSTER_PREFIX', '/restaurant-ops/')
+  if (!/^\/[A-Za-z0-9_./-]*\/$/.test(prefix))
+    throw new ConfigError('CLUSTER_PREFIX', `expected a key prefix such as /restaurant-ops/, got "${prefix}"`)
+  return {
+    etcdUrl: etcdUrl.replace(/\/+$/, ''),
+    prefix,
+    nodeId,
+    advertiseUrl: url(env, 'NODE_ADVERTISE_URL')?.replace(/\/+$/, ''),
+    routing: oneOf(env, 'CLUSTER_ROUTING', ['forward', 'redirect'] as const, 'forward'),
+    leaseTtlSeconds: integer(env, 'CLUSTER_LEASE_TTL', 10, 2, 300),
+  }
+}
+
 function slug(env: Env, name: string, fallback: string): string {
   const value = text(env, name, fallback)
   if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(value)) throw new ConfigError(name, `expected a slug, got "${value}"`)
@@ -246,6 +289,7 @@ function stripeSecretKey(env: Env, gateway: PaymentGateway): string | undefined 
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolve(text(env, 'DATA_DIR', './tenants'))
   const paymentGateway = oneOf(env, 'PAYMENT_PROVIDER', ['sandbox', 'stripe'] as const, 'sandbox')
+  const litestreamReplicaUrl = replicaUrl(env, 'LITESTREAM_REPLICA_URL')
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: text(env, 'HOST', '0.0.0.0'),
@@ -268,7 +312,7 @@ export function loadConfig(env: Env = process.env): Config {
     paymentGateway,
     stripeSecretKey: stripeSecretKey(env, paymentGateway),
     stripeApiUrl: url(env, 'STRIPE_API_URL') ?? 'https://api.stripe.com/',
-    litestreamReplicaUrl: replicaUrl(env, 'LITESTREAM_REPLICA_URL'),
+    litestreamReplicaUrl,
     litestreamBin: env.LITESTREAM_BIN?.trim() || undefined,
     litestreamS3: {
       endpoint: url(env, 'LITESTREAM_S3_ENDPOINT'),
@@ -289,6 +333,7 @@ export function loadConfig(env: Env = process.env): Config {
     mediaUploadTtlSeconds: integer(env, 'MEDIA_UPLOAD_TTL', 900, 10, 7 * 86400),
     mediaPublicBaseUrl: url(env, 'MEDIA_PUBLIC_BASE_URL')?.replace(/\/+$/, ''),
     mediaS3: mediaS3(env),
+    cluster: cluster(env, litestreamReplicaUrl),
   }
 }
 

@@ -10,6 +10,8 @@ const usage = `usage: restaurant-ops <command>
   tenant delete --tenant SLUG [--purge-snapshots]
   tenant export --tenant SLUG --out PATH
   tenant import --file PATH --slug S --name N [--timezone TZ] [--currency CUR]
+  tenant move SLUG --to NODE          (several nodes: CLUSTER_ETCD_URL)
+  tenant rebalance                    (several nodes: CLUSTER_ETCD_URL)
   operator-key create --name N
   operator-key list
   operator-key revoke --id ID

@@ -12,6 +12,7 @@ import { clubMembershipRoutes } from './modules/club-memberships/routes'
 import { registerClubReleaseJobs } from './modules/club-releases/jobs'
 import { clubReleaseRoutes } from './modules/club-releases/routes'
 import { clubRoutes } from './modules/clubs/routes'
+import { clusterRoutes } from './modules/cluster/routes'
 import { collectionRoutes } from './modules/collections/routes'
 import { couponRoutes } from './modules/coupons/routes'
 import { credentialRoutes } from './modules/credentials/routes'
@@ -58,6 +59,7 @@ import { vendorRoutes } from './modules/vendors/routes'
 import { webhookRoutes } from './modules/webhooks/routes'
 import { tablesWebhookRoutes } from './modules/webhooks/tables-routes'
 import { wineListRoutes } from './modules/wine-lists/routes'
+import { clusterRouting } from './platform/cluster/routing'
 import { allowedMethods } from './platform/http/allowed-methods'
 import { consoleRoutes } from './platform/http/console'
 import { httpConventions } from './platform/http/conventions'
@@ -123,6 +125,7 @@ function moduleRoutes(platform: Platform): AnyElysia[] {
     credentialRoutes(platform),
     backupRoutes(platform),
     tenantAdminRoutes(platform),
+    clusterRoutes(platform),
     operatorBackupRoutes(platform),
   ]
 }
@@ -147,6 +150,7 @@ export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
       allow: allowedMethods(app),
     }),
   )
+  if (platform.cluster) app.use(clusterRouting(platform.cluster, platform.config.defaultTenantSlug))
   for (const routes of moduleRoutes(platform)) app.use(routes)
   if (platform.devIssuer) {
     const jwks = platform.devIssuer.jwks

@@ -20,6 +20,7 @@ import { openPlatform, type Platform } from '../platform/platform'
 import { migrateAll } from '../platform/tenancy/databases'
 import { listTenants } from '../platform/tenancy/tenants'
 import { backupNow } from './backup'
+import { moveCommand, rebalanceCommand } from './cluster-commands'
 import { optional, required, UsageError } from './flags'
 import { serve } from './serve'
 import { tenantCommands, tenantOf } from './tenant-commands'
@@ -104,6 +105,10 @@ export async function runCommand(argv: string[]): Promise<unknown> {
     case 'serve':
       await serve(loadConfig())
       return null
+    case 'tenant move':
+      return moveCommand(loadConfig(), positionals[2], flags)
+    case 'tenant rebalance':
+      return rebalanceCommand(loadConfig())
     case 'tenant list':
       return withPlatform((p) => ({
         tenants: listTenants(p.control.db).map(
@@ -245,6 +250,7 @@ export async function runCommand(argv: string[]): Promise<unknown> {
           timestamp,
           to: optional(flags, 'to'),
           replicaUrl: p.config.litestreamReplicaUrl,
+          s3: p.config.litestreamS3,
           litestreamBin: resolveLitestreamBinary(p.config.litestreamBin),
         })
       })

@@ -1,6 +1,7 @@
 // `serve`: open the platform, create the embedded default on an empty data directory, start
 // replication or scheduled snapshots, listen, and shut down gracefully on SIGTERM/SIGINT.
 import http from 'node:http'
+import { hostname } from 'node:os'
 import type { Server } from 'bun'
 import type { Config } from '../config'
 import { accessSources } from '../modules/access'
@@ -52,10 +53,14 @@ function startBackups(platform: Platform): void {
     replicaUrl: config.litestreamReplicaUrl,
     s3: config.litestreamS3,
     log,
-    listDatabases: () => backedUpDatabases(config.dataDir, platform.control.db),
+    listDatabases: () =>
+      platform.cluster
+        ? platform.cluster.replicatedDatabases()
+        : backedUpDatabases(config.dataDir, platform.control.db),
   })
   supervisor.start()
   platform.replication = supervisor
+  if (platform.cluster) platform.cluster.replication = supervisor
   // Tenants may be created by the CLI in another process: pick them up for replication.
   jobs.register({ name: 'litestream.tenants', intervalMs: 5000, run: () => void supervisor.syncDatabases() })
   log.info('litestream replicating', { replica: config.litestreamReplicaUrl, binary })
@@ -65,7 +70,8 @@ export async function serve(config: Config): Promise<void> {
   const platform = await openPlatform(config, { access: accessSources })
   const { log } = platform
   const releaseLock = writeServeLock(config.dataDir)
-  ensureEmbeddedDefault(platform)
+  // A cluster's tenants are created through the operator API, placed by the cluster.
+  if (!config.cluster) ensureEmbeddedDefault(platform)
   startBackups(platform)
   if (platform.devIssuer) {
     log.warn(
@@ -100,6 +106,10 @@ export async function serve(config: Config): Promise<void> {
   const server = app.server as Server<unknown>
   platform.jobs.start()
   const url = `http://${server.hostname}:${server.port}`
+  if (platform.cluster) {
+    const host = config.host === '0.0.0.0' || config.host === '::' ? hostname() : config.host
+    await platform.cluster.start(config.cluster?.advertiseUrl ?? `http://${host}:${server.port}`)
+  }
   log.info('listening', { url, dataDir: config.dataDir })
   console.log(JSON.stringify({ listening: url, port: server.port, dataDir: config.dataDir }))
 
@@ -131,6 +141,8 @@ export async function serve(config: Config): Promise<void> {
     log.info('requests finished', { refusedAfterSignal: drain.refused })
     await platform.jobs.stop()
     await platform.replication?.stop()
+    // After Litestream's last sync: the other nodes claim this node's tenants at once.
+    await platform.cluster?.stop()
     await platform.shutdown()
     releaseLock()
     process.exit(0)

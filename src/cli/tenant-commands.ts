@@ -3,7 +3,12 @@
 import { copyFileSync, existsSync, statSync } from 'node:fs'
 import { seeds } from '../modules/tenants/model'
 import { deleteTenant } from '../modules/tenants/removal'
-import { changeTenantStatus, createTenantWithOwner, presentTenant } from '../modules/tenants/service'
+import {
+  changeTenantStatus,
+  createTenantWithOwner,
+  presentTenant,
+  publishToCluster,
+} from '../modules/tenants/service'
 import { exportTenantTo, importTenant } from '../modules/tenants/transfer'
 import { recordOperatorAction, systemOperator } from '../platform/operator/audit'
 import { createOperatorKey, listOperatorKeys, revokeOperatorKey } from '../platform/operator/keys'
@@ -67,7 +72,11 @@ function createTenantCommand(p: Platform, flags: Flags) {
 }
 
 export const tenantCommands: Record<string, (p: Platform, flags: Flags) => unknown> = {
-  'tenant create': createTenantCommand,
+  'tenant create': async (p, flags) => {
+    const created = createTenantCommand(p, flags)
+    await publishToCluster(p, created.id)
+    return created
+  },
   'tenant suspend': (p, flags) =>
     changeTenantStatus(p, cli, tenantOf(p, required(flags, 'tenant')), 'suspended'),
   'tenant resume': (p, flags) => changeTenantStatus(p, cli, tenantOf(p, required(flags, 'tenant')), 'active'),
@@ -82,7 +91,7 @@ export const tenantCommands: Record<string, (p: Platform, flags: Flags) => unkno
     exportTenantTo(p, cli, tenant, out)
     return { tenant: tenant.slug, path: out, sizeBytes: statSync(out).size }
   },
-  'tenant import': (p, flags) => {
+  'tenant import': async (p, flags) => {
     const file = required(flags, 'file')
     if (!existsSync(file)) throw new UsageError(`${file} does not exist`)
     const input = {
@@ -91,7 +100,9 @@ export const tenantCommands: Record<string, (p: Platform, flags: Flags) => unkno
       timezone: optional(flags, 'timezone'),
       currency: optional(flags, 'currency'),
     }
-    return importTenant(p, cli, input, async (path) => copyFileSync(file, path))
+    const imported = await importTenant(p, cli, input, async (path) => copyFileSync(file, path))
+    await publishToCluster(p, imported.tenant.id)
+    return imported
   },
   'operator-key create': (p, flags) => {
     const { key, token } = createOperatorKey(p.control.db, cli, { name: required(flags, 'name') })

@@ -8,6 +8,7 @@ import * as cash from './cash/model'
 import * as clubMemberships from './club-memberships/model'
 import * as clubReleases from './club-releases/model'
 import * as clubs from './clubs/model'
+import * as cluster from './cluster/model'
 import * as collections from './collections/model'
 import * as coupons from './coupons/model'
 import * as credentials from './credentials/model'
@@ -51,6 +52,7 @@ export const modelFiles = {
   clubMemberships,
   clubReleases,
   clubs,
+  cluster,
   collections,
   coupons,
   credentials,

@@ -11,6 +11,7 @@ import { type AuthPlugin, authPlugin } from './auth/plugin'
 import { PrincipalCache, TenantDirectory } from './auth/principal-cache'
 import { FixedWindowLimiter } from './auth/rate-limit'
 import type { LitestreamSupervisor } from './backup/litestream'
+import { ClusterNode } from './cluster/node'
 import { DeliveryWorker } from './events/worker'
 import { purgeExpiredIdempotencyKeys } from './http/idempotency'
 import { Scheduler } from './jobs/scheduler'
@@ -34,6 +35,8 @@ export interface Platform {
   auth: AuthPlugin
   /** The `operator: true` route option of the operator API (/admin). */
   operator: OperatorPlugin
+  /** This node of a cluster when CLUSTER_ETCD_URL is set (`serve` starts it); null on one node. */
+  cluster: ClusterNode | null
   /** Litestream supervision when LITESTREAM_REPLICA_URL is set and the server runs. */
   replication: LitestreamSupervisor | null
   /** The in-process scheduler; `serve` starts it, tests start it or run jobs themselves. */
@@ -73,9 +76,21 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
   const signals = new AuthSignals(config.dataDir)
   const control = openControlDatabase(config.dataDir, sqliteOptions)
   watchAuthVersion(control.sqlite, () => signals.bumpControl())
-  const pool = new TenantPool(config.dataDir, config.tenantPoolSize, sqliteOptions, (tenantId, sqlite) =>
-    watchAuthVersion(sqlite, () => signals.bumpTenant(tenantId)),
-  )
+  let cluster: ClusterNode | null = null
+  const pool = new TenantPool(config.dataDir, config.tenantPoolSize, sqliteOptions, (tenantId, sqlite) => {
+    watchAuthVersion(sqlite, () => signals.bumpTenant(tenantId))
+    cluster?.gate(sqlite, tenantId)
+  })
+  if (config.cluster) {
+    const node = new ClusterNode({
+      config: { ...config, cluster: config.cluster },
+      log,
+      control: control.db,
+      pool,
+    })
+    pool.isServed = (tenantId) => node.writable(tenantId)
+    cluster = node
+  }
   const devIssuer = config.authJwksUrl
     ? null
     : await openDevIssuer(config.dataDir, config.authIssuer, config.authAudience)
@@ -124,6 +139,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     devIssuer,
     auth: authPlugin(deps),
     operator: operatorPlugin({ control: control.db, verifyToken, claim: config.authOperatorClaim }),
+    cluster,
     replication: null,
     jobs,
     messages: createMessageSender(config, log),

@@ -30,7 +30,48 @@ const HealthStatus = t.Object({
     }),
     { description: 'Background jobs: last run, next run and failures of each.' },
   ),
+  cluster: t.Optional(
+    t.Object(
+      {
+        node: t.String(),
+        fenced: t.Boolean({
+          description: 'Cut off from etcd: its tenants answer 503 until the lease is renewed.',
+        }),
+        nodes: t.Integer({ description: 'Live nodes.' }),
+        tenantsOwned: t.Integer(),
+        lastFailover: t.Nullable(
+          t.Object({
+            slug: t.String(),
+            at: t.String({ description: 'When the new owner served it.' }),
+            rtoMs: t.Integer({ description: 'Recovery time: the lease TTL plus detection to serving.' }),
+            restoredThrough: t.Nullable(
+              t.String({ description: 'Recovery point: the newest write the replica held.' }),
+            ),
+          }),
+        ),
+      },
+      { description: 'Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster.' },
+    ),
+  ),
 })
+
+/** This node's place in the cluster and the last failover, when there are several nodes. */
+function clusterSummary(platform: Platform) {
+  if (!platform.cluster) return {}
+  const status = platform.cluster.status()
+  const last = status.failovers[0]
+  return {
+    cluster: {
+      node: status.node,
+      fenced: status.fenced,
+      nodes: status.nodes.length,
+      tenantsOwned: status.tenants.filter((tenant) => tenant.owner === status.node).length,
+      lastFailover: last
+        ? { slug: last.slug, at: last.servingAt, rtoMs: last.rtoMs, restoredThrough: last.restoredThrough }
+        : null,
+    },
+  }
+}
 
 /** Touches the control database and one tenant database (the default one when it exists). */
 function checkDatabases(platform: Platform) {
@@ -52,8 +93,15 @@ function checkDatabases(platform: Platform) {
   }
   // Replication trouble is reported, not fatal: the API keeps serving while Litestream restarts.
   if (platform.replication) checks.replication = platform.replication.status().state
+  if (platform.cluster) checks.cluster = platform.cluster.fenced() ? 'fenced' : 'ok'
   const jobs = platform.jobs.status().map(({ lastFinishedAt: _internal, ...job }) => job)
-  return { status: ok ? ('ok' as const) : ('unavailable' as const), foundationEnabled: true, checks, jobs }
+  return {
+    status: ok ? ('ok' as const) : ('unavailable' as const),
+    foundationEnabled: true,
+    checks,
+    jobs,
+    ...clusterSummary(platform),
+  }
 }
 
 export const healthRoutes = (platform: Platform) => {

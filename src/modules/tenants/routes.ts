@@ -28,6 +28,7 @@ import {
   createTenantWithOwner,
   findTenant,
   listTenantsPage,
+  publishToCluster,
   tenantDetail,
 } from './service'
 import {
@@ -81,9 +82,11 @@ export const tenantAdminRoutes = (platform: Platform) =>
     .use(platform.operator)
     .post(
       '/tenants',
-      ({ operator, body, set }) => {
+      async ({ operator, body, set }) => {
+        const created = createTenantWithOwner(platform, operator, body)
+        await publishToCluster(platform, created.tenant.id)
         set.status = 201
-        return createTenantWithOwner(platform, operator, body)
+        return created
       },
       {
         operator: true,
@@ -198,6 +201,7 @@ export const tenantAdminRoutes = (platform: Platform) =>
         const imported = await importTenant(platform, operator, { ...fields, timezone: timeZone }, (path) =>
           receiveImport(request, path, platform.config.tenantImportMaxBytes),
         )
+        await publishToCluster(platform, imported.tenant.id)
         set.status = 201
         return imported
       },

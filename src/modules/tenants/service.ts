@@ -132,6 +132,15 @@ export function createTenantWithOwner(platform: Platform, operator: OperatorActo
   }
 }
 
+/**
+ * On a cluster node, a tenant just made here becomes this node's in etcd; a slug taken meanwhile
+ * on another node removes it again (409).
+ */
+export async function publishToCluster(platform: Platform, tenantId: string): Promise<void> {
+  const tenant = findTenantById(platform.control.db, tenantId)
+  if (platform.cluster && tenant) await platform.cluster.publish(tenant)
+}
+
 export function listTenantsPage(
   platform: Platform,
   query: { q?: string; status?: TenantStatus } & PageRequest,

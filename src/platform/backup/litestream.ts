@@ -119,6 +119,24 @@ export class LitestreamSupervisor {
     return true
   }
 
+  /**
+   * Like syncDatabases, but waits until the Litestream that ran before has exited: its graceful
+   * stop makes a last sync of every database it replicated.
+   */
+  async reload(): Promise<void> {
+    const before = this.current
+    this.writeConfig()
+    const proc = this.process
+    if (this.current === before || this.stopping) return
+    if (!proc) {
+      if (!this.restartTimer) this.spawn()
+      return
+    }
+    this.plannedRestart = true
+    proc.kill('SIGTERM')
+    await proc.exited
+  }
+
   status(): LitestreamStatus {
     return {
       state: this.stopping ? 'stopped' : this.process ? 'running' : 'restarting',

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { verifyAuditChain } from '../audit/audit'
 import { tenantDatabasePath } from '../tenancy/databases'
-import { replicaUrlFor } from './litestream'
+import { litestreamConfig, replicaUrlFor, type S3Options } from './litestream'
 import { snapshotAt } from './snapshots'
 
 export class RestoreError extends Error {}
@@ -42,6 +42,8 @@ export interface RestoreOptions {
   /** Write the restored database here instead of into place. */
   to?: string
   replicaUrl?: string
+  /** The S3-compatible endpoint options of the replica (LITESTREAM_S3_*). */
+  s3?: S3Options
   litestreamBin?: string | null
 }
 
@@ -59,16 +61,37 @@ const removeDatabaseFiles = (path: string) => {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true })
 }
 
-async function fetchFromReplica(options: RestoreOptions, output: string): Promise<string> {
+/** Restores the replica as it is into `output`, unverified; answers the replica URL. */
+export async function fetchFromReplica(options: RestoreOptions, output: string): Promise<string> {
   if (!options.replicaUrl) throw new RestoreError('LITESTREAM_REPLICA_URL is not set: there is no replica')
   if (!options.litestreamBin) throw new RestoreError('no Litestream binary (set LITESTREAM_BIN)')
   const url = replicaUrlFor(options.replicaUrl, options.tenant.id)
-  const args = [options.litestreamBin, 'restore', '-o', output]
+  // Through a config naming the database, as `serve` replicates it: a replica URL alone cannot
+  // carry an S3-compatible endpoint or path-style addressing to Litestream 0.3.
+  const path = tenantDatabasePath(options.dataDir, options.tenant.id)
+  const configPath = `${output}.litestream.yml`
+  writeFileSync(
+    configPath,
+    litestreamConfig([{ name: options.tenant.id, path }], options.replicaUrl, options.s3),
+    {
+      mode: 0o600,
+    },
+  )
+  const args = [options.litestreamBin, 'restore', '-config', configPath, '-o', output]
   if (options.timestamp) args.push('-timestamp', options.timestamp.toISOString())
-  args.push(url)
-  const proc = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe' })
-  const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited])
-  if (code !== 0 || !existsSync(output)) throw new RestoreError(`litestream restore failed: ${stderr.trim()}`)
+  args.push(path)
+  try {
+    const proc = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe' })
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ])
+    if (code !== 0 || !existsSync(output))
+      throw new RestoreError(`litestream restore failed: ${`${stderr}\n${stdout}`.trim()}`)
+  } finally {
+    rmSync(configPath, { force: true })
+  }
   return url
 }
 

@@ -67,7 +67,7 @@ export class DeliveryWorker {
       await yieldToEventLoop()
       // Hints arrive for any tenant appending in this process (tests run several platforms). A
       // suspended tenant's deliveries wait: the sweep after it is resumed picks it up again.
-      if (findTenantById(control.db, tenantId)?.status !== 'active') {
+      if (findTenantById(control.db, tenantId)?.status !== 'active' || !pool.isServed(tenantId)) {
         this.due.delete(tenantId)
         this.hinted.delete(tenantId)
         continue

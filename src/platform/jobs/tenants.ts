@@ -1,4 +1,4 @@
-// Running a job's work over every active tenant, one at a time, through the LRU pool (so at most
+// Running a job's work over every active tenant this process serves, one at a time, through the LRU pool (so at most
 // TENANT_POOL_SIZE databases stay open however many tenants exist). A suspended tenant's work
 // waits until it is resumed. A failing tenant does not stop the others; the run fails at the end,
 // naming them, so the job status shows it.
@@ -20,7 +20,7 @@ export async function forEachTenant(
   const failed: string[] = []
   for (const tenant of listTenants(source.control.db)) {
     if (signal.aborted) break
-    if (tenant.status !== 'active') continue
+    if (tenant.status !== 'active' || !source.pool.isServed(tenant.id)) continue
     // Each tenant's work is mostly synchronous SQLite: let requests in between tenants.
     await new Promise<void>((resolve) => setImmediate(resolve))
     try {

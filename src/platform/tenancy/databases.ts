@@ -52,6 +52,11 @@ export class TenantPool {
   private readonly migrated = new Set<string>()
   private readonly pendingCloses = new Map<ReturnType<typeof setTimeout>, DatabaseHandle>()
   private closing = false
+  /**
+   * Whether this process serves the tenant now: always on one node; a cluster node serves only
+   * the tenants it owns and can write to (jobs skip the others).
+   */
+  isServed: (tenantId: string) => boolean = () => true
 
   constructor(
     private readonly dataDir: string,

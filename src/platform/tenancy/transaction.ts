@@ -16,6 +16,7 @@ export interface CommitWatch {
 }
 
 const watches = new WeakMap<Database, CommitWatch>()
+const gates = new WeakMap<Database, () => void>()
 
 /** The SQLite connection under a database or transaction handle. */
 export const sqliteOf = (handle: Queryable): Database =>
@@ -23,6 +24,14 @@ export const sqliteOf = (handle: Queryable): Database =>
 
 export function watchCommits(sqlite: Database, watch: CommitWatch): void {
   watches.set(sqlite, watch)
+}
+
+/**
+ * `gate` runs before each write transaction on the connection and throws to refuse it: a cluster
+ * node refuses writes to a tenant it cannot prove it owns (platform/cluster/node.ts).
+ */
+export function gateWrites(sqlite: Database, gate: () => void): void {
+  gates.set(sqlite, gate)
 }
 
 /**
@@ -36,6 +45,7 @@ export function inWriteTransaction<T>(
   work: (tx: Queryable) => T extends Promise<unknown> ? never : T,
 ): T {
   if (db.$client.inTransaction) return work(db) as T
+  gates.get(db.$client)?.()
   const watch = watches.get(db.$client)
   if (!watch) return db.transaction((tx) => work(tx), { behavior: 'immediate' }) as T
   let moved = false

@@ -1,0 +1,87 @@
+// The cluster as the operator sees it (/admin/v1/cluster): which node owns which tenant, the
+// failovers with their measured recovery, and moving tenants between nodes.
+import { Elysia } from 'elysia'
+import { moveTenant, rebalance } from '../../platform/cluster/moves'
+import type { ClusterNode as Node } from '../../platform/cluster/node'
+import { conflict } from '../../platform/http/problem'
+import { type OperatorActor, recordOperatorAction } from '../../platform/operator/audit'
+import type { Platform } from '../../platform/platform'
+import { ClusterStatus, ClusterTenantParams, MoveResult, MoveTenantBody, RebalanceResult } from './model'
+
+const singleNode = {
+  enabled: false,
+  node: null,
+  url: null,
+  fenced: false,
+  leaseTtlSeconds: null,
+  routing: null,
+  nodes: [],
+  tenants: [],
+  failovers: [],
+}
+
+function clusterOf(platform: Platform): Node {
+  if (!platform.cluster) throw conflict('This service runs as a single node: CLUSTER_ETCD_URL is not set')
+  return platform.cluster
+}
+
+function audit(platform: Platform, operator: OperatorActor, move: Awaited<ReturnType<typeof moveTenant>>) {
+  recordOperatorAction(platform.control.db, operator, {
+    action: 'tenant.move',
+    tenant: move.tenant,
+    metadata: { from: move.from, to: move.to, epoch: move.epoch, tookMs: move.tookMs },
+  })
+}
+
+export const clusterRoutes = (platform: Platform) =>
+  new Elysia({ name: 'cluster-admin', prefix: '/admin/v1/cluster', detail: { tags: ['Operator'] } })
+    .use(platform.operator)
+    .get('', () => (platform.cluster ? { enabled: true, ...platform.cluster.status() } : singleNode), {
+      operator: true,
+      response: ClusterStatus,
+      detail: {
+        summary: 'Cluster status',
+        description:
+          'The live nodes and their tenant counts, every tenant’s owner and epoch, and the last failover of each tenant with its recovery time (`rtoMs`) and recovery point (`restoredThrough`). On a single node, `enabled: false`.',
+      },
+    })
+    .post(
+      '/tenants/:id/move',
+      async ({ operator, params, body }) => {
+        const cluster = clusterOf(platform)
+        const move = await moveTenant(cluster.etcd, cluster.settings.prefix, params.id, body.to)
+        if (move.from !== move.to) audit(platform, operator, move)
+        return move
+      },
+      {
+        operator: true,
+        params: ClusterTenantParams,
+        body: MoveTenantBody,
+        response: MoveResult,
+        detail: {
+          'x-problems': ['conflict', 'unavailable'],
+          summary: 'Move a tenant to another node',
+          description:
+            'The owner stops the tenant’s writes (requests wait meanwhile), lets Litestream sync its replica, and hands the ownership epoch to `to`, which restores the replica and serves it. Answers once etcd names the new owner; no acknowledged write is lost. Already there: answered at once. Unknown node, a move already under way or on a single node: 409.',
+        },
+      },
+    )
+    .post(
+      '/rebalance',
+      async ({ operator }) => {
+        const cluster = clusterOf(platform)
+        const { moves } = await rebalance(cluster.etcd, cluster.settings.prefix)
+        for (const move of moves) audit(platform, operator, move)
+        return { moves, balanced: true }
+      },
+      {
+        operator: true,
+        response: RebalanceResult,
+        detail: {
+          'x-problems': ['conflict', 'unavailable'],
+          summary: 'Even out tenants over the nodes',
+          description:
+            'Moves tenants, one at a time, from the nodes with the most to those with the fewest until no two live nodes differ by more than one. On a single node: 409.',
+        },
+      },
+    )

@@ -1,0 +1,86 @@
+// A tenant's copy in its Litestream replica, as the cluster uses it: restored to serve, and read
+// back before a move hands the tenant over, so the new owner is sure to find every write.
+import { Database } from 'bun:sqlite'
+import { rmSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import type { Config } from '../../config'
+import { resolveLitestreamBinary } from '../backup/litestream'
+import { fetchFromReplica, restoreTenant } from '../backup/restore'
+import { tenantDatabasePath } from '../tenancy/databases'
+import type { Tenant } from '../tenancy/tenants'
+
+/** The newest audit entry of a tenant database: every write records one. */
+export function writeMark(sqlite: Database): number {
+  return sqlite.query<{ seq: number | null }, []>('SELECT max(seq) AS seq FROM audit_entries').get()?.seq ?? 0
+}
+
+const readOnly = <T>(path: string, read: (sqlite: Database) => T): T => {
+  const sqlite = new Database(path, { readonly: true })
+  try {
+    return read(sqlite)
+  } finally {
+    sqlite.close()
+  }
+}
+
+/** When the newest write of the database at `path` was made. */
+export const newestWriteAt = (path: string): string | null =>
+  readOnly(
+    path,
+    (sqlite) =>
+      sqlite.query<{ at: string | null }, []>('SELECT max(created_at) AS at FROM audit_entries').get()?.at ??
+      null,
+  )
+
+/** Litestream 0.3 keeps its state beside the database: a copy restored later must not inherit it. */
+export const litestreamMetaDir = (path: string) => join(dirname(path), `.${basename(path)}-litestream`)
+
+const replicaOptions = (config: Config, tenant: Tenant) => ({
+  dataDir: config.dataDir,
+  backupDir: config.backupDir,
+  tenant,
+  from: 'replica' as const,
+  replicaUrl: config.litestreamReplicaUrl,
+  s3: config.litestreamS3,
+  litestreamBin: resolveLitestreamBinary(config.litestreamBin),
+})
+
+/**
+ * Puts the replica in place of the tenant's database, verified (integrity, audit chain); refuses
+ * a replica missing writes up to `mark`.
+ */
+export async function restoreFromReplica(config: Config, tenant: Tenant, mark: number | null): Promise<void> {
+  const path = tenantDatabasePath(config.dataDir, tenant.id)
+  rmSync(litestreamMetaDir(path), { recursive: true, force: true })
+  await restoreTenant({ ...replicaOptions(config, tenant), to: path })
+  const restored = readOnly(path, writeMark)
+  if (mark !== null && restored < mark) {
+    rmSync(path, { force: true })
+    throw new Error(`the replica holds writes up to ${restored}, the move handed over ${mark}`)
+  }
+}
+
+/** Waits until Litestream has shipped every write up to `mark` to the replica. */
+export async function awaitReplica(
+  config: Config,
+  tenant: Tenant,
+  mark: number,
+  limitMs: number,
+): Promise<void> {
+  const copy = `${tenantDatabasePath(config.dataDir, tenant.id)}.checking`
+  const deadline = Date.now() + limitMs
+  let held = -1
+  try {
+    while (Date.now() < deadline) {
+      rmSync(copy, { force: true })
+      held = await fetchFromReplica(replicaOptions(config, tenant), copy)
+        .then(() => readOnly(copy, writeMark))
+        .catch(() => -1)
+      if (held >= mark) return
+      await Bun.sleep(1000)
+    }
+  } finally {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${copy}${suffix}`, { force: true })
+  }
+  throw new Error(`the replica still holds writes up to ${held} of ${mark} after ${limitMs} ms`)
+}

@@ -1,0 +1,150 @@
+// The tenant resolution step of a cluster node, before routing and body parsing: a request for a
+// tenant another node owns is proxied to it (body streamed, request id kept) or answered 307 with
+// its address (CLUSTER_ROUTING); one for a tenant being moved or restored waits for it; one this
+// node cannot serve safely gets a retryable 503. Node-local paths (probes, docs, the operator API
+// other than one tenant's routes) are not routed.
+import { Elysia } from 'elysia'
+import { ApiError, problemResponse } from '../http/problem'
+import { requestInfo } from '../http/request-context'
+import type { ClusterNode } from './node'
+
+/** Counts the hops, so two nodes with momentarily different views cannot bounce a request forever. */
+export const HOPS_HEADER = 'x-cluster-hops'
+/** Set on a tenant creation forwarded to the node chosen for it, which then creates it itself. */
+export const PLACED_HEADER = 'x-cluster-placed'
+const MAX_HOPS = 2
+/** How long a request waits for a tenant being moved or restored before a retryable 503. */
+const WAIT_LIMIT_MS = 5000
+
+type Target = { id?: string; slug?: string } | { place: true }
+
+const nodeLocal = /^\/(?:$|health|docs|openapi|problems|\.well-known|admin\/)/
+const adminTenant = /^\/admin\/v1\/tenants\/([^/]+)/
+const mediaTenant = /^\/media\/(?:uploads|files)\/([^/]+)\//
+const tenantCreations = new Set(['POST /admin/v1/tenants', 'POST /admin/v1/tenants/import'])
+
+/** The tenant a request is for, or null when this node answers it whoever owns what. */
+export function tenantTarget(request: Request, path: string, defaultSlug: string): Target | null {
+  if (tenantCreations.has(`${request.method} ${path}`)) return { place: true }
+  const admin = adminTenant.exec(path)
+  if (admin) return { id: decodeURIComponent(admin[1]!), slug: decodeURIComponent(admin[1]!) }
+  if (nodeLocal.test(path)) return null
+  const media = mediaTenant.exec(path)
+  if (media) return { id: decodeURIComponent(media[1]!) }
+  const id = request.headers.get('x-tenant-id')
+  if (id) return { id }
+  const slug = request.headers.get('x-tenant-slug')
+  if (slug) return { slug }
+  // Passcode sessions and credentials are rows of the issuing node's control database.
+  if (/^bearer (vps_|tpk_)/i.test(request.headers.get('authorization') ?? '')) return null
+  return { slug: defaultSlug }
+}
+
+const retryable = (detail: string) => new ApiError('unavailable', detail, { headers: { 'retry-after': '1' } })
+
+/** Hop-by-hop headers and those fetch sets itself. */
+const notForwarded = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'te',
+  'trailer',
+])
+
+interface Hop {
+  requestId: string
+  hops: number
+  /** The node a tenant creation was placed on. */
+  placed?: string
+}
+
+async function forward(request: Request, url: string, hop: Hop): Promise<Response> {
+  const source = new URL(request.url)
+  const headers = new Headers()
+  for (const [name, value] of request.headers) if (!notForwarded.has(name)) headers.set(name, value)
+  headers.set('x-request-id', hop.requestId)
+  headers.set(HOPS_HEADER, String(hop.hops + 1))
+  if (hop.placed) headers.set(PLACED_HEADER, hop.placed)
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== null
+  const response = await fetch(`${url}${source.pathname}${source.search}`, {
+    method: request.method,
+    headers,
+    body: hasBody ? request.body : undefined,
+    redirect: 'manual',
+    duplex: 'half',
+    decompress: false,
+  })
+  const out = new Headers(response.headers)
+  out.delete('connection')
+  out.delete('keep-alive')
+  return new Response(response.body, { status: response.status, headers: out })
+}
+
+export function clusterRouting(cluster: ClusterNode, defaultSlug: string) {
+  const leave = new WeakMap<Request, () => void>()
+  return new Elysia({ name: 'cluster-routing' })
+    .onRequest(async ({ request }) => {
+      const path = new URL(request.url).pathname
+      const target = tenantTarget(request, path, defaultSlug)
+      if (!target) return
+      const { requestId } = requestInfo(request)
+      const hops = Number(request.headers.get(HOPS_HEADER) ?? 0) || 0
+      const refuse = (error: ApiError) => problemResponse(error, requestId)
+      if ('place' in target) {
+        if (request.headers.get(PLACED_HEADER) === cluster.id) return
+        const node = cluster.placementFor()
+        const url = node === cluster.id ? undefined : cluster.nodeUrl(node)
+        if (!url) return
+        return relay(request, url, { requestId, hops, placed: node }, cluster.settings.routing, refuse)
+      }
+      const deadline = Date.now() + WAIT_LIMIT_MS
+      for (;;) {
+        const route = cluster.route(target)
+        switch (route.kind) {
+          case 'unknown':
+            // Not in the cluster: the operator API answers 404, tenant routes tenant_not_found.
+            if (path.startsWith('/admin/')) return
+            return refuse(new ApiError('tenant_not_found', `Tenant ${target.id ?? target.slug} not found`))
+          case 'local':
+            leave.set(request, cluster.enter(route.tenantId))
+            return
+          case 'remote':
+            if (hops >= MAX_HOPS) return refuse(retryable('The tenant is changing owner; retry'))
+            return relay(request, route.url, { requestId, hops }, cluster.settings.routing, refuse)
+          case 'unavailable':
+            return refuse(retryable(`This node cannot serve the tenant: ${route.reason}; retry`))
+          case 'wait':
+            if (Date.now() >= deadline)
+              return refuse(retryable(`The tenant is not available yet (${route.reason}); retry`))
+            await cluster.nextChange(deadline - Date.now())
+        }
+      }
+    })
+    .onAfterResponse({ as: 'global' }, ({ request }) => {
+      leave.get(request)?.()
+      leave.delete(request)
+    })
+}
+
+async function relay(
+  request: Request,
+  url: string,
+  hop: Hop,
+  mode: 'forward' | 'redirect',
+  refuse: (error: ApiError) => Response,
+): Promise<Response> {
+  if (mode === 'redirect') {
+    const source = new URL(request.url)
+    return new Response(null, {
+      status: 307,
+      headers: { location: `${url}${source.pathname}${source.search}`, 'x-request-id': hop.requestId },
+    })
+  }
+  try {
+    return await forward(request, url, hop)
+  } catch {
+    return refuse(retryable('The node that owns this tenant did not answer; retry'))
+  }
+}

@@ -1,0 +1,354 @@
+// Several nodes on one machine (README "Several nodes"): one etcd member, s3rver, three nodes of
+// the service, then tenants created and read through every node, a move under writes, a node
+// killed under writes (RTO and lost writes measured and printed), a node cut off from etcd, and a
+// fourth node with a rebalance. `npm run test:cluster`; the scenarios run in order on one cluster.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { runCli, sourceCommand } from '../e2e/cli'
+import {
+  type ClusterEnv,
+  cleanUp,
+  killNode,
+  LEASE_TTL_SECONDS,
+  type Node,
+  sharedEnv,
+  startEtcd,
+  startIdentityProvider,
+  startNode,
+  startS3,
+} from './cluster'
+
+const OWNER = 'owner@cluster.test'
+let env: ClusterEnv
+let idp: Awaited<ReturnType<typeof startIdentityProvider>>
+let operator: string
+let staff: string
+const nodes = new Map<string, Node>()
+const slugs = Array.from({ length: 30 }, (_, i) => `shop-${String(i + 1).padStart(2, '0')}`)
+
+interface Call {
+  token?: string
+  slug?: string
+  body?: unknown
+  redirect?: 'manual'
+}
+
+async function call(node: Node, method: string, path: string, options: Call = {}) {
+  const headers: Record<string, string> = {}
+  if (options.token) headers.authorization = `Bearer ${options.token}`
+  if (options.slug) headers['x-tenant-slug'] = options.slug
+  if (options.body !== undefined) headers['content-type'] = 'application/json'
+  const send = (url: string) =>
+    fetch(url, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(30_000),
+    })
+  let response = await send(`${node.url}${path}`)
+  // fetch drops Authorization on a redirect to another origin: a client of a redirecting node
+  // sends the request again, credentials and all, to the owner.
+  if (response.status === 307 && options.redirect !== 'manual')
+    response = await send(response.headers.get('location')!)
+  const text = await response.text()
+  let json: any = null
+  try {
+    json = JSON.parse(text)
+  } catch {}
+  return { status: response.status, headers: response.headers, json, text }
+}
+
+const live = () => [...nodes.values()]
+const clusterStatus = async (node: Node) =>
+  (await call(node, 'GET', '/admin/v1/cluster', { token: operator })).json
+
+/** Every vendor name of the tenant, read through `node`. */
+async function vendorNames(node: Node, slug: string): Promise<Set<string>> {
+  const names = new Set<string>()
+  for (let page = 1; ; page++) {
+    const read = () => call(node, 'GET', `/vendor?limit=100&page=${page}`, { token: staff, slug })
+    // A tenant just moved or failed over may still answer 503 (retryable) for a moment.
+    await waitFor(`${slug} to be served`, async () => (await read()).status !== 503)
+    const { status, json } = await read()
+    expect(status).toBe(200)
+    for (const vendor of json.vendors) names.add(vendor.name)
+    if (json.vendors.length < 100) return names
+  }
+}
+
+/**
+ * Writes vendors to the tenant, one at a time per writer, through the given nodes in turn; keeps
+ * the name of every write answered 2xx (acknowledged) and when it was.
+ */
+function writeLoad(slug: string, through: () => Node[], writers = 2) {
+  const acked: { name: string; sentAt: number; at: number }[] = []
+  const refused: number[] = []
+  let running = true
+  let sent = 0
+  const writer = async (w: number) => {
+    while (running) {
+      const targets = through()
+      const node = targets[sent % targets.length]!
+      const name = `load-${w}-${sent++}`
+      const sentAt = Date.now()
+      try {
+        const { status } = await call(node, 'POST', '/vendor', { token: staff, slug, body: { name } })
+        if (status >= 200 && status < 300) acked.push({ name, sentAt, at: Date.now() })
+        else {
+          refused.push(status)
+          await Bun.sleep(100)
+        }
+      } catch {
+        refused.push(0)
+        await Bun.sleep(100)
+      }
+    }
+  }
+  const done = Promise.all(Array.from({ length: writers }, (_, w) => writer(w)))
+  return {
+    acked,
+    refused,
+    async stop() {
+      running = false
+      await done
+    },
+  }
+}
+
+const waitFor = async (what: string, check: () => Promise<boolean>, limitMs = 30_000) => {
+  const deadline = Date.now() + limitMs
+  while (Date.now() < deadline) {
+    if (await check()) return
+    await Bun.sleep(200)
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+const ownerOf = async (slug: string) =>
+  ((await clusterStatus(live()[0]!)).tenants as { slug: string; owner: string }[]).find(
+    (t) => t.slug === slug,
+  )?.owner
+
+beforeAll(async () => {
+  const started = Date.now()
+  const [etcdUrl, s3Url] = await Promise.all([startEtcd(), startS3()])
+  idp = await startIdentityProvider()
+  env = { etcdUrl, s3Url, jwksUrl: idp.jwksUrl }
+  operator = await idp.operatorToken()
+  staff = await idp.staffToken(OWNER)
+  for (const [id, routing] of [
+    ['n1', 'forward'],
+    ['n2', 'forward'],
+    ['n3', 'redirect'],
+  ] as const)
+    nodes.set(id, await startNode(env, id, { CLUSTER_ROUTING: routing }))
+  console.log(`cluster: etcd, s3rver and 3 nodes up in ${Date.now() - started} ms`)
+}, 60_000)
+
+afterAll(cleanUp)
+
+describe('a cluster of nodes', () => {
+  test('30 tenants are spread over the nodes and each reads through every node', async () => {
+    const all = live()
+    for (const [i, slug] of slugs.entries()) {
+      const created = await call(all[i % all.length]!, 'POST', '/admin/v1/tenants', {
+        token: operator,
+        body: { slug, name: `Shop ${i + 1}`, owner: { subject: OWNER, email: OWNER } },
+      })
+      expect(created.status).toBe(201)
+    }
+    const status = await clusterStatus(all[0]!)
+    expect(status.enabled).toBe(true)
+    expect(status.nodes.map((n: { tenants: number }) => n.tenants)).toEqual([10, 10, 10])
+    // A slug is taken once in the cluster, whichever node is asked.
+    const again = await call(all[1]!, 'POST', '/admin/v1/tenants', {
+      token: operator,
+      body: { slug: slugs[0], name: 'Again', owner: { subject: OWNER, email: OWNER } },
+    })
+    expect(again.status).toBe(409)
+
+    for (const slug of slugs)
+      for (const node of all) {
+        const read = await call(node, 'GET', '/locations', { token: staff, slug })
+        expect(read.status, `${slug} through ${node.id}`).toBe(200)
+      }
+    // n3 redirects: a tenant it does not own is a 307 to its owner's address.
+    const elsewhere = status.tenants.find((t: { owner: string }) => t.owner !== 'n3')
+    const redirected = await call(nodes.get('n3')!, 'GET', '/locations', {
+      token: staff,
+      slug: elsewhere.slug,
+      redirect: 'manual',
+    })
+    expect(redirected.status).toBe(307)
+    expect(redirected.headers.get('location')).toBe(`${nodes.get(elsewhere.owner)!.url}/locations`)
+    // Forwarding keeps the request id.
+    const forwarded = await fetch(`${nodes.get('n1')!.url}/locations`, {
+      headers: {
+        authorization: `Bearer ${staff}`,
+        'x-tenant-slug': status.tenants.find((t: { owner: string }) => t.owner === 'n2').slug,
+        'x-request-id': 'cluster-trace-1',
+      },
+    })
+    expect(forwarded.status).toBe(200)
+    expect(forwarded.headers.get('x-request-id')).toBe('cluster-trace-1')
+    // Unknown tenants are 404 on every node.
+    expect((await call(all[0]!, 'GET', '/locations', { token: staff, slug: 'nobody' })).status).toBe(404)
+  }, 180_000)
+
+  test('a tenant moved under a write load loses no acknowledged write', async () => {
+    const slug = (await clusterStatus(nodes.get('n1')!)).tenants.find(
+      (t: { owner: string }) => t.owner === 'n1',
+    ).slug as string
+    const load = writeLoad(slug, () => [nodes.get('n1')!, nodes.get('n2')!])
+    await Bun.sleep(1500)
+    const moved = await call(nodes.get('n3')!, 'POST', `/admin/v1/cluster/tenants/${slug}/move`, {
+      token: operator,
+      body: { to: 'n2' },
+    })
+    expect(moved.status, moved.text).toBe(200)
+    expect(moved.json).toMatchObject({ from: 'n1', to: 'n2' })
+    await Bun.sleep(1500)
+    await load.stop()
+    expect(await ownerOf(slug)).toBe('n2')
+    const names = await vendorNames(nodes.get('n1')!, slug)
+    const lost = load.acked.filter((write) => !names.has(write.name))
+    console.log(
+      `move: ${moved.json.tookMs} ms to hand over; ${load.acked.length} writes acknowledged, ${load.refused.length} refused (retryable), ${lost.length} lost`,
+    )
+    expect(load.acked.length).toBeGreaterThan(10)
+    expect(lost).toEqual([])
+
+    // The command line asks for moves through etcd too; a move to an unknown node is refused.
+    const cli = await runCli(sourceCommand, ['tenant', 'move', slug, '--to', 'n3'], {
+      ...sharedEnv(env),
+      DATA_DIR: nodes.get('n1')!.dataDir,
+    })
+    expect(cli.code, cli.stderr).toBe(0)
+    expect(cli.json).toMatchObject({ from: 'n2', to: 'n3' })
+    const unknown = await call(nodes.get('n1')!, 'POST', `/admin/v1/cluster/tenants/${slug}/move`, {
+      token: operator,
+      body: { to: 'n9' },
+    })
+    expect(unknown.status).toBe(409)
+    expect((await vendorNames(nodes.get('n2')!, slug)).size).toBe(names.size)
+  }, 120_000)
+
+  test('a node killed under a write load: its tenants come back on the others', async () => {
+    const victim = nodes.get('n1')!
+    const before = await clusterStatus(nodes.get('n2')!)
+    const victims = before.tenants.filter((t: { owner: string }) => t.owner === 'n1')
+    const slug = victims[0].slug as string
+    const survivors = () => [nodes.get('n2')!, nodes.get('n3')!]
+    const load = writeLoad(slug, survivors)
+    await Bun.sleep(2000)
+    const killedAt = Date.now()
+    await killNode(victim)
+    nodes.delete('n1')
+    // RTO: from the kill to the first acknowledged write sent after it.
+    const servedAgain = () => load.acked.find((w) => w.sentAt > killedAt)
+    await waitFor('a write after the kill', async () => servedAgain() !== undefined, 60_000)
+    const rtoMs = servedAgain()!.at - killedAt
+    await Bun.sleep(1000)
+    await load.stop()
+    const names = await vendorNames(nodes.get('n2')!, slug)
+    const lost = load.acked.filter((write) => !names.has(write.name))
+    const status = await clusterStatus(nodes.get('n3')!)
+    const failover = status.failovers.find((f: { slug: string }) => f.slug === slug)
+    console.log(
+      `kill -9: first write served ${rtoMs} ms after the kill (lease TTL ${LEASE_TTL_SECONDS} s); ` +
+        `${load.acked.length} writes acknowledged, ${lost.length} lost; the service measured rtoMs ${failover?.rtoMs}, restored through ${failover?.restoredThrough}`,
+    )
+    expect(rtoMs).toBeLessThan(30_000)
+    expect(failover).toMatchObject({ from: 'n1' })
+    // Every tenant of n1 went to the survivors, spread evenly, and reads through both.
+    expect(status.nodes.map((n: { id: string }) => n.id)).toEqual(['n2', 'n3'])
+    await waitFor('every tenant served', async () => {
+      const s = await clusterStatus(nodes.get('n2')!)
+      return s.tenants.every((t: { ownerAlive: boolean }) => t.ownerAlive)
+    })
+    const after = await clusterStatus(nodes.get('n2')!)
+    const counts = after.nodes.map((n: { tenants: number }) => n.tenants)
+    expect(Math.abs(counts[0] - counts[1])).toBeLessThanOrEqual(1)
+    for (const { slug: moved } of victims)
+      for (const node of survivors())
+        expect((await call(node, 'GET', '/locations', { token: staff, slug: moved })).status).toBe(200)
+    const health = await call(nodes.get('n2')!, 'GET', '/health')
+    expect(health.json.cluster).toMatchObject({ node: 'n2', fenced: false, nodes: 2 })
+    expect(health.json.cluster.lastFailover.rtoMs).toBeGreaterThan(0)
+  }, 120_000)
+
+  test('a node cut off from etcd refuses writes before its lease expires; another serves', async () => {
+    const cut = nodes.get('n2')!
+    const status = await clusterStatus(cut)
+    const slug = status.tenants.find((t: { owner: string }) => t.owner === 'n2').slug as string
+    expect(
+      (await call(cut, 'POST', '/vendor', { token: staff, slug, body: { name: 'before' } })).status,
+    ).toBe(201)
+    const cutAt = Date.now()
+    cut.link.cut()
+    // Writes go on until the fence: each answered 201 was acknowledged, the first 503 was not written.
+    const acked: string[] = []
+    let probes = 0
+    await waitFor('the cut node to refuse writes', async () => {
+      const name = `probe-${probes++}`
+      const write = await call(cut, 'POST', '/vendor', { token: staff, slug, body: { name } })
+      if (write.status === 201) acked.push(name)
+      return write.status === 503
+    })
+    const fencedAfter = Date.now() - cutAt
+    expect(fencedAfter).toBeLessThan(LEASE_TTL_SECONDS * 1000)
+    const refused = await call(cut, 'POST', '/vendor', { token: staff, slug, body: { name: 'refused' } })
+    expect(refused.status).toBe(503)
+    expect(refused.headers.get('retry-after')).toBe('1')
+    expect((await call(cut, 'GET', '/health')).json.checks.cluster).toBe('fenced')
+    // n3 claims the tenant once the lease has expired, and serves it.
+    await waitFor('n3 to serve the tenant', async () => {
+      const write = await call(nodes.get('n3')!, 'POST', '/vendor', {
+        token: staff,
+        slug,
+        body: { name: 'after' },
+      })
+      return write.status === 201
+    })
+    const names = await vendorNames(nodes.get('n3')!, slug)
+    expect(names.has('before')).toBe(true)
+    expect(names.has('refused')).toBe(false)
+    expect(names.has(`probe-${probes - 1}`)).toBe(false)
+    // Fencing stops Litestream gracefully: its last sync carries the writes acknowledged before.
+    expect(acked.filter((name) => !names.has(name))).toEqual([])
+    console.log(
+      `fence: writes refused ${fencedAfter} ms after the cut; served by n3 ${Date.now() - cutAt} ms after it`,
+    )
+    // Back in touch, n2 drops its stale copy and forwards to the new owner.
+    cut.link.restore()
+    await waitFor('n2 to forward the tenant to n3', async () => {
+      const read = await call(cut, 'GET', '/vendor?limit=100', { token: staff, slug })
+      return read.status === 200 && read.json.vendors.some((v: { name: string }) => v.name === 'after')
+    })
+  }, 120_000)
+
+  test('a fourth node joins and a rebalance evens out the counts', async () => {
+    nodes.set('n4', await startNode(env, 'n4'))
+    await waitFor('n4 in the cluster', async () => (await clusterStatus(nodes.get('n4')!)).nodes.length === 3)
+    const rebalance = await runCli(sourceCommand, ['tenant', 'rebalance'], {
+      ...sharedEnv(env),
+      DATA_DIR: nodes.get('n4')!.dataDir,
+    })
+    expect(rebalance.code).toBe(0)
+    expect(rebalance.json.moves.length).toBeGreaterThan(0)
+    const status = await clusterStatus(nodes.get('n4')!)
+    const counts = status.nodes.map((n: { tenants: number }) => n.tenants)
+    expect(counts.reduce((a: number, b: number) => a + b, 0)).toBe(30)
+    expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1)
+    // Balanced already: the operator route moves nothing.
+    const again = await call(nodes.get('n2')!, 'POST', '/admin/v1/cluster/rebalance', { token: operator })
+    expect(again.status).toBe(200)
+    expect(again.json.moves).toEqual([])
+    for (const slug of slugs)
+      for (const node of live())
+        expect(
+          (await call(node, 'GET', '/locations', { token: staff, slug })).status,
+          `${slug} via ${node.id}`,
+        ).toBe(200)
+  }, 180_000)
+})

@@ -1,0 +1,198 @@
+// The parts of the cluster (README "Several nodes") that need no etcd: its configuration, where
+// tenants go, which requests the resolution step routes, the write gate, and the operator routes
+// on a single node. The cluster itself runs in tests/cluster/ (npm run test:cluster).
+import { Database } from 'bun:sqlite'
+import { afterAll, describe, expect, test } from 'bun:test'
+import { hostname } from 'node:os'
+import { ConfigError, loadConfig } from '../../src/config'
+import { assignOrphans, leastLoaded, rebalancePlan } from '../../src/platform/cluster/placement'
+import { tenantTarget } from '../../src/platform/cluster/routing'
+import { ApiError } from '../../src/platform/http/problem'
+import { systemOperator } from '../../src/platform/operator/audit'
+import { createOperatorKey } from '../../src/platform/operator/keys'
+import { drizzleOn } from '../../src/platform/tenancy/databases'
+import { gateWrites, inWriteTransaction } from '../../src/platform/tenancy/transaction'
+import { createTestApp } from '../harness'
+
+const clusterEnv = {
+  CLUSTER_ETCD_URL: 'http://etcd.internal:2379',
+  LITESTREAM_REPLICA_URL: 's3://replicas/tenants',
+}
+
+describe('cluster configuration', () => {
+  test('off by default: one node, no etcd', () => {
+    expect(loadConfig({}).cluster).toBeUndefined()
+  })
+
+  test('parsed, with defaults', () => {
+    expect(loadConfig(clusterEnv).cluster).toEqual({
+      etcdUrl: 'http://etcd.internal:2379',
+      prefix: '/restaurant-ops/',
+      nodeId: hostname(),
+      advertiseUrl: undefined,
+      routing: 'forward',
+      leaseTtlSeconds: 10,
+    })
+    expect(
+      loadConfig({
+        ...clusterEnv,
+        NODE_ID: 'node-2',
+        NODE_ADVERTISE_URL: 'http://10.0.0.2:3000/',
+        CLUSTER_ROUTING: 'redirect',
+        CLUSTER_LEASE_TTL: '3',
+        CLUSTER_PREFIX: '/shop/',
+      }).cluster,
+    ).toMatchObject({
+      nodeId: 'node-2',
+      advertiseUrl: 'http://10.0.0.2:3000',
+      routing: 'redirect',
+      leaseTtlSeconds: 3,
+      prefix: '/shop/',
+    })
+  })
+
+  const bad: [Record<string, string>, string][] = [
+    [{ CLUSTER_ETCD_URL: 'http://etcd:2379' }, 'LITESTREAM_REPLICA_URL'],
+    [{ NODE_ID: 'node-1' }, 'NODE_ID'],
+    [{ CLUSTER_ROUTING: 'redirect' }, 'CLUSTER_ROUTING'],
+    [{ ...clusterEnv, NODE_ID: 'node one' }, 'NODE_ID'],
+    [{ ...clusterEnv, CLUSTER_ROUTING: 'teleport' }, 'CLUSTER_ROUTING'],
+    [{ ...clusterEnv, CLUSTER_LEASE_TTL: '1' }, 'CLUSTER_LEASE_TTL'],
+    [{ ...clusterEnv, CLUSTER_PREFIX: 'no-slashes' }, 'CLUSTER_PREFIX'],
+    [{ ...clusterEnv, CLUSTER_ETCD_URL: 'etcd:2379' }, 'CLUSTER_ETCD_URL'],
+  ]
+  for (const [env, variable] of bad)
+    test(`a bad ${variable} is refused`, () => {
+      expect(() => loadConfig(env)).toThrow(ConfigError)
+      expect(() => loadConfig(env)).toThrow(new RegExp(`^${variable}: `))
+    })
+})
+
+describe('placement', () => {
+  test('a new tenant goes to the live node with the fewest; ties to the smallest id', () => {
+    expect(
+      leastLoaded(
+        new Map([
+          ['b', 2],
+          ['a', 3],
+          ['c', 2],
+        ]),
+      ),
+    ).toBe('b')
+    expect(leastLoaded(new Map())).toBeNull()
+  })
+
+  test("a departed node's tenants are spread evenly over the survivors", () => {
+    const plan = assignOrphans(
+      ['t1', 't2', 't3', 't4', 't5'],
+      new Map([
+        ['a', 4],
+        ['b', 2],
+      ]),
+    )
+    const counts = { a: 4, b: 2 }
+    for (const node of plan.values()) counts[node as 'a' | 'b']++
+    // Ties go to the smallest id: 4+2 and 5 orphans end 6 and 5.
+    expect(counts).toEqual({ a: 6, b: 5 })
+    expect(assignOrphans(['t1'], new Map())).toEqual(new Map())
+  })
+
+  test('rebalancing moves from the fullest to the emptiest until counts differ by one at most', () => {
+    const moves = rebalancePlan(
+      new Map([
+        ['a', ['t1', 't2', 't3', 't4', 't5', 't6']],
+        ['b', ['t7', 't8', 't9']],
+        ['c', []],
+      ]),
+    )
+    expect(moves).toHaveLength(3)
+    expect(moves.every((move) => move.to === 'c' || move.to === 'b')).toBe(true)
+    expect(
+      rebalancePlan(
+        new Map([
+          ['a', ['t1', 't2']],
+          ['b', ['t3']],
+        ]),
+      ),
+    ).toEqual([])
+  })
+})
+
+describe('the tenant resolution step', () => {
+  const target = (method: string, path: string, headers: Record<string, string> = {}) =>
+    tenantTarget(new Request(`http://node${path}`, { method, headers }), path, 'default')
+  const cases: [string, string, Record<string, string>, unknown][] = [
+    ['GET', '/vendor', { 'x-tenant-slug': 'acme' }, { slug: 'acme' }],
+    ['GET', '/vendor', { 'x-tenant-id': 'id-1' }, { id: 'id-1' }],
+    ['GET', '/vendor', {}, { slug: 'default' }],
+    ['POST', '/admin/v1/tenants', {}, { place: true }],
+    ['POST', '/admin/v1/tenants/import', {}, { place: true }],
+    ['POST', '/admin/v1/tenants/acme/suspend', {}, { id: 'acme', slug: 'acme' }],
+    ['GET', '/media/files/id-2/object', {}, { id: 'id-2' }],
+    ['GET', '/admin/v1/cluster', { 'x-tenant-slug': 'acme' }, null],
+    ['GET', '/admin/v1/tenants', {}, null],
+    ['GET', '/health', { 'x-tenant-slug': 'acme' }, null],
+    ['GET', '/openapi.json', {}, null],
+    ['GET', '/', {}, null],
+    ['GET', '/vendor', { authorization: 'Bearer vps_abc' }, null],
+    ['GET', '/tables-api/v1/reservations', { authorization: 'Bearer tpk_live_abc' }, null],
+  ]
+  for (const [method, path, headers, expected] of cases)
+    test(`${method} ${path} ${JSON.stringify(headers)}`, () => {
+      expect(target(method, path, headers)).toEqual(expected as never)
+    })
+})
+
+describe('the write gate', () => {
+  test('a gate that throws refuses the write transaction, and nothing is written', () => {
+    const sqlite = new Database(':memory:')
+    const db = drizzleOn(sqlite)
+    sqlite.run('CREATE TABLE notes (body TEXT)')
+    let open = true
+    gateWrites(sqlite, () => {
+      if (!open) throw new ApiError('unavailable', 'fenced')
+    })
+    inWriteTransaction(db, (tx) => tx.run('INSERT INTO notes VALUES (1)' as never))
+    open = false
+    expect(() => inWriteTransaction(db, (tx) => tx.run('INSERT INTO notes VALUES (2)' as never))).toThrow(
+      'fenced',
+    )
+    expect(sqlite.query('SELECT count(*) AS n FROM notes').get()).toEqual({ n: 1 })
+  })
+})
+
+describe('the cluster operator routes on a single node', async () => {
+  const t = await createTestApp()
+  afterAll(() => t.close())
+  const key = createOperatorKey(t.platform.control.db, systemOperator('test'), { name: 'tests' }).token
+  const admin = (method: string, path: string, as: string | null = key, body?: unknown) =>
+    t.request(method, `/admin/v1/cluster${path}`, { as, tenant: null, body })
+
+  test('the status says so', async () => {
+    const res = await admin('GET', '')
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ enabled: false, node: null, nodes: [], tenants: [], failovers: [] })
+  })
+
+  test('moves and rebalances are 409', async () => {
+    expect((await admin('POST', `/tenants/${t.tenant.slug}/move`, key, { to: 'n2' })).status).toBe(409)
+    expect((await admin('POST', '/rebalance')).status).toBe(409)
+  })
+
+  test('a move needs a target node', async () => {
+    expect((await admin('POST', `/tenants/${t.tenant.slug}/move`, key, {})).status).toBe(400)
+  })
+
+  test('only operators: anonymous is 401, a tenant token 403', async () => {
+    expect((await admin('GET', '', null)).status).toBe(401)
+    const staff = await t.platform.devIssuer!.mint({ subject: t.tenant.owner.subject })
+    expect((await admin('GET', '', staff)).status).toBe(403)
+    expect((await admin('POST', '/rebalance', staff)).status).toBe(403)
+  })
+
+  test('health says nothing of a cluster', async () => {
+    const res = await t.request('GET', '/health', { as: null, tenant: null })
+    expect(res.body.cluster).toBeUndefined()
+    expect(res.body.checks.cluster).toBeUndefined()
+  })
+})

@@ -5,6 +5,29 @@ import type { PageProps } from '../main'
 import { Badge, bytes, Section, Table, useLoad, when } from '../ui'
 
 type Health = Answer<'/health/ready', 'get'>
+type Cluster = NonNullable<Health['cluster']>
+
+/** Several nodes: this node, and how long the last failover took and what it restored (RTO, RPO). */
+function ClusterSummary({ cluster }: { cluster: Cluster }) {
+  const last = cluster.lastFailover
+  return (
+    <>
+      <h3>Cluster</h3>
+      <p>
+        Node <code>{cluster.node}</code>{' '}
+        <Badge tone={cluster.fenced ? 'bad' : 'good'}>
+          {cluster.fenced ? 'fenced: cut off from etcd' : 'in the cluster'}
+        </Badge>{' '}
+        of {cluster.nodes} live nodes; it owns {cluster.tenantsOwned} tenants.
+      </p>
+      <p>
+        {last
+          ? `Last failover: tenant ${last.slug} served again ${when(last.at)}, ${(last.rtoMs / 1000).toFixed(1)} s after its node was lost (RTO); restored through ${when(last.restoredThrough)} (RPO: writes after that were lost).`
+          : 'No failover yet.'}
+      </p>
+    </>
+  )
+}
 
 export function OverviewPage({ session }: PageProps) {
   const operator = isOperator(session)
@@ -34,6 +57,7 @@ export function OverviewPage({ session }: PageProps) {
                 </li>
               ))}
             </ul>
+            {h.cluster && <ClusterSummary cluster={h.cluster} />}
           </>
         )}
       </Section>

@@ -1,9 +1,11 @@
 // The operator console in a real browser (Debian's chromium, driven by playwright-core) against the
 // real server with the demo data: sign in, every page renders with data and no console errors, a
 // dead letter is replayed from the page and reaches a local receiver, a credential is made and
-// revoked, the audit page shows it, keyboard navigation works; screenshots go to docs/console/.
+// revoked, the audit page shows it, keyboard navigation works; screenshots go to docs/console/ with UPDATE_SCREENSHOTS=1.
 // Run with `npm run test:e2e`.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { freshDataDir, type RunningServer, root, runCli, sourceCommand, startServer } from '../e2e/cli'
@@ -18,7 +20,11 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ]
-const screenshots = join(root, 'docs', 'console')
+// The README's screenshots are rewritten only on request (`UPDATE_SCREENSHOTS=1 npm run
+// test:e2e`); a plain run writes them to a temporary folder, so tests leave the tree clean.
+const screenshots = process.env.UPDATE_SCREENSHOTS
+  ? join(root, 'docs', 'console')
+  : mkdtempSync(join(tmpdir(), 'console-screens-'))
 
 /** A webhook receiver on loopback: answers 500 until told to accept, and keeps what it accepted. */
 function startReceiver() {

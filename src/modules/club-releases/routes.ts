@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import type { RequestAuth } from '../../platform/auth/authenticate'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { pageOf } from '../../platform/http/paging'
 import {
@@ -32,11 +33,28 @@ export interface ReleaseRouteDeps extends ReleaseDeps {
 }
 
 const processNote =
-  'Answers 202 with the run id at once; the `club-releases.process` job runs it. The run takes every membership of the club that is Active (or whose hold ends by the process date), offered the release’s delivery method and due by its cadence (never processed, or its next date on the cadence from the last processing is on or before `processDate`); the others get a `Skipped` or `OnHold` shipment with the reason. Each member taken gets an order (the items at the release or catalog price, the club’s member coupons, a shipped membership’s default shipping rate as the order’s `shippingTotal`, tax at the ship-to or the pickup location) and a charge of the saved card, idempotency key (release, membership, attempt). A decline leaves the order unpaid and the shipment `Declined` with the provider’s message (`no_payment_method` without a saved card). Success sets the membership’s `lastProcessedDate` (the release’s `processDate`), `nextProcessDate` and `currentNumberOfShipments`. Processing again is safe: members already processed or declined are left alone, and none gets a second order or charge; a member left `Pending` by an interrupted run (a crash) is finished by the next run once the dead run’s 10-minute claim has lapsed, charged with the same idempotency key. Only an Active release runs (409).'
+  'Answers 202 with the run id at once; the `club-releases.process` job runs it. The run takes every membership of the club that is Active (or whose hold ends by the process date), offered the release’s delivery method and due by its cadence (never processed, or its next date on the cadence from the last processing is on or before `processDate`); the others get a `Skipped` or `OnHold` shipment with the reason. Each member taken gets an order (the items at the release or catalog price, the club’s member coupons, a shipped membership’s default shipping rate as the order’s `shippingTotal`, tax at the ship-to or the pickup location) and a charge of the saved card, idempotency key (release, membership, attempt). A decline leaves the order unpaid and the shipment `Declined` with the provider’s message (`no_payment_method` without a saved card). Success sets the membership’s `lastProcessedDate` (the release’s `processDate`), `nextProcessDate` and `currentNumberOfShipments`. Processing again is safe: members already processed or declined are left alone, and none gets a second order or charge; a run interrupted by a crash is resumed by the scheduler once it has been silent for 10 minutes (or finished by the next run requested), and a member it left `Pending` is charged with the same idempotency key. Only an Active release runs (409).'
 
 /** One implementation, mounted under `/club` and `/clubs`. */
-const releaseResource = (auth: AuthPlugin, deps: ReleaseRouteDeps, prefix: string) =>
-  new Elysia({
+const releaseResource = (auth: AuthPlugin, deps: ReleaseRouteDeps, prefix: string) => {
+  /** Queues a run (`retry`: of the declined shipments only), wakes the job, answers 202 with it. */
+  const queueRun =
+    (retry: boolean) =>
+    ({
+      db,
+      actor,
+      params,
+      set,
+    }: Pick<RequestAuth, 'db' | 'actor'> & {
+      params: { id: string; releaseId: string }
+      set: { status?: number | string }
+    }) => {
+      const run = requestRun(db, actor, params.id, params.releaseId, retry)
+      deps.kick()
+      set.status = 202
+      return run
+    }
+  return new Elysia({
     name: `club-releases${prefix}`,
     prefix: `${prefix}/:id/releases`,
     detail: { tags: ['Clubs'] },
@@ -122,40 +140,22 @@ const releaseResource = (auth: AuthPlugin, deps: ReleaseRouteDeps, prefix: strin
         },
       },
     )
-    .post(
-      '/:releaseId/process',
-      ({ db, actor, params, set }) => {
-        const run = requestRun(db, actor, params.id, params.releaseId, false)
-        deps.kick()
-        set.status = 202
-        return run
+    .post('/:releaseId/process', queueRun(false), {
+      permission: 'clubs:write',
+      params: ClubReleaseParams,
+      response: { 202: ClubReleaseRun },
+      detail: { summary: 'Process a club release now', description: processNote },
+    })
+    .post('/:releaseId/retry', queueRun(true), {
+      permission: 'clubs:write',
+      params: ClubReleaseParams,
+      response: { 202: ClubReleaseRun },
+      detail: {
+        summary: 'Retry every declined shipment of a release',
+        description:
+          'Answers 202 with the run id; the run charges each `Declined` shipment’s order again (a new attempt, so a new idempotency key) with the membership’s current card. Only an Active release (409).',
       },
-      {
-        permission: 'clubs:write',
-        params: ClubReleaseParams,
-        response: { 202: ClubReleaseRun },
-        detail: { summary: 'Process a club release now', description: processNote },
-      },
-    )
-    .post(
-      '/:releaseId/retry',
-      ({ db, actor, params, set }) => {
-        const run = requestRun(db, actor, params.id, params.releaseId, true)
-        deps.kick()
-        set.status = 202
-        return run
-      },
-      {
-        permission: 'clubs:write',
-        params: ClubReleaseParams,
-        response: { 202: ClubReleaseRun },
-        detail: {
-          summary: 'Retry every declined shipment of a release',
-          description:
-            'Answers 202 with the run id; the run charges each `Declined` shipment’s order again (a new attempt, so a new idempotency key) with the membership’s current card. Only an Active release (409).',
-        },
-      },
-    )
+    })
     .get(
       '/:releaseId/shipments',
       ({ db, params, query }) =>
@@ -190,6 +190,7 @@ const releaseResource = (auth: AuthPlugin, deps: ReleaseRouteDeps, prefix: strin
         },
       },
     )
+}
 
 export const clubReleaseRoutes = (auth: AuthPlugin, deps: ReleaseRouteDeps) =>
   new Elysia({ name: 'club-releases' })

@@ -101,6 +101,18 @@ const partsOf = (values: readonly number[]): OrderParts =>
 
 const valuesOf = (parts: OrderParts) => partNames.map((name) => parts[name])
 
+/** As much of `amount` as the weights hold, split over them in proportion (largest remainders). */
+const splitOver = (amount: number, weights: number[]): OrderParts =>
+  partsOf(
+    allocate(
+      Math.min(
+        amount,
+        weights.reduce((a, b) => a + b, 0),
+      ),
+      weights,
+    ),
+  )
+
 /** Each part of the order's total, tips aside: the parts sum to `total − tipTotal`. */
 function orderParts(tx: Queryable, order: OrderRow): OrderParts {
   const netCharges = serviceChargesOf(tx, order.id).reduce((sum, c) => sum + c.amount - c.discountAmount, 0)
@@ -118,12 +130,7 @@ function orderParts(tx: Queryable, order: OrderRow): OrderParts {
 /** What the payments so far cover of each part (kept since paid parts were; derived before). */
 function paidPartsOf(tx: Queryable, order: OrderRow): OrderParts {
   if (order.paidParts) return order.paidParts
-  const parts = valuesOf(orderParts(tx, order))
-  const paid = Math.min(
-    order.amountPaid - order.tipTotal,
-    parts.reduce((a, b) => a + b, 0),
-  )
-  return partsOf(allocate(Math.max(0, paid), parts))
+  return splitOver(Math.max(0, order.amountPaid - order.tipTotal), valuesOf(orderParts(tx, order)))
 }
 
 /**
@@ -132,15 +139,9 @@ function paidPartsOf(tx: Queryable, order: OrderRow): OrderParts {
  * part paid whole. Pure, over the parts and the paid parts, so a property test can drive it.
  */
 export function paymentCovers(parts: OrderParts, paid: OrderParts, amount: number): OrderParts {
-  const unpaid = partNames.map((name) => Math.max(0, parts[name] - paid[name]))
-  return partsOf(
-    allocate(
-      Math.min(
-        amount,
-        unpaid.reduce((a, b) => a + b, 0),
-      ),
-      unpaid,
-    ),
+  return splitOver(
+    amount,
+    partNames.map((name) => Math.max(0, parts[name] - paid[name])),
   )
 }
 
@@ -151,16 +152,7 @@ export function paymentCovers(parts: OrderParts, paid: OrderParts, amount: numbe
  * everything paid is refunded, each part's refunds sum to what was paid of it.
  */
 export function refundTakes(paid: OrderParts, amount: number): OrderParts {
-  const values = valuesOf(paid)
-  return partsOf(
-    allocate(
-      Math.min(
-        amount,
-        values.reduce((a, b) => a + b, 0),
-      ),
-      values,
-    ),
-  )
+  return splitOver(amount, valuesOf(paid))
 }
 
 const plus = (a: OrderParts, b: OrderParts, sign = 1) =>

@@ -1,5 +1,5 @@
 // Event names and their former spellings. Object and action names are snake_case; the kebab-case
-// names some events had before (`cash-drawer.open`, `labor-shift.clock-in`) are aliases for one
+// names some events had before (`cash-drawer.close`, `labor-shift.clock-in`) are aliases for one
 // release. Matching is case-insensitive, as it always was: `Order` and `order` are one object.
 import type { EventCatalogue } from './catalogue'
 

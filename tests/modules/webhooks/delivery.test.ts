@@ -8,14 +8,7 @@ import { DELIVERY_JOB } from '../../../src/platform/events/worker'
 import type { Db } from '../../../src/platform/tenancy/databases'
 import { createApp } from '../../../src/server'
 import { createTestApp, type TestApp } from '../../harness'
-import { type Receiver, startReceiver, waitFor } from './receiver'
-
-const fast = {
-  webhookAllowPrivateTargets: true,
-  webhookRetryScheduleMs: [10, 20],
-  webhookPollIntervalMs: 5,
-  webhookTimeoutMs: 2000,
-}
+import { fastDelivery, type Receiver, startReceiver, waitFor } from './receiver'
 
 let t: TestApp
 let receivers: Receiver[] = []
@@ -51,7 +44,7 @@ const rows = (db: Db, sql: string, ...params: unknown[]) =>
 
 describe('webhook delivery', () => {
   test('delivers a signed Commerce7-shaped body that standardwebhooks verifies, and logs it', async () => {
-    t = await createTestApp({ config: fast })
+    t = await createTestApp({ config: fastDelivery })
     const r = receiver()
     const sub = await subscribe(r.url, { headers: { 'X-Api-Key': 'shh-secret' } })
     expect(sub.secret).toStartWith('whsec_')
@@ -93,7 +86,7 @@ describe('webhook delivery', () => {
   })
 
   test('a receiver that fails twice then succeeds: three attempts logged, one success, one webhook-id', async () => {
-    t = await createTestApp({ config: fast })
+    t = await createTestApp({ config: fastDelivery })
     const r = receiver({ script: [500, { status: 502, body: 'bad gateway' }], fallback: 204 })
     await subscribe(r.url)
     t.platform.jobs.start()
@@ -120,7 +113,7 @@ describe('webhook delivery', () => {
   })
 
   test('a receiver that always fails becomes a dead letter; replay after it recovers delivers once more', async () => {
-    t = await createTestApp({ config: fast })
+    t = await createTestApp({ config: fastDelivery })
     const r = receiver({ fallback: 500 })
     await subscribe(r.url)
     t.platform.jobs.start()
@@ -192,7 +185,7 @@ describe('webhook delivery', () => {
   })
 
   test('410 disables the subscription; its dead letter is replayable only once it is enabled again', async () => {
-    t = await createTestApp({ config: fast })
+    t = await createTestApp({ config: fastDelivery })
     const r = receiver({ fallback: 410 })
     const sub = await subscribe(r.url)
     t.platform.jobs.start()
@@ -231,7 +224,7 @@ describe('webhook delivery', () => {
   })
 
   test('Retry-After pushes the next attempt past the schedule', async () => {
-    t = await createTestApp({ config: fast })
+    t = await createTestApp({ config: fastDelivery })
     const r = receiver({ script: [{ status: 503, headers: { 'retry-after': '120' } }] })
     await subscribe(r.url)
     await createVendor()
@@ -245,7 +238,7 @@ describe('webhook delivery', () => {
 
   test('a target that is private when delivering is refused without sending anything', async () => {
     t = await createTestApp({
-      config: { ...fast, webhookAllowPrivateTargets: false, webhookRetryScheduleMs: [] },
+      config: { ...fastDelivery, webhookAllowPrivateTargets: false, webhookRetryScheduleMs: [] },
     })
     const r = receiver()
     // As if created while WEBHOOK_ALLOW_PRIVATE_TARGETS was on.
@@ -268,7 +261,7 @@ describe('webhook delivery', () => {
 
   test('a host name that resolves to a private address is refused at connect time, nothing sent', async () => {
     t = await createTestApp({
-      config: { ...fast, webhookAllowPrivateTargets: false, webhookRetryScheduleMs: [] },
+      config: { ...fastDelivery, webhookAllowPrivateTargets: false, webhookRetryScheduleMs: [] },
     })
     const r = receiver()
     const port = new URL(r.url).port
@@ -279,7 +272,7 @@ describe('webhook delivery', () => {
     const settings = {
       tenantId: t.tenant.id,
       retryScheduleMs: [],
-      timeoutMs: fast.webhookTimeoutMs,
+      timeoutMs: fastDelivery.webhookTimeoutMs,
       allowPrivateTargets: false,
       resolveHost: async (host: string) => {
         asked.push(host)
@@ -320,7 +313,7 @@ describe('webhook delivery', () => {
   })
 
   test('events without a matching enabled subscription are dispatched to nobody', async () => {
-    t = await createTestApp({ config: fast })
+    t = await createTestApp({ config: fastDelivery })
     const r = receiver()
     await subscribe(r.url, { action: 'delete' })
     await subscribe(r.url, { enabled: false })
@@ -332,7 +325,7 @@ describe('webhook delivery', () => {
   })
 
   test('each tenant receives only its own events', async () => {
-    t = await createTestApp({ config: fast })
+    t = await createTestApp({ config: fastDelivery })
     const other = await t.addTenant('other')
     const mine = receiver()
     const theirs = receiver()
@@ -354,7 +347,7 @@ describe('webhook delivery', () => {
 
 describe('webhook delivery under concurrency', () => {
   test('a claimed delivery cannot be claimed again, even from another connection, until its lease ends', async () => {
-    t = await createTestApp({ config: fast })
+    t = await createTestApp({ config: fastDelivery })
     const r = receiver()
     await subscribe(r.url)
     await createVendor()
@@ -362,14 +355,16 @@ describe('webhook delivery under concurrency', () => {
     fanOut(t.tenant.db)
     const settings = {
       tenantId: t.tenant.id,
-      retryScheduleMs: fast.webhookRetryScheduleMs,
-      timeoutMs: fast.webhookTimeoutMs,
+      retryScheduleMs: fastDelivery.webhookRetryScheduleMs,
+      timeoutMs: fastDelivery.webhookTimeoutMs,
       allowPrivateTargets: true,
       userAgent: 'test',
       log: t.platform.log,
     }
     // A second process over the same data directory has its own connection.
-    const { platform: second } = await createApp({ config: configFor({ dataDir: t.dataDir, ...fast }) })
+    const { platform: second } = await createApp({
+      config: configFor({ dataDir: t.dataDir, ...fastDelivery }),
+    })
     try {
       const claims = await Promise.all([
         Promise.resolve().then(() => claimDue(t.tenant.db, settings)),
@@ -382,7 +377,7 @@ describe('webhook delivery under concurrency', () => {
   })
 
   test('concurrent replays of one dead letter start one cycle', async () => {
-    t = await createTestApp({ config: { ...fast, webhookRetryScheduleMs: [] } })
+    t = await createTestApp({ config: { ...fastDelivery, webhookRetryScheduleMs: [] } })
     const r = receiver({ fallback: 500 })
     await subscribe(r.url)
     await createVendor()
@@ -402,7 +397,7 @@ describe('webhook delivery under concurrency', () => {
 
 describe('webhook delivery across a restart', () => {
   test('a retry due after the server stopped is delivered by the next server', async () => {
-    t = await createTestApp({ config: { ...fast, webhookRetryScheduleMs: [50] } })
+    t = await createTestApp({ config: { ...fastDelivery, webhookRetryScheduleMs: [50] } })
     const r = receiver({ script: [500], fallback: 200 })
     const sub = await subscribe(r.url)
     await createVendor()
@@ -410,7 +405,7 @@ describe('webhook delivery across a restart', () => {
     expect(r.received).toHaveLength(1)
     await t.platform.shutdown()
 
-    const { platform } = await createApp({ config: configFor({ dataDir: t.dataDir, ...fast }) })
+    const { platform } = await createApp({ config: configFor({ dataDir: t.dataDir, ...fastDelivery }) })
     try {
       platform.jobs.start()
       await waitFor(() => r.received.length === 2, 'delivery after restart')
@@ -433,7 +428,7 @@ describe('webhook delivery across a restart', () => {
   })
 
   test('an attempt cut off by a crash is closed as interrupted and retried by the next server', async () => {
-    const config = { ...fast, webhookTimeoutMs: 100 }
+    const config = { ...fastDelivery, webhookTimeoutMs: 100 }
     t = await createTestApp({ config })
     const r = receiver()
     await subscribe(r.url)

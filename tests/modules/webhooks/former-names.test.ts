@@ -8,14 +8,7 @@ import { currentName, namesOfAction, namesOfObject, spellingsOf } from '../../..
 import { inWriteTransaction } from '../../../src/platform/tenancy/transaction'
 import { createTestApp, type TestApp } from '../../harness'
 import { openDrawer } from '../cash/helpers'
-import { type Receiver, startReceiver, waitFor } from './receiver'
-
-const fast = {
-  webhookAllowPrivateTargets: true,
-  webhookRetryScheduleMs: [10, 20],
-  webhookPollIntervalMs: 5,
-  webhookTimeoutMs: 2000,
-}
+import { fastDelivery, type Receiver, startReceiver, waitFor } from './receiver'
 
 let t: TestApp
 let receivers: Receiver[] = []
@@ -60,7 +53,7 @@ test('the catalogue maps each former name to the current one, and back', () => {
 })
 
 test('a subscription made with a former name receives the event under it; a current one under the current name', async () => {
-  t = await createTestApp({ config: fast })
+  t = await createTestApp({ config: fastDelivery })
   const former = await subscribedReceiver('cash-drawer', 'create')
   const current = await subscribedReceiver('cash_drawer', 'create')
   const unrelated = await subscribedReceiver('cash-drawer', 'close')
@@ -88,7 +81,7 @@ test('a subscription made with a former name receives the event under it; a curr
 })
 
 test('an event written under a former name (before the upgrade) still reaches current-name subscriptions', async () => {
-  t = await createTestApp({ config: fast })
+  t = await createTestApp({ config: fastDelivery })
   const current = await subscribedReceiver('labor_shift', 'clock_in')
   const former = await subscribedReceiver('labor-shift', 'clock-in')
   t.platform.jobs.start()

@@ -1,6 +1,14 @@
 // A real HTTP receiver on loopback for webhook tests: answers from a script, records what came.
 import { expect } from 'bun:test'
 
+/** Delivery settings for tests: loopback targets allowed, millisecond retries and polling. */
+export const fastDelivery = {
+  webhookAllowPrivateTargets: true,
+  webhookRetryScheduleMs: [10, 20],
+  webhookPollIntervalMs: 5,
+  webhookTimeoutMs: 2000,
+}
+
 export interface Received {
   headers: Record<string, string>
   body: string

@@ -3,22 +3,40 @@
 //   bun --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile.ts read 20000
 //   bun bench/profile-summary.ts /tmp/prof/*.cpuprofile
 //
-// Scenarios: read (GET /customers/{id}), create (POST /customers), orders (GET /order?limit=50).
+// Scenarios: read (GET /customers/{id}), create (POST /customers), orders (GET /order?limit=50),
+// spread (GET /customers/{id} uniformly over many tenants; third argument the tenant count,
+// TENANT_POOL_SIZE from the environment, default 256). PROFILE_DATA=<dir> keeps the prepared data
+// there and reuses it on the next run, so a profile of the loop is not mostly preparation.
 // Prints microseconds per request (a rough figure: one loop, no concurrency, the profiler on).
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { configFor } from '../src/config'
 import { createApp } from '../src/server'
-import { prepareSingleTenant } from './prepare'
+import { type BenchTenant, prepareManyTenants, prepareSingleTenant } from './prepare'
 
 const [scenario = 'read', countArg = '20000', ordersArg = '20000'] = process.argv.slice(2)
 const count = Number(countArg)
-const dataDir = mkdtempSync(join(tmpdir(), 'ro-profile-'))
+const kept = process.env.PROFILE_DATA
+const dataDir = kept ?? mkdtempSync(join(tmpdir(), 'ro-profile-'))
+const preparedList = join(dataDir, 'prepared.json')
 try {
-  const bench = await prepareSingleTenant(dataDir, Number(ordersArg))
+  let spread: BenchTenant[] = []
+  let bench: BenchTenant
+  if (kept && existsSync(preparedList)) {
+    ;({ spread, bench } = JSON.parse(readFileSync(preparedList, 'utf8')))
+  } else {
+    if (scenario === 'spread') spread = await prepareManyTenants(dataDir, Number(ordersArg))
+    bench = spread[0] ?? (await prepareSingleTenant(dataDir, Number(ordersArg)))
+    if (kept) writeFileSync(preparedList, JSON.stringify({ spread, bench }))
+  }
   const { app, platform } = await createApp({
-    config: configFor({ dataDir, logLevel: 'error', backupIntervalSeconds: 0 }),
+    config: configFor({
+      dataDir,
+      logLevel: 'error',
+      backupIntervalSeconds: 0,
+      tenantPoolSize: Number(process.env.TENANT_POOL_SIZE ?? 256),
+    }),
   })
   const headers = {
     authorization: `Bearer ${bench.token}`,
@@ -35,16 +53,34 @@ try {
         body: JSON.stringify({ firstName: 'Grace', lastName: 'Hopper', email: `g${++n}@profile.test` }),
       }),
     orders: () => new Request('http://localhost/order?limit=50', { headers }),
+    spread: () => {
+      const t = spread[Math.floor(Math.random() * spread.length)]!
+      return new Request(`http://localhost/customers/${t.customerId}`, {
+        headers: { authorization: `Bearer ${t.token}`, 'x-tenant-id': t.tenantId },
+      })
+    },
   }
   const make = requestFor[scenario]
   if (!make) throw new Error(`unknown scenario ${scenario}: read, create or orders`)
   const first = await app.handle(make())
   if (first.status >= 300) throw new Error(`${scenario}: ${first.status} ${await first.text()}`)
+  // WARM=1: every tenant of the spread answered once first, so the loop measures steady state.
+  if (process.env.WARM)
+    for (const t of spread)
+      await app.handle(
+        new Request(`http://localhost/customers/${t.customerId}`, {
+          headers: { authorization: `Bearer ${t.token}`, 'x-tenant-id': t.tenantId },
+        }),
+      )
   const started = performance.now()
   for (let i = 0; i < count; i++) await (await app.handle(make())).arrayBuffer()
   const us = ((performance.now() - started) * 1000) / count
-  console.log(`${scenario}: ${count} requests, ${us.toFixed(1)} µs each`)
+  Bun.gc(true)
+  const rssMb = Math.round(process.memoryUsage().rss / 2 ** 20)
+  console.log(
+    `${scenario}: ${count} requests, ${us.toFixed(1)} µs each, ${platform.pool.openCount} open, RSS ${rssMb} MB`,
+  )
   platform.close()
 } finally {
-  rmSync(dataDir, { recursive: true, force: true })
+  if (!kept) rmSync(dataDir, { recursive: true, force: true })
 }

@@ -1,5 +1,5 @@
 // Helpers for end-to-end tests: run the command line (source or compiled binary) and the server.
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -8,23 +8,25 @@ export const sourceCommand = [process.execPath, join(root, 'src', 'main.ts')]
 
 let compiled: string | undefined
 
-/** The compiled binary, built once per test process the way `npm run build` builds it. */
+/** `npm run build`'s arguments after `bun`, writing to `out` instead of dist/. */
+function buildArguments(out: string): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  const [bun, ...args] = (scripts.build as string).split(/\s+/)
+  if (bun !== 'bun' || !args.includes('--outfile'))
+    throw new Error(`unexpected build script: ${scripts.build}`)
+  args[args.indexOf('--outfile') + 1] = out
+  return args
+}
+
+/** The compiled binary, built once per test process exactly as `npm run build` builds it. */
 export function compiledCommand(): string[] {
   if (!compiled) {
     const out = join(mkdtempSync(join(tmpdir(), 'restaurant-ops-bin-')), 'restaurant-ops')
-    const build = Bun.spawnSync(
-      [
-        process.execPath,
-        'build',
-        'src/main.ts',
-        '--compile',
-        '--minify-whitespace',
-        '--minify-syntax',
-        '--outfile',
-        out,
-      ],
-      { cwd: root, stdout: 'pipe', stderr: 'pipe' },
-    )
+    const build = Bun.spawnSync([process.execPath, ...buildArguments(out)], {
+      cwd: root,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
     if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`)
     compiled = out
   }

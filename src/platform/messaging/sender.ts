@@ -6,7 +6,7 @@
 // - `smtpSender(url)`: sends email through the SMTP server of `SMTP_URL` (nodemailer). It has no
 //   way to send SMS, so SMS messages fail with a reason the caller records.
 // `createMessageSender(config)` picks one from the configuration.
-import nodemailer from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import type { Config } from '../../config'
 import { newId, nowIso } from '../ids'
 import type { Logger } from '../log'
@@ -76,7 +76,11 @@ export function embeddedSender(log?: Logger): MessageSender {
 }
 
 export function smtpSender(url: string, from: string): MessageSender {
-  const transport = nodemailer.createTransport(url)
+  // nodemailer (and node:http with it) loads with the first email: loaded with the server, it
+  // was a tenth of start-up, for a sender most installations never use.
+  let transport: Promise<Transporter> | undefined
+  const transportOnce = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url)))
   return {
     provider: 'smtp',
     async send(_db, message) {
@@ -84,7 +88,7 @@ export function smtpSender(url: string, from: string): MessageSender {
         throw new MessageSendError('smtp', `the smtp provider cannot send ${message.channel} messages`)
       }
       try {
-        const info = await transport.sendMail({
+        const info = await (await transportOnce()).sendMail({
           from,
           to: message.to,
           subject: message.subject ?? '',

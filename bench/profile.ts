@@ -73,8 +73,20 @@ try {
         }),
       )
   const started = performance.now()
-  for (let i = 0; i < count; i++) await (await app.handle(make())).arrayBuffer()
+  const each: number[] = []
+  for (let i = 0; i < count; i++) {
+    const at = performance.now()
+    await (await app.handle(make())).arrayBuffer()
+    each.push(performance.now() - at)
+    // Let timers run between requests, as a server's event loop would.
+    if (i % 8 === 0) await new Promise((resolve) => setImmediate(resolve))
+  }
   const us = ((performance.now() - started) * 1000) / count
+  each.sort((a, b) => a - b)
+  const quantile = (q: number) => `${each[Math.floor(q * (each.length - 1))]!.toFixed(2)} ms`
+  console.log(`p50 ${quantile(0.5)}, p99 ${quantile(0.99)}, p99.9 ${quantile(0.999)}, max ${quantile(1)}`)
+  const wal = Bun.file(`${dataDir}/${bench.tenantId}.sqlite-wal`)
+  if (await wal.exists()) console.log(`WAL ${Math.round(wal.size / 1024)} KB`)
   Bun.gc(true)
   const rssMb = Math.round(process.memoryUsage().rss / 2 ** 20)
   console.log(

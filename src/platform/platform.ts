@@ -71,13 +71,14 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
   const sqliteOptions = {
     synchronous: config.sqliteSynchronous,
     busyTimeoutMs: config.sqliteBusyTimeoutMs,
-    walAutoCheckpoint: !config.litestreamReplicaUrl,
   }
+  const checkpoints = config.litestreamReplicaUrl ? 'external' : undefined
   const signals = new AuthSignals(config.dataDir)
-  const control = openControlDatabase(config.dataDir, sqliteOptions)
+  const control = openControlDatabase(config.dataDir, { ...sqliteOptions, walCheckpoint: checkpoints })
   watchAuthVersion(control.sqlite, () => signals.bumpControl())
   let cluster: ClusterNode | null = null
-  const pool = new TenantPool(config.dataDir, config.tenantPoolSize, sqliteOptions, (tenantId, sqlite) => {
+  const tenantOptions = { ...sqliteOptions, walCheckpoint: checkpoints ?? 'background' } as const
+  const pool = new TenantPool(config.dataDir, config.tenantPoolSize, tenantOptions, (tenantId, sqlite) => {
     watchAuthVersion(sqlite, () => signals.bumpTenant(tenantId))
     cluster?.gate(sqlite, tenantId)
   })

@@ -6,8 +6,10 @@ import { type BunSQLiteDatabase, drizzle } from 'drizzle-orm/bun-sqlite'
 import { LRUCache } from 'lru-cache'
 import { controlMigrations, tenantMigrations } from '../../../migrations/embedded'
 import { ApiError } from '../http/problem'
+import { checkpointSoon } from './checkpoints'
 import { migrate } from './migrator'
 import { openSqlite, type SqliteOptions } from './sqlite'
+import { afterEachCommit } from './transaction'
 
 export type Db = BunSQLiteDatabase & { $client: Database }
 export type TenantDb = Db
@@ -105,9 +107,10 @@ export class TenantPool {
   }
 
   private open(tenantId: string, create: boolean): DatabaseHandle {
+    const path = tenantDatabasePath(this.dataDir, tenantId)
     let sqlite: Database
     try {
-      sqlite = openSqlite(tenantDatabasePath(this.dataDir, tenantId), this.options, { create })
+      sqlite = openSqlite(path, this.options, { create })
     } catch (error) {
       if (error instanceof SQLiteError && error.code === 'SQLITE_CANTOPEN')
         throw new ApiError('tenant_not_found', `Tenant ${tenantId} has no database`)
@@ -116,6 +119,14 @@ export class TenantPool {
     if (!this.migrated.has(tenantId)) {
       migrate(sqlite, tenantMigrations)
       this.migrated.add(tenantId)
+    }
+    if (this.options.walCheckpoint === 'background') {
+      const { synchronous } = this.options
+      const finish = () => {
+        // Closed since (evicted, deleted): closing checkpointed it.
+        if (this.handles.peek(tenantId)?.sqlite === sqlite) sqlite.exec('PRAGMA wal_checkpoint(PASSIVE)')
+      }
+      afterEachCommit(sqlite, () => checkpointSoon(path, synchronous, finish))
     }
     this.onOpen(tenantId, sqlite)
     const handle = { sqlite, db: drizzleOn(sqlite) }

@@ -1,12 +1,17 @@
 // Opening a SQLite file the way every database of the service is opened.
 import { Database } from 'bun:sqlite'
 import type { SqliteSynchronous } from '../../config'
+import { BACKSTOP_PAGES } from './checkpoints'
 
 export interface SqliteOptions {
   synchronous: SqliteSynchronous
   busyTimeoutMs: number
-  /** False when Litestream replicates: it must own checkpointing (see its tips). */
-  walAutoCheckpoint?: boolean
+  /**
+   * Who checkpoints the WAL: SQLite in the committing request (`automatic`, the default), a
+   * worker thread (`background`, tenant databases: checkpoints.ts), or Litestream, which must own
+   * checkpointing when it replicates (`external`, see its tips).
+   */
+  walCheckpoint?: 'automatic' | 'background' | 'external'
 }
 
 /** `create: false` opens an existing file only (SQLITE_CANTOPEN when there is none). */
@@ -21,6 +26,7 @@ export function openSqlite(path: string, options: SqliteOptions, { create = true
   // A small page cache per connection (default ~2 MB): a tenant's working set is small, and a
   // thousand tenants' connections must fit a small machine.
   db.exec('PRAGMA cache_size = -512')
-  if (options.walAutoCheckpoint === false) db.exec('PRAGMA wal_autocheckpoint = 0')
+  if (options.walCheckpoint === 'external') db.exec('PRAGMA wal_autocheckpoint = 0')
+  if (options.walCheckpoint === 'background') db.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_PAGES}`)
   return db
 }

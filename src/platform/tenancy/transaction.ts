@@ -17,6 +17,7 @@ export interface CommitWatch {
 
 const watches = new WeakMap<Database, CommitWatch>()
 const gates = new WeakMap<Database, () => void>()
+const commitListeners = new WeakMap<Database, () => void>()
 
 /** The SQLite connection under a database or transaction handle. */
 export const sqliteOf = (handle: Queryable): Database =>
@@ -24,6 +25,11 @@ export const sqliteOf = (handle: Queryable): Database =>
 
 export function watchCommits(sqlite: Database, watch: CommitWatch): void {
   watches.set(sqlite, watch)
+}
+
+/** `listener` runs after each write transaction of the connection commits (checkpoints.ts). */
+export function afterEachCommit(sqlite: Database, listener: () => void): void {
+  commitListeners.set(sqlite, listener)
 }
 
 /**
@@ -47,7 +53,11 @@ export function inWriteTransaction<T>(
   if (db.$client.inTransaction) return work(db) as T
   gates.get(db.$client)?.()
   const watch = watches.get(db.$client)
-  if (!watch) return db.transaction((tx) => work(tx), { behavior: 'immediate' }) as T
+  if (!watch) {
+    const result = db.transaction((tx) => work(tx), { behavior: 'immediate' }) as T
+    commitListeners.get(db.$client)?.()
+    return result
+  }
   let moved = false
   const result = db.transaction(
     (tx) => {
@@ -58,6 +68,7 @@ export function inWriteTransaction<T>(
     },
     { behavior: 'immediate' },
   ) as T
+  commitListeners.get(db.$client)?.()
   if (moved) watch.changed()
   return result
 }

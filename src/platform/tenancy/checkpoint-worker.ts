@@ -11,12 +11,23 @@ export interface CheckpointRequest {
 
 declare const self: Worker
 
+const MAX_PASSES = 4
+const FEW_FRAMES = 200
+
 self.onmessage = ({ data }: MessageEvent<CheckpointRequest>) => {
   let db: Database | undefined
   try {
     db = new Database(data.path, { readwrite: true, create: false })
     db.exec(`PRAGMA synchronous = ${data.synchronous}`)
-    db.exec('PRAGMA wal_checkpoint(PASSIVE)')
+    // Again while the request thread wrote many frames during the pass: what is left for it to
+    // copy when it finishes (checkpoints.ts) must be small, as it copies between requests.
+    let frames = 0
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      const { log } = db.query<{ log: number }, []>('PRAGMA wal_checkpoint(PASSIVE)').get()!
+      const writtenDuringLastPass = log - frames
+      frames = log
+      if (pass > 0 && writtenDuringLastPass < FEW_FRAMES) break
+    }
   } catch {
     // The tenant was deleted or moved away since its write: nothing is left to checkpoint.
   } finally {

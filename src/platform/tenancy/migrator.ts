@@ -16,8 +16,7 @@ export function migrate(db: Database, migrations: readonly Migration[]): string[
     applied_at TEXT NOT NULL
   )`)
   const applied = () => new Set(appliedMigrations(db))
-  const before = applied()
-  if (migrations.every((m) => before.has(m.tag))) return []
+  if (migrations.every((m) => applied().has(m.tag))) return []
 
   const run = db.transaction(() => {
     const done = applied()

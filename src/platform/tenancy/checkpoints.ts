@@ -47,6 +47,15 @@ const workerUrl = () =>
     ? new URL('./platform/tenancy/checkpoint-worker.ts', import.meta.url)
     : new URL('./checkpoint-worker.ts', import.meta.url)
 
+/** A checkpoint that fails leaves the frames for the next write's round: never worth a crash. */
+function finishSafely(finish: () => void): void {
+  try {
+    finish()
+  } catch (error) {
+    console.error(`WAL checkpoint failed: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
 /** Set when the worker could not start: rounds then checkpoint on the request thread. */
 let workerFailed = false
 
@@ -58,12 +67,12 @@ function startWorker(): Worker {
   started.onmessage = ({ data: path }: MessageEvent<string>) => {
     const finish = atWorker.get(path)
     atWorker.delete(path)
-    finish?.()
+    if (finish) finishSafely(finish)
   }
   started.onerror = (event) => {
     workerFailed = true
     console.error(`background WAL checkpoints unavailable, checkpointing between requests: ${event.message}`)
-    for (const finish of atWorker.values()) finish()
+    for (const finish of atWorker.values()) finishSafely(finish)
     atWorker.clear()
   }
   return started
@@ -72,7 +81,7 @@ function startWorker(): Worker {
 function sendRound(): void {
   round = undefined
   if (workerFailed) {
-    for (const { finish } of written.values()) finish()
+    for (const { finish } of written.values()) finishSafely(finish)
     written.clear()
     return
   }

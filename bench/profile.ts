@@ -16,6 +16,12 @@ import { createApp } from '../src/server'
 import { type BenchTenant, prepareManyTenants, prepareSingleTenant } from './prepare'
 
 const [scenario = 'read', countArg = '20000', ordersArg = '20000'] = process.argv.slice(2)
+
+/** GET /customers/{id} of a tenant, as its owner. */
+const customerReadOf = (t: BenchTenant) =>
+  new Request(`http://localhost/customers/${t.customerId}`, {
+    headers: { authorization: `Bearer ${t.token}`, 'x-tenant-id': t.tenantId },
+  })
 const count = Number(countArg)
 const kept = process.env.PROFILE_DATA
 const dataDir = kept ?? mkdtempSync(join(tmpdir(), 'ro-profile-'))
@@ -53,25 +59,14 @@ try {
         body: JSON.stringify({ firstName: 'Grace', lastName: 'Hopper', email: `g${++n}@profile.test` }),
       }),
     orders: () => new Request('http://localhost/order?limit=50', { headers }),
-    spread: () => {
-      const t = spread[Math.floor(Math.random() * spread.length)]!
-      return new Request(`http://localhost/customers/${t.customerId}`, {
-        headers: { authorization: `Bearer ${t.token}`, 'x-tenant-id': t.tenantId },
-      })
-    },
+    spread: () => customerReadOf(spread[Math.floor(Math.random() * spread.length)]!),
   }
   const make = requestFor[scenario]
-  if (!make) throw new Error(`unknown scenario ${scenario}: read, create or orders`)
+  if (!make) throw new Error(`unknown scenario ${scenario}: read, create, orders or spread`)
   const first = await app.handle(make())
   if (first.status >= 300) throw new Error(`${scenario}: ${first.status} ${await first.text()}`)
   // WARM=1: every tenant of the spread answered once first, so the loop measures steady state.
-  if (process.env.WARM)
-    for (const t of spread)
-      await app.handle(
-        new Request(`http://localhost/customers/${t.customerId}`, {
-          headers: { authorization: `Bearer ${t.token}`, 'x-tenant-id': t.tenantId },
-        }),
-      )
+  if (process.env.WARM) for (const t of spread) await app.handle(customerReadOf(t))
   const started = performance.now()
   const each: number[] = []
   for (let i = 0; i < count; i++) {

@@ -53,22 +53,17 @@ export function inWriteTransaction<T>(
   if (db.$client.inTransaction) return work(db) as T
   gates.get(db.$client)?.()
   const watch = watches.get(db.$client)
-  if (!watch) {
-    const result = db.transaction((tx) => work(tx), { behavior: 'immediate' }) as T
-    commitListeners.get(db.$client)?.()
-    return result
-  }
   let moved = false
   const result = db.transaction(
     (tx) => {
-      const before = watch.read()
+      const before = watch?.read()
       const value = work(tx)
-      moved = watch.read() !== before
+      moved = watch !== undefined && watch.read() !== before
       return value
     },
     { behavior: 'immediate' },
   ) as T
   commitListeners.get(db.$client)?.()
-  if (moved) watch.changed()
+  if (moved) watch?.changed()
   return result
 }

@@ -369,6 +369,16 @@ describe('worked examples, to the cent', () => {
     expectConsistent(uncovered)
   })
 
+  /** The parts of the 75.47 order both refund examples pay: one cabernet line and a 10.00 fee. */
+  const partsOfCabernetWithFee = {
+    lines: 6000,
+    serviceCharges: 1000,
+    shipping: 0,
+    bottleDeposits: 20,
+    tax: 527,
+    contribution: 0,
+  }
+
   test('paid in full with a service charge and deposits, then refunded in two steps: each refund gives back its parts, the balance is the whole total again', async () => {
     await setDepositsTaxable(true)
     const order = await newOrder({ lineItems: [cabernet] })
@@ -420,15 +430,8 @@ describe('worked examples, to the cent', () => {
       contribution: 0,
       tip: 0,
     })
-    const whole = {
-      lines: 6000,
-      serviceCharges: 1000,
-      shipping: 0,
-      bottleDeposits: 20,
-      tax: 527,
-      contribution: 0,
-    }
-    for (const [part, amount] of Object.entries(whole)) expect(first[part] + rest[part]).toBe(amount)
+    for (const [part, amount] of Object.entries(partsOfCabernetWithFee))
+      expect(first[part] + rest[part]).toBe(amount)
     const event = t.tenant.db.$client
       .query(
         "SELECT payload FROM outbox_events WHERE action = 'refund' AND aggregate_id = ? ORDER BY seq DESC",
@@ -483,15 +486,7 @@ describe('worked examples, to the cent', () => {
       paid_parts: string
     }
     const paidLeft = JSON.parse(left.paid_parts) as Record<string, number>
-    const whole = {
-      lines: 6000,
-      serviceCharges: 1000,
-      shipping: 0,
-      bottleDeposits: 20,
-      tax: 527,
-      contribution: 0,
-    }
-    for (const [part, amount] of Object.entries(whole))
+    for (const [part, amount] of Object.entries(partsOfCabernetWithFee))
       expect(refundedOf(part) + paidLeft[part]!).toBe(amount)
     expect(Object.values(paidLeft).reduce((a, b) => a + b, 0)).toBe(3001)
   })

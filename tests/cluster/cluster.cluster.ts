@@ -334,7 +334,7 @@ describe('a cluster of nodes', () => {
       ...sharedEnv(env),
       DATA_DIR: nodes.get('n4')!.dataDir,
     })
-    expect(rebalance.code).toBe(0)
+    expect(rebalance.code, rebalance.stderr).toBe(0)
     expect(rebalance.json.moves.length).toBeGreaterThan(0)
     const status = await clusterStatus(nodes.get('n4')!)
     const counts = status.nodes.map((n: { tenants: number }) => n.tenants)

@@ -3,13 +3,18 @@
 
 import { Database } from 'bun:sqlite'
 import { afterEach, describe, expect, test } from 'bun:test'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { backedUpDatabases } from '../../src/platform/backup/databases'
-import { LitestreamSupervisor, resolveLitestreamBinary } from '../../src/platform/backup/litestream'
+import {
+  LitestreamSupervisor,
+  litestreamConfig,
+  resolveLitestreamBinary,
+} from '../../src/platform/backup/litestream'
 import { RestoreError, restoreTenant } from '../../src/platform/backup/restore'
 import { listSnapshots, pruneSnapshots, takeSnapshot } from '../../src/platform/backup/snapshots'
+import { litestreamMetaDir } from '../../src/platform/cluster/replica'
 import { createLogger } from '../../src/platform/log'
 import { tenantDatabasePath } from '../../src/platform/tenancy/databases'
 import { createTestApp, type TestApp } from '../harness'
@@ -163,6 +168,63 @@ describe.if(litestream !== null)('litestream replica', () => {
     const report = await restoreTenant(options)
     expect(report).toMatchObject({ from: 'replica', integrity: 'ok', restoredTo: path })
     expect(vendorNames(path)).toEqual(['Alder', 'Birch', 'Later'])
+  }, 30_000)
+
+  test('two generations last written in the same second: the one holding the newer writes is restored', async () => {
+    const { t, backupDir } = await appWithVendors(['Alder'])
+    cleanups.push(() => t.close())
+    const replicaUrl = `file://${join(backupDir, 'replica')}`
+    const replicate = async () => {
+      const supervisor = new LitestreamSupervisor({
+        binary: litestream!,
+        configPath: join(t.dataDir, 'litestream.yml'),
+        replicaUrl,
+        log: createLogger('silent'),
+        listDatabases: () => backedUpDatabases(t.dataDir, t.platform.control.db),
+      })
+      supervisor.start()
+      await Bun.sleep(2500)
+      await supervisor.stop()
+    }
+    const path = tenantDatabasePath(t.dataDir, t.tenant.id)
+    const generationsDir = join(backupDir, 'replica', t.tenant.id, 'generations')
+    await replicate()
+    const [stale] = readdirSync(generationsDir)
+    // Litestream starts a new generation when its state beside the database is gone (as on a node
+    // that restored the tenant), and this one holds the newer write.
+    await t.request('POST', '/vendor', { body: { name: 'Birch' } })
+    rmSync(litestreamMetaDir(path), { recursive: true, force: true })
+    await replicate()
+    const fresh = readdirSync(generationsDir).find((g) => g !== stale)!
+    expect(fresh).toBeDefined()
+    // Both last written within one second, the stale one later in it: S3 lists whole seconds, so
+    // Litestream alone would see a tie and take the first by name; a file replica shows what it
+    // then risks, picking the stale generation by its finer time.
+    const second = Math.floor(Date.now() / 1000) * 1000
+    const touch = (generation: string, at: number) => {
+      for (const entry of readdirSync(join(generationsDir, generation), { recursive: true }))
+        utimesSync(join(generationsDir, generation, String(entry)), new Date(at), new Date(at))
+    }
+    touch(fresh, second + 100)
+    touch(stale, second + 900)
+    const byLitestream = join(backupDir, 'litestream-choice.sqlite')
+    const config = join(backupDir, 'choice.yml')
+    writeFileSync(config, litestreamConfig([{ name: t.tenant.id, path }], replicaUrl))
+    expect(
+      Bun.spawnSync([litestream!, 'restore', '-config', config, '-o', byLitestream, path]).exitCode,
+    ).toBe(0)
+    expect(vendorNames(byLitestream)).toEqual(['Alder'])
+
+    loseTenant(t)
+    await restoreTenant({
+      dataDir: t.dataDir,
+      backupDir,
+      tenant: t.tenant,
+      from: 'replica',
+      replicaUrl,
+      litestreamBin: litestream,
+    })
+    expect(vendorNames(path)).toEqual(['Alder', 'Birch'])
   }, 30_000)
 
   test('a new tenant restarts Litestream with it; a killed Litestream is restarted', async () => {

@@ -61,38 +61,107 @@ const removeDatabaseFiles = (path: string) => {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true })
 }
 
-/** Restores the replica as it is into `output`, unverified; answers the replica URL. */
+/** Opens the database at `path` read-only for `read`, and closes it. */
+export function readDatabase<T>(path: string, read: (sqlite: Database) => T): T {
+  const sqlite = new Database(path, { readonly: true })
+  try {
+    return read(sqlite)
+  } finally {
+    sqlite.close()
+  }
+}
+
+/** The newest audit entry of a tenant database: every write records one. */
+export function writeMark(sqlite: Database): number {
+  return sqlite.query<{ seq: number | null }, []>('SELECT max(seq) AS seq FROM audit_entries').get()?.seq ?? 0
+}
+
+async function runLitestream(binary: string, args: string[]): Promise<string> {
+  const proc = Bun.spawn([binary, ...args], { stdout: 'pipe', stderr: 'pipe' })
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ])
+  if (code !== 0) throw new RestoreError(`litestream ${args[0]} failed: ${`${stderr}\n${stdout}`.trim()}`)
+  return stdout
+}
+
+/** `litestream generations` output: a header, then name, generation, lag, start and end per line. */
+export function parseGenerations(output: string): { generation: string; end: string }[] {
+  return output
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((fields) => fields.length >= 5)
+    .map((fields) => ({ generation: fields[1]!, end: fields[4]! }))
+}
+
+/**
+ * Restores the replica as it is into `output`, unverified; answers the replica URL.
+ *
+ * Without a point in time, the generation written last. Litestream 0.3 picks it by the
+ * modification times S3 lists, which are whole seconds: two generations last written within the
+ * same second (a tenant handed to another node, or Litestream restarted, in that second) tie, and
+ * Litestream takes the first by name, which may be the stale one. A tie is settled here by the
+ * newest write each generation holds.
+ */
 export async function fetchFromReplica(options: RestoreOptions, output: string): Promise<string> {
-  if (!options.replicaUrl) throw new RestoreError('LITESTREAM_REPLICA_URL is not set: there is no replica')
-  if (!options.litestreamBin) throw new RestoreError('no Litestream binary (set LITESTREAM_BIN)')
-  const url = replicaUrlFor(options.replicaUrl, options.tenant.id)
-  // Through a config naming the database, as `serve` replicates it: a replica URL alone cannot
-  // carry an S3-compatible endpoint or path-style addressing to Litestream 0.3.
-  const path = tenantDatabasePath(options.dataDir, options.tenant.id)
+  const { replicaUrl, litestreamBin } = options
+  if (!replicaUrl) throw new RestoreError('LITESTREAM_REPLICA_URL is not set: there is no replica')
+  if (!litestreamBin) throw new RestoreError('no Litestream binary (set LITESTREAM_BIN)')
+  // Through a config naming a database, as `serve` replicates it: a replica URL alone cannot carry
+  // an S3-compatible endpoint or path-style addressing to Litestream 0.3. The replica's path comes
+  // from the tenant id; the database named is a placeholder, which `generations` wants to exist.
+  const probe = `${output}.probe`
   const configPath = `${output}.litestream.yml`
   writeFileSync(
     configPath,
-    litestreamConfig([{ name: options.tenant.id, path }], options.replicaUrl, options.s3),
+    litestreamConfig([{ name: options.tenant.id, path: probe }], replicaUrl, options.s3),
     {
       mode: 0o600,
     },
   )
-  const args = [options.litestreamBin, 'restore', '-config', configPath, '-o', output]
-  if (options.timestamp) args.push('-timestamp', options.timestamp.toISOString())
-  args.push(path)
+  const restore = async (to: string, generation?: string) => {
+    const args = ['restore', '-config', configPath, '-o', to]
+    if (options.timestamp) args.push('-timestamp', options.timestamp.toISOString())
+    if (generation) args.push('-generation', generation)
+    await runLitestream(litestreamBin, [...args, probe])
+    if (!existsSync(to)) throw new RestoreError(`litestream restore wrote nothing to ${to}`)
+  }
   try {
-    const proc = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe' })
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(proc.stdout).text(),
-      new Response(proc.stderr).text(),
-      proc.exited,
-    ])
-    if (code !== 0 || !existsSync(output))
-      throw new RestoreError(`litestream restore failed: ${`${stderr}\n${stdout}`.trim()}`)
+    if (options.timestamp) {
+      await restore(output)
+      return replicaUrlFor(replicaUrl, options.tenant.id)
+    }
+    writeFileSync(probe, '')
+    const listed = parseGenerations(
+      await runLitestream(litestreamBin, ['generations', '-config', configPath, probe]),
+    )
+    const newest = listed.reduce((latest, { end }) => (end > latest ? end : latest), '')
+    const tied = listed.filter(({ end }) => end === newest).map(({ generation }) => generation)
+    if (tied.length <= 1) await restore(output, tied[0])
+    else {
+      let best: { path: string; mark: number } | null = null
+      for (const generation of tied) {
+        const path = `${output}.${generation}`
+        await restore(path, generation)
+        const mark = readDatabase(path, writeMark)
+        if (best && best.mark >= mark) removeDatabaseFiles(path)
+        else {
+          if (best) removeDatabaseFiles(best.path)
+          best = { path, mark }
+        }
+      }
+      renameSync(best!.path, output)
+      removeDatabaseFiles(best!.path)
+    }
   } finally {
     rmSync(configPath, { force: true })
+    rmSync(probe, { force: true })
   }
-  return url
+  return replicaUrlFor(replicaUrl, options.tenant.id)
 }
 
 function fetchFromSnapshot(options: RestoreOptions, output: string): string {

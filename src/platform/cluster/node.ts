@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import type { ClusterConfig, Config } from '../../config'
 import type { LitestreamSupervisor, ReplicatedDatabase } from '../backup/litestream'
+import { writeMark } from '../backup/restore'
 import { ApiError, conflict, notFound } from '../http/problem'
 import type { Logger } from '../log'
 import { tenants } from '../tenancy/control-schema'
@@ -37,7 +38,7 @@ import {
   type TenantRecord,
   type Versioned,
 } from './records'
-import { awaitReplica, litestreamMetaDir, newestWriteAt, restoreFromReplica, writeMark } from './replica'
+import { awaitReplica, litestreamMetaDir, newestWriteAt, restoreFromReplica } from './replica'
 
 /**
  * `restoring`: the replica is being fetched. `ready`: served. `draining`: a move started, new

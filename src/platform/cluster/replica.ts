@@ -1,31 +1,16 @@
 // A tenant's copy in its Litestream replica, as the cluster uses it: restored to serve, and read
 // back before a move hands the tenant over, so the new owner is sure to find every write.
-import { Database } from 'bun:sqlite'
 import { rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import type { Config } from '../../config'
 import { resolveLitestreamBinary } from '../backup/litestream'
-import { fetchFromReplica, restoreTenant } from '../backup/restore'
+import { fetchFromReplica, readDatabase, restoreTenant, writeMark } from '../backup/restore'
 import { tenantDatabasePath } from '../tenancy/databases'
 import type { Tenant } from '../tenancy/tenants'
 
-/** The newest audit entry of a tenant database: every write records one. */
-export function writeMark(sqlite: Database): number {
-  return sqlite.query<{ seq: number | null }, []>('SELECT max(seq) AS seq FROM audit_entries').get()?.seq ?? 0
-}
-
-const readOnly = <T>(path: string, read: (sqlite: Database) => T): T => {
-  const sqlite = new Database(path, { readonly: true })
-  try {
-    return read(sqlite)
-  } finally {
-    sqlite.close()
-  }
-}
-
 /** When the newest write of the database at `path` was made. */
 export const newestWriteAt = (path: string): string | null =>
-  readOnly(
+  readDatabase(
     path,
     (sqlite) =>
       sqlite.query<{ at: string | null }, []>('SELECT max(created_at) AS at FROM audit_entries').get()?.at ??
@@ -53,7 +38,7 @@ export async function restoreFromReplica(config: Config, tenant: Tenant, mark: n
   const path = tenantDatabasePath(config.dataDir, tenant.id)
   rmSync(litestreamMetaDir(path), { recursive: true, force: true })
   await restoreTenant({ ...replicaOptions(config, tenant), to: path })
-  const restored = readOnly(path, writeMark)
+  const restored = readDatabase(path, writeMark)
   if (mark !== null && restored < mark) {
     rmSync(path, { force: true })
     throw new Error(`the replica holds writes up to ${restored}, the move handed over ${mark}`)
@@ -74,7 +59,7 @@ export async function awaitReplica(
     while (Date.now() < deadline) {
       rmSync(copy, { force: true })
       held = await fetchFromReplica(replicaOptions(config, tenant), copy)
-        .then(() => readOnly(copy, writeMark))
+        .then(() => readDatabase(copy, writeMark))
         .catch(() => -1)
       if (held >= mark) return
       await Bun.sleep(1000)

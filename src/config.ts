@@ -39,6 +39,8 @@ export interface Config {
   webhookRetryScheduleMs: number[]
   /** Allow webhook targets on private, loopback and link-local addresses (tests, closed networks). */
   webhookAllowPrivateTargets: boolean
+  /** Check every response against its schema (platform/http/response-checks.ts); on in process. */
+  responseValidation: boolean
   /** How long one webhook request may take before it counts as failed. */
   webhookTimeoutMs: number
   /** How often the delivery worker looks for due deliveries. */
@@ -324,6 +326,7 @@ export function loadConfig(env: Env = process.env): Config {
     backupRetention: integer(env, 'BACKUP_RETENTION', 24, 1, 10_000),
     webhookRetryScheduleMs: durations(env, 'WEBHOOK_RETRY_SCHEDULE', DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS),
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+    responseValidation: boolean(env, 'RESPONSE_VALIDATION', false),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 1, 3_600_000),
     smtpUrl: smtpUrl(env, 'SMTP_URL'),
@@ -337,7 +340,10 @@ export function loadConfig(env: Env = process.env): Config {
   }
 }
 
-/** Defaults for in-process use (tests, CLI helpers), overridable field by field. */
+/**
+ * Defaults for in-process use (tests, the test kit, CLI helpers), overridable field by field. Every
+ * response is checked against its schema here: that is where a wrong one should fail loudly.
+ */
 export function configFor(overrides: Partial<Config>): Config {
-  return { ...loadConfig({}), logLevel: 'silent', ...overrides }
+  return { ...loadConfig({}), logLevel: 'silent', responseValidation: true, ...overrides }
 }

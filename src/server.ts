@@ -66,6 +66,7 @@ import { httpConventions } from './platform/http/conventions'
 import { mountDocs } from './platform/http/docs'
 import type { Drain } from './platform/http/drain'
 import { problemPageRoutes } from './platform/http/problem-pages'
+import { skipResponseChecks } from './platform/http/response-checks'
 import { openPlatform, type Platform, type PlatformOptions } from './platform/platform'
 
 export interface AppOptions extends Omit<PlatformOptions, 'access'> {
@@ -158,7 +159,9 @@ export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
   }
   app.use(problemPageRoutes())
   app.use(consoleRoutes())
-  return mountDocs(app, { tags: apiTags, events: eventCatalogue, models: modelFiles })
+  mountDocs(app, { tags: apiTags, events: eventCatalogue, models: modelFiles })
+  if (!platform.config.responseValidation) skipResponseChecks(app)
+  return app
 }
 
 export type App = ReturnType<typeof buildApp>

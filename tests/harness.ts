@@ -123,7 +123,8 @@ export async function createTestApp(
       name: `Tenant ${slug}`,
       timezone: 'America/Los_Angeles',
     })
-    const { db } = platform.pool.get(row.id)
+    // Held for the test's life: the fixture keeps using `db`, whatever the pool evicts.
+    const { db } = platform.pool.hold(row.id)
     const location = createLocation(db, systemActor(row.id, 'test'), {
       name: 'Main',
       timezone: 'America/Los_Angeles',

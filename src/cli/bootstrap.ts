@@ -5,12 +5,12 @@
 import { createTenantWithOwner } from '../modules/tenants/service'
 import { systemOperator } from '../platform/operator/audit'
 import type { Platform } from '../platform/platform'
-import { listTenants } from '../platform/tenancy/tenants'
+import { firstTenant } from '../platform/tenancy/tenants'
 
 export const DEFAULT_OWNER = { email: 'owner@example.com', subject: 'owner' } as const
 
 export function ensureEmbeddedDefault(platform: Platform): { created: boolean } {
-  if (listTenants(platform.control.db).length > 0) return { created: false }
+  if (firstTenant(platform.control.db)) return { created: false }
   const demo = platform.config.defaultTenantSeed === 'demo'
   const { tenant, location, owner } = createTenantWithOwner(platform, systemOperator('bootstrap'), {
     slug: platform.config.defaultTenantSlug,

@@ -189,7 +189,7 @@ describe.if(litestream !== null)('litestream replica', () => {
     const path = tenantDatabasePath(t.dataDir, t.tenant.id)
     const generationsDir = join(backupDir, 'replica', t.tenant.id, 'generations')
     await replicate()
-    const [stale] = readdirSync(generationsDir)
+    const stale = readdirSync(generationsDir)[0]!
     // Litestream starts a new generation when its state beside the database is gone (as on a node
     // that restored the tenant), and this one holds the newer write.
     await t.request('POST', '/vendor', { body: { name: 'Birch' } })

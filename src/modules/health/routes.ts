@@ -2,7 +2,7 @@
 import { Elysia, t } from 'elysia'
 import pkg from '../../../package.json'
 import type { Platform } from '../../platform/platform'
-import { findTenantBySlug, listTenants } from '../../platform/tenancy/tenants'
+import { findTenantBySlug, firstTenant } from '../../platform/tenancy/tenants'
 
 const HealthStatus = t.Object({
   status: t.Union([t.Literal('ok'), t.Literal('unavailable')]),
@@ -82,7 +82,7 @@ function checkDatabases(platform: Platform) {
     checks.control = 'ok'
     const tenant =
       findTenantBySlug(platform.control.db, platform.config.defaultTenantSlug) ??
-      listTenants(platform.control.db)[0]
+      firstTenant(platform.control.db)
     if (tenant) {
       platform.pool.get(tenant.id).sqlite.query('SELECT 1').get()
       checks.tenant = 'ok'

@@ -35,6 +35,7 @@
 // entries name the credential); `permissions` is the credential's scopes.
 import { type DocumentDecoration, Elysia } from 'elysia'
 import { notFound } from '../http/problem'
+import type { DatabaseHandle } from '../tenancy/databases'
 import { type AuthDeps, authenticate, type RequestAuth } from './authenticate'
 import type { CredentialScope } from './credentials'
 import { type LocatedBy, reaches } from './location-scope'
@@ -63,6 +64,7 @@ function assertLocatedWithin(auth: RequestAuth, located: LocatedBy, params: Reco
 
 export function authPlugin(deps: AuthDeps) {
   const resolved = new WeakMap<Request, RequestAuth>()
+  const held = new WeakMap<Request, DatabaseHandle>()
   // One plugin per platform: the seed keeps Elysia from deduplicating two apps' plugins.
   const authOf = (request: Request) => {
     const auth = resolved.get(request)
@@ -112,8 +114,17 @@ export function authPlugin(deps: AuthDeps) {
               { permission, credentialScope, tenantWide },
               { params, query, body, responseHeaders: set.headers as Record<string, string | number> },
             )
+            // Kept open until the response is sent: the pool may evict the tenant while the
+            // handler awaits (a payment provider, a webhook target).
+            held.set(request, deps.pool.hold(auth.tenant.id))
             if (located) assertLocatedWithin(auth, located, params as Record<string, string>)
             resolved.set(request, auth)
+          },
+          afterResponse({ request }) {
+            const handle = held.get(request)
+            if (!handle) return
+            held.delete(request)
+            deps.pool.release(handle)
           },
           resolve({ request }) {
             const { db, actor, tenant, permissions, locations } = authOf(request)

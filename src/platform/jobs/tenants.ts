@@ -3,7 +3,7 @@
 // waits until it is resumed. A failing tenant does not stop the others; the run fails at the end,
 // naming them, so the job status shows it.
 
-import type { ControlDb, Db, TenantPool } from '../tenancy/databases'
+import type { ControlDb, DatabaseHandle, Db, TenantPool } from '../tenancy/databases'
 import type { Tenant } from '../tenancy/tenants'
 import { listTenants } from '../tenancy/tenants'
 
@@ -23,10 +23,15 @@ export async function forEachTenant(
     if (tenant.status !== 'active' || !source.pool.isServed(tenant.id)) continue
     // Each tenant's work is mostly synchronous SQLite: let requests in between tenants.
     await new Promise<void>((resolve) => setImmediate(resolve))
+    let handle: DatabaseHandle | undefined
     try {
-      await work(tenant, source.pool.get(tenant.id).db)
+      // Held across the work's awaits: the pool may evict the tenant meanwhile.
+      handle = source.pool.hold(tenant.id)
+      await work(tenant, handle.db)
     } catch (error) {
       failed.push(`${tenant.slug}: ${error instanceof Error ? error.message : String(error)}`)
+    } finally {
+      if (handle) source.pool.release(handle)
     }
   }
   if (failed.length > 0) throw new Error(`${failed.length} tenant(s) failed: ${failed.join('; ')}`)

@@ -41,18 +41,25 @@ export function openControlDatabase(dataDir: string, options: SqliteOptions): Da
   return { sqlite, db: drizzleOn(sqlite) }
 }
 
-/** Closing is deferred so a request that already holds an evicted handle can finish with it. */
-const EVICTED_CLOSE_DELAY_MS = 1_000
-
 /**
  * Open tenant databases, least recently used evicted beyond `size` (TENANT_POOL_SIZE). Only
  * `create` makes a database file: `get` opens existing ones, so a process that still believes in
  * a tenant another process has just deleted finds it gone rather than bringing back an empty file.
+ *
+ * An evicted connection closes as soon as nothing uses it: work that awaits between uses (a
+ * request, a job) `hold`s its handle and `release`s it at the end, and closes wait for that;
+ * anything else is synchronous, so an unheld handle closes once the current task is over. (A fixed
+ * delay before closing kept hundreds of evicted connections open under a spread load, and could
+ * still close one under a request awaiting a payment provider.)
  */
 export class TenantPool {
   private readonly handles: LRUCache<string, DatabaseHandle>
   private readonly migrated = new Set<string>()
-  private readonly pendingCloses = new Map<ReturnType<typeof setTimeout>, DatabaseHandle>()
+  private readonly holds = new Map<DatabaseHandle, number>()
+  /** Evicted while held: closed on the last release. */
+  private readonly retired = new Set<DatabaseHandle>()
+  /** Evicted and not held: closed once the current task is over. */
+  private closeSoon: DatabaseHandle[] = []
   private closing = false
   /**
    * Whether this process serves the tenant now: always on one node; a cluster node serves only
@@ -69,17 +76,47 @@ export class TenantPool {
   ) {
     this.handles = new LRUCache({
       max: size,
-      // Removed (`remove`, `close`): at once. Evicted: later, see EVICTED_CLOSE_DELAY_MS.
+      // Removed (`destroy`, `close`): at once, held or not. Evicted: once nothing uses it.
       dispose: (handle, _tenantId, reason) => {
-        if (this.closing || reason === 'delete') return handle.sqlite.close(false)
-        const timer = setTimeout(() => {
-          this.pendingCloses.delete(timer)
-          handle.sqlite.close(false)
-        }, EVICTED_CLOSE_DELAY_MS)
-        timer.unref()
-        this.pendingCloses.set(timer, handle)
+        if (this.closing || reason === 'delete') return this.closeNow(handle)
+        if (this.holds.has(handle)) this.retired.add(handle)
+        else this.closeAfterThisTask(handle)
       },
     })
+  }
+
+  /**
+   * The tenant's database, kept open until `release` even if the pool evicts it meanwhile: for
+   * work that awaits between its uses of the database.
+   */
+  hold(tenantId: string): DatabaseHandle {
+    const handle = this.get(tenantId)
+    this.holds.set(handle, (this.holds.get(handle) ?? 0) + 1)
+    return handle
+  }
+
+  release(handle: DatabaseHandle): void {
+    const left = (this.holds.get(handle) ?? 1) - 1
+    if (left > 0) return void this.holds.set(handle, left)
+    this.holds.delete(handle)
+    if (this.retired.delete(handle)) this.closeNow(handle)
+  }
+
+  private closeAfterThisTask(handle: DatabaseHandle): void {
+    if (this.closeSoon.push(handle) > 1) return
+    setImmediate(() => {
+      const handles = this.closeSoon
+      this.closeSoon = []
+      // Held again since it was evicted (the same task held it after the eviction): wait for it.
+      for (const evicted of handles)
+        if (this.holds.has(evicted)) this.retired.add(evicted)
+        else this.closeNow(evicted)
+    })
+  }
+
+  private closeNow(handle: DatabaseHandle): void {
+    this.retired.delete(handle)
+    handle.sqlite.close(false)
   }
 
   /** The tenant's database, opened (and migrated once per process) if it is not open yet. */
@@ -140,11 +177,8 @@ export class TenantPool {
 
   close(): void {
     this.closing = true
-    for (const [timer, handle] of this.pendingCloses) {
-      clearTimeout(timer)
-      handle.sqlite.close(false)
-    }
-    this.pendingCloses.clear()
+    for (const handle of [...this.retired, ...this.closeSoon]) this.closeNow(handle)
+    this.closeSoon = []
     this.handles.clear()
   }
 }

@@ -166,3 +166,7 @@ export const findTenantById = (control: ControlDb, id: string): Tenant | undefin
 
 export const listTenants = (control: ControlDb): Tenant[] =>
   control.select().from(tenants).orderBy(asc(tenants.slug)).all()
+
+/** The first tenant by slug, without reading the others (start-up and health checks). */
+export const firstTenant = (control: ControlDb): Tenant | undefined =>
+  control.select().from(tenants).orderBy(asc(tenants.slug)).limit(1).get()

@@ -126,14 +126,8 @@ export class LitestreamSupervisor {
   async reload(): Promise<void> {
     const before = this.current
     this.writeConfig()
-    if (this.current !== before) await this.restart()
-  }
-
-  /** Restarts Litestream with the current config even when it did not change, and waits for the stop. */
-  async restart(): Promise<void> {
-    this.writeConfig()
     const proc = this.process
-    if (this.stopping) return
+    if (this.current === before || this.stopping) return
     if (!proc) {
       if (!this.restartTimer) this.spawn()
       return

@@ -71,7 +71,6 @@ export interface ClusterDeps {
 const DRAIN_LIMIT_MS = 2000
 /** How long a move waits for Litestream to ship the tenant's last writes. */
 const REPLICA_WAIT_MS = 20_000
-const REPLICA_STALL_MS = 5_000
 const RELOAD_DEBOUNCE_MS = 1000
 /** A restore that fails (replica not reachable yet) is tried again after this. */
 const RESTORE_RETRY_MS = 500
@@ -536,16 +535,7 @@ export class ClusterNode {
       const mark = writeMark(this.deps.pool.get(id).sqlite)
       const row = findTenantById(this.deps.control, id) ?? current.value.tenant
       // Still replicated: handed over only once the replica is read back holding every write.
-      // Litestream ships within a second or two. A replica still behind after five has been seen
-      // in the cluster suite after a move onto this node (not yet explained): a restart of
-      // Litestream makes it take up the database afresh.
-      await awaitReplica(this.deps.config, row, mark, REPLICA_WAIT_MS, {
-        afterMs: REPLICA_STALL_MS,
-        run: async () => {
-          this.deps.log.warn('cluster: replica behind; restarting Litestream', { tenant: row.slug, mark })
-          await this.replication?.restart()
-        },
-      })
+      await awaitReplica(this.deps.config, row, mark, REPLICA_WAIT_MS)
       local.state = 'handing-over'
       const next: TenantRecord = {
         tenant: row,

@@ -51,8 +51,6 @@ export async function awaitReplica(
   tenant: Tenant,
   mark: number,
   limitMs: number,
-  /** Called once when the replica is still behind after `stalledAfterMs`. */
-  stalled?: { afterMs: number; run: () => Promise<void> },
 ): Promise<void> {
   const copy = `${tenantDatabasePath(config.dataDir, tenant.id)}.checking`
   const deadline = Date.now() + limitMs
@@ -64,10 +62,6 @@ export async function awaitReplica(
         .then(() => readDatabase(copy, writeMark))
         .catch(() => -1)
       if (held >= mark) return
-      if (stalled && Date.now() - (deadline - limitMs) >= stalled.afterMs) {
-        await stalled.run()
-        stalled = undefined
-      }
       await Bun.sleep(1000)
     }
   } finally {

@@ -131,18 +131,23 @@ describe('snapshots', () => {
 
 const litestream = resolveLitestreamBinary(process.env.LITESTREAM_BIN)
 
+/** Litestream replicating the test app's databases to the file replica `replicaUrl`. */
+const replicatorOf = (t: TestApp, replicaUrl: string, backoffMs?: { base: number; max: number }) =>
+  new LitestreamSupervisor({
+    binary: litestream!,
+    configPath: join(t.dataDir, 'litestream.yml'),
+    replicaUrl,
+    log: createLogger('silent'),
+    listDatabases: () => backedUpDatabases(t.dataDir, t.platform.control.db),
+    backoffMs,
+  })
+
 describe.if(litestream !== null)('litestream replica', () => {
   test('restore drill and point-in-time restore against the real binary', async () => {
     const { t, backupDir } = await appWithVendors(['Alder', 'Birch'])
     cleanups.push(() => t.close())
     const replicaUrl = `file://${join(backupDir, 'replica')}`
-    const supervisor = new LitestreamSupervisor({
-      binary: litestream!,
-      configPath: join(t.dataDir, 'litestream.yml'),
-      replicaUrl,
-      log: createLogger('silent'),
-      listDatabases: () => backedUpDatabases(t.dataDir, t.platform.control.db),
-    })
+    const supervisor = replicatorOf(t, replicaUrl)
     supervisor.start()
     cleanups.push(() => void supervisor.stop())
     await Bun.sleep(2500)
@@ -175,13 +180,7 @@ describe.if(litestream !== null)('litestream replica', () => {
     cleanups.push(() => t.close())
     const replicaUrl = `file://${join(backupDir, 'replica')}`
     const replicate = async () => {
-      const supervisor = new LitestreamSupervisor({
-        binary: litestream!,
-        configPath: join(t.dataDir, 'litestream.yml'),
-        replicaUrl,
-        log: createLogger('silent'),
-        listDatabases: () => backedUpDatabases(t.dataDir, t.platform.control.db),
-      })
+      const supervisor = replicatorOf(t, replicaUrl)
       supervisor.start()
       await Bun.sleep(2500)
       await supervisor.stop()
@@ -230,14 +229,7 @@ describe.if(litestream !== null)('litestream replica', () => {
   test('a new tenant restarts Litestream with it; a killed Litestream is restarted', async () => {
     const { t, backupDir } = await appWithVendors([])
     cleanups.push(() => t.close())
-    const supervisor = new LitestreamSupervisor({
-      binary: litestream!,
-      configPath: join(t.dataDir, 'litestream.yml'),
-      replicaUrl: `file://${join(backupDir, 'replica')}`,
-      log: createLogger('silent'),
-      listDatabases: () => backedUpDatabases(t.dataDir, t.platform.control.db),
-      backoffMs: { base: 50, max: 100 },
-    })
+    const supervisor = replicatorOf(t, `file://${join(backupDir, 'replica')}`, { base: 50, max: 100 })
     supervisor.start()
     cleanups.push(() => void supervisor.stop())
     expect(supervisor.syncDatabases()).toBe(false)

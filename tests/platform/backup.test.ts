@@ -3,19 +3,20 @@
 
 import { Database } from 'bun:sqlite'
 import { afterEach, describe, expect, test } from 'bun:test'
-import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { backedUpDatabases } from '../../src/platform/backup/databases'
 import {
   LitestreamSupervisor,
   litestreamConfig,
+  litestreamLogLine,
   resolveLitestreamBinary,
 } from '../../src/platform/backup/litestream'
 import { RestoreError, restoreTenant } from '../../src/platform/backup/restore'
 import { listSnapshots, pruneSnapshots, takeSnapshot } from '../../src/platform/backup/snapshots'
 import { litestreamMetaDir } from '../../src/platform/cluster/replica'
-import { createLogger } from '../../src/platform/log'
+import { createLogger, type Logger } from '../../src/platform/log'
 import { tenantDatabasePath } from '../../src/platform/tenancy/databases'
 import { createTestApp, type TestApp } from '../harness'
 
@@ -132,12 +133,17 @@ describe('snapshots', () => {
 const litestream = resolveLitestreamBinary(process.env.LITESTREAM_BIN)
 
 /** Litestream replicating the test app's databases to the file replica `replicaUrl`. */
-const replicatorOf = (t: TestApp, replicaUrl: string, backoffMs?: { base: number; max: number }) =>
+const replicatorOf = (
+  t: TestApp,
+  replicaUrl: string,
+  backoffMs?: { base: number; max: number },
+  log: Logger = createLogger('silent'),
+) =>
   new LitestreamSupervisor({
     binary: litestream!,
     configPath: join(t.dataDir, 'litestream.yml'),
     replicaUrl,
-    log: createLogger('silent'),
+    log,
     listDatabases: () => backedUpDatabases(t.dataDir, t.platform.control.db),
     backoffMs,
   })
@@ -226,6 +232,39 @@ describe.if(litestream !== null)('litestream replica', () => {
     expect(vendorNames(path)).toEqual(['Alder', 'Birch'])
   }, 30_000)
 
+  test('a database file replaced under Litestream (a restore) restarts it, and later writes reach the replica', async () => {
+    const { t, backupDir } = await appWithVendors(['Alder'])
+    cleanups.push(() => t.close())
+    const replicaUrl = `file://${join(backupDir, 'replica')}`
+    const supervisor = replicatorOf(t, replicaUrl)
+    supervisor.start()
+    cleanups.push(() => void supervisor.stop())
+    await Bun.sleep(1500)
+    // As a node restoring a tenant does: a new file at the same path, Litestream's state beside it gone.
+    const path = tenantDatabasePath(t.dataDir, t.tenant.id)
+    const copy = join(backupDir, 'copy.sqlite')
+    t.platform.pool.get(t.tenant.id).sqlite.query('VACUUM INTO ?').run(copy)
+    t.platform.pool.destroy(t.tenant.id)
+    renameSync(copy, path)
+    rmSync(litestreamMetaDir(path), { recursive: true, force: true })
+    expect(supervisor.syncDatabases()).toBe(true)
+    expect(supervisor.syncDatabases()).toBe(false)
+    await t.request('POST', '/vendor', { body: { name: 'Birch' } })
+    await Bun.sleep(2500)
+    await supervisor.stop()
+
+    loseTenant(t)
+    await restoreTenant({
+      dataDir: t.dataDir,
+      backupDir,
+      tenant: t.tenant,
+      from: 'replica',
+      replicaUrl,
+      litestreamBin: litestream,
+    })
+    expect(vendorNames(path)).toEqual(['Alder', 'Birch'])
+  }, 30_000)
+
   test('a new tenant restarts Litestream with it; a killed Litestream is restarted', async () => {
     const { t, backupDir } = await appWithVendors([])
     cleanups.push(() => t.close())
@@ -245,4 +284,38 @@ describe.if(litestream !== null)('litestream replica', () => {
     expect(supervisor.status()).toMatchObject({ state: 'running', restarts: 1 })
     expect(supervisor.status().pid).not.toBe(status.pid)
   }, 30_000)
+
+  test("Litestream's log lines reach ours at their level", async () => {
+    const { t, backupDir } = await appWithVendors(['Alder'])
+    cleanups.push(() => t.close())
+    const lines: { level: string; msg: string }[] = []
+    const capture = (level: string) => (msg: string) => void lines.push({ level, msg })
+    const log = {
+      debug: capture('debug'),
+      info: capture('info'),
+      warn: capture('warn'),
+      error: capture('error'),
+    }
+    const supervisor = replicatorOf(t, `file://${join(backupDir, 'replica')}`, undefined, log)
+    supervisor.start()
+    cleanups.push(() => void supervisor.stop())
+    await Bun.sleep(1500)
+    expect(lines).toContainEqual({ level: 'debug', msg: 'litestream: initialized db' })
+    expect(lines).toContainEqual({ level: 'debug', msg: 'litestream: sync: new generation' })
+  }, 30_000)
+})
+
+test('a Litestream log line: its level mapped, its message unquoted, the rest kept', () => {
+  const line =
+    'time=2026-11-23T22:06:55.911Z level=ERROR msg="sync error" db=/d/t.sqlite error="create generation: no such file"'
+  expect(litestreamLogLine(line)).toEqual({
+    level: 'error',
+    msg: 'sync error',
+    detail: 'msg="sync error" db=/d/t.sqlite error="create generation: no such file"',
+  })
+  expect(litestreamLogLine('time=x level=INFO msg=litestream version=v0.3.13')).toMatchObject({
+    level: 'debug',
+    msg: 'litestream',
+  })
+  expect(litestreamLogLine('panic: something')).toMatchObject({ level: 'warn', msg: 'panic: something' })
 })

@@ -2,7 +2,7 @@
 // config, and a supervisor that restarts Litestream with backoff when it dies and reloads it when
 // the set of databases changes (v0.3 reads its config once, so a reload is a clean restart).
 
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname } from 'node:path'
 import type { Subprocess } from 'bun'
@@ -100,6 +100,13 @@ export class LitestreamSupervisor {
   private lastExit: LitestreamStatus['lastExit'] = null
   private restartTimer: ReturnType<typeof setTimeout> | null = null
   private current = ''
+  /**
+   * The file (device and inode) each database path named when Litestream could first have opened
+   * it. Litestream keeps that file open for good: when a restore or a move puts a new file at the
+   * path, it goes on replicating the old, deleted one (its syncs fail with "create generation: …
+   * -wal: no such file") until it restarts. The database set alone does not show that.
+   */
+  private filesSeen = new Map<string, string>()
 
   constructor(private readonly options: SupervisorOptions) {}
 
@@ -109,11 +116,15 @@ export class LitestreamSupervisor {
     this.spawn()
   }
 
-  /** Regenerates the config; restarts Litestream only when the database set changed. */
+  /**
+   * Regenerates the config; restarts Litestream only when the database set changed or a database
+   * file was replaced under it.
+   */
   syncDatabases(): boolean {
     const before = this.current
     this.writeConfig()
-    if (this.current === before || this.stopping) return false
+    const replaced = this.fileReplaced()
+    if ((this.current === before && !replaced) || this.stopping) return false
     this.options.log.info('litestream: database set changed, restarting with the new config')
     this.restartNow()
     return true
@@ -126,8 +137,9 @@ export class LitestreamSupervisor {
   async reload(): Promise<void> {
     const before = this.current
     this.writeConfig()
+    const replaced = this.fileReplaced()
     const proc = this.process
-    if (this.current === before || this.stopping) return
+    if ((this.current === before && !replaced) || this.stopping) return
     if (!proc) {
       if (!this.restartTimer) this.spawn()
       return
@@ -165,12 +177,32 @@ export class LitestreamSupervisor {
     this.current = config
   }
 
+  /**
+   * Whether a database file Litestream may hold open has been replaced at its path since; the new
+   * files are noted, as the caller restarts Litestream onto them.
+   */
+  private fileReplaced(): boolean {
+    let replaced = false
+    for (const { path } of this.options.listDatabases()) {
+      const now = fileIdentity(path)
+      if (now === undefined) continue
+      const seen = this.filesSeen.get(path)
+      if (seen !== undefined && seen !== now) replaced = true
+      this.filesSeen.set(path, now)
+    }
+    return replaced
+  }
+
   private spawn(): void {
+    this.filesSeen = new Map()
+    this.fileReplaced()
     const proc = Bun.spawn([this.options.binary, 'replicate', '-config', this.options.configPath], {
-      stdout: 'ignore',
-      stderr: 'inherit',
+      stdout: 'pipe',
+      stderr: 'pipe',
     })
     this.process = proc
+    void forwardLog(proc.stdout, this.options.log)
+    void forwardLog(proc.stderr, this.options.log)
     const spawnedAt = Date.now()
     void proc.exited.then((code) => this.onExit(proc, code, spawnedAt))
   }
@@ -206,5 +238,45 @@ export class LitestreamSupervisor {
       this.restartTimer = null
       if (!this.stopping) this.spawn()
     }, delay)
+  }
+}
+
+const fileIdentity = (path: string): string | undefined => {
+  const stat = statSync(path, { throwIfNoEntry: false })
+  return stat ? `${stat.dev}:${stat.ino}` : undefined
+}
+
+/** Litestream's own level for each of its log lines; its routine progress is our debug. */
+const litestreamLevels: Record<string, keyof Logger> = {
+  DEBUG: 'debug',
+  INFO: 'debug',
+  WARN: 'warn',
+  ERROR: 'error',
+}
+
+/**
+ * Litestream 0.3 logs `time=… level=… msg=… key=value…` lines on stdout: they go to our log at
+ * their level, so a replication error (a generation it cannot start, a replica it cannot reach)
+ * is seen by the operator, not dropped.
+ */
+export function litestreamLogLine(line: string): { level: keyof Logger; msg: string; detail: string } {
+  const level = litestreamLevels[/\blevel=(\w+)/.exec(line)?.[1] ?? ''] ?? 'warn'
+  const msg = /\bmsg=("(?:[^"\\]|\\.)*"|\S+)/.exec(line)?.[1]?.replace(/^"|"$/g, '') ?? line
+  const detail = line.replace(/^time=\S+\s*/, '').replace(/\blevel=\w+\s*/, '')
+  return { level, msg, detail }
+}
+
+async function forwardLog(stream: ReadableStream<Uint8Array>, log: Logger): Promise<void> {
+  const decoder = new TextDecoder()
+  let pending = ''
+  for await (const chunk of stream) {
+    pending += decoder.decode(chunk, { stream: true })
+    const lines = pending.split('\n')
+    pending = lines.pop() ?? ''
+    for (const line of lines) {
+      if (!line.trim()) continue
+      const { level, msg, detail } = litestreamLogLine(line)
+      log[level](`litestream: ${msg}`, { detail })
+    }
   }
 }

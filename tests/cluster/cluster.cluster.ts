@@ -157,9 +157,12 @@ describe('a cluster of nodes', () => {
       })
       expect(created.status).toBe(201)
     }
+    // n1 learns of the tenants created on the others through its etcd watch, a moment later.
+    const counts = async () =>
+      (await clusterStatus(all[0]!)).nodes.map((n: { tenants: number }) => n.tenants).join(',')
+    await waitFor('n1 to see all 30 tenants', async () => (await counts()) === '10,10,10', 5000)
     const status = await clusterStatus(all[0]!)
     expect(status.enabled).toBe(true)
-    expect(status.nodes.map((n: { tenants: number }) => n.tenants)).toEqual([10, 10, 10])
     // A slug is taken once in the cluster, whichever node is asked.
     const again = await call(all[1]!, 'POST', '/admin/v1/tenants', {
       token: operator,

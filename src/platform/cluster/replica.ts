@@ -55,17 +55,22 @@ export async function awaitReplica(
   const copy = `${tenantDatabasePath(config.dataDir, tenant.id)}.checking`
   const deadline = Date.now() + limitMs
   let held = -1
+  let failure = ''
   try {
     while (Date.now() < deadline) {
       rmSync(copy, { force: true })
       held = await fetchFromReplica(replicaOptions(config, tenant), copy)
         .then(() => readDatabase(copy, writeMark))
-        .catch(() => -1)
+        .catch((error) => {
+          failure = String(error instanceof Error ? error.message : error)
+          return -1
+        })
       if (held >= mark) return
       await Bun.sleep(1000)
     }
   } finally {
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${copy}${suffix}`, { force: true })
   }
-  throw new Error(`the replica still holds writes up to ${held} of ${mark} after ${limitMs} ms`)
+  const why = held < 0 && failure ? ` (reading it back: ${failure})` : ''
+  throw new Error(`the replica still holds writes up to ${held} of ${mark} after ${limitMs} ms${why}`)
 }

@@ -319,3 +319,27 @@ test('a Litestream log line: its level mapped, its message unquoted, the rest ke
   })
   expect(litestreamLogLine('panic: something')).toMatchObject({ level: 'warn', msg: 'panic: something' })
 })
+
+test('a Litestream that ignores SIGTERM is killed, so a stop or restart cannot hang', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'restaurant-ops-stuck-'))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  // Stands in for Litestream hung in its last sync: SIGTERM is ignored (inherited through exec).
+  const binary = join(dir, 'stuck-litestream')
+  writeFileSync(binary, "#!/bin/sh\ntrap '' TERM\nexec sleep 60\n", { mode: 0o755 })
+  const warnings: string[] = []
+  const log = { ...createLogger('silent'), warn: (msg: string) => void warnings.push(msg) }
+  const supervisor = new LitestreamSupervisor({
+    binary,
+    configPath: join(dir, 'litestream.yml'),
+    replicaUrl: `file://${join(dir, 'replica')}`,
+    log,
+    listDatabases: () => [],
+  })
+  supervisor.start()
+  await Bun.sleep(200)
+  const started = Date.now()
+  await supervisor.stop()
+  expect(Date.now() - started).toBeLessThan(10_000)
+  expect(warnings).toEqual(['litestream did not stop after SIGTERM; killing it'])
+  expect(supervisor.status().lastExit?.code).not.toBe(0)
+}, 15_000)

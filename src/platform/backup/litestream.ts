@@ -91,6 +91,14 @@ export interface SupervisorOptions {
   backoffMs?: { base: number; max: number }
 }
 
+/**
+ * How long a SIGTERMed Litestream may take over its last sync before it is killed. Its stop
+ * normally takes well under a second, but v0.3 can hang in it with uploads under way (seen in the
+ * cluster suite, 10 s and more; Litestream issue #399), and until it exits no database of the
+ * node is replicated: a tenant created then had no replica to fail over to.
+ */
+const STOP_LIMIT_MS = 3000
+
 export class LitestreamSupervisor {
   private process: Subprocess | null = null
   private stopping = false
@@ -145,8 +153,7 @@ export class LitestreamSupervisor {
       return
     }
     this.plannedRestart = true
-    proc.kill('SIGTERM')
-    await proc.exited
+    await this.terminate(proc)
   }
 
   status(): LitestreamStatus {
@@ -165,8 +172,24 @@ export class LitestreamSupervisor {
     if (this.restartTimer) clearTimeout(this.restartTimer)
     const proc = this.process
     if (!proc) return
+    await this.terminate(proc)
+  }
+
+  /**
+   * SIGTERM lets Litestream make its last sync; one that has not exited within STOP_LIMIT_MS is
+   * killed, so a stuck shutdown cannot hold back the restart (and every database's replication)
+   * for good.
+   */
+  private terminate(proc: Subprocess): Promise<number> {
     proc.kill('SIGTERM')
-    await proc.exited
+    const limit = setTimeout(() => {
+      this.options.log.warn('litestream did not stop after SIGTERM; killing it', {
+        pid: proc.pid,
+        afterMs: STOP_LIMIT_MS,
+      })
+      proc.kill('SIGKILL')
+    }, STOP_LIMIT_MS)
+    return proc.exited.finally(() => clearTimeout(limit))
   }
 
   private writeConfig(): void {
@@ -201,6 +224,7 @@ export class LitestreamSupervisor {
       stderr: 'pipe',
     })
     this.process = proc
+    this.options.log.info('litestream started', { pid: proc.pid, databases: this.filesSeen.size })
     void forwardLog(proc.stdout, this.options.log)
     void forwardLog(proc.stderr, this.options.log)
     const spawnedAt = Date.now()
@@ -214,7 +238,7 @@ export class LitestreamSupervisor {
     }
     // onExit sees a planned restart and respawns at once, without backoff.
     this.plannedRestart = true
-    this.process.kill('SIGTERM')
+    void this.terminate(this.process)
   }
 
   private onExit(proc: Subprocess, code: number | null, spawnedAt: number): void {
@@ -223,6 +247,7 @@ export class LitestreamSupervisor {
     this.lastExit = { code, at: new Date().toISOString() }
     if (this.stopping) return
     if (this.plannedRestart) {
+      this.options.log.info('litestream stopped for a restart', { pid: proc.pid, code })
       this.plannedRestart = false
       this.spawn()
       return

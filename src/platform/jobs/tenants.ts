@@ -5,7 +5,7 @@
 
 import type { ControlDb, DatabaseHandle, Db, TenantPool } from '../tenancy/databases'
 import type { Tenant } from '../tenancy/tenants'
-import { listTenants } from '../tenancy/tenants'
+import { tenantsInPages } from '../tenancy/tenants'
 
 export interface TenantSource {
   control: { db: ControlDb }
@@ -18,7 +18,7 @@ export async function forEachTenant(
   work: (tenant: Tenant, db: Db) => Promise<void> | void,
 ): Promise<void> {
   const failed: string[] = []
-  for (const tenant of listTenants(source.control.db)) {
+  for (const tenant of tenantsInPages(source.control.db)) {
     if (signal.aborted) break
     if (tenant.status !== 'active' || !source.pool.isServed(tenant.id)) continue
     // Each tenant's work is mostly synchronous SQLite: let requests in between tenants.

@@ -1,5 +1,5 @@
 // Tenants live in the control database; each has its own SQLite file in the pool.
-import { asc, eq, sql } from 'drizzle-orm'
+import { asc, eq, gt, sql } from 'drizzle-orm'
 import { ApiError, invalid } from '../http/problem'
 import { newId, nowIso } from '../ids'
 import {
@@ -166,6 +166,27 @@ export const findTenantById = (control: ControlDb, id: string): Tenant | undefin
 
 export const listTenants = (control: ControlDb): Tenant[] =>
   control.select().from(tenants).orderBy(asc(tenants.slug)).all()
+
+/**
+ * Every tenant by id, read a page at a time: a sweep over ten thousand tenants holds a page of
+ * rows, not all of them, while it works (a dozen jobs sweep at once after start). A tenant created
+ * meanwhile is met at the end (ids grow with time).
+ */
+export function* tenantsInPages(control: ControlDb, pageSize = 100): Generator<Tenant> {
+  let after = ''
+  for (;;) {
+    const page = control
+      .select()
+      .from(tenants)
+      .where(gt(tenants.id, after))
+      .orderBy(asc(tenants.id))
+      .limit(pageSize)
+      .all()
+    if (page.length === 0) return
+    yield* page
+    after = page[page.length - 1]!.id
+  }
+}
 
 /** The first tenant by slug, without reading the others (start-up and health checks). */
 export const firstTenant = (control: ControlDb): Tenant | undefined =>

@@ -5,7 +5,7 @@
 //
 // Scenarios: read (GET /customers/{id}), create (POST /customers), orders (GET /order?limit=50),
 // spread (GET /customers/{id} uniformly over many tenants; third argument the tenant count,
-// TENANT_POOL_SIZE from the environment, default 256). PROFILE_DATA=<dir> keeps the prepared data
+// TENANT_POOL_SIZE from the environment, default 192). PROFILE_DATA=<dir> keeps the prepared data
 // there and reuses it on the next run, so a profile of the loop is not mostly preparation.
 // Prints microseconds per request (a rough figure: one loop, no concurrency, the profiler on).
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -41,7 +41,7 @@ try {
       dataDir,
       logLevel: 'error',
       backupIntervalSeconds: 0,
-      tenantPoolSize: Number(process.env.TENANT_POOL_SIZE ?? 256),
+      tenantPoolSize: Number(process.env.TENANT_POOL_SIZE ?? 192),
     }),
   })
   const headers = {

@@ -32,7 +32,7 @@ const { values } = parseArgs({
     'zipf-s': { type: 'string', default: '1.1' },
     'startup-runs': { type: 'string', default: '5' },
     /** TENANT_POOL_SIZE values for the many-tenant scenarios, comma-separated: one row each. */
-    pools: { type: 'string', default: '256' },
+    pools: { type: 'string', default: '192' },
     /** Comma-separated scenario keys (read, create, orders, zipf, uniform, startup). */
     only: { type: 'string' },
     /** Keep the prepared data directories (they are removed otherwise: 10,000 tenants are ~15 GB). */

@@ -298,7 +298,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     defaultTenantSlug: slug(env, 'DEFAULT_TENANT_SLUG', 'default'),
     defaultTenantSeed: oneOf(env, 'DEFAULT_TENANT_SEED', ['demo', 'empty'] as const, 'demo'),
-    tenantPoolSize: integer(env, 'TENANT_POOL_SIZE', 256, 1, 100_000),
+    tenantPoolSize: integer(env, 'TENANT_POOL_SIZE', 192, 1, 100_000),
     authJwksUrl: url(env, 'AUTH_JWKS_URL'),
     authIssuer: text(env, 'AUTH_ISSUER', 'restaurant-ops-dev'),
     authAudience: text(env, 'AUTH_AUDIENCE', 'restaurant-ops'),

@@ -7,7 +7,7 @@ describe('configuration', () => {
     expect(config).toMatchObject({
       port: 3000,
       defaultTenantSlug: 'default',
-      tenantPoolSize: 256,
+      tenantPoolSize: 192,
       authJwksUrl: undefined,
       authTrustIdentityHeaders: false,
       sqliteSynchronous: 'NORMAL',

@@ -318,6 +318,10 @@ test('a Litestream log line: its level mapped, its message unquoted, the rest ke
     msg: 'litestream',
   })
   expect(litestreamLogLine('panic: something')).toMatchObject({ level: 'warn', msg: 'panic: something' })
+  // An upload cut short by a stop, on every restart: not an error worth an operator's attention.
+  const stopped =
+    'time=x level=ERROR msg="monitor error" db=/d/t.sqlite error="client write: context canceled"'
+  expect(litestreamLogLine(stopped)).toMatchObject({ level: 'debug', msg: 'monitor error' })
 })
 
 test('a Litestream that ignores SIGTERM is killed, so a stop or restart cannot hang', async () => {

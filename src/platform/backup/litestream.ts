@@ -1,6 +1,7 @@
 // Continuous replication with Litestream (v0.3): one replica path per database, a generated
 // config, and a supervisor that restarts Litestream with backoff when it dies and reloads it when
-// the set of databases changes (v0.3 reads its config once, so a reload is a clean restart).
+// the set of databases changes or a database file is replaced (v0.3 reads its config once and
+// holds each file open, so a reload is a clean restart).
 
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -133,7 +134,11 @@ export class LitestreamSupervisor {
     this.writeConfig()
     const replaced = this.fileReplaced()
     if ((this.current === before && !replaced) || this.stopping) return false
-    this.options.log.info('litestream: database set changed, restarting with the new config')
+    this.options.log.info(
+      replaced
+        ? 'litestream: a database file was replaced, restarting onto it'
+        : 'litestream: database set changed, restarting with the new config',
+    )
     this.restartNow()
     return true
   }
@@ -224,7 +229,10 @@ export class LitestreamSupervisor {
       stderr: 'pipe',
     })
     this.process = proc
-    this.options.log.info('litestream started', { pid: proc.pid, databases: this.filesSeen.size })
+    this.options.log.info('litestream started', {
+      pid: proc.pid,
+      databases: this.options.listDatabases().length,
+    })
     void forwardLog(proc.stdout, this.options.log)
     void forwardLog(proc.stderr, this.options.log)
     const spawnedAt = Date.now()
@@ -285,7 +293,10 @@ const litestreamLevels: Record<string, keyof Logger> = {
  * is seen by the operator, not dropped.
  */
 export function litestreamLogLine(line: string): { level: keyof Logger; msg: string; detail: string } {
-  const level = litestreamLevels[/\blevel=(\w+)/.exec(line)?.[1] ?? ''] ?? 'warn'
+  // Uploads cut short by a stop are logged as errors ("context canceled"), on every restart.
+  const level = line.includes('context canceled')
+    ? 'debug'
+    : (litestreamLevels[/\blevel=(\w+)/.exec(line)?.[1] ?? ''] ?? 'warn')
   const msg = /\bmsg=("(?:[^"\\]|\\.)*"|\S+)/.exec(line)?.[1]?.replace(/^"|"$/g, '') ?? line
   const detail = line.replace(/^time=\S+\s*/, '').replace(/\blevel=\w+\s*/, '')
   return { level, msg, detail }

@@ -148,6 +148,16 @@ const replicatorOf = (
     backoffMs,
   })
 
+/** Restore options for the tenant of `t` from its Litestream replica. */
+const fromReplica = (t: TestApp, backupDir: string, replicaUrl: string) => ({
+  dataDir: t.dataDir,
+  backupDir,
+  tenant: t.tenant,
+  from: 'replica' as const,
+  replicaUrl,
+  litestreamBin: litestream,
+})
+
 describe.if(litestream !== null)('litestream replica', () => {
   test('restore drill and point-in-time restore against the real binary', async () => {
     const { t, backupDir } = await appWithVendors(['Alder', 'Birch'])
@@ -163,14 +173,7 @@ describe.if(litestream !== null)('litestream replica', () => {
     await Bun.sleep(2500)
     await supervisor.stop()
 
-    const options = {
-      dataDir: t.dataDir,
-      backupDir,
-      tenant: t.tenant,
-      from: 'replica' as const,
-      replicaUrl,
-      litestreamBin: litestream,
-    }
+    const options = fromReplica(t, backupDir, replicaUrl)
     const pointInTime = join(backupDir, 'pit.sqlite')
     await restoreTenant({ ...options, timestamp: beforeLater, to: pointInTime })
     expect(vendorNames(pointInTime)).toEqual(['Alder', 'Birch'])
@@ -221,14 +224,7 @@ describe.if(litestream !== null)('litestream replica', () => {
     expect(vendorNames(byLitestream)).toEqual(['Alder'])
 
     loseTenant(t)
-    await restoreTenant({
-      dataDir: t.dataDir,
-      backupDir,
-      tenant: t.tenant,
-      from: 'replica',
-      replicaUrl,
-      litestreamBin: litestream,
-    })
+    await restoreTenant(fromReplica(t, backupDir, replicaUrl))
     expect(vendorNames(path)).toEqual(['Alder', 'Birch'])
   }, 30_000)
 
@@ -254,14 +250,7 @@ describe.if(litestream !== null)('litestream replica', () => {
     await supervisor.stop()
 
     loseTenant(t)
-    await restoreTenant({
-      dataDir: t.dataDir,
-      backupDir,
-      tenant: t.tenant,
-      from: 'replica',
-      replicaUrl,
-      litestreamBin: litestream,
-    })
+    await restoreTenant(fromReplica(t, backupDir, replicaUrl))
     expect(vendorNames(path)).toEqual(['Alder', 'Birch'])
   }, 30_000)
 

@@ -131,8 +131,9 @@ export class LitestreamSupervisor {
    */
   syncDatabases(): boolean {
     const before = this.current
-    this.writeConfig()
-    const replaced = this.fileReplaced()
+    const databases = this.options.listDatabases()
+    this.writeConfig(databases)
+    const replaced = this.fileReplaced(databases)
     if ((this.current === before && !replaced) || this.stopping) return false
     this.options.log.info(
       replaced
@@ -149,8 +150,9 @@ export class LitestreamSupervisor {
    */
   async reload(): Promise<void> {
     const before = this.current
-    this.writeConfig()
-    const replaced = this.fileReplaced()
+    const databases = this.options.listDatabases()
+    this.writeConfig(databases)
+    const replaced = this.fileReplaced(databases)
     const proc = this.process
     if ((this.current === before && !replaced) || this.stopping) return
     if (!proc) {
@@ -197,8 +199,8 @@ export class LitestreamSupervisor {
     return proc.exited.finally(() => clearTimeout(limit))
   }
 
-  private writeConfig(): void {
-    const config = litestreamConfig(this.options.listDatabases(), this.options.replicaUrl, this.options.s3)
+  private writeConfig(databases = this.options.listDatabases()): void {
+    const config = litestreamConfig(databases, this.options.replicaUrl, this.options.s3)
     if (config === this.current) return
     mkdirSync(dirname(this.options.configPath), { recursive: true })
     writeFileSync(this.options.configPath, config, { mode: 0o600 })
@@ -209,9 +211,9 @@ export class LitestreamSupervisor {
    * Whether a database file Litestream may hold open has been replaced at its path since; the new
    * files are noted, as the caller restarts Litestream onto them.
    */
-  private fileReplaced(): boolean {
+  private fileReplaced(databases: readonly ReplicatedDatabase[]): boolean {
     let replaced = false
-    for (const { path } of this.options.listDatabases()) {
+    for (const { path } of databases) {
       const now = fileIdentity(path)
       if (now === undefined) continue
       const seen = this.filesSeen.get(path)
@@ -222,8 +224,9 @@ export class LitestreamSupervisor {
   }
 
   private spawn(): void {
+    const databases = this.options.listDatabases()
     this.filesSeen = new Map()
-    this.fileReplaced()
+    this.fileReplaced(databases)
     const proc = Bun.spawn([this.options.binary, 'replicate', '-config', this.options.configPath], {
       stdout: 'pipe',
       stderr: 'pipe',
@@ -231,7 +234,7 @@ export class LitestreamSupervisor {
     this.process = proc
     this.options.log.info('litestream started', {
       pid: proc.pid,
-      databases: this.options.listDatabases().length,
+      databases: databases.length,
     })
     void forwardLog(proc.stdout, this.options.log)
     void forwardLog(proc.stderr, this.options.log)

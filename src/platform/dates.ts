@@ -35,15 +35,39 @@ if (!FormatRegistry.Has('calendar-date')) FormatRegistry.Set('calendar-date', is
 export const calendarDate = (description?: string) =>
   t.String({ format: 'calendar-date', description, examples: ['2025-06-30'] })
 
+/**
+ * One formatter per (kind, time zone): building an Intl.DateTimeFormat costs far more than
+ * formatting with one, and the jobs ask for every tenant's date on every run. Zones are IANA
+ * names validated on input, so the map stays small; it is cleared if it ever grows past a bound.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>()
+function formatterFor(kind: 'date' | 'parts', timeZone: string): Intl.DateTimeFormat {
+  const key = `${kind} ${timeZone}`
+  let formatter = formatters.get(key)
+  if (!formatter) {
+    formatter =
+      kind === 'date'
+        ? // en-CA formats dates as YYYY-MM-DD.
+          new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+        : new Intl.DateTimeFormat('en-US', {
+            timeZone,
+            hourCycle: 'h23',
+            year: 'numeric',
+            month: 'numeric',
+            day: 'numeric',
+            hour: 'numeric',
+            minute: 'numeric',
+            second: 'numeric',
+          })
+    if (formatters.size >= 1000) formatters.clear()
+    formatters.set(key, formatter)
+  }
+  return formatter
+}
+
 /** The calendar date of an instant in an IANA time zone, as `YYYY-MM-DD`. */
 export function calendarDateIn(instant: Date, timeZone = 'UTC'): string {
-  // en-CA formats dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(instant)
+  return formatterFor('date', timeZone).format(instant)
 }
 
 /** Today's date in an IANA time zone, as `YYYY-MM-DD`. */
@@ -51,16 +75,7 @@ export const todayIn = (timeZone: string, now: Date = new Date()): string => cal
 
 /** Offset of a time zone from UTC at an instant, in milliseconds. */
 export function zoneOffsetMs(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(new Date(instant))
+  const parts = formatterFor('parts', timeZone).formatToParts(new Date(instant))
   const part = (type: string) => Number(parts.find((p) => p.type === type)?.value)
   const wall = Date.UTC(
     part('year'),

@@ -13,9 +13,10 @@ import { FixedWindowLimiter } from './auth/rate-limit'
 import type { LitestreamSupervisor } from './backup/litestream'
 import { ClusterNode } from './cluster/node'
 import { DeliveryWorker } from './events/worker'
-import { purgeExpiredIdempotencyKeys } from './http/idempotency'
+import { nextIdempotencyExpiry, purgeExpiredIdempotencyKeys } from './http/idempotency'
+import { DueTenants } from './jobs/due-tenants'
 import { Scheduler } from './jobs/scheduler'
-import { forEachTenant } from './jobs/tenants'
+import { forEachDueTenant } from './jobs/tenants'
 import { createLogger, type Logger } from './log'
 import { createMessageSender, type MessageSender } from './messaging/sender'
 import { type OperatorPlugin, operatorPlugin } from './operator/plugin'
@@ -114,12 +115,14 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
   const jobs = new Scheduler(log)
   const storage = openObjectStore(config)
   const webhooks = new DeliveryWorker({ config, log, control, pool, jobs })
+  const expiring = new DueTenants()
   jobs.register({
     name: 'idempotency.purge',
     intervalMs: 3600 * 1000,
     run: (signal) =>
-      forEachTenant({ control, pool }, signal, (_tenant, db) => {
+      forEachDueTenant({ control, pool }, signal, expiring, (_tenant, db) => {
         purgeExpiredIdempotencyKeys(db)
+        return nextIdempotencyExpiry(db)
       }),
   })
   let closed = false

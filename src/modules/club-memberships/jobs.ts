@@ -1,7 +1,8 @@
 import { todayIn } from '../../platform/dates'
-import { forEachTenant } from '../../platform/jobs/tenants'
+import { DueTenants } from '../../platform/jobs/due-tenants'
+import { forEachDueTenant } from '../../platform/jobs/tenants'
 import type { Platform } from '../../platform/platform'
-import { releaseEndedHolds } from './transitions'
+import { nextHoldEnd, releaseEndedHolds } from './transitions'
 
 export const RELEASE_HOLDS_JOB = 'club-memberships.release-holds'
 
@@ -10,12 +11,14 @@ export const RELEASE_HOLDS_JOB = 'club-memberships.release-holds'
  * ended are released (reads already show them Active, so only the record and the event wait).
  */
 export function registerClubMembershipJobs(platform: Platform): void {
+  const due = new DueTenants()
   platform.jobs.register({
     name: RELEASE_HOLDS_JOB,
     intervalMs: 15 * 60_000,
     run: (signal) =>
-      forEachTenant(platform, signal, (tenant, db) => {
+      forEachDueTenant(platform, signal, due, (tenant, db) => {
         releaseEndedHolds(db, tenant.id, todayIn(tenant.timezone))
+        return nextHoldEnd(db, tenant.timezone)
       }),
   })
 }

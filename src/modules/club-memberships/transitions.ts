@@ -1,8 +1,9 @@
 // Status transitions of a membership: hold, resume (early, or by itself when the hold ends) and
 // cancel. Each refuses a cancelled membership with 409 and the current state.
-import { asc } from 'drizzle-orm'
+import { asc, eq } from 'drizzle-orm'
 import { type Actor, systemActor } from '../../platform/auth/actor'
 import { ApiError, invalid } from '../../platform/http/problem'
+import { earliestDateStart, type NextWork } from '../../platform/jobs/due-tenants'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import type { CancelInput, HoldInput } from './model'
@@ -67,6 +68,16 @@ export function cancelMembership(db: Db, actor: Actor, id: string, input: Cancel
  * membership; reads only present ended holds as released. A cheap indexed check when nothing is
  * due; answers how many memberships were released.
  */
+/** When the next hold ends: the start of its end date in the tenant's zone; null when none. */
+export const nextHoldEnd = (db: Db, timeZone: string): NextWork =>
+  earliestDateStart(
+    db,
+    clubMemberships,
+    clubMemberships.holdUntil,
+    eq(clubMemberships.status, 'On Hold'),
+    timeZone,
+  )
+
 export function releaseEndedHolds(db: Db, tenantId: string, today: string): number {
   const due = holdEndedBy(today)
   if (!db.select({ id: clubMemberships.id }).from(clubMemberships).where(due).limit(1).get()) return 0

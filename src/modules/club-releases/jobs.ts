@@ -1,8 +1,9 @@
 import { todayIn } from '../../platform/dates'
-import { forEachTenant } from '../../platform/jobs/tenants'
+import { DueTenants } from '../../platform/jobs/due-tenants'
+import { forEachDueTenant } from '../../platform/jobs/tenants'
 import type { Platform } from '../../platform/platform'
 import type { OrdersPort } from '../orders/ports'
-import { processDue } from './processing'
+import { nextReleaseWork, processDue } from './processing'
 
 export const PROCESS_RELEASES_JOB = 'club-releases.process'
 
@@ -11,13 +12,21 @@ export const PROCESS_RELEASES_JOB = 'club-releases.process'
  * process date has come (the tenant's date) are queued once, and every queued run is run.
  */
 export function registerClubReleaseJobs(platform: Platform, port: OrdersPort) {
+  const due = new DueTenants()
   platform.jobs.register({
     name: PROCESS_RELEASES_JOB,
     intervalMs: 5 * 60_000,
     run: (signal) =>
-      forEachTenant(platform, signal, (tenant, db) =>
-        processDue(db, tenant.id, todayIn(tenant.timezone), { provider: platform.payments, port }, signal),
-      ),
+      forEachDueTenant(platform, signal, due, async (tenant, db) => {
+        await processDue(
+          db,
+          tenant.id,
+          todayIn(tenant.timezone),
+          { provider: platform.payments, port },
+          signal,
+        )
+        return nextReleaseWork(db, todayIn(tenant.timezone), tenant.timezone)
+      }),
   })
   return { provider: platform.payments, port, kick: () => platform.jobs.trigger(PROCESS_RELEASES_JOB) }
 }

@@ -10,12 +10,18 @@
 //   once its lease has lapsed and charges with the same key (the attempt counts only answered charges), which the
 //   provider answers with the first charge instead of charging again. An order already paid (a
 //   crash between the payment and the shipment's update) is only recorded.
-import { and, asc, eq, isNull, lte, ne, or } from 'drizzle-orm'
+import { and, asc, eq, gt, isNull, lte, ne, notExists, or } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
 import { type Actor, systemActor } from '../../platform/auth/actor'
 import { everyLocation } from '../../platform/auth/location-scope'
 import { ApiError, conflict } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
+import {
+  earliestDateStart,
+  earliestInstant,
+  earliestOf,
+  type NextWork,
+} from '../../platform/jobs/due-tenants'
 import type { PaymentProvider } from '../../platform/payments/provider'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
@@ -431,6 +437,55 @@ export async function executeRun(
  * and resume every run whose process died mid-run (Running, no heartbeat for a claim's lease): its
  * memberships already processed are left alone, an interrupted charge is asked again with its key.
  */
+/**
+ * When the release job next has work for the tenant: now for a queued run, a run with no
+ * heartbeat, or a due release not queued yet; when a running run's lease runs out (its process
+ * may have died); else the start, in the tenant's zone, of the next process date; null when
+ * nothing is planned.
+ */
+export function nextReleaseWork(db: Db, today: string, timeZone: string, now = Date.now()): NextWork {
+  const waiting = db
+    .select({ id: clubReleaseRuns.id })
+    .from(clubReleaseRuns)
+    .where(
+      or(
+        eq(clubReleaseRuns.status, 'Queued'),
+        and(eq(clubReleaseRuns.status, 'Running'), isNull(clubReleaseRuns.heartbeatAt)),
+      ),
+    )
+    .limit(1)
+    .get()
+  const scheduledRun = db
+    .select({ id: clubReleaseRuns.id })
+    .from(clubReleaseRuns)
+    .where(and(eq(clubReleaseRuns.releaseId, clubReleases.id), eq(clubReleaseRuns.trigger, 'schedule')))
+  const unqueued = db
+    .select({ id: clubReleases.id })
+    .from(clubReleases)
+    .where(
+      and(eq(clubReleases.status, 'Active'), lte(clubReleases.processDate, today), notExists(scheduledRun)),
+    )
+    .limit(1)
+    .get()
+  if (waiting || unqueued) return now
+  const heartbeat = earliestInstant(
+    db,
+    clubReleaseRuns,
+    clubReleaseRuns.heartbeatAt,
+    eq(clubReleaseRuns.status, 'Running'),
+  )
+  return earliestOf(
+    heartbeat === null ? null : heartbeat + DEFAULT_LEASE_MS,
+    earliestDateStart(
+      db,
+      clubReleases,
+      clubReleases.processDate,
+      and(eq(clubReleases.status, 'Active'), gt(clubReleases.processDate, today)),
+      timeZone,
+    ),
+  )
+}
+
 export async function processDue(
   db: Db,
   tenantId: string,

@@ -2,6 +2,7 @@ import { and, eq, inArray, isNotNull, isNull, lt, lte, or } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { newId } from '../../platform/ids'
+import { earliestInstant, earliestOf, type NextWork } from '../../platform/jobs/due-tenants'
 import { MessageSendError, type MessageSender, type OutgoingMessage } from '../../platform/messaging/sender'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
@@ -57,6 +58,29 @@ function purchaserMessage(card: GiftCardRow): OutgoingMessage {
  * where the failed-deliveries report finds them; a failed card is sent again once its delivery
  * fields are changed (PUT /gift-card/{id}).
  */
+/**
+ * When the next scheduled delivery is due: the earliest scheduled time of an unclaimed one, or
+ * when a claim goes stale (its sender stopped); null when no delivery is scheduled.
+ */
+export function nextDeliveryWork(db: Db): NextWork {
+  const scheduled = and(eq(giftCards.deliveryStatus, 'scheduled'), eq(giftCards.status, 'Active'))
+  const claimed = earliestInstant(
+    db,
+    giftCards,
+    giftCards.deliveryClaimedAt,
+    and(scheduled, isNotNull(giftCards.deliveryClaimedAt)),
+  )
+  return earliestOf(
+    earliestInstant(
+      db,
+      giftCards,
+      giftCards.deliveryScheduledAt,
+      and(scheduled, isNull(giftCards.deliveryClaimedAt)),
+    ),
+    claimed === null ? null : claimed + CLAIM_TIMEOUT_MS,
+  )
+}
+
 export async function deliverDueGiftCards(
   db: Db,
   sender: MessageSender,

@@ -9,6 +9,7 @@ import { and, eq, gt, inArray, lte } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { nowIso } from '../../platform/ids'
+import { earliestInstant, type NextWork } from '../../platform/jobs/due-tenants'
 import { MessageSendError, type MessageSender } from '../../platform/messaging/sender'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
@@ -23,6 +24,24 @@ type Outcome =
   | { status: 'failed'; to: string; provider: string; reason: string }
   | { status: 'skipped'; reason: string }
 
+const awaitingReminder = (now: Date) =>
+  and(
+    eq(legacyReservations.reminderEmailSendStatus, 'pending'),
+    inArray(legacyReservations.status, ['Pending', 'Confirmed']),
+    gt(legacyReservations.reservationDate, now.toISOString()),
+  )
+
+/** When the next reminder comes due (a day before its reservation); null when none waits. */
+export function nextReminderWork(db: Db, now = new Date()): NextWork {
+  const next = earliestInstant(
+    db,
+    legacyReservations,
+    legacyReservations.reservationDate,
+    awaitingReminder(now),
+  )
+  return next === null ? null : next - REMINDER_LEAD_MS
+}
+
 /** Claims the due reminders: `pending` → `sending`, answering the claimed reservations. */
 function claimDue(db: Db, now: Date) {
   return inWriteTransaction(db, (tx) =>
@@ -31,9 +50,7 @@ function claimDue(db: Db, now: Date) {
       .set({ reminderEmailSendStatus: 'sending' })
       .where(
         and(
-          eq(legacyReservations.reminderEmailSendStatus, 'pending'),
-          inArray(legacyReservations.status, ['Pending', 'Confirmed']),
-          gt(legacyReservations.reservationDate, now.toISOString()),
+          awaitingReminder(now),
           lte(legacyReservations.reservationDate, new Date(now.getTime() + REMINDER_LEAD_MS).toISOString()),
         ),
       )

@@ -3,7 +3,8 @@
 // removes its bytes from the store, so abandoned uploads do not pile up in DATA_DIR or the bucket.
 import { and, eq, lt } from 'drizzle-orm'
 import { type Actor, systemActor } from '../../platform/auth/actor'
-import { forEachTenant } from '../../platform/jobs/tenants'
+import { DueTenants, earliestInstant, type NextWork } from '../../platform/jobs/due-tenants'
+import { forEachDueTenant } from '../../platform/jobs/tenants'
 import type { Platform } from '../../platform/platform'
 import type { ObjectStore } from '../../platform/storage/store'
 import type { Db } from '../../platform/tenancy/databases'
@@ -13,6 +14,17 @@ import { recordAssetWrite, toView } from './service'
 
 export const ABANDONED_DRAFT_AFTER_MS = 24 * 3600 * 1000
 const BATCH = 500
+
+/** When the next draft becomes abandoned (a day after its upload URL expires); null when none. */
+export function nextAbandonedDraft(db: Db): NextWork {
+  const expires = earliestInstant(
+    db,
+    mediaAssets,
+    mediaAssets.uploadExpiresAt,
+    eq(mediaAssets.status, 'draft'),
+  )
+  return expires === null ? null : expires + ABANDONED_DRAFT_AFTER_MS
+}
 
 /** Purges one batch of abandoned drafts of a tenant; answers how many. */
 export async function purgeAbandonedDrafts(
@@ -64,12 +76,14 @@ export async function purgeAbandonedDrafts(
 }
 
 export function registerMediaJobs(platform: Platform): void {
+  const due = new DueTenants()
   platform.jobs.register({
     name: 'media.purge-abandoned-drafts',
     intervalMs: 3600 * 1000,
     run: (signal) =>
-      forEachTenant(platform, signal, async (tenant, db) => {
+      forEachDueTenant(platform, signal, due, async (tenant, db) => {
         await purgeAbandonedDrafts(db, platform.storage, systemActor(tenant.id, 'media-purge'))
+        return nextAbandonedDraft(db)
       }),
   })
 }

@@ -7,6 +7,7 @@
 // between queueing and sending), claiming each row so two runs never send one twice.
 import { and, asc, eq, inArray, isNull, lt, or } from 'drizzle-orm'
 import { newId, nowIso } from '../../platform/ids'
+import { earliestInstant, type NextWork } from '../../platform/jobs/due-tenants'
 import { MessageSendError, type MessageSender } from '../../platform/messaging/sender'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
@@ -85,6 +86,23 @@ export function queueNotification(
 }
 
 /** Sends pending notifications (of some orders, or all), recording each outcome. */
+/**
+ * When pending notifications next need the job: now for an unclaimed one (more than a batch was
+ * pending), when the oldest claim goes stale otherwise (its sender stopped); null when none.
+ */
+export function nextNotificationWork(db: Queryable, now = Date.now()): NextWork {
+  const pending = eq(offPremiseNotifications.status, 'pending')
+  const unclaimed = db
+    .select({ id: offPremiseNotifications.id })
+    .from(offPremiseNotifications)
+    .where(and(pending, isNull(offPremiseNotifications.claimedAt)))
+    .limit(1)
+    .get()
+  if (unclaimed) return now
+  const claimed = earliestInstant(db, offPremiseNotifications, offPremiseNotifications.claimedAt, pending)
+  return claimed === null ? null : claimed + CLAIM_TIMEOUT_MS
+}
+
 export async function sendPendingNotifications(
   db: Db,
   sender: MessageSender,

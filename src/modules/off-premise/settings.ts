@@ -5,6 +5,7 @@ import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { ApiError, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
+import { earliestInstant, type NextWork } from '../../platform/jobs/due-tenants'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { getLocation } from '../locations/service'
@@ -332,6 +333,10 @@ export function controlChannel(
  * Persists the end of every snooze that has run out by `now` (the scheduler calls this per
  * tenant; reads already show ended snoozes as on). Answers how many channels woke up.
  */
+/** When the next snooze of any channel ends (the snooze-expiry job's next work); null when none. */
+export const earliestSnoozeEnd = (db: Queryable): NextWork =>
+  earliestInstant(db, offPremiseChannels, offPremiseChannels.nextSnoozeEndsAt, undefined)
+
 export function endDueSnoozes(db: Db, actor: Actor, now = new Date()): number {
   return inWriteTransaction(db, (tx) => {
     const due = tx

@@ -4,6 +4,7 @@
 // request stores nothing, so the client may retry it with the same key.
 import { and, eq, lt } from 'drizzle-orm'
 import type { Actor } from '../auth/actor'
+import { earliestInstant, type NextWork } from '../jobs/due-tenants'
 import type { Db } from '../tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../tenancy/transaction'
 import { ApiError } from './problem'
@@ -135,6 +136,10 @@ export async function idempotentCall<T>(
 }
 
 /** Deletes expired keys; the scheduler runs this. Returns how many went. */
+/** When the next stored key expires (the purge job's next work); null when none is stored. */
+export const nextIdempotencyExpiry = (db: Db): NextWork =>
+  earliestInstant(db, idempotencyKeys, idempotencyKeys.expiresAt, undefined)
+
 export function purgeExpiredIdempotencyKeys(db: Db, now = new Date()): number {
   return inWriteTransaction(db, (tx) =>
     tx

@@ -119,6 +119,11 @@ export class TenantPool {
     handle.sqlite.close(false)
   }
 
+  /** Where the tenant's database file is (whether or not it exists). */
+  databasePath(tenantId: string): string {
+    return tenantDatabasePath(this.dataDir, tenantId)
+  }
+
   /** The tenant's database, opened (and migrated once per process) if it is not open yet. */
   get(tenantId: string): DatabaseHandle {
     return this.handles.get(tenantId) ?? this.open(tenantId, false)

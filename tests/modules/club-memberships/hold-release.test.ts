@@ -3,9 +3,9 @@
 // release (audited by the system, with the `resume` event), once.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { RELEASE_HOLDS_JOB } from '../../../src/modules/club-memberships/jobs'
-import { releaseEndedHolds } from '../../../src/modules/club-memberships/transitions'
+import { nextHoldEnd, releaseEndedHolds } from '../../../src/modules/club-memberships/transitions'
 import { addDays } from '../../../src/modules/experiences/clock'
-import { todayIn } from '../../../src/platform/dates'
+import { todayIn, zonedInstant } from '../../../src/platform/dates'
 import { createTestApp, type TenantFixture, type TestApp } from '../../harness'
 import { events, makeClub, makeCustomer } from '../customers/helpers'
 
@@ -160,8 +160,13 @@ describe(`the ${RELEASE_HOLDS_JOB} job`, () => {
     expect(stored(ongoing.id)).toMatchObject({ status: 'On Hold' })
     expect(stored(cancelled.id)).toMatchObject({ status: 'Cancelled' })
     expect(releases()).toEqual([])
-    // The same hold is released on the day it ends.
+    // The job's next work for the tenant: the start of that day in the tenant's zone.
+    expect(nextHoldEnd(t.tenant.db, 'Pacific/Auckland')).toBe(
+      zonedInstant(addDays(today, 1), '00:00', 'Pacific/Auckland').getTime(),
+    )
+    // The same hold is released on the day it ends; then no hold waits.
     expect(releaseEndedHolds(t.tenant.db, t.tenant.id, addDays(today, 1))).toBe(1)
+    expect(nextHoldEnd(t.tenant.db, 'UTC')).toBeNull()
   })
 
   test('a membership write releases an ended hold first, so it starts from the truth', async () => {

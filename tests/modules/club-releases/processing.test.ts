@@ -2,6 +2,8 @@
 // archiving; the shipments' status filter.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { PROCESS_RELEASES_JOB } from '../../../src/modules/club-releases/jobs'
+import { nextReleaseWork } from '../../../src/modules/club-releases/processing'
+import { todayIn, zonedInstant } from '../../../src/platform/dates'
 import { createTestApp, type TestApp } from '../../harness'
 import { activeRelease, anotherClub, member, ok, processNow, type Winery, winery } from './setup'
 
@@ -173,5 +175,31 @@ describe('club release runs: the scheduler, retries and archiving', () => {
       .query('SELECT status, error FROM club_release_runs WHERE release_id = ?')
       .all(id)
     expect(runs).toEqual([{ status: 'Failed', error: 'the release is Archived' }])
+  })
+})
+
+describe('club release runs: when the job next has work', () => {
+  test('now for a due release not yet queued; then the next process date; then nothing', async () => {
+    const fresh = await createTestApp()
+    try {
+      const zone = 'America/Los_Angeles'
+      const next = () => nextReleaseWork(fresh.tenant.db, todayIn(zone), zone, 1234)
+      const winer = await winery(fresh)
+      expect(next()).toBeNull()
+      const future = await activeRelease(fresh, winer, { processDate: '2099-01-01' })
+      expect(next()).toBe(zonedInstant('2099-01-01', '00:00', zone).getTime())
+      await activeRelease(fresh, winer, { processDate: '2026-11-01' })
+      expect(next()).toBe(1234)
+      await fresh.platform.jobs.runNow(PROCESS_RELEASES_JOB)
+      expect(next()).toBe(zonedInstant('2099-01-01', '00:00', zone).getTime())
+      // A run that lost its heartbeat is due at once (its process died mid-run).
+      fresh.tenant.db.$client.run(
+        "INSERT INTO club_release_runs (id, release_id, trigger_kind, status, requested_by, created_at) VALUES ('r1', ?, 'manual', 'Running', 'test', '2026-01-01T00:00:00Z')",
+        [future],
+      )
+      expect(next()).toBe(1234)
+    } finally {
+      fresh.close()
+    }
   })
 })

@@ -1,7 +1,11 @@
 // Scheduled delivery of gift cards through the pluggable sender; failures recorded and reported;
 // the purchaser's "opened" notice.
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { deliverDueGiftCards } from '../../../src/modules/gift-cards/delivery'
+import { afterEach, beforeEach, describe, expect, setSystemTime, test } from 'bun:test'
+import {
+  CLAIM_TIMEOUT_MS,
+  deliverDueGiftCards,
+  nextDeliveryWork,
+} from '../../../src/modules/gift-cards/delivery'
 import { systemActor } from '../../../src/platform/auth/actor'
 import {
   embeddedSender,
@@ -18,7 +22,10 @@ let t: TestApp
 beforeEach(async () => {
   t = await createTestApp()
 })
-afterEach(() => t.close())
+afterEach(() => {
+  setSystemTime()
+  t.close()
+})
 
 const failing = (reason: string): MessageSender & { tried: OutgoingMessage[] } => {
   const tried: OutgoingMessage[] = []
@@ -60,6 +67,8 @@ describe('deliverDueGiftCards', () => {
   test('sends a card when due, through the embedded sender, once', async () => {
     const card = await emailCard('2030-05-01T09:00:00.000Z')
     expect(card.deliveryStatus).toBe('scheduled')
+    // The delivery job's next work for this tenant: the scheduled time.
+    expect(nextDeliveryWork(t.tenant.db)).toBe(Date.parse('2030-05-01T09:00:00.000Z'))
     const sender = embeddedSender()
 
     const early = await deliverDueGiftCards(
@@ -99,10 +108,34 @@ describe('deliverDueGiftCards', () => {
     ).toMatchObject({
       attempted: 0,
     })
+    expect(nextDeliveryWork(t.tenant.db)).toBeNull()
     const audit = t.tenant.db.$client
       .query("SELECT subject FROM audit_entries WHERE action = 'gift_card.delivery_sent'")
       .all() as { subject: string }[]
     expect(audit).toEqual([{ subject: 'system:gift-card-delivery' }])
+  })
+
+  test('a claimed delivery is next work when its claim goes stale (its sender stopped)', async () => {
+    const card = await emailCard('2030-05-01T09:00:00.000Z')
+    t.tenant.db.$client.run('UPDATE gift_cards SET delivery_claimed_at = ? WHERE id = ?', [
+      '2030-05-01T09:00:05.000Z',
+      card.id,
+    ])
+    expect(nextDeliveryWork(t.tenant.db)).toBe(Date.parse('2030-05-01T09:00:05.000Z') + CLAIM_TIMEOUT_MS)
+  })
+
+  test('the job leaves a card scheduled later alone, and delivers it once its time has come', async () => {
+    const at = Date.now() + 10 * 60_000
+    await emailCard(new Date(at).toISOString())
+    // Two seconds later the card's write is settled: the job now trusts the files to be quiet and
+    // comes back for the tenant only at the time its next work answered.
+    setSystemTime(new Date(Date.now() + 2000))
+    await t.platform.jobs.runNow('gift-cards.deliver')
+    await t.platform.jobs.runNow('gift-cards.deliver')
+    expect(outbound()).toEqual([])
+    setSystemTime(new Date(at + 1000))
+    await t.platform.jobs.runNow('gift-cards.deliver')
+    expect(outbound()).toHaveLength(1)
   })
 
   test('an Inactive card waits until it is activated', async () => {

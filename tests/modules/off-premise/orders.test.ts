@@ -3,7 +3,11 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { readyOrder } from '../../../src/modules/off-premise/fulfilment'
 import { localTime } from '../../../src/modules/off-premise/hours'
-import { sendPendingNotifications } from '../../../src/modules/off-premise/notifications'
+import {
+  CLAIM_TIMEOUT_MS,
+  nextNotificationWork,
+  sendPendingNotifications,
+} from '../../../src/modules/off-premise/notifications'
 import { weekdays } from '../../../src/modules/off-premise/schema'
 import { serviceOrdersPort } from '../../../src/modules/orders-port'
 import { systemActor } from '../../../src/platform/auth/actor'
@@ -490,6 +494,12 @@ describe('off-premise orders', () => {
     const pending = (await t.request('GET', `/order/${order.id}`)).body.offPremise.guestMessaging
       .notifications
     expect(pending.map((n: any) => n.status)).toEqual(['pending'])
+    // The notify job's next work: now while one waits unclaimed, the claim's timeout once claimed.
+    expect(nextNotificationWork(t.tenant.db, 1234)).toBe(1234)
+    const claimedAt = '2030-01-01T00:00:00.000Z'
+    t.tenant.db.$client.run('UPDATE off_premise_notifications SET claimed_at = ?', [claimedAt])
+    expect(nextNotificationWork(t.tenant.db)).toBe(Date.parse(claimedAt) + CLAIM_TIMEOUT_MS)
+    t.tenant.db.$client.run('UPDATE off_premise_notifications SET claimed_at = NULL')
     const refusing = {
       provider: 'test',
       send: async () => {
@@ -502,6 +512,7 @@ describe('off-premise orders', () => {
       expect.objectContaining({ status: 'failed', failureReason: 'carrier unreachable', sentAt: null }),
     ])
     expect(await sendPendingNotifications(t.tenant.db, refusing)).toEqual({ sent: 0, failed: 0 })
+    expect(nextNotificationWork(t.tenant.db)).toBeNull()
   })
 
   test('the notify job sends what a request left pending', async () => {

@@ -1,6 +1,6 @@
 // Off-premise settings and channel control over HTTP, and snooze expiry.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { controlChannel } from '../../../src/modules/off-premise/settings'
+import { controlChannel, earliestSnoozeEnd } from '../../../src/modules/off-premise/settings'
 import { systemActor } from '../../../src/platform/auth/actor'
 import { countRows, createTestApp, runScenarios, type ScenarioContext, type TestApp } from '../../harness'
 
@@ -284,12 +284,14 @@ describe('off-premise settings: behaviour', () => {
         .query('SELECT status, snooze_until AS s, next_snooze_ends_at AS n FROM off_premise_channels')
         .get() as any
     expect(stored()).toEqual({ status: 'snoozed', s: until, n: until })
+    expect(earliestSnoozeEnd(t.tenant.db)).toBe(Date.parse(until))
 
     const read = await t.request('GET', `/shipping/off-premise/settings?locationId=${t.tenant.locationId}`)
     expect(read.body.thirdPartyChannels[0]).toMatchObject({ status: 'ordering_on', snoozeUntil: null })
 
     await t.platform.jobs.runNow('off-premise.snooze-expiry')
     expect(stored()).toEqual({ status: 'ordering_on', s: null, n: null })
+    expect(earliestSnoozeEnd(t.tenant.db)).toBeNull()
     const ends = t.tenant.db.$client
       .query("SELECT subject FROM audit_entries WHERE action = 'off_premise.channel.snooze_end'")
       .all()

@@ -1,7 +1,11 @@
 // Reminder emails of legacy reservations: due within 24 hours, sent once through the message
 // sender, the outcome recorded on the reservation and audited; the job runs them for every tenant.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { sendDueReminders } from '../../../src/modules/legacy-reservations/reminders'
+import {
+  nextReminderWork,
+  REMINDER_LEAD_MS,
+  sendDueReminders,
+} from '../../../src/modules/legacy-reservations/reminders'
 import { systemActor } from '../../../src/platform/auth/actor'
 import { zonedInstant } from '../../../src/platform/dates'
 import { MessageSendError, type MessageSender } from '../../../src/platform/messaging/sender'
@@ -74,9 +78,12 @@ describe('legacy reservation reminders', () => {
   test('a reservation due within a day is reminded once, recorded and audited', async () => {
     const reservation = await book(3)
     expect(reservation.reminderEmailSendStatus).toBe('pending')
+    // The reminder job's next work for this tenant: a day before the reservation.
+    expect(nextReminderWork(t.tenant.db)).toBe(Date.parse(reservation.reservationDate) - REMINDER_LEAD_MS)
     const now = dayBefore(reservation)
     expect(await sendDueReminders(t.tenant.db, t.platform.messages, actor(), now)).toBe(1)
     expect(await sendDueReminders(t.tenant.db, t.platform.messages, actor(), now)).toBe(0)
+    expect(nextReminderWork(t.tenant.db, now)).toBeNull()
     const [message] = messages()
     expect(message).toMatchObject({
       subject: `Reminder: Estate Tasting on ${inDays(3)}`,
@@ -105,6 +112,9 @@ describe('legacy reservation reminders', () => {
     expect(await sendDueReminders(t.tenant.db, t.platform.messages, actor(), dayBefore(cancelled))).toBe(0)
     const past = new Date(Date.parse(later.reservationDate) + 3600_000)
     expect(await sendDueReminders(t.tenant.db, t.platform.messages, actor(), past)).toBe(0)
+    // Only the one in five days waits; once its date has passed, nothing does.
+    expect(nextReminderWork(t.tenant.db)).toBe(Date.parse(later.reservationDate) - REMINDER_LEAD_MS)
+    expect(nextReminderWork(t.tenant.db, past)).toBeNull()
     expect(messages()).toEqual([])
   })
 

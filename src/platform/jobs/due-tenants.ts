@@ -1,0 +1,137 @@
+// Which tenants a periodic job can skip. Opening a tenant's database costs ~2 ms (SQLite parses
+// its schema), so a job that visits a thousand tenants every 30 seconds kept a core busy for
+// nothing: almost every tenant had nothing to do. A job that tracks due tenants answers, for each
+// tenant it visits, when that tenant next has work without a write of its own (the earliest
+// scheduled delivery, snooze end, reminder...; null when only a write can bring work). The tenant
+// is skipped until that time, unless its database files changed since the visit.
+//
+// Files, not in-process hooks, because any process may write a tenant (the CLI, an import) and
+// a stat costs microseconds. The signature is taken before the work reads anything, so a write
+// that lands during the work changes it and brings the tenant back on the next run. A file
+// modified within the last second is not trusted: file times have coarse ticks, and a second
+// write in the same tick as the signature could leave it unchanged.
+import { type BigIntStats, statSync } from 'node:fs'
+import { min, type SQL } from 'drizzle-orm'
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
+import { zonedInstant } from '../dates'
+import type { Queryable } from '../tenancy/transaction'
+
+/** When a tenant next has work for a job without a write: epoch ms, or null (only a write). */
+export type NextWork = number | null
+
+/** The earliest of the times given, ignoring the nulls. */
+export function earliestOf(...times: NextWork[]): NextWork {
+  const known = times.filter((time): time is number => time !== null)
+  return known.length === 0 ? null : Math.min(...known)
+}
+
+/** The earliest instant (ISO text) in `column` among the rows `where` selects; null when none. */
+export function earliestInstant(
+  db: Queryable,
+  table: SQLiteTable,
+  column: SQLiteColumn,
+  where: SQL | undefined,
+): NextWork {
+  const row = db
+    .select({ at: min(column) })
+    .from(table)
+    .where(where)
+    .get()
+  return row?.at ? Date.parse(String(row.at)) : null
+}
+
+/**
+ * The earliest calendar date (YYYY-MM-DD) in `column` among the rows `where` selects, as the
+ * instant that date begins in the tenant's time zone; null when none.
+ */
+export function earliestDateStart(
+  db: Queryable,
+  table: SQLiteTable,
+  column: SQLiteColumn,
+  where: SQL | undefined,
+  timeZone: string,
+): NextWork {
+  const row = db
+    .select({ date: min(column) })
+    .from(table)
+    .where(where)
+    .get()
+  return row?.date ? zonedInstant(String(row.date), '00:00', timeZone).getTime() : null
+}
+
+/** Even a quiet tenant is visited this often: a backstop for anything the signature cannot see. */
+export const QUIET_REVISIT_MS = 15 * 60_000
+/** Files modified more recently than this are not trusted to show the next write. */
+const SETTLE_MS = 1000
+
+interface Visit {
+  signature: string | null
+  nextWorkAt: NextWork
+  visitedAt: number
+  pass: number
+}
+
+const part = (stats: BigIntStats | undefined, emptyIsAbsent: boolean) =>
+  !stats || (emptyIsAbsent && stats.size === 0n) ? '-' : `${stats.ino}:${stats.mtimeNs}:${stats.size}`
+
+/**
+ * The database file and its WAL: inode (a restore replaces the file), modification time, size.
+ * An empty WAL counts as none: SQLite creates one on open and deletes it on the last close, which
+ * the pool does as it opens and evicts tenants. Null when the files changed too recently to trust.
+ */
+export function fileSignature(path: string, now: number): string | null {
+  const database = statSync(path, { bigint: true, throwIfNoEntry: false })
+  const wal = statSync(`${path}-wal`, { bigint: true, throwIfNoEntry: false })
+  const newest = Math.max(Number(database?.mtimeMs ?? 0n), Number(wal?.mtimeMs ?? 0n))
+  if (!database || newest > now - SETTLE_MS) return null
+  return `${part(database, false)}/${part(wal, true)}`
+}
+
+/** One job's memory of its visits, per tenant (in memory: a restart visits every tenant once). */
+export class DueTenants {
+  private readonly visits = new Map<string, Visit>()
+  private pass = 0
+
+  constructor(private readonly revisitMs = QUIET_REVISIT_MS) {}
+
+  /** Starts a run: tenants not seen by the end of a complete run are forgotten. */
+  beginPass(): void {
+    this.pass++
+  }
+
+  /** The signature to record after the visit, or `skip` when the tenant has nothing due. */
+  check(
+    tenantId: string,
+    path: string,
+    now: number,
+  ): { skip: true } | { skip: false; signature: string | null } {
+    const signature = fileSignature(path, now)
+    const last = this.visits.get(tenantId)
+    if (last) last.pass = this.pass
+    const quiet =
+      last !== undefined &&
+      signature !== null &&
+      signature === last.signature &&
+      (last.nextWorkAt === null || last.nextWorkAt > now) &&
+      now - last.visitedAt < this.revisitMs
+    return quiet ? { skip: true } : { skip: false, signature }
+  }
+
+  record(tenantId: string, signature: string | null, nextWorkAt: NextWork, visitedAt: number): void {
+    this.visits.set(tenantId, { signature, nextWorkAt, visitedAt, pass: this.pass })
+  }
+
+  /** A failed visit: the tenant is visited again on the next run. */
+  forget(tenantId: string): void {
+    this.visits.delete(tenantId)
+  }
+
+  /** After a complete run: drops the tenants that are gone (deleted, suspended, moved away). */
+  endPass(): void {
+    for (const [tenantId, visit] of this.visits) if (visit.pass !== this.pass) this.visits.delete(tenantId)
+  }
+
+  get size(): number {
+    return this.visits.size
+  }
+}

@@ -1,0 +1,116 @@
+// Jobs that track due tenants skip the ones with nothing due, and come back for a tenant as soon
+// as its files change (a write from any process), its next work comes due, a visit failed, or the
+// backstop interval has passed.
+import { Database } from 'bun:sqlite'
+import { afterEach, beforeEach, describe, expect, setSystemTime, test } from 'bun:test'
+import { utimesSync } from 'node:fs'
+import { DueTenants, fileSignature, type NextWork } from '../../src/platform/jobs/due-tenants'
+import { forEachDueTenant } from '../../src/platform/jobs/tenants'
+import { createTestApp, type TestApp } from '../harness'
+
+let t: TestApp
+beforeEach(async () => {
+  t = await createTestApp()
+  await t.addTenant('second')
+})
+afterEach(() => {
+  setSystemTime()
+  t.close()
+})
+
+const signal = () => new AbortController().signal
+const path = (tenantId: string) => t.platform.pool.databasePath(tenantId)
+
+/** Dates every tenant file a minute back: as if nothing had written for a while. */
+function settle() {
+  const past = new Date(Date.now() - 60_000)
+  for (const tenantId of tenantIds())
+    for (const suffix of ['', '-wal'])
+      try {
+        utimesSync(`${path(tenantId)}${suffix}`, past, past)
+      } catch {}
+}
+
+const tenantIds = () =>
+  (t.platform.control.sqlite.query('SELECT id FROM tenants').all() as { id: string }[]).map((r) => r.id)
+
+/** One run; answers the slugs visited. `next` answers each tenant's next work. */
+async function run(due: DueTenants, next: (slug: string) => NextWork = () => null) {
+  const visited: string[] = []
+  await forEachDueTenant(t.platform, signal(), due, (tenant) => {
+    visited.push(tenant.slug)
+    return next(tenant.slug)
+  })
+  return visited.sort()
+}
+
+describe('fileSignature', () => {
+  test('stable while nothing writes; changed by a write; not trusted right after one', () => {
+    settle()
+    const file = path(t.tenant.id)
+    const before = fileSignature(file, Date.now())
+    expect(before).not.toBeNull()
+    expect(fileSignature(file, Date.now())).toBe(before)
+    t.tenant.db.$client.run('PRAGMA user_version = 7')
+    expect(fileSignature(file, Date.now())).toBeNull()
+    settle()
+    expect(fileSignature(file, Date.now())).not.toBe(before)
+  })
+})
+
+describe('forEachDueTenant', () => {
+  test('visits every tenant once, then only those whose files changed', async () => {
+    const due = new DueTenants()
+    settle()
+    expect(await run(due)).toEqual(['acme', 'second'])
+    expect(await run(due)).toEqual([])
+    // A write from another process (its own connection) brings the tenant back.
+    const other = new Database(path(t.tenant.id))
+    other.run('PRAGMA user_version = 7')
+    other.close()
+    expect(await run(due)).toEqual(['acme'])
+    // Written within the last second: not trusted to show the next write, so visited again.
+    expect(await run(due)).toEqual(['acme'])
+    setSystemTime(new Date(Date.now() + 2000))
+    expect(await run(due)).toEqual(['acme'])
+    expect(await run(due)).toEqual([])
+  })
+
+  test('a tenant comes back when its next work is due, and a failed visit is retried', async () => {
+    const due = new DueTenants()
+    settle()
+    const at = Date.now() + 10 * 60_000 // within the 15-minute backstop
+    let failing = true
+    const next = (slug: string) => {
+      if (slug === 'second' && failing) throw new Error('broken')
+      return slug === 'acme' ? at : null
+    }
+    await expect(run(due, next)).rejects.toThrow('1 tenant(s) failed: second: broken')
+    failing = false
+    expect(await run(due, next)).toEqual(['second'])
+    expect(await run(due, next)).toEqual([])
+    setSystemTime(new Date(at))
+    expect(await run(due, next)).toEqual(['acme'])
+  })
+
+  test('even a quiet tenant is visited after the backstop interval', async () => {
+    const due = new DueTenants(60_000)
+    settle()
+    expect(await run(due)).toEqual(['acme', 'second'])
+    expect(await run(due)).toEqual([])
+    setSystemTime(new Date(Date.now() + 61_000))
+    expect(await run(due)).toEqual(['acme', 'second'])
+  })
+
+  test('a suspended or deleted tenant is forgotten; a resumed one is visited again', async () => {
+    const due = new DueTenants()
+    settle()
+    expect(await run(due)).toEqual(['acme', 'second'])
+    expect(due.size).toBe(2)
+    t.platform.control.sqlite.run("UPDATE tenants SET status = 'suspended' WHERE slug = 'second'")
+    expect(await run(due)).toEqual([])
+    expect(due.size).toBe(1)
+    t.platform.control.sqlite.run("UPDATE tenants SET status = 'active' WHERE slug = 'second'")
+    expect(await run(due)).toEqual(['second'])
+  })
+})

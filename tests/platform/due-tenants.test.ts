@@ -6,7 +6,9 @@ import { afterEach, beforeEach, describe, expect, setSystemTime, test } from 'bu
 import { utimesSync } from 'node:fs'
 import { DueTenants, fileSignature, type NextWork } from '../../src/platform/jobs/due-tenants'
 import { forEachDueTenant } from '../../src/platform/jobs/tenants'
+import { checkpointsIdle } from '../../src/platform/tenancy/checkpoints'
 import { createTestApp, type TestApp } from '../harness'
+import { waitFor } from '../modules/webhooks/receiver'
 
 let t: TestApp
 beforeEach(async () => {
@@ -21,8 +23,12 @@ afterEach(() => {
 const signal = () => new AbortController().signal
 const path = (tenantId: string) => t.platform.pool.databasePath(tenantId)
 
-/** Dates every tenant file a minute back: as if nothing had written for a while. */
-function settle() {
+/**
+ * Dates every tenant file a minute back: as if nothing had written for a while. Waits first for
+ * the background WAL checkpoints of the setup's writes, which would write the files again.
+ */
+async function settle() {
+  await waitFor(() => checkpointsIdle())
   const past = new Date(Date.now() - 60_000)
   for (const tenantId of tenantIds())
     for (const suffix of ['', '-wal'])
@@ -45,15 +51,15 @@ async function run(due: DueTenants, next: (slug: string) => NextWork = () => nul
 }
 
 describe('fileSignature', () => {
-  test('stable while nothing writes; changed by a write; not trusted right after one', () => {
-    settle()
+  test('stable while nothing writes; changed by a write; not trusted right after one', async () => {
+    await settle()
     const file = path(t.tenant.id)
     const before = fileSignature(file, Date.now())
     expect(before).not.toBeNull()
     expect(fileSignature(file, Date.now())).toBe(before)
     t.tenant.db.$client.run('PRAGMA user_version = 7')
     expect(fileSignature(file, Date.now())).toBeNull()
-    settle()
+    await settle()
     expect(fileSignature(file, Date.now())).not.toBe(before)
   })
 })
@@ -61,7 +67,7 @@ describe('fileSignature', () => {
 describe('forEachDueTenant', () => {
   test('visits every tenant once, then only those whose files changed', async () => {
     const due = new DueTenants()
-    settle()
+    await settle()
     expect(await run(due)).toEqual(['acme', 'second'])
     expect(await run(due)).toEqual([])
     // A write from another process (its own connection) brings the tenant back.
@@ -78,7 +84,7 @@ describe('forEachDueTenant', () => {
 
   test('a tenant comes back when its next work is due, and a failed visit is retried', async () => {
     const due = new DueTenants()
-    settle()
+    await settle()
     const at = Date.now() + 10 * 60_000 // within the 15-minute backstop
     let failing = true
     const next = (slug: string) => {
@@ -95,7 +101,7 @@ describe('forEachDueTenant', () => {
 
   test('even a quiet tenant is visited after the backstop interval', async () => {
     const due = new DueTenants(60_000)
-    settle()
+    await settle()
     expect(await run(due)).toEqual(['acme', 'second'])
     expect(await run(due)).toEqual([])
     setSystemTime(new Date(Date.now() + 61_000))
@@ -104,7 +110,7 @@ describe('forEachDueTenant', () => {
 
   test('a suspended or deleted tenant is forgotten; a resumed one is visited again', async () => {
     const due = new DueTenants()
-    settle()
+    await settle()
     expect(await run(due)).toEqual(['acme', 'second'])
     expect(due.size).toBe(2)
     t.platform.control.sqlite.run("UPDATE tenants SET status = 'suspended' WHERE slug = 'second'")

@@ -37,6 +37,9 @@ export function checkpointSoon(path: string, synchronous: SqliteSynchronous, fin
   round.unref()
 }
 
+/** No checkpoint waits for its round or for the worker (tests wait for files to settle). */
+export const checkpointsIdle = (): boolean => written.size === 0 && atWorker.size === 0
+
 /**
  * The worker's entry point. In the compiled binary (`npm run build` names it as a second entry
  * point) files live under /$bunfs/root/ by their path below src/, and `import.meta.url` is the

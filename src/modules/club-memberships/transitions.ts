@@ -61,13 +61,6 @@ export function cancelMembership(db: Db, actor: Actor, id: string, input: Cancel
   })
 }
 
-/**
- * Holds end on their own: every membership on hold whose `holdUntil` has come (by `today`, the
- * tenant's local date) is Active again, audited by the system and with the `resume` event. The
- * scheduler runs this (jobs.ts), and so does every membership write before it reads the
- * membership; reads only present ended holds as released. A cheap indexed check when nothing is
- * due; answers how many memberships were released.
- */
 /** When the next hold ends: the start of its end date in the tenant's zone; null when none. */
 export const nextHoldEnd = (db: Db, timeZone: string): NextWork =>
   earliestDateStart(
@@ -78,6 +71,13 @@ export const nextHoldEnd = (db: Db, timeZone: string): NextWork =>
     timeZone,
   )
 
+/**
+ * Holds end on their own: every membership on hold whose `holdUntil` has come (by `today`, the
+ * tenant's local date) is Active again, audited by the system and with the `resume` event. The
+ * scheduler runs this (jobs.ts), and so does every membership write before it reads the
+ * membership; reads only present ended holds as released. A cheap indexed check when nothing is
+ * due; answers how many memberships were released.
+ */
 export function releaseEndedHolds(db: Db, tenantId: string, today: string): number {
   const due = holdEndedBy(today)
   if (!db.select({ id: clubMemberships.id }).from(clubMemberships).where(due).limit(1).get()) return 0

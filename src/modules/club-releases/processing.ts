@@ -433,11 +433,6 @@ export async function executeRun(
 }
 
 /**
- * The job's work for one tenant: queue due releases, then run every queued run, oldest first,
- * and resume every run whose process died mid-run (Running, no heartbeat for a claim's lease): its
- * memberships already processed are left alone, an interrupted charge is asked again with its key.
- */
-/**
  * When the release job next has work for the tenant: now for a queued run, a run with no
  * heartbeat, or a due release not queued yet; when a running run's lease runs out (its process
  * may have died); else the start, in the tenant's zone, of the next process date; null when
@@ -486,6 +481,11 @@ export function nextReleaseWork(db: Db, today: string, timeZone: string, now = D
   )
 }
 
+/**
+ * The job's work for one tenant: queue due releases, then run every queued run, oldest first,
+ * and resume every run whose process died mid-run (Running, no heartbeat for a claim's lease): its
+ * memberships already processed are left alone, an interrupted charge is asked again with its key.
+ */
 export async function processDue(
   db: Db,
   tenantId: string,

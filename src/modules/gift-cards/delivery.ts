@@ -52,13 +52,6 @@ function purchaserMessage(card: GiftCardRow): OutgoingMessage {
 /** The tenant of a pool database, from its file name (`<tenantId>.sqlite`). */
 
 /**
- * Sends every card whose delivery is due at `now` (status Active, deliveryStatus `scheduled`,
- * deliveryScheduledAt <= now), then the purchaser notices of opened cards. Failures are recorded
- * on the card (`deliveryStatus: failed`, `deliveryFailureReason`) and in gift_card_deliveries,
- * where the failed-deliveries report finds them; a failed card is sent again once its delivery
- * fields are changed (PUT /gift-card/{id}).
- */
-/**
  * When the next scheduled delivery is due: the earliest scheduled time of an unclaimed one, or
  * when a claim goes stale (its sender stopped); null when no delivery is scheduled.
  */
@@ -81,6 +74,13 @@ export function nextDeliveryWork(db: Db): NextWork {
   )
 }
 
+/**
+ * Sends every card whose delivery is due at `now` (status Active, deliveryStatus `scheduled`,
+ * deliveryScheduledAt <= now), then the purchaser notices of opened cards. Failures are recorded
+ * on the card (`deliveryStatus: failed`, `deliveryFailureReason`) and in gift_card_deliveries,
+ * where the failed-deliveries report finds them; a failed card is sent again once its delivery
+ * fields are changed (PUT /gift-card/{id}).
+ */
 export async function deliverDueGiftCards(
   db: Db,
   sender: MessageSender,

@@ -85,7 +85,6 @@ export function queueNotification(
   return true
 }
 
-/** Sends pending notifications (of some orders, or all), recording each outcome. */
 /**
  * When pending notifications next need the job: now for an unclaimed one (more than a batch was
  * pending), when the oldest claim goes stale otherwise (its sender stopped); null when none.
@@ -103,6 +102,7 @@ export function nextNotificationWork(db: Queryable, now = Date.now()): NextWork 
   return claimed === null ? null : claimed + CLAIM_TIMEOUT_MS
 }
 
+/** Sends pending notifications (of some orders, or all), recording each outcome. */
 export async function sendPendingNotifications(
   db: Db,
   sender: MessageSender,

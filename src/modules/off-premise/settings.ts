@@ -329,14 +329,14 @@ export function controlChannel(
   })
 }
 
-/**
- * Persists the end of every snooze that has run out by `now` (the scheduler calls this per
- * tenant; reads already show ended snoozes as on). Answers how many channels woke up.
- */
 /** When the next snooze of any channel ends (the snooze-expiry job's next work); null when none. */
 export const earliestSnoozeEnd = (db: Queryable): NextWork =>
   earliestInstant(db, offPremiseChannels, offPremiseChannels.nextSnoozeEndsAt, undefined)
 
+/**
+ * Persists the end of every snooze that has run out by `now` (the scheduler calls this per
+ * tenant; reads already show ended snoozes as on). Answers how many channels woke up.
+ */
 export function endDueSnoozes(db: Db, actor: Actor, now = new Date()): number {
   return inWriteTransaction(db, (tx) => {
     const due = tx

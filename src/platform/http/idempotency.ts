@@ -135,11 +135,11 @@ export async function idempotentCall<T>(
   return { ...response, replayed: false }
 }
 
-/** Deletes expired keys; the scheduler runs this. Returns how many went. */
 /** When the next stored key expires (the purge job's next work); null when none is stored. */
 export const nextIdempotencyExpiry = (db: Db): NextWork =>
   earliestInstant(db, idempotencyKeys, idempotencyKeys.expiresAt, undefined)
 
+/** Deletes expired keys; the scheduler runs this. Returns how many went. */
 export function purgeExpiredIdempotencyKeys(db: Db, now = new Date()): number {
   return inWriteTransaction(db, (tx) =>
     tx

@@ -64,6 +64,29 @@ describe('fileSignature', () => {
   })
 })
 
+describe('DueTenants', () => {
+  test('remembers each of thousands of tenants apart, and forgets only the one told', async () => {
+    await settle()
+    const file = path(t.tenant.id)
+    const now = Date.now()
+    const due = new DueTenants()
+    const ids = Array.from({ length: 3000 }, (_, i) => `tenant-${i}-${crypto.randomUUID()}`)
+    due.beginPass()
+    for (const [i, id] of ids.entries()) {
+      const seen = due.check(id, file, now)
+      expect(seen.skip).toBe(false)
+      if (!seen.skip) due.record(id, seen.signature, i % 2 === 0 ? null : now + 1000 * i, now)
+    }
+    expect(due.size).toBe(3000)
+    expect(ids.map((id) => due.check(id, file, now).skip).every(Boolean)).toBe(true)
+    // Odd ones come due one second apart.
+    expect(ids.filter((id) => !due.check(id, file, now + 5500).skip)).toEqual(ids.slice(0, 6).filter((_, i) => i % 2 === 1))
+    due.forget(ids[10]!)
+    expect(due.check(ids[10]!, file, now).skip).toBe(false)
+    expect(due.check(ids[12]!, file, now).skip).toBe(true)
+  })
+})
+
 describe('forEachDueTenant', () => {
   test('visits every tenant once, then only those whose files changed', async () => {
     const due = new DueTenants()

@@ -1,12 +1,32 @@
 // Helpers for end-to-end tests: run the command line (source or compiled binary) and the server.
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 export const root = join(import.meta.dir, '..', '..')
-export const sourceCommand = [process.execPath, join(root, 'src', 'main.ts')]
 
+/**
+ * Temporary directories made here (data directories with their `-replica` siblings, the compiled
+ * binary's: 127 MB), removed after the run: by tests/preload.ts under `bun test` (which skips
+ * `exit` listeners), by the `exit` listener under `bun run` (the bench).
+ */
 let compiled: string | undefined
+const madeDirs: string[] = []
+export function removeMadeDirs(): void {
+  compiled = undefined
+  for (const dir of madeDirs.splice(0))
+    for (const path of [dir, `${dir}-replica`])
+      try {
+        rmSync(path, { recursive: true, force: true })
+      } catch {} // a leftover directory must not fail the run
+}
+process.on('exit', removeMadeDirs)
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  madeDirs.push(dir)
+  return dir
+}
+export const sourceCommand = [process.execPath, join(root, 'src', 'main.ts')]
 
 /** `npm run build`'s arguments after `bun`, writing to `out` instead of dist/. */
 function buildArguments(out: string): string[] {
@@ -21,7 +41,7 @@ function buildArguments(out: string): string[] {
 /** The compiled binary, built once per test process exactly as `npm run build` builds it. */
 export function compiledCommand(): string[] {
   if (!compiled) {
-    const out = join(mkdtempSync(join(tmpdir(), 'restaurant-ops-bin-')), 'restaurant-ops')
+    const out = join(tempDir('restaurant-ops-bin-'), 'restaurant-ops')
     const build = Bun.spawnSync([process.execPath, ...buildArguments(out)], {
       cwd: root,
       stdout: 'pipe',
@@ -39,7 +59,7 @@ export const runtimes: [name: string, command: () => string[]][] = [
   ['compiled binary', compiledCommand],
 ]
 
-export const freshDataDir = () => mkdtempSync(join(tmpdir(), 'restaurant-ops-e2e-'))
+export const freshDataDir = () => tempDir('restaurant-ops-e2e-')
 
 /**
  * Errors only in the log, and an empty embedded default (one location, its owner): the demo takes

@@ -80,7 +80,9 @@ describe('DueTenants', () => {
     expect(due.size).toBe(3000)
     expect(ids.map((id) => due.check(id, file, now).skip).every(Boolean)).toBe(true)
     // Odd ones come due one second apart.
-    expect(ids.filter((id) => !due.check(id, file, now + 5500).skip)).toEqual(ids.slice(0, 6).filter((_, i) => i % 2 === 1))
+    expect(ids.filter((id) => !due.check(id, file, now + 5500).skip)).toEqual(
+      ids.slice(0, 6).filter((_, i) => i % 2 === 1),
+    )
     due.forget(ids[10]!)
     expect(due.check(ids[10]!, file, now).skip).toBe(false)
     expect(due.check(ids[12]!, file, now).skip).toBe(true)

@@ -4,6 +4,7 @@
 import { Database } from 'bun:sqlite'
 import { afterEach, beforeEach, describe, expect, setSystemTime, test } from 'bun:test'
 import { utimesSync } from 'node:fs'
+import { DELIVERY_JOB } from '../../src/platform/events/worker'
 import { DueTenants, fileSignature, type NextWork } from '../../src/platform/jobs/due-tenants'
 import { forEachDueTenant } from '../../src/platform/jobs/tenants'
 import { checkpointsIdle } from '../../src/platform/tenancy/checkpoints'
@@ -143,5 +144,32 @@ describe('forEachDueTenant', () => {
     expect(due.size).toBe(1)
     t.platform.control.sqlite.run("UPDATE tenants SET status = 'active' WHERE slug = 'second'")
     expect(await run(due)).toEqual(['second'])
+  })
+})
+
+describe('the webhook worker’s sweeps', () => {
+  test('visit only the tenants whose files changed since their last visit (or after the backstop)', async () => {
+    const opened: string[] = []
+    const pool = t.platform.pool
+    const get = pool.get.bind(pool)
+    pool.get = (tenantId) => {
+      opened.push(tenantId === t.tenant.id ? 'acme' : 'second')
+      return get(tenantId)
+    }
+    const sweep = async (minutes: number) => {
+      setSystemTime(new Date(Date.now() + minutes * 60_000))
+      opened.length = 0
+      await t.platform.jobs.runNow(DELIVERY_JOB)
+      return [...new Set(opened)].sort()
+    }
+    await settle()
+    expect(await sweep(0)).toEqual(['acme', 'second'])
+    expect(await sweep(6)).toEqual([])
+    const other = new Database(path(tenantIds().find((id) => id !== t.tenant.id)!))
+    other.run('PRAGMA user_version = 7')
+    other.close()
+    expect(await sweep(6)).toEqual(['second'])
+    // 18 minutes after its last visit, past the 15-minute backstop: visited although unchanged.
+    expect(await sweep(6)).toEqual(['acme'])
   })
 })

@@ -2,9 +2,12 @@
 // deliveries due. It does not open every tenant on every run: a tenant is visited when an event
 // is appended in this process (a hint from the outbox), when its earliest pending delivery falls
 // due, and in a sweep over all tenants at start (resuming what a previous process left pending)
-// and every few minutes after (events written by another process, such as the command line).
+// and every few minutes after (events written by another process, such as the command line). The
+// later sweeps skip the tenants whose database files have not changed since their last visit
+// (due-tenants.ts): no process can have written them an event.
 import pkg from '../../../package.json'
 import type { Config } from '../../config'
+import { DueTenants, fileSignature } from '../jobs/due-tenants'
 import type { Scheduler } from '../jobs/scheduler'
 import type { Logger } from '../log'
 import type { ControlDb, TenantPool } from '../tenancy/databases'
@@ -30,6 +33,8 @@ export class DeliveryWorker {
   /** Tenants hinted since their visit began: visited again even if the visit found nothing. */
   private readonly hinted = new Set<string>()
   private nextSweepAt = 0
+  /** The files' signature at each tenant's last visit, for the sweeps. */
+  private readonly visited = new DueTenants()
   private readonly unsubscribe: () => void
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
@@ -53,9 +58,12 @@ export class DeliveryWorker {
     const { control, pool, config, log } = this.deps
     const now = Date.now()
     if (now >= this.nextSweepAt) {
+      this.visited.beginPass()
       for (const tenant of listTenants(control.db)) {
-        if (tenant.status === 'active' && !this.due.has(tenant.id)) this.due.set(tenant.id, 0)
+        if (tenant.status !== 'active' || this.due.has(tenant.id)) continue
+        if (!this.visited.check(tenant.id, pool.databasePath(tenant.id), now).skip) this.due.set(tenant.id, 0)
       }
+      this.visited.endPass()
       this.nextSweepAt = now + SWEEP_INTERVAL_MS
     }
     const failed: string[] = []
@@ -73,6 +81,8 @@ export class DeliveryWorker {
         continue
       }
       this.hinted.delete(tenantId)
+      const visitedAt = Date.now()
+      const signature = fileSignature(pool.databasePath(tenantId), visitedAt)
       try {
         const next = await deliverTenant(
           () => pool.get(tenantId).db,
@@ -89,7 +99,9 @@ export class DeliveryWorker {
         if (this.hinted.has(tenantId)) this.due.set(tenantId, 0)
         else if (next === null) this.due.delete(tenantId)
         else this.due.set(tenantId, next)
+        this.visited.record(tenantId, signature, null, visitedAt)
       } catch (error) {
+        this.visited.forget(tenantId)
         failed.push(`${tenantId}: ${error instanceof Error ? error.message : String(error)}`)
         this.due.set(tenantId, Date.now() + config.webhookPollIntervalMs)
       }

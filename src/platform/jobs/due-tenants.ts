@@ -25,6 +25,16 @@ export function earliestOf(...times: NextWork[]): NextWork {
   return known.length === 0 ? null : Math.min(...known)
 }
 
+/** The least value of a text column among the rows `where` selects; null when none. */
+function leastText(db: Queryable, table: SQLiteTable, column: SQLiteColumn, where: SQL | undefined) {
+  const row = db
+    .select({ least: min(column) })
+    .from(table)
+    .where(where)
+    .get()
+  return row?.least ? String(row.least) : null
+}
+
 /** The earliest instant (ISO text) in `column` among the rows `where` selects; null when none. */
 export function earliestInstant(
   db: Queryable,
@@ -32,12 +42,8 @@ export function earliestInstant(
   column: SQLiteColumn,
   where: SQL | undefined,
 ): NextWork {
-  const row = db
-    .select({ at: min(column) })
-    .from(table)
-    .where(where)
-    .get()
-  return row?.at ? Date.parse(String(row.at)) : null
+  const at = leastText(db, table, column, where)
+  return at === null ? null : Date.parse(at)
 }
 
 /**
@@ -51,12 +57,8 @@ export function earliestDateStart(
   where: SQL | undefined,
   timeZone: string,
 ): NextWork {
-  const row = db
-    .select({ date: min(column) })
-    .from(table)
-    .where(where)
-    .get()
-  return row?.date ? zonedInstant(String(row.date), '00:00', timeZone).getTime() : null
+  const date = leastText(db, table, column, where)
+  return date === null ? null : zonedInstant(date, '00:00', timeZone).getTime()
 }
 
 /** Even a quiet tenant is visited this often: a backstop for anything the signature cannot see. */

@@ -18,14 +18,9 @@ export function registerClubReleaseJobs(platform: Platform, port: OrdersPort) {
     intervalMs: 5 * 60_000,
     run: (signal) =>
       forEachDueTenant(platform, signal, due, async (tenant, db) => {
-        await processDue(
-          db,
-          tenant.id,
-          todayIn(tenant.timezone),
-          { provider: platform.payments, port },
-          signal,
-        )
-        return nextReleaseWork(db, todayIn(tenant.timezone), tenant.timezone)
+        const today = todayIn(tenant.timezone)
+        await processDue(db, tenant.id, today, { provider: platform.payments, port }, signal)
+        return nextReleaseWork(db, today, tenant.timezone)
       }),
   })
   return { provider: platform.payments, port, kick: () => platform.jobs.trigger(PROCESS_RELEASES_JOB) }

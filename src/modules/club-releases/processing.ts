@@ -432,9 +432,19 @@ export async function executeRun(
   finishRun(db, actor, run, null)
 }
 
+/** Runs the job takes up: queued ones, and running ones with no heartbeat since `staleBefore`. */
+const runsToTakeUp = (staleBefore: string) =>
+  or(
+    eq(clubReleaseRuns.status, 'Queued'),
+    and(
+      eq(clubReleaseRuns.status, 'Running'),
+      or(isNull(clubReleaseRuns.heartbeatAt), lte(clubReleaseRuns.heartbeatAt, staleBefore)),
+    ),
+  )
+
 /**
- * When the release job next has work for the tenant: now for a queued run, a run with no
- * heartbeat, or a due release not queued yet; when a running run's lease runs out (its process
+ * When the release job next has work for the tenant: now for a run to take up (`runsToTakeUp`)
+ * or a due release not queued yet; when a running run's lease runs out (its process
  * may have died); else the start, in the tenant's zone, of the next process date; null when
  * nothing is planned.
  */
@@ -442,12 +452,7 @@ export function nextReleaseWork(db: Db, today: string, timeZone: string, now = D
   const waiting = db
     .select({ id: clubReleaseRuns.id })
     .from(clubReleaseRuns)
-    .where(
-      or(
-        eq(clubReleaseRuns.status, 'Queued'),
-        and(eq(clubReleaseRuns.status, 'Running'), isNull(clubReleaseRuns.heartbeatAt)),
-      ),
-    )
+    .where(runsToTakeUp(new Date(now - DEFAULT_LEASE_MS).toISOString()))
     .limit(1)
     .get()
   const scheduledRun = db
@@ -499,15 +504,7 @@ export async function processDue(
   const pending = db
     .select({ id: clubReleaseRuns.id })
     .from(clubReleaseRuns)
-    .where(
-      or(
-        eq(clubReleaseRuns.status, 'Queued'),
-        and(
-          eq(clubReleaseRuns.status, 'Running'),
-          or(isNull(clubReleaseRuns.heartbeatAt), lte(clubReleaseRuns.heartbeatAt, staleBefore)),
-        ),
-      ),
-    )
+    .where(runsToTakeUp(staleBefore))
     .orderBy(asc(clubReleaseRuns.createdAt), asc(clubReleaseRuns.id))
     .all()
   for (const { id } of pending) {

@@ -274,6 +274,30 @@ try {
       },
     },
     {
+      // The same writes committed one by one, for comparison with group commit (the default).
+      key: 'create-ungrouped',
+      title: '(b) `POST /customers`, `GROUP_COMMIT=false`',
+      servers: {
+        service: () =>
+          startServer(sourceCommand, { ...serverEnv, DATA_DIR: singleDir, GROUP_COMMIT: 'false' }),
+      },
+      path: '/',
+      script: 'create',
+      args: () => [...fixedArgs(), nextNonce()],
+      probe: {
+        path: '/customers',
+        init: {
+          method: 'POST',
+          headers: { ...bearer(single), 'content-type': 'application/json' },
+          body: JSON.stringify({
+            firstName: 'Probe',
+            lastName: 'Test',
+            email: `p-${nextNonce()}@bench.test`,
+          }),
+        },
+      },
+    },
+    {
       key: 'orders',
       title: `(c) \`GET /order?limit=50\`, ${options.orders.toLocaleString('en')} orders`,
       servers: { bare: singleServers.bare, service: singleServers.service },

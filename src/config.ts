@@ -41,6 +41,8 @@ export interface Config {
   webhookAllowPrivateTargets: boolean
   /** Check every response against its schema (platform/http/response-checks.ts); on in process. */
   responseValidation: boolean
+  /** Servers: the writes of one event-loop turn share a commit per tenant database (transaction.ts). */
+  groupCommit: boolean
   /** How long one webhook request may take before it counts as failed. */
   webhookTimeoutMs: number
   /** How often the delivery worker looks for due deliveries. */
@@ -327,6 +329,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetryScheduleMs: durations(env, 'WEBHOOK_RETRY_SCHEDULE', DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS),
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     responseValidation: boolean(env, 'RESPONSE_VALIDATION', false),
+    groupCommit: boolean(env, 'GROUP_COMMIT', true),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 1, 3_600_000),
     smtpUrl: smtpUrl(env, 'SMTP_URL'),

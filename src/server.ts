@@ -167,6 +167,10 @@ export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
 export type App = ReturnType<typeof buildApp>
 
 export async function createApp(options: AppOptions = {}): Promise<{ app: App; platform: Platform }> {
-  const platform = await openPlatform(options.config ?? configFor({}), { ...options, access: accessSources })
+  const platform = await openPlatform(options.config ?? configFor({}), {
+    ...options,
+    access: accessSources,
+    serving: true,
+  })
   return { app: buildApp(platform), platform }
 }

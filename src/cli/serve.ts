@@ -67,7 +67,7 @@ function startBackups(platform: Platform): void {
 }
 
 export async function serve(config: Config): Promise<void> {
-  const platform = await openPlatform(config, { access: accessSources })
+  const platform = await openPlatform(config, { access: accessSources, serving: true })
   const { log } = platform
   const releaseLock = writeServeLock(config.dataDir)
   // A cluster's tenants are created through the operator API, placed by the cluster.

@@ -25,6 +25,7 @@ import type { PaymentProvider } from './payments/provider'
 import { openObjectStore } from './storage'
 import type { ObjectStore } from './storage/store'
 import { type DatabaseHandle, openControlDatabase, TenantPool } from './tenancy/databases'
+import { groupCommits } from './tenancy/transaction'
 
 export interface Platform {
   config: Config
@@ -65,6 +66,11 @@ export interface PlatformOptions {
   trustStaffUserIdHeader?: boolean
   /** In-process tests only: a payment provider to use instead of the configured one. */
   paymentProvider?: PaymentProvider
+  /**
+   * Servers (serve, createApp): group the commits of tenant writes when `config.groupCommit`. The
+   * CLI's commands commit each write at once: they may exit right after it.
+   */
+  serving?: boolean
 }
 
 export async function openPlatform(config: Config, options: PlatformOptions): Promise<Platform> {
@@ -82,6 +88,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
   const pool = new TenantPool(config.dataDir, config.tenantPoolSize, tenantOptions, (tenantId, sqlite) => {
     watchAuthVersion(sqlite, () => signals.bumpTenant(tenantId))
     cluster?.gate(sqlite, tenantId)
+    if (options.serving && config.groupCommit) groupCommits(sqlite)
   })
   if (config.cluster) {
     const node = new ClusterNode({

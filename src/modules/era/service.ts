@@ -8,7 +8,7 @@ import { isCalendarDate } from '../../platform/dates'
 import { ApiError, type FieldError, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
-import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { inReadSnapshot, inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { locations } from '../locations/schema'
 import { checkReport, laborReport, menuReport, metricsReport, type ReportInput } from './compute'
 import type { EraRequestInput } from './model'
@@ -151,28 +151,25 @@ const reports = { metrics: metricsReport, check: checkReport, labor: laborReport
 /** Computes one report from a consistent snapshot of the tenant database. */
 export function computeReport(db: Db, request: EraReportRequestRow): unknown[] {
   const { params } = request
-  return db.transaction(
-    (tx) => {
-      const all = tx.select().from(locations).orderBy(asc(locations.id)).all()
-      const wanted = params.restaurantIds ? new Set(params.restaurantIds) : null
-      const chosen = wanted ? all.filter((l) => wanted.has(l.id)) : all
-      const scope = { locations: chosen, start: params.startBusinessDate, end: params.endBusinessDate }
-      const input: ReportInput = {
-        params,
-        timeRange: request.timeRange,
-        restaurantIds: chosen.map((l) => l.id),
-        orders: request.kind === 'labor' || chosen.length === 0 ? [] : ordersIn(tx, scope),
-        shifts:
-          request.kind === 'metrics' || request.kind === 'labor'
-            ? chosen.length
-              ? shiftsIn(tx, scope)
-              : []
-            : [],
-      }
-      return reports[request.kind](input)
-    },
-    { behavior: 'deferred' },
-  )
+  return inReadSnapshot(db, (tx) => {
+    const all = tx.select().from(locations).orderBy(asc(locations.id)).all()
+    const wanted = params.restaurantIds ? new Set(params.restaurantIds) : null
+    const chosen = wanted ? all.filter((l) => wanted.has(l.id)) : all
+    const scope = { locations: chosen, start: params.startBusinessDate, end: params.endBusinessDate }
+    const input: ReportInput = {
+      params,
+      timeRange: request.timeRange,
+      restaurantIds: chosen.map((l) => l.id),
+      orders: request.kind === 'labor' || chosen.length === 0 ? [] : ordersIn(tx, scope),
+      shifts:
+        request.kind === 'metrics' || request.kind === 'labor'
+          ? chosen.length
+            ? shiftsIn(tx, scope)
+            : []
+          : [],
+    }
+    return reports[request.kind](input)
+  })
 }
 
 /** Computes every pending report of a tenant; answers how many it finished. */

@@ -4,7 +4,7 @@
 // no rolled-back write leaves one behind.
 import type { Actor } from '../auth/actor'
 import { appendEvent, type DomainEvent } from '../events/outbox'
-import { type Queryable, sqliteOf } from '../tenancy/transaction'
+import { inWriteWork, type Queryable } from '../tenancy/transaction'
 import { appendAudit } from './audit'
 
 export interface WriteRecord {
@@ -35,7 +35,7 @@ export function observeWrites(observer: WriteObserver): () => void {
 }
 
 export function recordWrite(tx: Queryable, actor: Actor, record: WriteRecord): void {
-  if (!sqliteOf(tx).inTransaction) {
+  if (!inWriteWork(tx)) {
     // A recorder outside a transaction could commit an entry for a write that then fails.
     throw new Error(`recordWrite(${record.action}) must run inside the write's transaction`)
   }

@@ -3,6 +3,7 @@
 import { SQLiteError } from 'bun:sqlite'
 import { Elysia, ValidationError } from 'elysia'
 import type { Logger } from '../log'
+import { commitsPending } from '../tenancy/transaction'
 import type { Drain } from './drain'
 import { ApiError, type FieldError, type ProblemCode, problemResponse } from './problem'
 import { beginRequest, requestInfo } from './request-context'
@@ -198,6 +199,15 @@ export function toApiError(
   return new ApiError('internal', 'An unexpected error occurred')
 }
 
+/**
+ * Group commit: a response goes out only once the writes it made, or could have read, are
+ * committed; a failed commit fails the request (tenancy/transaction.ts).
+ */
+async function awaitCommits(): Promise<void> {
+  const pending = commitsPending()
+  if (pending) await pending
+}
+
 export function httpConventions(options: {
   maxBodyBytes: number
   log: Logger
@@ -215,12 +225,14 @@ export function httpConventions(options: {
       if (refusal) return problemResponse(refusal, info.requestId)
     })
     .onAfterResponse({ as: 'global' }, ({ set }) => drain?.release(set.headers))
+    .onAfterHandle({ as: 'global' }, awaitCommits)
     .onParse({ as: 'global' }, ({ request, route, contentType }) => {
       if (request.method === 'GET' || request.method === 'HEAD') return
       if (isRawBodyRoute(request.method, route)) return
       return parseJsonBody(request, contentType, options.maxBodyBytes)
     })
-    .onError({ as: 'global' }, ({ error, code, request }) => {
+    .onError({ as: 'global' }, async ({ error, code, request }) => {
+      await commitsPending()?.catch(() => {})
       const apiError = toApiError(error, code, request, options.allow)
       const { requestId } = requestInfo(request)
       if (apiError.status >= 500) {

@@ -9,7 +9,7 @@ import { ApiError } from '../http/problem'
 import { checkpointSoon } from './checkpoints'
 import { migrate } from './migrator'
 import { openSqlite, type SqliteOptions } from './sqlite'
-import { afterEachCommit } from './transaction'
+import { afterEachCommit, commitNow } from './transaction'
 
 export type Db = BunSQLiteDatabase & { $client: Database }
 export type TenantDb = Db
@@ -78,6 +78,8 @@ export class TenantPool {
       max: size,
       // Removed (`destroy`, `close`): at once, held or not. Evicted: once nothing uses it.
       dispose: (handle, _tenantId, reason) => {
+        // Its writes so far commit now: a connection opened next for the tenant may write at once.
+        commitNow(handle.sqlite)
         if (this.closing || reason === 'delete') return this.closeNow(handle)
         if (this.holds.has(handle)) this.retired.add(handle)
         else this.closeAfterThisTask(handle)
@@ -116,6 +118,7 @@ export class TenantPool {
 
   private closeNow(handle: DatabaseHandle): void {
     this.retired.delete(handle)
+    commitNow(handle.sqlite)
     handle.sqlite.close(false)
   }
 
@@ -165,8 +168,10 @@ export class TenantPool {
     if (this.options.walCheckpoint === 'background') {
       const { synchronous } = this.options
       const finish = () => {
-        // Closed since (evicted, deleted): closing checkpointed it.
-        if (this.handles.peek(tenantId)?.sqlite === sqlite) sqlite.exec('PRAGMA wal_checkpoint(PASSIVE)')
+        // Closed since (evicted, deleted): closing checkpointed it. In a group of writes (group
+        // commit): that group's commit asks for another checkpoint.
+        if (this.handles.peek(tenantId)?.sqlite === sqlite && !sqlite.inTransaction)
+          sqlite.exec('PRAGMA wal_checkpoint(PASSIVE)')
       }
       afterEachCommit(sqlite, () => checkpointSoon(path, synchronous, finish))
     }

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite'
+import type { Database, Statement } from 'bun:sqlite'
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core'
 import type { Db } from './databases'
 
@@ -40,30 +40,175 @@ export function gateWrites(sqlite: Database, gate: () => void): void {
   gates.set(sqlite, gate)
 }
 
+// Group commit (GROUP_COMMIT, servers only). A commit's cost is mostly writing the pages it
+// dirtied to the WAL; writes that arrive together dirty many of the same pages (the ends of the
+// audit chain, the outbox, each table's newest rows). On a connection that groups commits, the
+// write transactions of one turn of the event loop run as savepoints of one BEGIN IMMEDIATE
+// transaction, committed once the turn is over. Each keeps its own all-or-nothing: a failing one
+// rolls back to its savepoint. Nothing is acknowledged before the commit: every response waits
+// for `commitsPending()` (platform/http/conventions.ts), and a failed commit fails every request
+// of the group. Connections close only after committing (`commitNow`).
+
+interface CommitGroup {
+  done: Promise<void>
+  resolve: () => void
+  reject: (error: unknown) => void
+  /** Whether a write of the group moved the watched value (the auth version): signal again after the commit. */
+  moved: boolean
+}
+
+interface UnitStatements {
+  begin: Statement
+  savepoint: Statement
+  release: Statement
+  rollbackTo: Statement
+  commit: Statement
+}
+
+const grouping = new WeakMap<Database, UnitStatements>()
+const openGroups = new Map<Database, CommitGroup>()
+/** Connections running a unit of write work now: a nested call joins it. */
+const inUnit = new WeakSet<Database>()
+
+/** Makes the connection group its write transactions (see above). */
+export function groupCommits(sqlite: Database): void {
+  grouping.set(sqlite, {
+    begin: sqlite.prepare('BEGIN IMMEDIATE'),
+    savepoint: sqlite.prepare('SAVEPOINT write_unit'),
+    release: sqlite.prepare('RELEASE write_unit'),
+    rollbackTo: sqlite.prepare('ROLLBACK TO write_unit'),
+    commit: sqlite.prepare('COMMIT'),
+  })
+}
+
+/** Settles once every group of writes open now has committed (rejects if one failed), or undefined when none is open. */
+export function commitsPending(): Promise<void> | undefined {
+  if (openGroups.size === 0) return undefined
+  const groups = [...openGroups.values()]
+  return groups.length === 1 ? groups[0]!.done : Promise.all(groups.map((group) => group.done)).then(() => {})
+}
+
+/** Commits the connection's open group now (before it closes; harmless when none is open). */
+export function commitNow(sqlite: Database): void {
+  const group = openGroups.get(sqlite)
+  if (!group) return
+  openGroups.delete(sqlite)
+  try {
+    grouping.get(sqlite)!.commit.run()
+  } catch (error) {
+    if (sqlite.inTransaction) sqlite.exec('ROLLBACK')
+    group.reject(error)
+    return
+  }
+  commitListeners.get(sqlite)?.()
+  if (group.moved) watches.get(sqlite)?.changed()
+  group.resolve()
+}
+
+function openGroup(sqlite: Database, statements: UnitStatements): CommitGroup {
+  // Another connection of this process to the same file (a second app on one data directory, a
+  // connection the pool evicted) would hold the write lock until the turn ends while this one
+  // waits for it synchronously: commit it first.
+  for (const other of openGroups.keys()) if (other.filename === sqlite.filename) commitNow(other)
+  statements.begin.run()
+  let resolve!: () => void
+  let reject!: (error: unknown) => void
+  const done = new Promise<void>((res, rej) => {
+    resolve = res
+    reject = rej
+  })
+  // Awaited by the requests of the group; a failure with nobody waiting (a job's write) is not unhandled.
+  done.catch(() => {})
+  const group = { done, resolve, reject, moved: false }
+  openGroups.set(sqlite, group)
+  setImmediate(() => commitNow(sqlite))
+  return group
+}
+
+function inGroupedTransaction<T>(db: Db, statements: UnitStatements, work: (tx: Queryable) => T): T {
+  const sqlite = db.$client
+  gates.get(sqlite)?.()
+  const group = openGroups.get(sqlite) ?? openGroup(sqlite, statements)
+  const watch = watches.get(sqlite)
+  const before = watch?.read()
+  statements.savepoint.run()
+  inUnit.add(sqlite)
+  try {
+    const value = work(db)
+    const moved = watch !== undefined && watch.read() !== before
+    statements.release.run()
+    if (moved) {
+      // Now, for the requests this process serves before the commit (they read through this
+      // connection, so they see the change); again after the commit, for other processes.
+      group.moved = true
+      watch.changed()
+    }
+    return value
+  } catch (error) {
+    if (sqlite.inTransaction) {
+      statements.rollbackTo.run()
+      statements.release.run()
+    } else {
+      // SQLite rolled the whole transaction back itself (SQLITE_FULL, an I/O error): the group is lost.
+      openGroups.delete(sqlite)
+      group.reject(error)
+    }
+    throw error
+  } finally {
+    inUnit.delete(sqlite)
+  }
+}
+
 /**
- * Runs `work` in one BEGIN IMMEDIATE transaction. drizzle's bun-sqlite transactions are
- * synchronous: an async callback would commit at its first await, so the type refuses one.
- * Called while the connection is already in a transaction, `work` joins that transaction, so
- * an outer unit of work (an idempotent request, a merge) can compose services that each write.
+ * Runs `work` in one BEGIN IMMEDIATE transaction (or, on a connection that groups commits, one
+ * savepoint of the turn's transaction). drizzle's bun-sqlite transactions are synchronous: an
+ * async callback would commit at its first await, so the type refuses one. Called while the
+ * connection is already in a unit of write work, `work` joins it, so an outer unit of work (an
+ * idempotent request, a merge) can compose services that each write.
  */
 export function inWriteTransaction<T>(
   db: Db,
   work: (tx: Queryable) => T extends Promise<unknown> ? never : T,
 ): T {
-  if (db.$client.inTransaction) return work(db) as T
-  gates.get(db.$client)?.()
-  const watch = watches.get(db.$client)
+  const sqlite = db.$client
+  if (inUnit.has(sqlite)) return work(db) as T
+  const statements = grouping.get(sqlite)
+  if (statements) return inGroupedTransaction(db, statements, work as (tx: Queryable) => T)
+  if (sqlite.inTransaction) return work(db) as T
+  gates.get(sqlite)?.()
+  const watch = watches.get(sqlite)
   let moved = false
-  const result = db.transaction(
-    (tx) => {
-      const before = watch?.read()
-      const value = work(tx)
-      moved = watch !== undefined && watch.read() !== before
-      return value
-    },
-    { behavior: 'immediate' },
-  ) as T
-  commitListeners.get(db.$client)?.()
+  inUnit.add(sqlite)
+  let result: T
+  try {
+    result = db.transaction(
+      (tx) => {
+        const before = watch?.read()
+        const value = work(tx)
+        moved = watch !== undefined && watch.read() !== before
+        return value
+      },
+      { behavior: 'immediate' },
+    ) as T
+  } finally {
+    inUnit.delete(sqlite)
+  }
+  commitListeners.get(sqlite)?.()
   if (moved) watch?.changed()
   return result
+}
+
+/** Whether `handle`'s connection is inside a unit of write work now (recordWrite's guard). */
+export const inWriteWork = (handle: Queryable): boolean => {
+  const sqlite = sqliteOf(handle)
+  return inUnit.has(sqlite) || (sqlite.inTransaction && !openGroups.has(sqlite))
+}
+
+/**
+ * Runs `work` on one consistent snapshot: a deferred read transaction, or, inside a transaction
+ * already open on the connection (a group of writes), that transaction.
+ */
+export function inReadSnapshot<T>(db: Db, work: (tx: Queryable) => T): T {
+  if (db.$client.inTransaction) return work(db)
+  return db.transaction((tx) => work(tx), { behavior: 'deferred' }) as T
 }

@@ -1,0 +1,141 @@
+// Group commit (src/platform/tenancy/transaction.ts): on a server's tenant connection, the write
+// transactions of one event-loop turn are savepoints of one transaction, committed when the turn
+// ends. What must hold: each write stays all-or-nothing, no response goes out before its commit, a
+// failed commit fails every request of its group, the audit chain stays whole, and a second
+// connection to the same file (a second app, an evicted connection) never waits on an open group.
+import { Database } from 'bun:sqlite'
+import { afterEach, describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import { configFor } from '../../src/config'
+import { createVendor } from '../../src/modules/vendors/service'
+import { verifyAuditChain } from '../../src/platform/audit/audit'
+import { observeWrites } from '../../src/platform/audit/record-write'
+import { systemActor } from '../../src/platform/auth/actor'
+import { tenantDatabasePath } from '../../src/platform/tenancy/databases'
+import { commitsPending, inWriteTransaction, type Queryable } from '../../src/platform/tenancy/transaction'
+import { createApp } from '../../src/server'
+import { countRows, createTestApp, type TestApp } from '../harness'
+
+let t: TestApp
+afterEach(async () => {
+  await t?.close()
+})
+
+const vendorBody = (name: string) => ({ name, email: `${name.toLowerCase()}@vendors.test` })
+/** A write only the commit refuses: foreign keys deferred to the commit, a row pointing at nothing. */
+function orphanAddress(tx: Queryable): void {
+  tx.run(sql`PRAGMA defer_foreign_keys = ON`)
+  tx.run(
+    sql`INSERT INTO customer_addresses (id, customer_id, label, name, line1, city, region, postal_code, country_code, created_at, updated_at) VALUES ('orphan', 'no-such-customer', 'home', 'x', 'x', 'y', 'CA', '1', 'US', '2026-01-01', '2026-01-01')`,
+  )
+}
+const turnEnd = () => new Promise((resolve) => setImmediate(resolve))
+
+describe('group commit', () => {
+  test('concurrent writes share a commit; each is answered after it, the chain is whole', async () => {
+    t = await createTestApp()
+    const before = countRows(t.tenant.db, 'audit_entries')
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => t.request('POST', '/vendor', { body: vendorBody(`V${i}`) })),
+    )
+    expect(results.map((r) => r.status)).toEqual(Array(12).fill(201))
+    // Answered means committed: another connection to the file sees every vendor at once.
+    const other = new Database(tenantDatabasePath(t.dataDir, t.tenant.id), { readonly: true })
+    try {
+      expect(other.query('SELECT count(*) AS n FROM vendors').get()).toEqual({ n: 12 })
+    } finally {
+      other.close()
+    }
+    expect(countRows(t.tenant.db, 'audit_entries')).toBe(before + 12)
+    expect(verifyAuditChain(t.tenant.db)).toEqual({ ok: true, count: before + 12 })
+  })
+
+  test('a failing write rolls back to its own savepoint; the others of its turn commit', async () => {
+    t = await createTestApp()
+    const actor = systemActor(t.tenant.id, 'test')
+    const kept = createVendor(t.tenant.db, actor, vendorBody('Kept'))
+    expect(t.tenant.db.$client.inTransaction).toBe(true)
+    expect(() =>
+      inWriteTransaction(t.tenant.db, () => {
+        createVendor(t.tenant.db, actor, vendorBody('Lost'))
+        throw new Error('refused after writing')
+      }),
+    ).toThrow('refused after writing')
+    const alsoKept = createVendor(t.tenant.db, actor, vendorBody('AlsoKept'))
+    await commitsPending()
+    expect(t.tenant.db.$client.inTransaction).toBe(false)
+    const names = t.tenant.db.all<{ name: string }>(sql`SELECT name FROM vendors ORDER BY name`)
+    expect(names.map((row) => row.name)).toEqual(['AlsoKept', 'Kept'])
+    expect([kept.name, alsoKept.name]).toEqual(['Kept', 'AlsoKept'])
+    expect(verifyAuditChain(t.tenant.db).ok).toBe(true)
+  })
+
+  test('a commit that fails fails every write of its group, and none of them stays', async () => {
+    t = await createTestApp()
+    const actor = systemActor(t.tenant.id, 'test')
+    const before = countRows(t.tenant.db, 'vendors')
+    createVendor(t.tenant.db, actor, vendorBody('DoomedA'))
+    createVendor(t.tenant.db, actor, vendorBody('DoomedB'))
+    inWriteTransaction(t.tenant.db, (tx) => orphanAddress(tx))
+    await expect(commitsPending()).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' })
+    await turnEnd()
+    expect(countRows(t.tenant.db, 'vendors')).toBe(before)
+    expect(countRows(t.tenant.db, 'customer_addresses')).toBe(0)
+    expect(verifyAuditChain(t.tenant.db).ok).toBe(true)
+  })
+
+  test('a request whose commit fails is answered with a problem, not a 201', async () => {
+    t = await createTestApp()
+    const before = countRows(t.tenant.db, 'vendors')
+    const stop = observeWrites((tx, _actor, write) => {
+      if (write.action === 'vendor.create') orphanAddress(tx)
+    })
+    try {
+      const res = await t.request('POST', '/vendor', { body: vendorBody('Doomed') })
+      expect(res.status).toBe(409)
+      expect(res.headers.get('content-type')).toContain('application/problem+json')
+    } finally {
+      stop()
+    }
+    expect(countRows(t.tenant.db, 'vendors')).toBe(before)
+    // The connection is usable again.
+    expect((await t.request('POST', '/vendor', { body: vendorBody('After') })).status).toBe(201)
+    expect(verifyAuditChain(t.tenant.db).ok).toBe(true)
+  })
+
+  test('a second app on the same data directory writes while the first has a group open', async () => {
+    t = await createTestApp()
+    const { platform: second } = await createApp({ config: configFor({ dataDir: t.dataDir }) })
+    try {
+      const actor = systemActor(t.tenant.id, 'test')
+      createVendor(t.tenant.db, actor, vendorBody('First'))
+      // Would wait on the first app's write lock, synchronously, for the busy timeout.
+      createVendor(second.pool.get(t.tenant.id).db, actor, vendorBody('Second'))
+      await turnEnd()
+      await commitsPending()
+      expect(countRows(t.tenant.db, 'vendors')).toBe(2)
+      expect(verifyAuditChain(t.tenant.db).ok).toBe(true)
+    } finally {
+      second.close()
+    }
+  })
+
+  test('an evicted connection commits its group before the tenant is opened again', async () => {
+    t = await createTestApp({ config: { tenantPoolSize: 1 } })
+    const other = await t.addTenant('other')
+    const actor = systemActor(t.tenant.id, 'test')
+    createVendor(t.platform.pool.get(t.tenant.id).db, actor, vendorBody('BeforeEviction'))
+    t.platform.pool.get(other.id)
+    createVendor(t.platform.pool.get(t.tenant.id).db, actor, vendorBody('AfterEviction'))
+    await turnEnd()
+    await commitsPending()
+    expect(countRows(t.platform.pool.get(t.tenant.id).db, 'vendors')).toBe(2)
+  })
+
+  test('GROUP_COMMIT=false commits each write before it returns; the command line never groups', async () => {
+    t = await createTestApp({ config: { groupCommit: false } })
+    createVendor(t.tenant.db, systemActor(t.tenant.id, 'test'), vendorBody('AtOnce'))
+    expect(t.tenant.db.$client.inTransaction).toBe(false)
+    expect(commitsPending()).toBeUndefined()
+  })
+})

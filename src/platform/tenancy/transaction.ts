@@ -59,6 +59,9 @@ interface CommitGroup {
 
 interface UnitStatements {
   begin: Statement
+  /** busy_timeout 0, and back to the connection's own. */
+  noWait: Statement
+  wait: Statement
   savepoint: Statement
   release: Statement
   rollbackTo: Statement
@@ -72,8 +75,11 @@ const inUnit = new WeakSet<Database>()
 
 /** Makes the connection group its write transactions (see above). */
 export function groupCommits(sqlite: Database): void {
+  const { timeout } = sqlite.query<{ timeout: number }, []>('PRAGMA busy_timeout').get()!
   grouping.set(sqlite, {
     begin: sqlite.prepare('BEGIN IMMEDIATE'),
+    noWait: sqlite.prepare('PRAGMA busy_timeout = 0'),
+    wait: sqlite.prepare(`PRAGMA busy_timeout = ${timeout}`),
     savepoint: sqlite.prepare('SAVEPOINT write_unit'),
     release: sqlite.prepare('RELEASE write_unit'),
     rollbackTo: sqlite.prepare('ROLLBACK TO write_unit'),
@@ -105,12 +111,33 @@ export function commitNow(sqlite: Database): void {
   group.resolve()
 }
 
-function openGroup(sqlite: Database, statements: UnitStatements): CommitGroup {
-  // Another connection of this process to the same file (a second app on one data directory, a
-  // connection the pool evicted) would hold the write lock until the turn ends while this one
-  // waits for it synchronously: commit it first.
-  for (const other of openGroups.keys()) if (other.filename === sqlite.filename) commitNow(other)
+const isBusy = (error: unknown) =>
+  typeof (error as { code?: unknown }).code === 'string' &&
+  (error as { code: string }).code.startsWith('SQLITE_BUSY')
+
+/**
+ * BEGIN IMMEDIATE, never waiting for the lock while this process holds another: waiting blocks
+ * the event loop, so this process's open groups could not commit, and the holder may be waiting
+ * for one of them (another process writing two tenants in the other order, or another
+ * connection of this process to the same file). When the lock is taken, they commit first.
+ */
+function beginGroup(statements: UnitStatements): void {
+  if (openGroups.size > 0) {
+    statements.noWait.run()
+    try {
+      return void statements.begin.run()
+    } catch (error) {
+      if (!isBusy(error)) throw error
+    } finally {
+      statements.wait.run()
+    }
+    for (const held of [...openGroups.keys()]) commitNow(held)
+  }
   statements.begin.run()
+}
+
+function openGroup(sqlite: Database, statements: UnitStatements): CommitGroup {
+  beginGroup(statements)
   let resolve!: () => void
   let reject!: (error: unknown) => void
   const done = new Promise<void>((res, rej) => {

@@ -110,8 +110,10 @@ describe('group commit', () => {
     try {
       const actor = systemActor(t.tenant.id, 'test')
       createVendor(t.tenant.db, actor, vendorBody('First'))
-      // Would wait on the first app's write lock, synchronously, for the busy timeout.
+      // Would wait on the first app's write lock, synchronously, for the busy timeout (5 s).
+      const started = performance.now()
       createVendor(second.pool.get(t.tenant.id).db, actor, vendorBody('Second'))
+      expect(performance.now() - started).toBeLessThan(1000)
       await turnEnd()
       await commitsPending()
       expect(countRows(t.tenant.db, 'vendors')).toBe(2)

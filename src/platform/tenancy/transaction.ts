@@ -59,9 +59,8 @@ interface CommitGroup {
 
 interface UnitStatements {
   begin: Statement
-  /** busy_timeout 0, and back to the connection's own. */
-  noWait: Statement
-  wait: Statement
+  /** The connection's busy_timeout, restored after a BEGIN that may not wait. */
+  busyTimeoutMs: number
   savepoint: Statement
   release: Statement
   rollbackTo: Statement
@@ -78,8 +77,7 @@ export function groupCommits(sqlite: Database): void {
   const { timeout } = sqlite.query<{ timeout: number }, []>('PRAGMA busy_timeout').get()!
   grouping.set(sqlite, {
     begin: sqlite.prepare('BEGIN IMMEDIATE'),
-    noWait: sqlite.prepare('PRAGMA busy_timeout = 0'),
-    wait: sqlite.prepare(`PRAGMA busy_timeout = ${timeout}`),
+    busyTimeoutMs: timeout,
     savepoint: sqlite.prepare('SAVEPOINT write_unit'),
     release: sqlite.prepare('RELEASE write_unit'),
     rollbackTo: sqlite.prepare('ROLLBACK TO write_unit'),
@@ -121,15 +119,16 @@ const isBusy = (error: unknown) =>
  * for one of them (another process writing two tenants in the other order, or another
  * connection of this process to the same file). When the lock is taken, they commit first.
  */
-function beginGroup(statements: UnitStatements): void {
+function beginGroup(sqlite: Database, statements: UnitStatements): void {
   if (openGroups.size > 0) {
-    statements.noWait.run()
+    // Executed, not prepared once: SQLite applies busy_timeout when it compiles the pragma.
+    sqlite.exec('PRAGMA busy_timeout = 0')
     try {
       return void statements.begin.run()
     } catch (error) {
       if (!isBusy(error)) throw error
     } finally {
-      statements.wait.run()
+      sqlite.exec(`PRAGMA busy_timeout = ${statements.busyTimeoutMs}`)
     }
     for (const held of [...openGroups.keys()]) commitNow(held)
   }
@@ -137,7 +136,7 @@ function beginGroup(statements: UnitStatements): void {
 }
 
 function openGroup(sqlite: Database, statements: UnitStatements): CommitGroup {
-  beginGroup(statements)
+  beginGroup(sqlite, statements)
   let resolve!: () => void
   let reject!: (error: unknown) => void
   const done = new Promise<void>((res, rej) => {

@@ -14167,9 +14167,9 @@ export interface components {
             };
         };
         CreateTablesSubscription: {
-            /** @description The event object to receive, matched case-insensitively (see docs/events.md), e.g. `reservation`. */
+            /** @description The event object to receive, matched case-insensitively; a name the event catalogue does not have (docs/events.md) is 400. E.g. `reservation`. */
             object: string;
-            /** @description The event action to receive, matched case-insensitively (see docs/events.md), e.g. `create`. */
+            /** @description The event action to receive, matched case-insensitively; a name the event catalogue does not have (docs/events.md) is 400. E.g. `create`. */
             action: string;
             /** @description http(s) URL that receives a POST per event. Private, loopback and link-local targets are refused unless WEBHOOK_ALLOW_PRIVATE_TARGETS=true. */
             url: string;
@@ -14177,9 +14177,9 @@ export interface components {
             enabled: boolean;
         };
         CreateWebhook: {
-            /** @description The event object to receive, matched case-insensitively (see docs/events.md), e.g. `customer`. */
+            /** @description The event object to receive, matched case-insensitively; a name the event catalogue does not have (docs/events.md) is 400. E.g. `customer`. */
             object: string;
-            /** @description The event action to receive, matched case-insensitively (see docs/events.md), e.g. `create`. */
+            /** @description The event action to receive, matched case-insensitively; a name the event catalogue does not have (docs/events.md) is 400. E.g. `create`. */
             action: string;
             /** @description http(s) URL that receives a POST per event. Private, loopback and link-local targets are refused unless WEBHOOK_ALLOW_PRIVATE_TARGETS=true. */
             url: string;
@@ -14346,9 +14346,9 @@ export interface components {
         };
         /** @description Partial update: only the fields sent change; `headers` replaces the whole map. */
         UpdateWebhook: {
-            /** @description The event object to receive, matched case-insensitively (see docs/events.md), e.g. `customer`. */
+            /** @description The event object to receive, matched case-insensitively; a name the event catalogue does not have (docs/events.md) is 400. E.g. `customer`. */
             object?: string;
-            /** @description The event action to receive, matched case-insensitively (see docs/events.md), e.g. `create`. */
+            /** @description The event action to receive, matched case-insensitively; a name the event catalogue does not have (docs/events.md) is 400. E.g. `create`. */
             action?: string;
             /** @description http(s) URL that receives a POST per event. Private, loopback and link-local targets are refused unless WEBHOOK_ALLOW_PRIVATE_TARGETS=true. */
             url?: string;

@@ -3,7 +3,7 @@
 // rendered from it, and the test harness checks every event the test suite emits against it.
 import { type TSchema, t } from 'elysia'
 import type { EventCatalogue } from '../platform/events/catalogue'
-import { registerFormerNames } from '../platform/events/names'
+import { registerEventNames } from '../platform/events/names'
 import { App } from './apps/model'
 import { CashDrawer, CloseoutSummary, DrawerEntry } from './cash/model'
 import { ClubMembership } from './club-memberships/model'
@@ -373,4 +373,4 @@ export const eventCatalogue: EventCatalogue = [
 ]
 
 // Webhook subscriptions made with a former name keep receiving the event under it.
-registerFormerNames(eventCatalogue)
+registerEventNames(eventCatalogue)

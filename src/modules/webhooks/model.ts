@@ -12,7 +12,7 @@ const eventName = (what: string, example: string) =>
     minLength: 1,
     maxLength: 100,
     pattern: '^[A-Za-z][A-Za-z0-9_.-]*$',
-    description: `The event ${what} to receive, matched case-insensitively (see docs/events.md), e.g. \`${example}\`.`,
+    description: `The event ${what} to receive, matched case-insensitively; a name the event catalogue does not have (docs/events.md) is 400. E.g. \`${example}\`.`,
   })
 
 const targetUrl = t.String({

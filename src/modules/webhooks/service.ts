@@ -11,6 +11,7 @@ import {
   webhookSubscriptions,
 } from '../../platform/events/schema'
 import {
+  checkEventName,
   checkTargetUrl,
   DEFAULT_ROTATION_GRACE_SECONDS,
   insertSubscription,
@@ -199,6 +200,8 @@ export function updateWebhook(
 ) {
   return inWriteTransaction(db, (tx) => {
     const before = findOfFamily(tx, 'legacy', id)
+    if (patch.object !== undefined || patch.action !== undefined)
+      checkEventName({ object: patch.object ?? before.object, action: patch.action ?? before.action })
     if (patch.url !== undefined) checkTargetUrl(patch.url, settings.allowPrivateTargets)
     const next = {
       ...patch,

@@ -24,14 +24,24 @@ function alike(names: Map<string, Set<string>>, a: string, b: string): void {
   names.set(b.toLowerCase(), group)
 }
 
-/** Registers the catalogue's former names (the event catalogue calls it once, at start). */
-export function registerFormerNames(catalogue: EventCatalogue): void {
+/** The actions of each object the catalogue names, current and former spellings, lower-cased. */
+const actionsByObject = new Map<string, Set<string>>()
+
+function know(object: string, action: string): void {
+  const actions = actionsByObject.get(object.toLowerCase()) ?? new Set<string>()
+  actionsByObject.set(object.toLowerCase(), actions.add(action.toLowerCase()))
+}
+
+/** Registers the catalogue's names and former names (the event catalogue calls it once, at start). */
+export function registerEventNames(catalogue: EventCatalogue): void {
   for (const entry of catalogue) {
+    for (const action of entry.actions) know(entry.object, action)
     const { object: oldObject, actions: oldActions = {} } = entry.formerly ?? {}
     if (!oldObject && Object.keys(oldActions).length === 0) continue
     for (const action of entry.actions) {
       const old = { object: oldObject ?? entry.object, action: oldActions[action] ?? action }
       if (key(old.object, old.action) === key(entry.object, action)) continue
+      know(old.object, old.action)
       alike(objectNames, old.object, entry.object)
       alike(actionNames, old.action, action)
       current.set(key(old.object, old.action), { object: entry.object, action })
@@ -80,3 +90,20 @@ export const namesOfObject = (object: string): string[] => [
 export const namesOfAction = (action: string): string[] => [
   ...(actionNames.get(action.toLowerCase()) ?? [action.toLowerCase()]),
 ]
+
+/**
+ * What is wrong with subscribing to `name`, naming the field: an object no event has, or an action
+ * its object has no event for. Null when the catalogue has it (either spelling), or has not
+ * registered (a test of the platform alone).
+ */
+export function unknownEventProblem(name: EventName): { field: 'object' | 'action'; message: string } | null {
+  if (actionsByObject.size === 0) return null
+  const actions = actionsByObject.get(name.object.toLowerCase())
+  if (!actions)
+    return { field: 'object', message: `no event has the object "${name.object}" (see docs/events.md)` }
+  if (actions.has(name.action.toLowerCase())) return null
+  return {
+    field: 'action',
+    message: `"${name.object}" has no "${name.action}" event; it has ${[...actions].sort().join(', ')}`,
+  }
+}

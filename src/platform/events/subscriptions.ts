@@ -4,7 +4,7 @@ import { and, eq, or, sql } from 'drizzle-orm'
 import { invalid } from '../http/problem'
 import { newId, nowIso } from '../ids'
 import type { Queryable } from '../tenancy/transaction'
-import { type EventName, sameEvent, spellingsOf } from './names'
+import { type EventName, sameEvent, spellingsOf, unknownEventProblem } from './names'
 import { type SubscriptionFamily, type WebhookSubscriptionRow, webhookSubscriptions } from './schema'
 import { newSigningSecret } from './signing'
 import { targetUrlProblem } from './targets'
@@ -26,6 +26,12 @@ const reservedHeaders = new Set([
 const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 
 export const MAX_CUSTOM_HEADERS = 20
+
+/** 400 naming `object` or `action` when no event of the catalogue answers to the name. */
+export function checkEventName(name: EventName): void {
+  const problem = unknownEventProblem(name)
+  if (problem) throw invalid(`body/${problem.field}`, problem.message)
+}
 
 export function checkTargetUrl(url: string, allowPrivate: boolean): void {
   const problem = targetUrlProblem(url, allowPrivate)
@@ -64,6 +70,7 @@ export function insertSubscription(
   input: NewSubscription,
   allowPrivate: boolean,
 ): WebhookSubscriptionRow {
+  checkEventName(input)
   checkTargetUrl(input.url, allowPrivate)
   const now = nowIso()
   return tx

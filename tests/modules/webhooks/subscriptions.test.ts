@@ -101,6 +101,39 @@ describe('legacy /web-hook', () => {
       check: (res) => expect(res.body.errors[0].path).toBe('body/url'),
     },
     {
+      name: 'an object no event has is 400 naming object, and writes nothing',
+      method: 'POST',
+      url: '/web-hook',
+      body: { ...hook, object: 'custmer' },
+      status: 400,
+      code: 'validation_failed',
+      check: (res, ctx) => {
+        expect(res.body.errors).toEqual([
+          { path: 'body/object', message: expect.stringContaining('custmer') },
+        ])
+        expect(countRows(ctx.t.tenant.db, 'webhook_subscriptions')).toBe(0)
+      },
+    },
+    {
+      name: 'an action its object has no event for is 400 naming action and the actions it has',
+      method: 'POST',
+      url: '/web-hook',
+      body: { ...hook, object: 'customer', action: 'craete' },
+      status: 400,
+      code: 'validation_failed',
+      check: (res) =>
+        expect(res.body.errors).toEqual([
+          { path: 'body/action', message: expect.stringContaining('create, delete') },
+        ]),
+    },
+    {
+      name: 'event names match either way: case, and a former spelling',
+      method: 'POST',
+      url: '/web-hook',
+      body: { ...hook, object: 'Cash-Drawer', action: 'Close' },
+      status: 201,
+    },
+    {
       name: 'a relative url is 400',
       method: 'POST',
       url: '/web-hook',
@@ -178,6 +211,19 @@ describe('legacy /web-hook', () => {
       body: { url: 'http://127.0.0.1/x' },
       status: 400,
       code: 'validation_failed',
+    },
+    {
+      name: 'update to an action the subscribed object has no event for is 400 and changes nothing',
+      method: 'PUT',
+      url: (ctx) => `/web-hook/${ctx.vars.id}`,
+      setup: (ctx) => createHook(ctx).then(() => {}),
+      body: { action: 'refund' },
+      status: 400,
+      code: 'validation_failed',
+      check: async (res, ctx) => {
+        expect(res.body.errors[0].path).toBe('body/action')
+        expect((await ctx.t.request('GET', `/web-hook/${ctx.vars.id}`)).body.action).toBe('create')
+      },
     },
     {
       name: 'delete answers 204 with no body, then the webhook is gone',

@@ -14710,7 +14710,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result; `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
                         checks: {
                             [key: string]: string;
                         };
@@ -14726,6 +14726,7 @@ export interface operations {
                             consecutiveFailures: number;
                             lastStartedAt: string | null;
                             lastSuccessAt: string | null;
+                            /** @description Shown to operators only; null for anyone else. */
                             lastError: string | null;
                             lastErrorAt: string | null;
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
@@ -14740,7 +14741,8 @@ export interface operations {
                             nodes: number;
                             tenantsOwned: number;
                             lastFailover: {
-                                slug: string;
+                                /** @description Shown to operators only; null for anyone else. */
+                                slug: string | null;
                                 /** @description When the new owner served it. */
                                 at: string;
                                 /** @description Recovery time: the lease TTL plus detection to serving. */
@@ -14765,7 +14767,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result; `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
                         checks: {
                             [key: string]: string;
                         };
@@ -14781,6 +14783,7 @@ export interface operations {
                             consecutiveFailures: number;
                             lastStartedAt: string | null;
                             lastSuccessAt: string | null;
+                            /** @description Shown to operators only; null for anyone else. */
                             lastError: string | null;
                             lastErrorAt: string | null;
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
@@ -14795,7 +14798,8 @@ export interface operations {
                             nodes: number;
                             tenantsOwned: number;
                             lastFailover: {
-                                slug: string;
+                                /** @description Shown to operators only; null for anyone else. */
+                                slug: string | null;
                                 /** @description When the new owner served it. */
                                 at: string;
                                 /** @description Recovery time: the lease TTL plus detection to serving. */
@@ -14828,7 +14832,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result; `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
                         checks: {
                             [key: string]: string;
                         };
@@ -14844,6 +14848,7 @@ export interface operations {
                             consecutiveFailures: number;
                             lastStartedAt: string | null;
                             lastSuccessAt: string | null;
+                            /** @description Shown to operators only; null for anyone else. */
                             lastError: string | null;
                             lastErrorAt: string | null;
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
@@ -14858,7 +14863,8 @@ export interface operations {
                             nodes: number;
                             tenantsOwned: number;
                             lastFailover: {
-                                slug: string;
+                                /** @description Shown to operators only; null for anyone else. */
+                                slug: string | null;
                                 /** @description When the new owner served it. */
                                 at: string;
                                 /** @description Recovery time: the lease TTL plus detection to serving. */
@@ -14883,7 +14889,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result; `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
                         checks: {
                             [key: string]: string;
                         };
@@ -14899,6 +14905,7 @@ export interface operations {
                             consecutiveFailures: number;
                             lastStartedAt: string | null;
                             lastSuccessAt: string | null;
+                            /** @description Shown to operators only; null for anyone else. */
                             lastError: string | null;
                             lastErrorAt: string | null;
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
@@ -14913,7 +14920,8 @@ export interface operations {
                             nodes: number;
                             tenantsOwned: number;
                             lastFailover: {
-                                slug: string;
+                                /** @description Shown to operators only; null for anyone else. */
+                                slug: string | null;
                                 /** @description When the new owner served it. */
                                 at: string;
                                 /** @description Recovery time: the lease TTL plus detection to serving. */
@@ -14946,7 +14954,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result; `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
                         checks: {
                             [key: string]: string;
                         };
@@ -14962,6 +14970,7 @@ export interface operations {
                             consecutiveFailures: number;
                             lastStartedAt: string | null;
                             lastSuccessAt: string | null;
+                            /** @description Shown to operators only; null for anyone else. */
                             lastError: string | null;
                             lastErrorAt: string | null;
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
@@ -14976,7 +14985,8 @@ export interface operations {
                             nodes: number;
                             tenantsOwned: number;
                             lastFailover: {
-                                slug: string;
+                                /** @description Shown to operators only; null for anyone else. */
+                                slug: string | null;
                                 /** @description When the new owner served it. */
                                 at: string;
                                 /** @description Recovery time: the lease TTL plus detection to serving. */
@@ -15001,7 +15011,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result; `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
                         checks: {
                             [key: string]: string;
                         };
@@ -15017,6 +15027,7 @@ export interface operations {
                             consecutiveFailures: number;
                             lastStartedAt: string | null;
                             lastSuccessAt: string | null;
+                            /** @description Shown to operators only; null for anyone else. */
                             lastError: string | null;
                             lastErrorAt: string | null;
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
@@ -15031,7 +15042,8 @@ export interface operations {
                             nodes: number;
                             tenantsOwned: number;
                             lastFailover: {
-                                slug: string;
+                                /** @description Shown to operators only; null for anyone else. */
+                                slug: string | null;
                                 /** @description When the new owner served it. */
                                 at: string;
                                 /** @description Recovery time: the lease TTL plus detection to serving. */

@@ -19,7 +19,7 @@ import { Scheduler } from './jobs/scheduler'
 import { forEachDueTenant } from './jobs/tenants'
 import { createLogger, type Logger } from './log'
 import { createMessageSender, type MessageSender } from './messaging/sender'
-import { type OperatorPlugin, operatorPlugin } from './operator/plugin'
+import { authenticateOperator, type OperatorPlugin, operatorPlugin } from './operator/plugin'
 import { openPaymentProvider } from './payments'
 import type { PaymentProvider } from './payments/provider'
 import { openObjectStore } from './storage'
@@ -37,6 +37,8 @@ export interface Platform {
   auth: AuthPlugin
   /** The `operator: true` route option of the operator API (/admin). */
   operator: OperatorPlugin
+  /** Whether the request carries a valid operator credential (for routes that answer anyone, in more detail to operators). */
+  isOperator(request: Request): Promise<boolean>
   /** This node of a cluster when CLUSTER_ETCD_URL is set (`serve` starts it); null on one node. */
   cluster: ClusterNode | null
   /** Litestream supervision when LITESTREAM_REPLICA_URL is set and the server runs. */
@@ -119,6 +121,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     principals: new PrincipalCache(signals),
     tenants: new TenantDirectory(control.db, signals),
   }
+  const operatorDeps = { control: control.db, verifyToken, claim: config.authOperatorClaim }
   const jobs = new Scheduler(log)
   const storage = openObjectStore(config)
   const webhooks = new DeliveryWorker({ config, log, control, pool, jobs })
@@ -149,7 +152,12 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     pool,
     devIssuer,
     auth: authPlugin(deps),
-    operator: operatorPlugin({ control: control.db, verifyToken, claim: config.authOperatorClaim }),
+    operator: operatorPlugin(operatorDeps),
+    isOperator: (request) =>
+      authenticateOperator(operatorDeps, request).then(
+        () => true,
+        () => false,
+      ),
     cluster,
     replication: null,
     jobs,

@@ -1,6 +1,8 @@
 // HTTP conventions: problem documents for every failure, request ids, body and transport limits, OpenAPI.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { MAX_HEADER_SECTION_BYTES, MAX_REQUEST_TARGET_BYTES } from '../../src/platform/http/conventions'
+import { systemOperator } from '../../src/platform/operator/audit'
+import { createOperatorKey } from '../../src/platform/operator/keys'
 import { createTestApp, type TestApp } from '../harness'
 
 describe('http conventions', () => {
@@ -219,6 +221,39 @@ describe('service description and health', () => {
     }
   })
 
+  test('a job’s last error and a failover’s tenant are shown to operators only', async () => {
+    t.platform.jobs.register({
+      name: 'health.test-failing',
+      intervalMs: 3_600_000,
+      runAtStart: false,
+      run: () => {
+        throw new Error('cannot open /srv/tenants/acme.sqlite')
+      },
+    })
+    await t.platform.jobs.runNow('health.test-failing')
+    const failing = (body: { jobs: { name: string }[] }) =>
+      body.jobs.find((job) => job.name === 'health.test-failing')
+    const operatorKey = createOperatorKey(t.platform.control.db, systemOperator('test'), {
+      name: 'health',
+    }).token
+    const anonymous = await t.request('GET', '/health', { as: null })
+    expect(failing(anonymous.body)).toMatchObject({
+      failures: 1,
+      lastError: null,
+      lastErrorAt: expect.any(String),
+    })
+    const forged = await t.request('GET', '/health', { as: 'opk_forged', tenant: null })
+    expect(forged.status).toBe(200)
+    expect(failing(forged.body)).toMatchObject({ lastError: null })
+    const operator = await t.request('GET', '/health', { as: operatorKey, tenant: null })
+    expect(failing(operator.body)).toMatchObject({
+      failures: 1,
+      lastError: 'cannot open /srv/tenants/acme.sqlite',
+    })
+    // A tenant's staff is not an operator.
+    expect(failing((await t.request('GET', '/health')).body)).toMatchObject({ lastError: null })
+  })
+
   test('the development JWKS is published', async () => {
     const res = await t.request('GET', '/.well-known/jwks.json', { as: null })
     expect(res.body.keys[0]).toMatchObject({ kty: 'EC', alg: 'ES256' })
@@ -234,6 +269,8 @@ test('health answers 503 with a non-ok status when the databases cannot be read'
       const res = await t.request('GET', path, { as: null })
       expect(res.status).toBe(503)
       expect(res.body.status).toBe('unavailable')
+      // The error text is for operators: an anonymous probe learns only that it failed.
+      expect(res.body.checks.control).toBe('failed')
     }
     expect((await t.request('GET', '/health/live', { as: null })).status).toBe(200)
   } finally {

@@ -1,4 +1,7 @@
 // Service description and health probes. Public: load balancers call them without credentials.
+// What could tell an outsider about the data or the machine (a database's error text, a job's
+// last error, the slug of the tenant a failover moved) is shown to operators only (an `opk_` key
+// or an operator JWT); anyone else gets `failed`, null and null.
 import { Elysia, t } from 'elysia'
 import pkg from '../../../package.json'
 import type { Platform } from '../../platform/platform'
@@ -8,7 +11,8 @@ const HealthStatus = t.Object({
   status: t.Union([t.Literal('ok'), t.Literal('unavailable')]),
   foundationEnabled: t.Boolean(),
   checks: t.Record(t.String(), t.String(), {
-    description: 'Each database touched and its result; `replication` is the Litestream state when it runs.',
+    description:
+      'Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs.',
   }),
   jobs: t.Array(
     t.Object({
@@ -20,7 +24,7 @@ const HealthStatus = t.Object({
       consecutiveFailures: t.Integer({ description: 'Failed runs since the last success.' }),
       lastStartedAt: t.Nullable(t.String()),
       lastSuccessAt: t.Nullable(t.String()),
-      lastError: t.Nullable(t.String()),
+      lastError: t.Nullable(t.String({ description: 'Shown to operators only; null for anyone else.' })),
       lastErrorAt: t.Nullable(t.String()),
       nextRunAt: t.Nullable(
         t.String({
@@ -41,7 +45,7 @@ const HealthStatus = t.Object({
         tenantsOwned: t.Integer(),
         lastFailover: t.Nullable(
           t.Object({
-            slug: t.String(),
+            slug: t.Nullable(t.String({ description: 'Shown to operators only; null for anyone else.' })),
             at: t.String({ description: 'When the new owner served it.' }),
             rtoMs: t.Integer({ description: 'Recovery time: the lease TTL plus detection to serving.' }),
             restoredThrough: t.Nullable(
@@ -56,7 +60,7 @@ const HealthStatus = t.Object({
 })
 
 /** This node's place in the cluster and the last failover, when there are several nodes. */
-function clusterSummary(platform: Platform) {
+function clusterSummary(platform: Platform, detailed: boolean) {
   if (!platform.cluster) return {}
   const status = platform.cluster.status()
   const last = status.failovers[0]
@@ -67,14 +71,19 @@ function clusterSummary(platform: Platform) {
       nodes: status.nodes.length,
       tenantsOwned: status.tenants.filter((tenant) => tenant.owner === status.node).length,
       lastFailover: last
-        ? { slug: last.slug, at: last.servingAt, rtoMs: last.rtoMs, restoredThrough: last.restoredThrough }
+        ? {
+            slug: detailed ? last.slug : null,
+            at: last.servingAt,
+            rtoMs: last.rtoMs,
+            restoredThrough: last.restoredThrough,
+          }
         : null,
     },
   }
 }
 
 /** Touches the control database and one tenant database (the default one when it exists). */
-function checkDatabases(platform: Platform) {
+function checkDatabases(platform: Platform, detailed: boolean) {
   const checks: Record<string, string> = {}
   let ok = true
   try {
@@ -89,24 +98,28 @@ function checkDatabases(platform: Platform) {
     }
   } catch (error) {
     ok = false
-    checks[checks.control ? 'tenant' : 'control'] = error instanceof Error ? error.message : String(error)
+    const message = error instanceof Error ? error.message : String(error)
+    checks[checks.control ? 'tenant' : 'control'] = detailed ? message : 'failed'
   }
   // Replication trouble is reported, not fatal: the API keeps serving while Litestream restarts.
   if (platform.replication) checks.replication = platform.replication.status().state
   if (platform.cluster) checks.cluster = platform.cluster.fenced() ? 'fenced' : 'ok'
-  const jobs = platform.jobs.status().map(({ lastFinishedAt: _internal, ...job }) => job)
+  const jobs = platform.jobs
+    .status()
+    .map(({ lastFinishedAt: _internal, ...job }) => (detailed ? job : { ...job, lastError: null }))
   return {
     status: ok ? ('ok' as const) : ('unavailable' as const),
     foundationEnabled: true,
     checks,
     jobs,
-    ...clusterSummary(platform),
+    ...clusterSummary(platform, detailed),
   }
 }
 
 export const healthRoutes = (platform: Platform) => {
-  const probe = ({ set }: { set: { status?: number | string } }) => {
-    const result = checkDatabases(platform)
+  const probe = async ({ request, set }: { request: Request; set: { status?: number | string } }) => {
+    const detailed = request.headers.has('authorization') && (await platform.isOperator(request))
+    const result = checkDatabases(platform, detailed)
     if (result.status !== 'ok') set.status = 503
     return result
   }

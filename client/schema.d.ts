@@ -9389,7 +9389,10 @@ export interface components {
             slug: string;
             name: string;
             description?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An absolute http(s) URL.
+             */
             homepageUrl?: string | null;
             /**
              * @description Inactive apps keep their data but cannot be synced.
@@ -9415,7 +9418,10 @@ export interface components {
             actions?: {
                 /** @enum {string} */
                 httpType: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-                /** Format: uri */
+                /**
+                 * Format: uri
+                 * @description An absolute http(s) URL.
+                 */
                 url: string;
                 label: string;
             }[];
@@ -9432,7 +9438,10 @@ export interface components {
             slug?: string;
             name?: string;
             description?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An absolute http(s) URL.
+             */
             homepageUrl?: string | null;
             /**
              * @description Inactive apps keep their data but cannot be synced.
@@ -9971,7 +9980,10 @@ export interface components {
             adminStatus?: "Available" | "Not Available";
             /** @description Unique within the tenant (409 otherwise). Made from the title when not sent. */
             slug?: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An absolute http(s) URL.
+             */
             featureImage?: string | null;
             seo?: {
                 title?: string | null;
@@ -10011,7 +10023,10 @@ export interface components {
             adminStatus?: "Available" | "Not Available";
             /** @description Unique within the tenant (409 otherwise). Made from the title when not sent. */
             slug?: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An absolute http(s) URL.
+             */
             featureImage?: string | null;
             seo?: {
                 title?: string | null;
@@ -13200,7 +13215,10 @@ export interface components {
             type: "Wine" | "General Merchandise" | "Food" | "Bundle" | "Event Ticket" | "Tasting" | "Gift Card";
             variants: components["schemas"]["CreateVariant"][];
             subTitle?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An absolute http(s) URL.
+             */
             image?: string | null;
             departmentId?: string | null;
             /** @description A vendor of the tenant. */
@@ -13220,7 +13238,10 @@ export interface components {
             images?: {
                 /** @description Keeps an existing image’s id. */
                 id?: string;
-                /** Format: uri */
+                /**
+                 * Format: uri
+                 * @description An absolute http(s) URL.
+                 */
                 src: string;
                 sortOrder?: number;
             }[];
@@ -13305,7 +13326,10 @@ export interface components {
             /** @description The full variant list: variants left out are deleted. */
             variants?: components["schemas"]["UpdateVariant"][];
             subTitle?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An absolute http(s) URL.
+             */
             image?: string | null;
             departmentId?: string | null;
             /** @description A vendor of the tenant. */
@@ -13325,7 +13349,10 @@ export interface components {
             images?: {
                 /** @description Keeps an existing image’s id. */
                 id?: string;
-                /** Format: uri */
+                /**
+                 * Format: uri
+                 * @description An absolute http(s) URL.
+                 */
                 src: string;
                 sortOrder?: number;
             }[];
@@ -14114,7 +14141,10 @@ export interface components {
              * @enum {string}
              */
             status?: "active" | "inactive";
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An absolute http(s) URL.
+             */
             website?: string | null;
             phone?: string | null;
             /** Format: email */
@@ -14131,7 +14161,10 @@ export interface components {
              * @enum {string}
              */
             status?: "active" | "inactive";
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An absolute http(s) URL.
+             */
             website?: string | null;
             phone?: string | null;
             /** Format: email */

@@ -69,6 +69,15 @@ describe('vendors: scenarios', () => {
       code: 'validation_failed',
     },
     {
+      name: 'a website that is not http(s) is 400 naming it',
+      method: 'POST',
+      url: '/vendor',
+      body: { name: 'x', website: 'javascript:alert(1)' },
+      status: 400,
+      code: 'validation_failed',
+      check: (res) => expect(res.body.errors.map((e: { path: string }) => e.path)).toContain('body/website'),
+    },
+    {
       name: 'create with an unknown status is 400',
       method: 'POST',
       url: '/vendor',

@@ -1,5 +1,6 @@
 import { t } from 'elysia'
 import { pageTotalSchema, pagingQuery } from '../../platform/http/paging'
+import { webUrl } from '../../platform/http/types'
 
 const appStatus = t.Union([t.Literal('active'), t.Literal('inactive')], {
   description: 'Inactive apps keep their data but cannot be synced.',
@@ -33,7 +34,7 @@ export const App = t.Object(
 
 const appFields = {
   description: optionalText(2000),
-  homepageUrl: t.Optional(t.Nullable(t.String({ format: 'uri', maxLength: 2000 }))),
+  homepageUrl: t.Optional(t.Nullable(webUrl(2000))),
   status: t.Optional(appStatus),
 }
 
@@ -93,7 +94,7 @@ const AppSyncActionIn = t.Object(
       t.Literal('PATCH'),
       t.Literal('DELETE'),
     ]),
-    url: t.String({ format: 'uri', maxLength: 2000 }),
+    url: webUrl(2000),
     label: t.String({ minLength: 1, maxLength: 100 }),
   },
   { additionalProperties: false },

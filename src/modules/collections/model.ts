@@ -1,6 +1,6 @@
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
-import { int, oneOf } from '../../platform/http/types'
+import { int, oneOf, webUrl } from '../../platform/http/types'
 import { SLUG_PATTERN } from '../../platform/slug'
 import { productStatuses } from '../products/schema'
 import { allOperators } from '../tags/fields'
@@ -85,7 +85,7 @@ const fields = {
       description: 'Unique within the tenant (409 otherwise). Made from the title when not sent.',
     }),
   ),
-  featureImage: t.Optional(t.Nullable(t.String({ format: 'uri', maxLength: 2000 }))),
+  featureImage: t.Optional(t.Nullable(webUrl(2000))),
   seo: t.Optional(
     t.Object(
       {

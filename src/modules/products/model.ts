@@ -1,7 +1,7 @@
 import { t } from 'elysia'
 import { dateFilterQuery } from '../../platform/http/date-filter'
 import { pagingQuery } from '../../platform/http/paging'
-import { int, money, oneOf } from '../../platform/http/types'
+import { int, money, oneOf, webUrl } from '../../platform/http/types'
 import { SLUG_PATTERN } from '../../platform/slug'
 import {
   availableToValues,
@@ -174,7 +174,7 @@ export const UpdateVariant = t.Object(
 const ImageInput = t.Object(
   {
     id: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'Keeps an existing image’s id.' })),
-    src: t.String({ format: 'uri', maxLength: 2000 }),
+    src: webUrl(2000),
     sortOrder: t.Optional(int({ minimum: 0, maximum: 100_000 })),
   },
   { additionalProperties: false },
@@ -190,7 +190,7 @@ const BundleItemInput = t.Object(
 
 const productFields = {
   subTitle: optionalText(200),
-  image: t.Optional(t.Nullable(t.String({ format: 'uri', maxLength: 2000 }))),
+  image: t.Optional(t.Nullable(webUrl(2000))),
   departmentId: optionalText(200),
   vendorId: t.Optional(
     t.Nullable(t.String({ minLength: 1, maxLength: 200, description: 'A vendor of the tenant.' })),

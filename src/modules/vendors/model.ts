@@ -1,5 +1,6 @@
 import { t } from 'elysia'
 import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
+import { webUrl } from '../../platform/http/types'
 
 const vendorStatus = t.Union([t.Literal('active'), t.Literal('inactive')], {
   description: 'Inactive vendors stay on record for history but are not offered for new purchasing.',
@@ -27,7 +28,7 @@ export const Vendor = t.Object(
 const vendorFields = {
   code: optionalText(64, 'Short code, unique within the tenant (case-insensitive).'),
   status: t.Optional(vendorStatus),
-  website: t.Optional(t.Nullable(t.String({ format: 'uri', maxLength: 500 }))),
+  website: t.Optional(t.Nullable(webUrl(500))),
   phone: optionalText(50),
   email: t.Optional(t.Nullable(t.String({ format: 'email', maxLength: 320 }))),
   notes: optionalText(10_000),

@@ -11,6 +11,7 @@ import {
   type TInteger,
   type TLiteral,
   type TNumber,
+  type TString,
   type TUnion,
   Type,
 } from '@sinclair/typebox'
@@ -57,3 +58,15 @@ export const num = (options: NumberOptions = {}): TNumber => Type.Number(options
 
 /** A JSON boolean, and only that. */
 export const bool = (options: SchemaOptions = {}): TBoolean => Type.Boolean(options)
+
+/**
+ * A link a client may open or render (a website, an image, an app's page): an absolute http(s) URL.
+ * `format: 'uri'` alone takes any scheme, `javascript:` and `data:` too.
+ */
+export const webUrl = (maxLength: number): TString =>
+  Type.String({
+    format: 'uri',
+    pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$',
+    maxLength,
+    description: 'An absolute http(s) URL.',
+  })

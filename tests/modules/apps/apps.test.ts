@@ -1,7 +1,14 @@
 // Apps, app data and app sync: the vendors pattern (happy path, validation, permission,
 // tenant isolation, audit and events).
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { countRows, createTestApp, runScenarios, type ScenarioContext, type TestApp } from '../../harness'
+import {
+  countRows,
+  createTestApp,
+  runScenarios,
+  type ScenarioContext,
+  type TestApp,
+  type TestResponse,
+} from '../../harness'
 
 const createApp = async (
   ctx: ScenarioContext,
@@ -41,6 +48,18 @@ describe('apps: scenarios', () => {
         homepageUrl: 'https://ship.example.com',
       },
     },
+    ...['javascript:alert(1)', 'data:text/html,<b>x</b>', 'ftp://files.example.com/app', '/relative'].map(
+      (homepageUrl) => ({
+        name: `a homepage URL that is not http(s) is 400 naming it: ${homepageUrl}`,
+        method: 'POST' as const,
+        url: '/apps',
+        body: { slug: 'linky', name: 'Linky', homepageUrl },
+        status: 400,
+        code: 'validation_failed',
+        check: (res: TestResponse) =>
+          expect(res.body.errors.map((e: { path: string }) => e.path)).toContain('body/homepageUrl'),
+      }),
+    ),
     {
       name: 'create without slug is 400',
       method: 'POST',

@@ -90,7 +90,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
   const pool = new TenantPool(config.dataDir, config.tenantPoolSize, tenantOptions, (tenantId, sqlite) => {
     watchAuthVersion(sqlite, () => signals.bumpTenant(tenantId))
     cluster?.gate(sqlite, tenantId)
-    if (options.serving && config.groupCommit) groupCommits(sqlite)
+    if (options.serving && config.groupCommit) groupCommits(sqlite, config.sqliteBusyTimeoutMs)
   })
   if (config.cluster) {
     const node = new ClusterNode({

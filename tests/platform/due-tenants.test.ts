@@ -8,6 +8,7 @@ import { DELIVERY_JOB } from '../../src/platform/events/worker'
 import { DueTenants, fileSignature, type NextWork } from '../../src/platform/jobs/due-tenants'
 import { forEachDueTenant } from '../../src/platform/jobs/tenants'
 import { checkpointsIdle } from '../../src/platform/tenancy/checkpoints'
+import { commitsPending } from '../../src/platform/tenancy/transaction'
 import { createTestApp, type TestApp } from '../harness'
 import { waitFor } from '../modules/webhooks/receiver'
 
@@ -26,9 +27,13 @@ const path = (tenantId: string) => t.platform.pool.databasePath(tenantId)
 
 /**
  * Dates every tenant file a minute back: as if nothing had written for a while. Waits first for
- * the background WAL checkpoints of the setup's writes, which would write the files again.
+ * the setup's writes to commit and for their background WAL checkpoints, which would write the
+ * files again.
  */
 async function settle() {
+  // The setup's writes commit at the end of their turn (group commit), then are checkpointed.
+  await new Promise((resolve) => setImmediate(resolve))
+  await commitsPending()
   await waitFor(() => checkpointsIdle())
   const past = new Date(Date.now() - 60_000)
   for (const tenantId of tenantIds())

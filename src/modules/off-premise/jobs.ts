@@ -26,8 +26,8 @@ export function registerOffPremiseJobs(platform: Platform): void {
     name: 'off-premise.notify',
     intervalMs: 30_000,
     run: (signal) =>
-      forEachDueTenant(platform, signal, notifying, async (_tenant, db) => {
-        await sendPendingNotifications(db, platform.messages)
+      forEachDueTenant(platform, signal, notifying, async (tenant, db) => {
+        await sendPendingNotifications(db, platform.messages, systemActor(tenant.id, 'off-premise-notify'))
         return nextNotificationWork(db)
       }),
   })

@@ -6,6 +6,8 @@
 // recorded `skipped`. The `off-premise.notify` job sends whatever is still pending (a crash
 // between queueing and sending), claiming each row so two runs never send one twice.
 import { and, asc, eq, inArray, isNull, lt, or } from 'drizzle-orm'
+import { recordWrite } from '../../platform/audit/record-write'
+import type { Actor } from '../../platform/auth/actor'
 import { newId, nowIso } from '../../platform/ids'
 import { earliestInstant, type NextWork } from '../../platform/jobs/due-tenants'
 import { MessageSendError, type MessageSender } from '../../platform/messaging/sender'
@@ -102,10 +104,14 @@ export function nextNotificationWork(db: Queryable, now = Date.now()): NextWork 
   return claimed === null ? null : claimed + CLAIM_TIMEOUT_MS
 }
 
-/** Sends pending notifications (of some orders, or all), recording each outcome. */
+/**
+ * Sends pending notifications (of some orders, or all), recording each outcome and auditing it as
+ * `actor` (the staff whose step queued it, or the notify job) on the order.
+ */
 export async function sendPendingNotifications(
   db: Db,
   sender: MessageSender,
+  actor: Actor,
   orderIds?: string[],
   now = new Date(),
 ): Promise<{ sent: number; failed: number }> {
@@ -179,6 +185,21 @@ export async function sendPendingNotifications(
           .set({ guestMessaging: { ...row.guestMessaging, lastUpdatedAt: doneAt } })
           .where(eq(orderOffPremise.orderId, n.orderId))
           .run()
+      // The recipient stays out of the audit log: the notification row keeps it.
+      recordWrite(tx, actor, {
+        action: `order.guest_message_${outcome.ok ? 'sent' : 'failed'}`,
+        entityType: 'order',
+        entityId: n.orderId,
+        metadata: {
+          notification: {
+            id: n.id,
+            event: n.event,
+            channel: n.channel,
+            provider: outcome.provider,
+            ...(outcome.ok ? { providerMessageId: outcome.messageId } : { failureReason: outcome.reason }),
+          },
+        },
+      })
     })
   }
   return tally

@@ -1,6 +1,7 @@
 // The off-premise fulfilment flow of an order: /order/{id}/off-premise/..., located by the order.
 import { Elysia } from 'elysia'
 import './hooks'
+import type { Actor } from '../../platform/auth/actor'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import type { MessageSender } from '../../platform/messaging/sender'
 import type { Db } from '../../platform/tenancy/databases'
@@ -26,8 +27,8 @@ const MESSAGES =
 
 export const offPremiseOrderRoutes = (auth: AuthPlugin, port: OrdersPort, messages: MessageSender) => {
   /** Sends what the step queued, then answers the order as it is after sending. */
-  const settle = async (db: Db, orderId: string, orderIds: string[] = [orderId]) => {
-    await sendPendingNotifications(db, messages, orderIds)
+  const settle = async (db: Db, actor: Actor, orderId: string, orderIds: string[] = [orderId]) => {
+    await sendPendingNotifications(db, messages, actor, orderIds)
     return loadOrder(db, port, orderId)
   }
   return new Elysia({ name: 'off-premise-orders', prefix: '/order', detail: { tags: ['Off-premise'] } })
@@ -51,7 +52,7 @@ export const offPremiseOrderRoutes = (auth: AuthPlugin, port: OrdersPort, messag
       '/:id/off-premise/ready',
       async ({ db, actor, params }) => {
         readyOrder(db, actor, port, params.id)
-        return settle(db, params.id)
+        return settle(db, actor, params.id)
       },
       {
         permission: 'orders:write',
@@ -69,7 +70,7 @@ export const offPremiseOrderRoutes = (auth: AuthPlugin, port: OrdersPort, messag
       '/:id/off-premise/batch-ready',
       async ({ db, actor, params }) => {
         const { orderIds } = readyBatch(db, actor, port, params.id)
-        return settle(db, params.id, orderIds)
+        return settle(db, actor, params.id, orderIds)
       },
       {
         permission: 'orders:write',
@@ -117,7 +118,7 @@ export const offPremiseOrderRoutes = (auth: AuthPlugin, port: OrdersPort, messag
       '/:id/off-premise/dispatch',
       async ({ db, actor, params, body }) => {
         dispatchOrder(db, actor, port, params.id, body)
-        return settle(db, params.id)
+        return settle(db, actor, params.id)
       },
       {
         permission: 'orders:write',
@@ -135,7 +136,7 @@ export const offPremiseOrderRoutes = (auth: AuthPlugin, port: OrdersPort, messag
       '/:id/off-premise/deliver',
       async ({ db, actor, params, body }) => {
         deliverOrder(db, actor, port, params.id, body)
-        return settle(db, params.id)
+        return settle(db, actor, params.id)
       },
       {
         permission: 'orders:write',

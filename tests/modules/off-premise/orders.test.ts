@@ -1,6 +1,7 @@
 // Off-premise orders in the service app: quotes at creation, refusals, and the fulfilment flow
 // (staging, pickup, curbside, delivery dispatch) with guest notifications.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
 import { readyOrder } from '../../../src/modules/off-premise/fulfilment'
 import { localTime } from '../../../src/modules/off-premise/hours'
 import {
@@ -506,12 +507,29 @@ describe('off-premise orders', () => {
         throw new MessageSendError('test', 'carrier unreachable')
       },
     }
-    expect(await sendPendingNotifications(t.tenant.db, refusing)).toEqual({ sent: 0, failed: 1 })
+    const notifier = systemActor(t.tenant.id, 'off-premise-notify')
+    expect(await sendPendingNotifications(t.tenant.db, refusing, notifier)).toEqual({ sent: 0, failed: 1 })
+    // The outcome is audited on the order, without the recipient.
+    const audited = t.tenant.db.all<{ action: string; subject: string; metadata: string }>(
+      sql`SELECT action, subject, metadata FROM audit_entries WHERE entity_id = ${order.id} AND action LIKE 'order.guest_message_%'`,
+    )
+    expect(audited).toEqual([
+      {
+        action: 'order.guest_message_failed',
+        subject: 'system:off-premise-notify',
+        metadata: expect.any(String),
+      },
+    ])
+    expect(JSON.parse(audited[0]!.metadata).notification).toMatchObject({
+      channel: expect.any(String),
+      failureReason: 'carrier unreachable',
+    })
+    expect(audited[0]!.metadata).not.toContain(guest.email)
     const failed = (await t.request('GET', `/order/${order.id}`)).body.offPremise.guestMessaging.notifications
     expect(failed).toEqual([
       expect.objectContaining({ status: 'failed', failureReason: 'carrier unreachable', sentAt: null }),
     ])
-    expect(await sendPendingNotifications(t.tenant.db, refusing)).toEqual({ sent: 0, failed: 0 })
+    expect(await sendPendingNotifications(t.tenant.db, refusing, notifier)).toEqual({ sent: 0, failed: 0 })
     expect(nextNotificationWork(t.tenant.db)).toBeNull()
   })
 

@@ -243,6 +243,21 @@ try {
   const customerPath = `/customers/${single.customerId}`
   const fixedArgs = () => [single.token, single.tenantId]
 
+  /** POST /customers with a unique email each (the probe's too: each scenario gets its own). */
+  const customerCreates = () => ({
+    path: '/',
+    script: 'create' as const,
+    args: () => [...fixedArgs(), nextNonce()],
+    probe: {
+      path: '/customers',
+      init: {
+        method: 'POST',
+        headers: { ...bearer(single), 'content-type': 'application/json' },
+        body: JSON.stringify({ firstName: 'Probe', lastName: 'Test', email: `p-${nextNonce()}@bench.test` }),
+      },
+    },
+  })
+
   const scenarios: Scenario[] = [
     {
       key: 'read',
@@ -257,21 +272,7 @@ try {
       key: 'create',
       title: '(b) `POST /customers` (JWT, audit + outbox)',
       servers: singleServers,
-      path: '/',
-      script: 'create',
-      args: () => [...fixedArgs(), nextNonce()],
-      probe: {
-        path: '/customers',
-        init: {
-          method: 'POST',
-          headers: { ...bearer(single), 'content-type': 'application/json' },
-          body: JSON.stringify({
-            firstName: 'Probe',
-            lastName: 'Test',
-            email: `p-${nextNonce()}@bench.test`,
-          }),
-        },
-      },
+      ...customerCreates(),
     },
     {
       // The same writes committed one by one, for comparison with group commit (the default).
@@ -281,21 +282,7 @@ try {
         service: () =>
           startServer(sourceCommand, { ...serverEnv, DATA_DIR: singleDir, GROUP_COMMIT: 'false' }),
       },
-      path: '/',
-      script: 'create',
-      args: () => [...fixedArgs(), nextNonce()],
-      probe: {
-        path: '/customers',
-        init: {
-          method: 'POST',
-          headers: { ...bearer(single), 'content-type': 'application/json' },
-          body: JSON.stringify({
-            firstName: 'Probe',
-            lastName: 'Test',
-            email: `p-${nextNonce()}@bench.test`,
-          }),
-        },
-      },
+      ...customerCreates(),
     },
     {
       key: 'orders',

@@ -1,4 +1,5 @@
 // Helpers for end-to-end tests: run the command line (source or compiled binary) and the server.
+import { afterAll } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -111,6 +112,32 @@ export interface RunningServer {
 /** Starts `serve` on a free port and resolves once it prints where it listens. */
 export const startServer = (command: string[], env: Record<string, string>, startTimeoutMs?: number) =>
   startListening([...command, 'serve'], env, startTimeoutMs)
+
+/**
+ * One fresh data directory for several processes from the source, in a describe block: `cli` runs
+ * a command on it (its JSON, or throws with its stderr), `startServer` starts a server on it, and
+ * every server started stops after the block.
+ */
+export function sharedDataDir() {
+  const env = { DATA_DIR: freshDataDir() }
+  const servers: RunningServer[] = []
+  afterAll(async () => {
+    for (const server of servers.splice(0)) await server.stop()
+  })
+  return {
+    env,
+    async cli(...args: string[]) {
+      const result = await runCli(sourceCommand, args, env)
+      if (result.code !== 0) throw new Error(result.stderr)
+      return result.json
+    },
+    async startServer() {
+      const server = await startServer(sourceCommand, env)
+      servers.push(server)
+      return server
+    },
+  }
+}
 
 /** Starts a process that prints `{"listening": ..., "port": N}` once it accepts requests. */
 export async function startListening(

@@ -4,7 +4,7 @@
 // failed commit fails every request of its group, the audit chain stays whole, and a second
 // connection to the same file (a second app, an evicted connection) never waits on an open group.
 import { Database } from 'bun:sqlite'
-import { afterAll, afterEach, describe, expect, test } from 'bun:test'
+import { afterEach, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { configFor } from '../../src/config'
 import { createVendor } from '../../src/modules/vendors/service'
@@ -14,7 +14,7 @@ import { systemActor } from '../../src/platform/auth/actor'
 import { tenantDatabasePath } from '../../src/platform/tenancy/databases'
 import { commitsPending, inWriteTransaction, type Queryable } from '../../src/platform/tenancy/transaction'
 import { createApp } from '../../src/server'
-import { freshDataDir, runCli, sourceCommand, startServer } from '../e2e/cli'
+import { type RunningServer, sharedDataDir } from '../e2e/cli'
 import { countRows, createTestApp, type TestApp } from '../harness'
 
 let t: TestApp
@@ -144,17 +144,8 @@ describe('group commit', () => {
 })
 
 describe('across processes on one data directory', () => {
-  const dataDir = freshDataDir()
-  const env = { DATA_DIR: dataDir }
-  const cli = async (...args: string[]) => {
-    const result = await runCli(sourceCommand, args, env)
-    if (result.code !== 0) throw new Error(result.stderr)
-    return result.json
-  }
-  const servers: Awaited<ReturnType<typeof startServer>>[] = []
-  afterAll(async () => {
-    for (const server of servers) await server.stop()
-  })
+  const shared = sharedDataDir()
+  const { cli } = shared
 
   test('two servers writing two tenants in every order: each write is answered 201, none waits out the lock', async () => {
     const slugs = ['north', 'south']
@@ -179,9 +170,9 @@ describe('across processes on one data directory', () => {
       )
       tokens[slug] = (await cli('token', '--tenant', slug, '--subject', `owner-${slug}`)).token
     }
-    servers.push(await startServer(sourceCommand, env), await startServer(sourceCommand, env))
+    const servers = [await shared.startServer(), await shared.startServer()]
     let n = 0
-    const write = (server: (typeof servers)[0], slug: string) =>
+    const write = (server: RunningServer, slug: string) =>
       fetch(`${server.url}/vendor`, {
         method: 'POST',
         headers: {

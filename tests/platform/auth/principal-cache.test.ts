@@ -2,12 +2,12 @@
 // change that alters a principal (staff status, identities, roles, jobs, assignments, locations,
 // sessions, credentials) applies from the very next request, in this process and in another.
 import { Database } from 'bun:sqlite'
-import { afterAll, afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { createLocation } from '../../../src/modules/locations/service'
 import { systemActor } from '../../../src/platform/auth/actor'
 import { authenticate } from '../../../src/platform/auth/authenticate'
 import { revokeCredential } from '../../../src/platform/auth/credentials'
-import { freshDataDir, runCli, sourceCommand, startServer } from '../../e2e/cli'
+import { type RunningServer, sharedDataDir } from '../../e2e/cli'
 import { createTestApp, type StaffFixture, type TestApp } from '../../harness'
 import { jobFor, ok } from '../../modules/labor/helpers'
 
@@ -205,17 +205,8 @@ describe('every change that alters a principal applies from the next request', (
 })
 
 describe('across processes on one data directory', () => {
-  const dataDir = freshDataDir()
-  const env = { DATA_DIR: dataDir }
-  const cli = async (...args: string[]) => {
-    const result = await runCli(sourceCommand, args, env)
-    if (result.code !== 0) throw new Error(result.stderr)
-    return result.json
-  }
-  const servers: Awaited<ReturnType<typeof startServer>>[] = []
-  afterAll(async () => {
-    for (const server of servers) await server.stop()
-  })
+  const shared = sharedDataDir()
+  const { cli } = shared
 
   test('a change made through one server, or by the command line, applies at once on another', async () => {
     await cli('tenant', 'create', '--slug', 'napa', '--name', 'Napa')
@@ -266,8 +257,8 @@ describe('across processes on one data directory', () => {
       '--locations',
       location.id,
     )
-    servers.push(await startServer(sourceCommand, env), await startServer(sourceCommand, env))
-    const [one, two] = servers as [(typeof servers)[0], (typeof servers)[0]]
+    const servers = [await shared.startServer(), await shared.startServer()]
+    const [one, two] = servers as [RunningServer, RunningServer]
     const call = (server: typeof one, token: string, path = '/vendor', init: RequestInit = {}) =>
       fetch(`${server.url}${path}`, {
         ...init,

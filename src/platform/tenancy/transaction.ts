@@ -69,6 +69,8 @@ interface UnitStatements {
 
 /** Connections that group their commits, with their busy_timeout. */
 const grouping = new WeakMap<Database, number>()
+/** Their statements for groups, made on first use. */
+const unitStatements = new WeakMap<Database, UnitStatements>()
 const openGroups = new Map<Database, CommitGroup>()
 /** Connections running a unit of write work now: a nested call joins it. */
 const inUnit = new WeakSet<Database>()
@@ -84,15 +86,20 @@ export function groupCommits(sqlite: Database, busyTimeoutMs: number): void {
  * connection's memory (its schema and page cache, ~400 KB) until the statement is collected: the
  * pool's evictions grew the process by hundreds of MB.
  */
-function unitStatements(sqlite: Database, busyTimeoutMs: number): UnitStatements {
-  return {
-    begin: sqlite.query('BEGIN IMMEDIATE'),
-    savepoint: sqlite.query('SAVEPOINT write_unit'),
-    release: sqlite.query('RELEASE write_unit'),
-    rollbackTo: sqlite.query('ROLLBACK TO write_unit'),
-    commit: sqlite.query('COMMIT'),
-    busyTimeoutMs,
+function statementsOf(sqlite: Database, busyTimeoutMs: number): UnitStatements {
+  let statements = unitStatements.get(sqlite)
+  if (!statements) {
+    statements = {
+      begin: sqlite.query('BEGIN IMMEDIATE'),
+      savepoint: sqlite.query('SAVEPOINT write_unit'),
+      release: sqlite.query('RELEASE write_unit'),
+      rollbackTo: sqlite.query('ROLLBACK TO write_unit'),
+      commit: sqlite.query('COMMIT'),
+      busyTimeoutMs,
+    }
+    unitStatements.set(sqlite, statements)
   }
+  return statements
 }
 
 /** Settles once every group of writes open now has committed (rejects if one failed), or undefined when none is open. */
@@ -108,7 +115,7 @@ export function commitNow(sqlite: Database): void {
   if (!group) return
   openGroups.delete(sqlite)
   try {
-    sqlite.query('COMMIT').run()
+    unitStatements.get(sqlite)!.commit.run()
   } catch (error) {
     if (sqlite.inTransaction) sqlite.exec('ROLLBACK')
     group.reject(error)
@@ -210,7 +217,7 @@ export function inWriteTransaction<T>(
   if (inUnit.has(sqlite)) return work(db) as T
   const busyTimeoutMs = grouping.get(sqlite)
   if (busyTimeoutMs !== undefined)
-    return inGroupedTransaction(db, unitStatements(sqlite, busyTimeoutMs), work as (tx: Queryable) => T)
+    return inGroupedTransaction(db, statementsOf(sqlite, busyTimeoutMs), work as (tx: Queryable) => T)
   if (sqlite.inTransaction) return work(db) as T
   gates.get(sqlite)?.()
   const watch = watches.get(sqlite)

@@ -10,8 +10,8 @@
 // breakSeconds, payCents), so a labor cost is the sum of its shifts' payCents and hours and minutes
 // come from summed whole seconds. Jobs marked excludeFromLaborSummary stay out of the metrics totals.
 
+import { divideHalfUp } from '../../platform/rounding'
 import { shiftFigures } from '../labor/shifts'
-import { divideHalfUp } from '../orders/pricing'
 import type { OrderLineRow } from '../orders/schema'
 import { type Period, periodOf, periodsOf } from './periods'
 import type { EraReportParams, EraTimeRange } from './schema'

@@ -9,13 +9,7 @@
 //   (Q <= 0, stock sold below zero included) or there is no average yet, the average becomes c.
 // - Outflows (waste, sales, counts down) and counts up are costed at the current average and do
 //   not change it; a sale reversal is costed at the sale's own unit cost.
-
-/** a / b rounded half up (half away from zero for the non-negative values used here). */
-export function divideRoundHalfUp(a: bigint, b: bigint): bigint {
-  if (b <= 0n) throw new RangeError('divisor must be positive')
-  if (a < 0n) return -divideRoundHalfUp(-a, b)
-  return (2n * a + b) / (2n * b)
-}
+import { divideHalfUp } from '../../platform/rounding'
 
 export interface AverageInput {
   /** The current average, or null when the ingredient has never been received. */
@@ -30,7 +24,7 @@ export function weightedAverageAfterReceiving({ average, onHand, quantity, unitC
   if (quantity < 1) throw new RangeError('quantity must be at least 1')
   if (average === null || onHand <= 0) return unitCost
   const value = BigInt(average) * BigInt(onHand) + BigInt(unitCost) * BigInt(quantity)
-  return Number(divideRoundHalfUp(value, BigInt(onHand + quantity)))
+  return Number(divideHalfUp(value, BigInt(onHand + quantity)))
 }
 
 /** The cost of a movement: quantityDelta × unitCost, null when there is no unit cost. */
@@ -47,5 +41,5 @@ export function depletionQuantity(
   soldQuantity: number,
   yieldQuantity: number,
 ): number {
-  return Number(divideRoundHalfUp(BigInt(componentQuantity) * BigInt(soldQuantity), BigInt(yieldQuantity)))
+  return Number(divideHalfUp(BigInt(componentQuantity) * BigInt(soldQuantity), BigInt(yieldQuantity)))
 }

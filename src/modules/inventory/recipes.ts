@@ -7,12 +7,12 @@ import type { Actor } from '../../platform/auth/actor'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { ApiError, conflict, type FieldError, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
+import { divideHalfUp } from '../../platform/rounding'
 import type { Db } from '../../platform/tenancy/databases'
 import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { registerProductDeleteGuard } from '../products/references'
 import { products } from '../products/schema'
-import { divideRoundHalfUp } from './costing'
 import type { CreateRecipeInput, UpdateRecipeInput } from './recipe-model'
 import {
   ingredients,
@@ -334,7 +334,7 @@ export function recipeCost(db: Queryable, id: string) {
     yieldQuantity: recipe.yieldQuantity,
     complete: missing.length === 0,
     totalCost: Number(total),
-    costPerYieldUnit: Number(divideRoundHalfUp(total, BigInt(recipe.yieldQuantity))),
+    costPerYieldUnit: Number(divideHalfUp(total, BigInt(recipe.yieldQuantity))),
     components,
     missingCostIngredientIds: missing,
   }

@@ -6,6 +6,7 @@
 // lines, is the coupons engine's (couponDiscount); orders stack the results and tax what is left.
 // Beside the lines an order carries bottle deposits (per line), service charges and shipping.
 import { invalid } from '../../platform/http/problem'
+import { divideHalfUp } from '../../platform/rounding'
 import { allocate, type CouponAmountTerms, couponDiscount } from '../coupons/apply'
 
 export type TaxCalculation = 'Added' | 'Included'
@@ -146,12 +147,6 @@ function exact(cents: number): number {
       `the order's amounts would pass ${Number.MAX_SAFE_INTEGER} cents and could not stay exact`,
     )
   return cents
-}
-
-/** round(numerator / denominator), halves up, for non-negative integers. */
-export function divideHalfUp(numerator: bigint, denominator: bigint): bigint {
-  if (numerator < 0n || denominator <= 0n) throw new RangeError('divideHalfUp takes non-negative integers')
-  return (2n * numerator + denominator) / (2n * denominator)
 }
 
 /** amount × bps / 10000, rounded half-up. */

@@ -4,7 +4,6 @@ import fc from 'fast-check'
 import { allocate } from '../../../src/modules/coupons/apply'
 import {
   contributionOn,
-  divideHalfUp,
   lineTax,
   modifierAmount,
   type PricingDiscount,
@@ -69,12 +68,6 @@ const price = (lines: PricingLine[], discounts: PricingDiscount[] = [], extra = 
   priceOrder({ lines, discounts, tipTotal: 0, fundraising: null, ...extra })
 
 describe('rounding primitives', () => {
-  test('half-up division', () => {
-    expect(divideHalfUp(175n, 10n)).toBe(18n) // 17.5 -> 18
-    expect(divideHalfUp(174n, 10n)).toBe(17n)
-    expect(divideHalfUp(0n, 7n)).toBe(0n)
-  })
-
   test('added tax on 2.00 at 8.75% is 0.175 -> 0.18 (half-up)', () => {
     expect(lineTax(200, 875, 'Added')).toBe(18)
   })

@@ -1,6 +1,6 @@
 // The `offPremise` block of orders (orders/model-off-premise.ts), loaded in one query per table
 // for any number of orders: what the OrdersPort's offPremiseBlocks answers.
-import { asc, inArray } from 'drizzle-orm'
+import { groupBy, rowsWhereIn } from '../../platform/tenancy/table-rows'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import type { OffPremiseView } from '../orders/model-off-premise'
 import {
@@ -43,30 +43,21 @@ export function presentOffPremise(
   }
 }
 
-/** The off-premise block of each of the orders that has one. */
+/** The off-premise block of each of the orders that has one (list pages ask for fifty at once). */
 export function offPremiseViews(db: Queryable, orderIds: string[]): Map<string, OffPremiseView> {
   const views = new Map<string, OffPremiseView>()
-  if (orderIds.length === 0) return views
-  const rows = db.select().from(orderOffPremise).where(inArray(orderOffPremise.orderId, orderIds)).all()
+  const rows = rowsWhereIn<OrderOffPremiseRow>(db, orderOffPremise, orderOffPremise.orderId, orderIds)
   if (rows.length === 0) return views
-  const notifications = db
-    .select()
-    .from(offPremiseNotifications)
-    .where(
-      inArray(
-        offPremiseNotifications.orderId,
-        rows.map((r) => r.orderId),
-      ),
-    )
-    .orderBy(asc(offPremiseNotifications.createdAt), asc(offPremiseNotifications.id))
-    .all()
-  for (const row of rows)
-    views.set(
-      row.orderId,
-      presentOffPremise(
-        row,
-        notifications.filter((n) => n.orderId === row.orderId),
-      ),
-    )
+  const notifications = groupBy(
+    rowsWhereIn<OffPremiseNotificationRow>(
+      db,
+      offPremiseNotifications,
+      offPremiseNotifications.orderId,
+      rows.map((r) => r.orderId),
+      [offPremiseNotifications.createdAt, offPremiseNotifications.id],
+    ),
+    (n) => n.orderId,
+  )
+  for (const row of rows) views.set(row.orderId, presentOffPremise(row, notifications.get(row.orderId) ?? []))
   return views
 }

@@ -126,6 +126,17 @@ export const post = <P extends Path<'post'>>(
   headers?: Record<string, string>,
 ) => call<Answer<P, 'post'>>('POST', urlOf(path, params, {}), body, headers)
 
+/**
+ * Readiness, sent with the session's token: an operator sees each failed check's error and each
+ * job's last error, anyone else `failed` and null. 503 (a database not answering) carries the
+ * same document, so it is an answer here, not a problem.
+ */
+export async function readiness(): Promise<Answer<'/health/ready', 'get'>> {
+  const response = await send('GET', '/health/ready')
+  if (!response.ok && response.status !== 503) throw await problemOf(response)
+  return response.json()
+}
+
 /** ERA reports are computed in the background: request one, then poll until it is ready. */
 export async function eraReport<T>(kind: string, period: string, body: unknown): Promise<T[]> {
   const id = await call<string>('POST', `/era/v1/${kind}/${period}`, body)

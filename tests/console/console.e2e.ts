@@ -289,8 +289,11 @@ describe('operator console', () => {
   test('an operator key opens the operator pages: the tenant list and every database', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByLabel('Token').fill(operatorKey)
+    const readinessAsked = page.waitForRequest((request) => request.url().endsWith('/health/ready'))
     await page.getByRole('button', { name: 'Sign in' }).click()
     await visit('overview', 'Overview')
+    // Asked with the key: an operator is shown each failed check's and job's error text.
+    expect((await readinessAsked).headers().authorization).toBe(`Bearer ${operatorKey}`)
     await section('Tenants').getByRole('cell', { name: 'default' }).waitFor()
     await section('Backups at a glance').getByRole('cell', { name: 'control' }).waitFor()
     await shoot('operator-overview')

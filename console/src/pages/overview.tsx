@@ -1,6 +1,6 @@
 // Is it healthy: readiness, the scheduler's jobs, backups at a glance; the operator also sees the
 // tenants with their status.
-import { type Answer, get, isOperator } from '../api'
+import { type Answer, get, isOperator, readiness } from '../api'
 import type { PageProps } from '../main'
 import { Badge, bytes, Section, Table, useLoad, when } from '../ui'
 
@@ -31,8 +31,7 @@ function ClusterSummary({ cluster }: { cluster: Cluster }) {
 
 export function OverviewPage({ session }: PageProps) {
   const operator = isOperator(session)
-  // Public: /health/ready answers 503 with the same document when a database does not answer.
-  const health = useLoad(() => fetch('/health/ready').then((r) => r.json() as Promise<Health>), [])
+  const health = useLoad(readiness, [])
   const backups = useLoad(() => (operator ? get('/admin/v1/backups') : get('/backups')), [operator])
   const tenants = useLoad(
     () => (operator ? get('/admin/v1/tenants', { limit: 100 }) : Promise.resolve(null)),

@@ -73,6 +73,33 @@ export function calendarDateIn(instant: Date, timeZone = 'UTC'): string {
 /** Today's date in an IANA time zone, as `YYYY-MM-DD`. */
 export const todayIn = (timeZone: string, now: Date = new Date()): string => calendarDateIn(now, timeZone)
 
+/** A tenant's calendar: its date today, and its zone, which gives a stored timestamp its date. */
+export interface Calendar {
+  today: string
+  timeZone: string
+}
+
+export const calendarIn = (timeZone: string, now: Date = new Date()): Calendar => ({
+  today: todayIn(timeZone, now),
+  timeZone,
+})
+
+const zonedTimestamp = /^\d{4}-\d{2}-\d{2}T[^ ]*(Z|[+-]\d{2}:?\d{2})$/
+
+/**
+ * The calendar date a stored value stands for: a timestamp with its offset (`createdAt`) on the
+ * calendar's zone, so "created on 27 November" means the tenant's 27 November; anything else by
+ * its first ten characters (a date of birth is a date). Null when that is no calendar date.
+ */
+export function dateOnCalendar(value: string, calendar: Calendar): string | null {
+  const instant = zonedTimestamp.test(value) ? new Date(value) : null
+  const date =
+    instant && !Number.isNaN(instant.getTime())
+      ? calendarDateIn(instant, calendar.timeZone)
+      : value.slice(0, 10)
+  return isCalendarDate(date) ? date : null
+}
+
 /** Offset of a time zone from UTC at an instant, in milliseconds. */
 export function zoneOffsetMs(instant: number, timeZone: string): number {
   const parts = formatterFor('parts', timeZone).formatToParts(new Date(instant))

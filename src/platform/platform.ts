@@ -25,6 +25,7 @@ import type { PaymentProvider } from './payments/provider'
 import { openObjectStore } from './storage'
 import type { ObjectStore } from './storage/store'
 import { type DatabaseHandle, openControlDatabase, TenantPool } from './tenancy/databases'
+import { registerTimeZoneSource } from './tenancy/time-zones'
 import { groupCommits } from './tenancy/transaction'
 
 export interface Platform {
@@ -121,6 +122,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     principals: new PrincipalCache(signals),
     tenants: new TenantDirectory(control.db, signals),
   }
+  const forgetTimeZones = registerTimeZoneSource((tenantId) => deps.tenants.byTenantId(tenantId)?.timezone)
   const operatorDeps = { control: control.db, verifyToken, claim: config.authOperatorClaim }
   const jobs = new Scheduler(log)
   const storage = openObjectStore(config)
@@ -139,6 +141,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
   const close = () => {
     if (closed) return
     closed = true
+    forgetTimeZones()
     void jobs.stop()
     webhooks.close()
     storage.close?.()

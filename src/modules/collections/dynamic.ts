@@ -3,7 +3,8 @@
 // change, and kept up to date by every recorded write of a product.
 import { and, asc, eq, inArray, max, min, sql } from 'drizzle-orm'
 import { observeWrites, recordWrite } from '../../platform/audit/record-write'
-import { calendarDateIn } from '../../platform/dates'
+import type { Calendar } from '../../platform/dates'
+import { calendarOfTenant } from '../../platform/tenancy/time-zones'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { products, productVariants } from '../products/schema'
 import { type ConditionSet, conditionsMatch, type FieldKind } from '../tags/fields'
@@ -37,10 +38,8 @@ function productView(db: Queryable, productId: string): Record<string, unknown> 
   return { ...row, price: lowest?.price ?? null }
 }
 
-const today = () => calendarDateIn(new Date())
-
-/** The products a Dynamic collection's conditions match, in title order. */
-export function matchingProductIds(db: Queryable, conditions: ConditionSet): string[] {
+/** The products a Dynamic collection's conditions match on the tenant's `calendar`, in title order. */
+export function matchingProductIds(db: Queryable, conditions: ConditionSet, calendar: Calendar): string[] {
   return db
     .select({ id: products.id })
     .from(products)
@@ -49,7 +48,7 @@ export function matchingProductIds(db: Queryable, conditions: ConditionSet): str
     .map((r) => r.id)
     .filter((id) => {
       const view = productView(db, id)
-      return view !== undefined && conditionsMatch(productConditionFields, conditions, view, today())
+      return view !== undefined && conditionsMatch(productConditionFields, conditions, view, calendar)
     })
 }
 
@@ -63,7 +62,7 @@ interface MembershipChange {
  * Adds a product to every Dynamic collection whose conditions it now meets (at the end) and
  * removes it from those it no longer meets; answers what changed.
  */
-function reconcileProduct(tx: Queryable, productId: string): MembershipChange[] {
+function reconcileProduct(tx: Queryable, productId: string, calendar: Calendar): MembershipChange[] {
   const dynamic = tx.select().from(collections).where(eq(collections.type, 'Dynamic')).all()
   if (dynamic.length === 0) return []
   const view = productView(tx, productId)
@@ -85,7 +84,7 @@ function reconcileProduct(tx: Queryable, productId: string): MembershipChange[] 
   )
   const changes: MembershipChange[] = []
   for (const collection of dynamic) {
-    const matches = view !== undefined && conditionsMatch(productConditionFields, collection, view, today())
+    const matches = view !== undefined && conditionsMatch(productConditionFields, collection, view, calendar)
     if (matches === holding.has(collection.id)) continue
     if (matches) {
       const last = tx
@@ -113,7 +112,11 @@ function reconcileProduct(tx: Queryable, productId: string): MembershipChange[] 
 // A product write that changes Dynamic memberships records a `collection.update` per collection.
 observeWrites((tx, actor, write) => {
   if (write.entityType !== 'product' || !write.entityId) return
-  for (const { collectionId, productId, change } of reconcileProduct(tx, write.entityId)) {
+  for (const { collectionId, productId, change } of reconcileProduct(
+    tx,
+    write.entityId,
+    calendarOfTenant(actor.tenantId),
+  )) {
     const after = getCollection(tx, collectionId)
     recordWrite(tx, actor, {
       action: 'collection.update',

@@ -7,6 +7,7 @@ import { ApiError, conflict, invalid, notFound } from '../../platform/http/probl
 import { newId, nowIso } from '../../platform/ids'
 import { slugTaken, uniqueSlug } from '../../platform/slug'
 import type { Db } from '../../platform/tenancy/databases'
+import { calendarOfTenant } from '../../platform/tenancy/time-zones'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { products } from '../products/schema'
 import { assertConditionShape, type ConditionShape } from '../tags/fields'
@@ -123,6 +124,7 @@ function replaceMembers(tx: Queryable, collectionId: string, productIds: string[
  */
 function membershipOf(
   tx: Queryable,
+  actor: Actor,
   shape: ConditionShape,
   productIds: string[] | undefined,
 ): ConditionShape & { productIds: string[] | undefined } {
@@ -133,7 +135,7 @@ function membershipOf(
   }
   if (productIds)
     throw invalid('body/productIds', 'a Dynamic collection holds the products its conditions match')
-  return { ...valid, productIds: matchingProductIds(tx, valid) }
+  return { ...valid, productIds: matchingProductIds(tx, valid, calendarOfTenant(actor.tenantId)) }
 }
 
 export function createCollection(db: Db, actor: Actor, input: CreateCollectionInput): CollectionView {
@@ -142,6 +144,7 @@ export function createCollection(db: Db, actor: Actor, input: CreateCollectionIn
       throw conflict(`collection slug "${input.slug}" is already in use`, { slug: input.slug })
     const { productIds, ...shape } = membershipOf(
       tx,
+      actor,
       {
         type: input.type ?? 'Manual',
         appliesToCondition: input.appliesToCondition ?? null,
@@ -203,6 +206,7 @@ export function updateCollection(
     const switchedToManual = type === 'Manual' && before.type === 'Dynamic'
     const { productIds, ...shape } = membershipOf(
       tx,
+      actor,
       {
         type,
         appliesToCondition:

@@ -6,7 +6,7 @@ import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { calendarDateIn } from '../../platform/dates'
+import type { Calendar } from '../../platform/dates'
 import { ApiError, conflict, type FieldError, notFound } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
@@ -242,13 +242,13 @@ export function objectIdsTagged(db: Queryable, objectType: TagObjectType, tagId:
 
 /**
  * The Dynamic tags of the object type whose conditions hold for `record` (the object's fields,
- * as named in fields.ts). `today` (YYYY-MM-DD, default today in UTC) anchors `withinLastDays`.
+ * as named in fields.ts). The tenant's `calendar` dates timestamps and anchors `withinLastDays`.
  */
 export function dynamicTagsFor(
   db: Queryable,
   objectType: TagObjectType,
   record: Record<string, unknown>,
-  today = calendarDateIn(new Date()),
+  calendar: Calendar,
 ): TagRow[] {
   const candidates = db
     .select()
@@ -256,7 +256,7 @@ export function dynamicTagsFor(
     .where(and(eq(tags.objectType, objectTypes[objectType]), eq(tags.type, 'Dynamic')))
     .orderBy(asc(sql`lower(${tags.title})`), asc(tags.id))
     .all()
-  return candidates.filter((tag) => matchesConditions(objectType, tag, record, today))
+  return candidates.filter((tag) => matchesConditions(objectType, tag, record, calendar))
 }
 
 /**

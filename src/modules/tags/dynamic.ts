@@ -6,9 +6,9 @@
 import { eq, sql } from 'drizzle-orm'
 import { observeWrites, type WriteRecord } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { calendarDateIn } from '../../platform/dates'
 import type { Db } from '../../platform/tenancy/databases'
 import { preparedOn } from '../../platform/tenancy/prepared'
+import { calendarOfTenant } from '../../platform/tenancy/time-zones'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { deleteAssignment, dynamicTagsFor, insertAssignment, tagsFor } from './assignments'
 import { matchesConditions, objectTypes, type TagObjectType, tagObjectTypeOf } from './fields'
@@ -52,8 +52,6 @@ export function presentRecord(
   return Object.assign({}, own, ...all.filter((s) => !s.ids).map((s) => s.present(db, id)))
 }
 
-const today = () => calendarDateIn(new Date())
-
 /**
  * Re-applies every Dynamic tag with a `withinLastDays` condition: what those conditions hold for
  * moves with the date, not with a write (a customer created 31 days ago leaves "created within 30
@@ -79,12 +77,14 @@ export function refreshDatedTags(db: Db, actor: Actor): number {
  */
 function reconcile(tx: Queryable, actor: Actor, objectType: TagObjectType, objectId: string, among?: TagRow) {
   const record = presentRecord(tx, objectType, objectId)
+  // The tenant's calendar: "within the last 30 days" turns over at the tenant's midnight.
+  const calendar = calendarOfTenant(actor.tenantId)
   const matching = record
     ? among
-      ? matchesConditions(objectType, among, record, today())
+      ? matchesConditions(objectType, among, record, calendar)
         ? [among]
         : []
-      : dynamicTagsFor(tx, objectType, record, today())
+      : dynamicTagsFor(tx, objectType, record, calendar)
     : []
   const carried = tagsFor(tx, objectType, objectId).filter(
     (t) => t.type === 'Dynamic' && (!among || t.id === among.id),

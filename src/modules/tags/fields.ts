@@ -1,6 +1,6 @@
 // The object types tags attach to, the fields of each that Dynamic tag conditions may test, the
 // operators each kind of field allows, and the pure evaluation of conditions against a record.
-import { isCalendarDate } from '../../platform/dates'
+import { type Calendar, dateOnCalendar, isCalendarDate } from '../../platform/dates'
 import { ApiError, type FieldError } from '../../platform/http/problem'
 import type { TagCondition } from './schema'
 
@@ -178,14 +178,14 @@ const daysBetween = (from: string, to: string) =>
 
 /**
  * Whether one (valid) condition holds for a record. Strings compare case-insensitively; dates
- * compare by their calendar date (a timestamp's first ten characters); a missing value satisfies
+ * compare by their date on the tenant's calendar (a timestamp in the tenant's zone); a missing value satisfies
  * only isEmpty and the negative operators (notEquals, notContains, notIn).
  */
 export function conditionHolds(
   kind: FieldKind,
   condition: TagCondition,
   actual: unknown,
-  today: string,
+  calendar: Calendar,
 ): boolean {
   const { operator, value } = condition
   if (operator === 'isEmpty') return isEmptyValue(actual)
@@ -240,10 +240,10 @@ export function conditionHolds(
     case 'boolean':
       return operator === 'equals' && actual === value
     case 'date': {
-      const a = String(actual).slice(0, 10)
-      if (!isCalendarDate(a)) return false
+      const a = dateOnCalendar(String(actual), calendar)
+      if (a === null) return false
       if (operator === 'withinLastDays') {
-        const age = daysBetween(a, today)
+        const age = daysBetween(a, calendar.today)
         return age >= 0 && age < (value as number)
       }
       const v = value as string
@@ -268,15 +268,15 @@ export function conditionHolds(
 
 /**
  * Whether a Dynamic tag's conditions hold for a record of its object type: all of them
- * (`appliesToCondition` `All`) or at least one (`Any`). `today` (YYYY-MM-DD) anchors
- * `withinLastDays`.
+ * (`appliesToCondition` `All`) or at least one (`Any`). The tenant's `calendar` dates timestamps and
+ * anchors `withinLastDays`.
  */
 export const matchesConditions = (
   objectType: TagObjectType,
   tag: ConditionSet,
   record: Record<string, unknown>,
-  today: string,
-): boolean => conditionsMatch(conditionFields[objectType], tag, record, today)
+  calendar: Calendar,
+): boolean => conditionsMatch(conditionFields[objectType], tag, record, calendar)
 
 /** A Dynamic tag's or collection's conditions and how they combine. */
 export interface ConditionSet {
@@ -289,11 +289,11 @@ export function conditionsMatch(
   fields: Readonly<Record<string, FieldKind>>,
   tag: ConditionSet,
   record: Record<string, unknown>,
-  today: string,
+  calendar: Calendar,
 ): boolean {
   const results = tag.conditions.map((c) => {
     const kind = Object.hasOwn(fields, c.field) ? fields[c.field] : undefined
-    return kind ? conditionHolds(kind, c, record[c.field], today) : false
+    return kind ? conditionHolds(kind, c, record[c.field], calendar) : false
   })
   if (results.length === 0) return false
   return tag.appliesToCondition === 'Any' ? results.some(Boolean) : results.every(Boolean)

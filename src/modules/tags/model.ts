@@ -27,7 +27,7 @@ export const TagConditionSchema = t.Object(
     }),
     operator: oneOf(allOperators as [string, ...string[]], {
       description:
-        'Strings: equals, notEquals, contains, notContains, startsWith, endsWith, in, notIn (case-insensitive). Numbers (money in cents): equals, notEquals, greaterThan, greaterThanOrEqual, lessThan, lessThanOrEqual. Booleans: equals. Dates: equals, notEquals, before, after, onOrBefore, onOrAfter, withinLastDays (value: days). Every kind: isEmpty, isNotEmpty (no value).',
+        'Strings: equals, notEquals, contains, notContains, startsWith, endsWith, in, notIn (case-insensitive). Numbers (money in cents): equals, notEquals, greaterThan, greaterThanOrEqual, lessThan, lessThanOrEqual. Booleans: equals. Dates: equals, notEquals, before, after, onOrBefore, onOrAfter, withinLastDays (value: days; today counts as day 0), compared on the tenant’s calendar: a timestamp such as `createdAt` takes its date in the tenant’s time zone. Every kind: isEmpty, isNotEmpty (no value).',
     }),
     value: t.Optional(
       t.Nullable(

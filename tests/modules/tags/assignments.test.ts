@@ -230,7 +230,7 @@ describe('tag assignments', () => {
     })
     manual('VIP')
     const titles = (record: Record<string, unknown>) =>
-      dynamicTagsFor(db, 'customer', record, '2025-06-30').map((x) => x.title)
+      dynamicTagsFor(db, 'customer', record, { today: '2025-06-30', timeZone: 'UTC' }).map((x) => x.title)
     expect(titles({ region: 'CA', lifetimeValue: 150_000, marketingOptIn: false })).toEqual([
       'CA big spenders',
     ])

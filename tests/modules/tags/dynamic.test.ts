@@ -335,6 +335,23 @@ describe('dynamic tags: security', () => {
 })
 
 describe('dated conditions move with the date, not with a write', () => {
+  test("a timestamp is dated on the tenant's calendar (America/Los_Angeles here), not on UTC's", async () => {
+    const yesterday = inDays(-1)
+    // 20:00 in Los Angeles is 03:00 or 04:00 the next day in UTC.
+    const evening = zonedInstant(yesterday, '20:00', 'America/Los_Angeles').toISOString()
+    expect(evening.slice(0, 10)).not.toBe(yesterday)
+    const late = await makeCustomer(t, { firstName: 'Late' })
+    t.tenant.db.$client.run('UPDATE customers SET created_at = ? WHERE id = ?', [evening, late.id])
+    const createdYesterday = await dynamicTag('customer', [
+      { field: 'createdAt', operator: 'equals', value: yesterday },
+    ])
+    const createdToday = await dynamicTag('customer', [
+      { field: 'createdAt', operator: 'equals', value: inDays(0) },
+    ])
+    expect(carriers(createdYesterday.id)).toContain(late.id)
+    expect(carriers(createdToday.id)).not.toContain(late.id)
+  })
+
   test('the tags.refresh-dated job takes a customer out of "created within 1 day" once that day is past, recorded by the system', async () => {
     const fresh = await makeCustomer(t, { firstName: 'Fresh' })
     const aging = await makeCustomer(t, { firstName: 'Aging' })

@@ -51,7 +51,7 @@ describe('conditionErrors', () => {
 })
 
 describe('matchesConditions', () => {
-  const today = '2025-03-01'
+  const today = { today: '2025-03-01', timeZone: 'UTC' }
   const one = (
     condition: { field: string; operator: string; value?: unknown },
     record: Record<string, unknown>,
@@ -110,6 +110,29 @@ describe('matchesConditions', () => {
     expect(
       one({ field: 'lastOrderDate', operator: 'withinLastDays', value: 30 }, { lastOrderDate: '2025-03-02' }),
     ).toBe(false)
+  })
+
+  test("timestamps are dated on the tenant's calendar; dates stay as they are", () => {
+    const inLosAngeles = { today: '2025-03-01', timeZone: 'America/Los_Angeles' }
+    // 02:30 UTC on 2 March is 18:30 on 1 March in Los Angeles.
+    const created = { createdAt: '2025-03-02T02:30:00.000Z', birthDate: '2025-03-02' }
+    const holds = (
+      calendar: typeof inLosAngeles,
+      condition: { field: string; operator: string; value?: unknown },
+    ) =>
+      matchesConditions(
+        'customer',
+        { appliesToCondition: 'All', conditions: [condition as never] },
+        created,
+        calendar,
+      )
+    expect(holds(inLosAngeles, { field: 'createdAt', operator: 'equals', value: '2025-03-01' })).toBe(true)
+    expect(holds(inLosAngeles, { field: 'createdAt', operator: 'withinLastDays', value: 1 })).toBe(true)
+    expect(holds(inLosAngeles, { field: 'birthDate', operator: 'equals', value: '2025-03-02' })).toBe(true)
+    const inUtc = { today: '2025-03-01', timeZone: 'UTC' }
+    expect(holds(inUtc, { field: 'createdAt', operator: 'equals', value: '2025-03-02' })).toBe(true)
+    // On UTC's calendar the same instant is tomorrow: not within the last day.
+    expect(holds(inUtc, { field: 'createdAt', operator: 'withinLastDays', value: 1 })).toBe(false)
   })
 
   test('All needs every condition, Any needs one', () => {

@@ -15805,11 +15805,12 @@ export interface operations {
     listAuditEntries: {
         parameters: {
             query?: {
+                /** @description e.g. `club_membership`; entries written under a former name (`club-membership`) match too. */
                 entityType?: string;
                 entityId?: string;
                 staffUserId?: string;
                 requestId?: string;
-                /** @description e.g. `vendor.create`. */
+                /** @description e.g. `vendor.create`; an action renamed since matches its former spelling too. */
                 action?: string;
                 subject?: string;
                 locationId?: string;

@@ -1,7 +1,9 @@
 // GET /audit-entries: filters, paging, newest first, location scoping, permission, isolation.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { createLocation } from '../../src/modules/locations/service'
+import { appendAudit } from '../../src/platform/audit/audit'
 import { systemActor } from '../../src/platform/auth/actor'
+import { inWriteTransaction } from '../../src/platform/tenancy/transaction'
 import { createTestApp, type TestApp } from '../harness'
 
 describe('audit entries', () => {
@@ -60,6 +62,35 @@ describe('audit entries', () => {
     const future = new Date(Date.now() + 86_400_000).toISOString()
     expect((await t.request('GET', `/audit-entries?from=${future}`)).body.page.total).toBe(0)
     expect((await t.request('GET', '/audit-entries?to=2000-01-01')).body.page.total).toBe(0)
+  })
+
+  test('entity types and actions renamed since match entries written under their former names', async () => {
+    // Club memberships were `club-membership` before the snake_case names; their entries keep it.
+    inWriteTransaction(t.tenant.db, (tx) => {
+      const actor = systemActor(t.tenant.id, 'test')
+      appendAudit(tx, actor, {
+        action: 'club-membership.create',
+        entityType: 'club-membership',
+        entityId: 'm-old',
+      })
+      appendAudit(tx, actor, {
+        action: 'club_membership.create',
+        entityType: 'club_membership',
+        entityId: 'm-new',
+      })
+      appendAudit(tx, actor, {
+        action: 'club_membership.hold',
+        entityType: 'club_membership',
+        entityId: 'm-new',
+      })
+    })
+    const ids = async (query: string) =>
+      (await t.request('GET', `/audit-entries?${query}`)).body.auditEntries.map((e: any) => e.entityId)
+    expect(await ids('entityType=club_membership')).toEqual(['m-new', 'm-new', 'm-old'])
+    expect(await ids('entityType=club-membership')).toEqual(['m-new', 'm-new', 'm-old'])
+    expect(await ids('action=club_membership.create')).toEqual(['m-new', 'm-old'])
+    expect(await ids('action=club-membership.create')).toEqual(['m-new', 'm-old'])
+    expect(await ids('entityType=club')).toEqual([])
   })
 
   test('bad filters are 400', async () => {

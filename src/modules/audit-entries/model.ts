@@ -36,11 +36,24 @@ const instant = (description: string) =>
   )
 
 export const AuditListQuery = t.Object({
-  entityType: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
+  entityType: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        'e.g. `club_membership`; entries written under a former name (`club-membership`) match too.',
+    }),
+  ),
   entityId: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
   staffUserId: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
   requestId: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
-  action: t.Optional(t.String({ minLength: 1, maxLength: 100, description: 'e.g. `vendor.create`.' })),
+  action: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'e.g. `vendor.create`; an action renamed since matches its former spelling too.',
+    }),
+  ),
   subject: t.Optional(t.String({ minLength: 1, maxLength: 300 })),
   locationId: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
   from: instant('Entries at or after this instant; a plain date means its start (UTC).'),

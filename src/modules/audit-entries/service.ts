@@ -1,6 +1,7 @@
-import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm'
 import { auditEntries } from '../../platform/audit/schema'
 import { type LocationScope, scopeCondition } from '../../platform/auth/location-scope'
+import { namesOfObject, spellingsOf } from '../../platform/events/names'
 import { offsetOf, type PageRequest } from '../../platform/http/paging'
 import { invalid } from '../../platform/http/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
@@ -16,17 +17,31 @@ function boundary(field: 'from' | 'to', value: string): string {
   return new Date(end).toISOString()
 }
 
+/**
+ * An entity type and every former name of it (`club_membership`, `club-membership`): entries keep
+ * the names they were written with, and the chain forbids rewriting them.
+ */
+const entityTypeNames = (entityType: string) => [...new Set([entityType, ...namesOfObject(entityType)])]
+
+/** An action (`club_membership.create`) and its former spellings (`club-membership.create`). */
+function actionNames(action: string): string[] {
+  const dot = action.indexOf('.')
+  if (dot < 1) return [action]
+  const spellings = spellingsOf({ object: action.slice(0, dot), action: action.slice(dot + 1) })
+  return [...new Set([action, ...spellings.map((name) => `${name.object}.${name.action}`)])]
+}
+
 export function listAuditEntries(
   db: Queryable,
   query: Omit<AuditListInput, 'page' | 'limit'> & PageRequest,
   locations: LocationScope,
 ) {
   const conditions: (SQL | undefined)[] = [
-    query.entityType ? eq(auditEntries.entityType, query.entityType) : undefined,
+    query.entityType ? inArray(auditEntries.entityType, entityTypeNames(query.entityType)) : undefined,
     query.entityId ? eq(auditEntries.entityId, query.entityId) : undefined,
     query.staffUserId ? eq(auditEntries.staffUserId, query.staffUserId) : undefined,
     query.requestId ? eq(auditEntries.requestId, query.requestId) : undefined,
-    query.action ? eq(auditEntries.action, query.action) : undefined,
+    query.action ? inArray(auditEntries.action, actionNames(query.action)) : undefined,
     query.subject ? eq(auditEntries.subject, query.subject) : undefined,
     query.locationId ? eq(auditEntries.locationId, query.locationId) : undefined,
     scopeCondition(locations, auditEntries.locationId),

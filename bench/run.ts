@@ -287,7 +287,7 @@ try {
     {
       key: 'orders',
       title: `(c) \`GET /order?limit=50\`, ${options.orders.toLocaleString('en')} orders`,
-      servers: { bare: singleServers.bare, service: singleServers.service },
+      servers: { bare: singleServers.bare, ceiling: singleServers.ceiling, service: singleServers.service },
       path: '/order?limit=50',
       script: 'fixed',
       args: fixedArgs,

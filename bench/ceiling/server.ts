@@ -1,5 +1,5 @@
-// The ceiling: the customer read and create on Elysia + bun:sqlite with nothing else, over a copy
-// of the service's tenant file. The principal is a Map lookup of the bearer token (no signature
+// The ceiling: the customer read and create, and the order list's page (order-page.ts), on
+// Elysia + bun:sqlite with nothing else, over a copy of the service's tenant file. The principal is a Map lookup of the bearer token (no signature
 // check, no staff read); a read is one prepared statement that builds the customer with its
 // addresses and tags as JSON inside SQLite (json() keeps a subquery's array an array); the
 // response is checked against the service's own Customer schema. A create is one BEGIN IMMEDIATE: insert, audit entry on the SHA-256 chain
@@ -9,6 +9,7 @@
 import { Database } from 'bun:sqlite'
 import { Elysia } from 'elysia'
 import { CreateCustomer, Customer, type CustomerView } from '../../src/modules/customers/model'
+import { orderPage } from './order-page'
 
 const env = process.env
 const db = new Database(env.DB_PATH!, { strict: true })
@@ -140,6 +141,8 @@ const problem = (status: number, title: string) =>
     headers: { 'content-type': 'application/problem+json' },
   })
 
+const listOrders = orderPage(db)
+
 const app = new Elysia()
   .resolve(({ headers }) => ({ principal: principals.get(headers.authorization ?? '') }))
   .onBeforeHandle(({ principal }) => {
@@ -153,6 +156,7 @@ const app = new Elysia()
     },
     { response: Customer },
   )
+  .get('/order', ({ query }) => listOrders(Math.min(Math.max(Number(query.limit ?? 50) || 50, 1), 200)))
   .post(
     '/customers',
     ({ body, principal, set }) => {

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Config, configFor } from '../src/config'
-import { createLocation } from '../src/modules/locations/service'
+import type { LocationRow } from '../src/modules/locations/schema'
+import { createLocation, type LocationAddress } from '../src/modules/locations/service'
 import { signInWithPasscode } from '../src/modules/passcode-sessions/service'
 import { createStaffUser } from '../src/modules/staff/service'
 import { systemActor } from '../src/platform/auth/actor'
@@ -64,6 +65,11 @@ export interface TestApp {
     tenant: TenantFixture,
     input?: { role?: RoleName; locationId?: string; passcode?: string; email?: string },
   ): Promise<StaffFixture>
+  /** A second location of the tenant, created as the system would (audited). */
+  addLocation(
+    tenant: TenantFixture,
+    input?: { name?: string; timezone?: string; address?: LocationAddress },
+  ): LocationRow
   /** Signs a staff user in with their passcode (set with addStaff) and answers the `vps_` token. */
   passcodeSession(
     tenant: TenantFixture,
@@ -140,6 +146,15 @@ export async function createTestApp(
 
   const tenant = await addTenant('acme')
 
+  const addLocation: TestApp['addLocation'] = (target, input = {}) => {
+    const { name, timezone, ...rest } = input
+    return createLocation(target.db, systemActor(target.id, 'test'), {
+      name: name ?? 'Second',
+      timezone: timezone ?? 'America/Los_Angeles',
+      ...rest,
+    })
+  }
+
   const passcodeSession: TestApp['passcodeSession'] = async (target, staff, input) => {
     const issued = await signInWithPasscode(
       {
@@ -203,6 +218,7 @@ export async function createTestApp(
     tenant,
     addTenant,
     addStaff,
+    addLocation,
     passcodeSession,
     addCredential,
     request,

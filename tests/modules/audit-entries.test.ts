@@ -1,6 +1,5 @@
 // GET /audit-entries: filters, paging, newest first, location scoping, permission, isolation.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { createLocation } from '../../src/modules/locations/service'
 import { appendAudit } from '../../src/platform/audit/audit'
 import { systemActor } from '../../src/platform/auth/actor'
 import { inWriteTransaction } from '../../src/platform/tenancy/transaction'
@@ -124,7 +123,7 @@ describe('audit entries', () => {
   })
 
   test('a location-only reader sees only that location’s entries', async () => {
-    const patio = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+    const patio = t.addLocation(t.tenant, {
       name: 'Patio',
       timezone: 'UTC',
     })
@@ -172,7 +171,7 @@ describe('audit entries', () => {
     })
 
     test('staff users, location-bound readers and other tenants’ callers are refused', async () => {
-      const patio = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+      const patio = t.addLocation(t.tenant, {
         name: 'Patio',
         timezone: 'UTC',
       })

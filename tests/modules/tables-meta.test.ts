@@ -1,6 +1,5 @@
 // GET /tables/v1/meta and PATCH /tables/v1/me.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { createLocation } from '../../src/modules/locations/service'
 import { createStaffUser } from '../../src/modules/staff/service'
 import { systemActor } from '../../src/platform/auth/actor'
 import { countRows, createTestApp, type TestApp } from '../harness'
@@ -49,7 +48,7 @@ describe('tables meta', () => {
   })
 
   test('capabilities and sections follow the role; location required with several locations', async () => {
-    createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), { name: 'Patio', timezone: 'UTC' })
+    t.addLocation(t.tenant, { name: 'Patio', timezone: 'UTC' })
     const res = await t.request('GET', '/tables/v1/meta', { as: t.tenant.staff })
     expect(res.body.staffUser.dashboardRole).toBe('staff')
     expect(res.body.capabilities).not.toContain('audit:read')
@@ -83,7 +82,7 @@ describe('tables meta', () => {
   })
 
   test('a passcode session sees only its location and tenant', async () => {
-    createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), { name: 'Patio', timezone: 'UTC' })
+    t.addLocation(t.tenant, { name: 'Patio', timezone: 'UTC' })
     const host = await t.addStaff(t.tenant, { role: 'staff', passcode: '1234' })
     const token = await t.passcodeSession(t.tenant, host, { passcode: '1234' })
     const res = await t.request('GET', '/tables/v1/meta', { as: token })

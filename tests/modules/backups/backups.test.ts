@@ -3,8 +3,6 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createLocation } from '../../../src/modules/locations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { backedUpDatabases } from '../../../src/platform/backup/databases'
 import { takeSnapshot } from '../../../src/platform/backup/snapshots'
 import { systemOperator } from '../../../src/platform/operator/audit'
@@ -64,7 +62,7 @@ describe('backups', () => {
   })
 
   test('staff users, location-bound callers and anonymous callers are refused', async () => {
-    const B = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), { name: 'B', timezone: 'UTC' }).id
+    const B = t.addLocation(t.tenant, { name: 'B', timezone: 'UTC' }).id
     const boundManager = await t.addStaff(t.tenant, { role: 'manager', locationId: B })
     expect((await t.request('GET', '/backups', { as: t.tenant.staff })).status).toBe(403)
     expect((await t.request('GET', '/backups', { as: boundManager })).status).toBe(403)

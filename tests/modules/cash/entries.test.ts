@@ -1,7 +1,5 @@
 // Drawer entries and their effect on the expected balance, and closing with over/short/exact.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { createLocation } from '../../../src/modules/locations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { addEntry, drawer, ok, openDrawer } from './helpers'
 
@@ -221,7 +219,7 @@ describe('close', () => {
     const d = await openDrawer(t, { startingBalance: 0 })
     const closed = await ok(close(d.id, { actualBalance: 5_000, confirmWarning: true }, t.tenant.manager))
     expect(closed.drawer.approvedByStaffUserId).toBe(t.tenant.manager.id)
-    const patio = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+    const patio = t.addLocation(t.tenant, {
       name: 'Patio',
       timezone: 'America/Los_Angeles',
     })

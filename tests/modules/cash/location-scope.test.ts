@@ -1,8 +1,6 @@
 // Cash drawers under the location rule: a caller bound to location A (a manager whose only role is
 // there, or a `vps_` passcode session there) sees and touches only A's drawers and their entries.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { createLocation } from '../../../src/modules/locations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { boundCallers } from '../../bound-callers'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { ok, openDrawer } from './helpers'
@@ -14,7 +12,7 @@ let atB: any
 
 beforeEach(async () => {
   t = await createTestApp()
-  locationB = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), { name: 'B', timezone: 'UTC' }).id
+  locationB = t.addLocation(t.tenant, { name: 'B', timezone: 'UTC' }).id
   atA = await openDrawer(t, { label: 'Front' })
   atB = await openDrawer(t, { label: 'Patio', locationId: locationB })
 })

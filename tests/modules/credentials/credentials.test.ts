@@ -1,7 +1,5 @@
 // /credentials: tables-API credentials made, listed and revoked over HTTP by an owner.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { createLocation } from '../../../src/modules/locations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 
 describe('credentials', () => {
@@ -102,7 +100,7 @@ describe('credentials', () => {
   })
 
   test('a location-bound owner is 403 (credentials are tenant-wide)', async () => {
-    const B = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), { name: 'B', timezone: 'UTC' }).id
+    const B = t.addLocation(t.tenant, { name: 'B', timezone: 'UTC' }).id
     const boundOwner = await t.addStaff(t.tenant, { role: 'owner', locationId: B })
     expect((await create({ locationIds: [B] }, boundOwner)).status).toBe(403)
     expect((await t.request('GET', '/credentials', { as: boundOwner })).status).toBe(403)

@@ -1,8 +1,6 @@
 // Customers at /customers and /customer: CRUD, envelopes, search, location filter, addresses,
 // permissions, tenant isolation, audit and events.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { createLocation } from '../../../src/modules/locations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { countRows, createTestApp, runScenarios, type ScenarioContext, type TestApp } from '../../harness'
 import { addAddress, address, auditActions, events, makeClub, makeCustomer } from './helpers'
 
@@ -349,7 +347,7 @@ describe('customers: behaviour', () => {
   })
 
   test('locationId keeps customers created at the location or with a club membership there', async () => {
-    const second = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+    const second = t.addLocation(t.tenant, {
       name: 'Annex',
       timezone: 'UTC',
     })

@@ -2,7 +2,6 @@
 // figure against a small hand-made set of orders and shifts at two locations in two time zones.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { ERA_JOB } from '../../../src/modules/era/jobs'
-import { createLocation } from '../../../src/modules/locations/service'
 import { recordOrderPayment } from '../../../src/modules/orders/lifecycle'
 import { serviceOrdersPort } from '../../../src/modules/orders-port'
 import { systemActor } from '../../../src/platform/auth/actor'
@@ -13,7 +12,7 @@ let t: TestApp
 let ny: string
 beforeEach(async () => {
   t = await createTestApp()
-  ny = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+  ny = t.addLocation(t.tenant, {
     name: 'Manhattan',
     timezone: 'America/New_York',
   }).id

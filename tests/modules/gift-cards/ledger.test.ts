@@ -1,7 +1,6 @@
 // The value routes: activate, load, redeem, void, adjust, cash out, expire, merge, disable;
 // overdraw refusal, idempotent redemption, location sharing, permissions, and the database guards.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { createLocation } from '../../../src/modules/locations/service'
 import { systemActor } from '../../../src/platform/auth/actor'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { balanceAndLedgerSum, issueCard, putSettings } from './helpers'
@@ -127,7 +126,7 @@ describe('redeem', () => {
   })
 
   test('respects sharedAcrossLocations', async () => {
-    const elsewhere = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+    const elsewhere = t.addLocation(t.tenant, {
       name: 'Second',
       timezone: 'America/Los_Angeles',
     })

@@ -2,7 +2,6 @@
 // cross-location pooling (worked by hand), transactions, and date validation.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { deliverDueGiftCards } from '../../../src/modules/gift-cards/delivery'
-import { createLocation } from '../../../src/modules/locations/service'
 import { systemActor } from '../../../src/platform/auth/actor'
 import { MessageSendError } from '../../../src/platform/messaging/sender'
 import { createTestApp, runScenarios, type TestApp } from '../../harness'
@@ -18,8 +17,7 @@ function useApp() {
 }
 
 const post = (path: string, body: unknown = {}) => t.request('POST', path, { body })
-const addLocation = (name: string) =>
-  createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), { name, timezone: 'America/Los_Angeles' }).id
+const addLocation = (name: string) => t.addLocation(t.tenant, { name, timezone: 'America/Los_Angeles' }).id
 
 /** A boundary instant strictly between what happened before and what happens after. */
 async function boundary(): Promise<string> {
@@ -345,7 +343,7 @@ describe("reports within the request's locations", () => {
   })
 
   test('dates follow the time zone of the one location a bound caller reaches', async () => {
-    const b = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+    const b = t.addLocation(t.tenant, {
       name: 'Paris',
       timezone: 'Europe/Paris',
     }).id

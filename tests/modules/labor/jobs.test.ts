@@ -1,8 +1,6 @@
 // Jobs and job assignments: CRUD, validation, permission, isolation, and access primitives that
 // really open and close routes for the staff users holding the job.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { createLocation } from '../../../src/modules/locations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { jobFor, ok } from './helpers'
 
@@ -182,7 +180,7 @@ describe('job access primitives change what the holder may do', () => {
     expect((await create()).status).toBe(201)
     // Naming no location, it acts where the grant holds; never at another location.
     expect((await t.request('POST', '/vendor', { as: staff, body: { name: 'B' } })).status).toBe(201)
-    const second = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+    const second = t.addLocation(t.tenant, {
       name: 'Second',
       timezone: 'America/New_York',
     })

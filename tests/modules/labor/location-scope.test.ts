@@ -3,8 +3,6 @@
 // them; jobs of every location are seen by all but shaped only tenant-wide; employees who work
 // only at B are 404, and the others show only their jobs and open shift at A.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { createLocation } from '../../../src/modules/locations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { boundCallers } from '../../bound-callers'
 import { countRows, createTestApp, type StaffFixture, type TestApp } from '../../harness'
 import { ok } from './helpers'
@@ -23,7 +21,7 @@ let workerB: StaffFixture
 beforeEach(async () => {
   t = await createTestApp()
   A = t.tenant.locationId
-  B = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), { name: 'B', timezone: 'UTC' }).id
+  B = t.addLocation(t.tenant, { name: 'B', timezone: 'UTC' }).id
   jobA = await ok(t, 'POST', '/labor/jobs', { title: 'Server', locationId: A })
   jobB = await ok(t, 'POST', '/labor/jobs', { title: 'Sommelier', locationId: B })
   jobEverywhere = await ok(t, 'POST', '/labor/jobs', { title: 'Dishwasher' })

@@ -1,8 +1,6 @@
 // Media assets once uploaded: list filters, attach, reuse, soft delete and restore; validation,
 // permissions, tenant isolation and location scope.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { createLocation } from '../../../src/modules/locations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { countRows, createTestApp, runScenarios, type ScenarioContext, type TestApp } from '../../harness'
 import { createProduct } from '../products/fixtures'
 import { png } from './files'
@@ -15,8 +13,7 @@ beforeEach(async () => {
 afterEach(() => t.close())
 
 /** Locations are made by the command line in this service (no route): through the service. */
-const addLocation = (name: string) =>
-  createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), { name, timezone: 'America/Los_Angeles' })
+const addLocation = (name: string) => t.addLocation(t.tenant, { name, timezone: 'America/Los_Angeles' })
 const ids = (assets: { id: string }[]) => assets.map((a) => a.id)
 const fileOf = (asset: { publicUrl: string }) => t.app.handle(new Request(asset.publicUrl))
 

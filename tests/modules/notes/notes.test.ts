@@ -1,8 +1,6 @@
 // /note: CRUD, filters by customer, order and club membership, q, paging, calendar dates,
 // permissions, tenant isolation, audit and events.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { createLocation } from '../../../src/modules/locations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
 import {
   countRows,
   createTestApp,
@@ -454,7 +452,7 @@ describe('notes: location', () => {
   afterEach(() => t.close())
 
   test('a note about an order lives where the order does; notes about no order are seen everywhere', async () => {
-    const locationB = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+    const locationB = t.addLocation(t.tenant, {
       name: 'B',
       timezone: 'UTC',
     }).id

@@ -224,9 +224,7 @@ describe('applying coupons', () => {
 })
 
 async function otherLocation() {
-  const { createLocation } = await import('../../../src/modules/locations/service')
-  const { systemActor } = await import('../../../src/platform/auth/actor')
-  return createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+  return t.addLocation(t.tenant, {
     name: 'Second',
     timezone: 'America/Los_Angeles',
   })

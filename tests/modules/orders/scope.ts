@@ -2,8 +2,6 @@
 // the first, and the check that a refused request wrote nothing (no table of the tenant changed
 // its count; every write is audited, so a changed row shows in audit_entries).
 import { expect } from 'bun:test'
-import { createLocation } from '../../../src/modules/locations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { changedCounts, type TestApp, type TestResponse, tableCounter } from '../../harness'
 
 /** A manager whose only role is at A, and a `vps_` passcode session at A. */
@@ -20,7 +18,7 @@ export interface ScopeFixture {
 
 export async function scopeFixture(t: TestApp): Promise<ScopeFixture> {
   const A = t.tenant.locationId
-  const B = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), { name: 'B', timezone: 'UTC' }).id
+  const B = t.addLocation(t.tenant, { name: 'B', timezone: 'UTC' }).id
   const manager = await t.addStaff(t.tenant, { role: 'manager', locationId: A })
   const cashier = await t.addStaff(t.tenant, { role: 'manager', locationId: A, passcode: '1234' })
   const session = await t.passcodeSession(t.tenant, cashier, { passcode: '1234' })

@@ -1,8 +1,6 @@
 // Partner routes: restaurants as a bare array, connectedRestaurants keyset paging with an opaque
 // token, a restaurant's general settings; permission and tenant isolation.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { createLocation } from '../../../src/modules/locations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { createTestApp, type TestApp } from '../../harness'
 
 let t: TestApp
@@ -13,7 +11,7 @@ afterEach(() => t.close())
 
 const addLocations = (n: number) =>
   Array.from({ length: n }, (_, i) =>
-    createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+    t.addLocation(t.tenant, {
       name: `Branch ${i + 1}`,
       timezone: 'America/New_York',
       address: {

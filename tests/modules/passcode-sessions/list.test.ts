@@ -1,7 +1,5 @@
 // GET /auth/passcode-sessions: the open sessions, never their tokens, within the caller's locations.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { createLocation } from '../../../src/modules/locations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { boundCallers } from '../../bound-callers'
 import { createTestApp, type StaffFixture, type TestApp } from '../../harness'
 
@@ -9,7 +7,7 @@ let t: TestApp
 let B: string
 beforeEach(async () => {
   t = await createTestApp()
-  B = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), { name: 'B', timezone: 'UTC' }).id
+  B = t.addLocation(t.tenant, { name: 'B', timezone: 'UTC' }).id
 })
 afterEach(() => t.close())
 

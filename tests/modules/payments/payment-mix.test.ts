@@ -1,7 +1,5 @@
 // GET /payment-mix: money taken per tender, refunds subtracted, within the caller's locations.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { createLocation } from '../../../src/modules/locations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { boundCallers } from '../../bound-callers'
 import { createTestApp, type StaffFixture, type TestApp } from '../../harness'
 import { ok, openDrawer } from '../cash/helpers'
@@ -86,7 +84,7 @@ describe('payment mix', () => {
 
   describe.each(boundCallers)('%s', (_name, bind) => {
     test('sees only its location; naming another location is 403', async () => {
-      const B = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+      const B = t.addLocation(t.tenant, {
         name: 'B',
         timezone: 'UTC',
       }).id

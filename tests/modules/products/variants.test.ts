@@ -153,10 +153,7 @@ describe('inventory', () => {
   afterEach(() => t.close())
 
   const addLocation = async () => {
-    const { createLocation } = await import('../../../src/modules/locations/service')
-    const { systemActor } = await import('../../../src/platform/auth/actor')
-    return createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), { name: 'Cellar', timezone: 'UTC' })
-      .id
+    return t.addLocation(t.tenant, { name: 'Cellar', timezone: 'UTC' }).id
   }
 
   test('rows per variant and location appear on the variant and on the product', async () => {

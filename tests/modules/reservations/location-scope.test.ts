@@ -3,8 +3,6 @@
 // there) gets 404 for B's experiences and reservations, lists without them (totals too), and 403
 // for a write naming B; every refusal writes nothing.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { createLocation } from '../../../src/modules/locations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { boundCallers } from '../../bound-callers'
 import { changedCounts, createTestApp, type TestApp, type TestResponse, tableCounter } from '../../harness'
 import { inDays, newKey, publish, tablesPath } from './helpers'
@@ -15,7 +13,7 @@ let B: string
 beforeEach(async () => {
   t = await createTestApp()
   A = t.tenant.locationId
-  B = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), { name: 'B', timezone: 'UTC' }).id
+  B = t.addLocation(t.tenant, { name: 'B', timezone: 'UTC' }).id
 })
 afterEach(() => t.close())
 

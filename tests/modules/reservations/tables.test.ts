@@ -1,7 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { createLocation } from '../../../src/modules/locations/service'
 import { signOptionToken } from '../../../src/modules/tables-reservations/tokens'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { book, inDays, newKey, options, publishedExperience, tablesPath } from './helpers'
 
@@ -209,7 +207,7 @@ describe('create', () => {
   test('a token of another location of the tenant is 400', async () => {
     await publishedExperience(t)
     const token = (await options(t, { date: inDays(3), partySize: 2 })).body.data[0].optionToken
-    const { id } = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+    const { id } = t.addLocation(t.tenant, {
       name: 'Annex',
       timezone: 'UTC',
     })

@@ -1,6 +1,5 @@
 // Staff management over HTTP: CRUD, deactivation, roles, passcodes, and who may manage whom.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { createLocation } from '../../../src/modules/locations/service'
 import { deactivateStaffUser } from '../../../src/modules/staff/management'
 import { systemActor } from '../../../src/platform/auth/actor'
 import { everyLocation } from '../../../src/platform/auth/location-scope'
@@ -252,7 +251,7 @@ describe('staff: behaviour', () => {
   })
 
   test('a location-scoped manager manages roles only at their location', async () => {
-    const patio = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+    const patio = t.addLocation(t.tenant, {
       name: 'Patio',
       timezone: 'UTC',
     })
@@ -288,7 +287,7 @@ describe('staff: behaviour', () => {
 
   test('a caller bound to a location does not find staff who work only elsewhere: 404, nothing written', async () => {
     const A = t.tenant.locationId
-    const B = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), { name: 'B', timezone: 'UTC' }).id
+    const B = t.addLocation(t.tenant, { name: 'B', timezone: 'UTC' }).id
     const atB = await t.addStaff(t.tenant, { role: 'staff', locationId: B, passcode: '1357' })
     const atBoth = await t.addStaff(t.tenant, { role: 'staff', locationId: B })
     const roleAtB = (await t.request('GET', `/staff-users/${atB.id}`)).body.roles[0].id
@@ -331,7 +330,7 @@ describe('staff: behaviour', () => {
   })
 
   test('roles: assign, duplicate 409, remove, last owner protected, unknown 404', async () => {
-    const patio = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+    const patio = t.addLocation(t.tenant, {
       name: 'Patio',
       timezone: 'UTC',
     })

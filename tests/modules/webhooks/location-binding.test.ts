@@ -3,8 +3,6 @@
 // permission at every location. A tables-API subscription made by a caller bound to some locations
 // is bound to them and receives only events that happened there.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { createLocation } from '../../../src/modules/locations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { fanOut } from '../../../src/platform/events/delivery'
 import { changedCounts, createTestApp, tableCounter } from '../../harness'
 
@@ -12,7 +10,7 @@ const t = await createTestApp({ config: { webhookAllowPrivateTargets: true } })
 afterAll(() => t.close())
 const acme = t.tenant
 const A = acme.locationId
-const B = createLocation(acme.db, systemActor(acme.id, 'test'), { name: 'B', timezone: 'UTC' }).id
+const B = t.addLocation(acme, { name: 'B', timezone: 'UTC' }).id
 const counts = tableCounter({ acme: acme.db })
 const path = '/tables-api/v1/webhook-subscriptions'
 const orderCreated = { object: 'order', action: 'create', url: 'https://hooks.example.com/orders' }

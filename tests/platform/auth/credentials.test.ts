@@ -2,9 +2,7 @@
 // the `credentialScope` route option, scopes, location allowlist, tables-API-only, rate limit.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { Elysia, t as schema } from 'elysia'
-import { createLocation } from '../../../src/modules/locations/service'
 import { appendAudit } from '../../../src/platform/audit/audit'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { FixedWindowLimiter } from '../../../src/platform/auth/rate-limit'
 import { httpConventions } from '../../../src/platform/http/conventions'
 import { inWriteTransaction } from '../../../src/platform/tenancy/transaction'
@@ -292,7 +290,7 @@ describe('staff on location routes', () => {
     const t = await createTestApp()
     try {
       const app = tablesApiApp(t)
-      const patio = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+      const patio = t.addLocation(t.tenant, {
         name: 'Patio',
         timezone: 'UTC',
       })

@@ -1,8 +1,6 @@
 // Identity headers, the in-process staff header, deactivation taking effect at once, and
 // location-scoped roles.
 import { describe, expect, test } from 'bun:test'
-import { createLocation } from '../../../src/modules/locations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { countRows, createTestApp } from '../../harness'
 
 describe('identity headers', () => {
@@ -120,7 +118,7 @@ describe('location-scoped roles', () => {
   test('grant only at their location: x-location-id of another is 403, none acts at their own', async () => {
     const t = await createTestApp()
     try {
-      const patio = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+      const patio = t.addLocation(t.tenant, {
         name: 'Patio',
         timezone: 'UTC',
       })

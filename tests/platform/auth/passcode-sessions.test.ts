@@ -1,7 +1,5 @@
 // POS passcode sessions: sign-in, lockout, location binding, sign-out, expiry, revocation.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { createLocation } from '../../../src/modules/locations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { PASSCODE_MAX_ATTEMPTS } from '../../../src/platform/auth/passcode-sessions'
 import { countRows, createTestApp, type StaffFixture, type TestApp } from '../../harness'
 
@@ -79,7 +77,7 @@ describe('passcode sessions', () => {
   test('a vps_ request naming another location anywhere is 403 and writes nothing', async () => {
     const manager = await t.addStaff(t.tenant, { role: 'manager', passcode: '2468' })
     const token = await t.passcodeSession(t.tenant, manager, { passcode: '2468' })
-    const elsewhere = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+    const elsewhere = t.addLocation(t.tenant, {
       name: 'Patio',
       timezone: 'UTC',
     })
@@ -117,7 +115,7 @@ describe('passcode sessions', () => {
   })
 
   test('a location-scoped role signs in only where it applies', async () => {
-    const patio = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+    const patio = t.addLocation(t.tenant, {
       name: 'Patio',
       timezone: 'UTC',
     })

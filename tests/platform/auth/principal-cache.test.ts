@@ -3,8 +3,6 @@
 // sessions, credentials) applies from the very next request, in this process and in another.
 import { Database } from 'bun:sqlite'
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { createLocation } from '../../../src/modules/locations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { authenticate } from '../../../src/platform/auth/authenticate'
 import { revokeCredential } from '../../../src/platform/auth/credentials'
 import { type RunningServer, sharedDataDir } from '../../e2e/cli'
@@ -176,7 +174,7 @@ describe('every change that alters a principal applies from the next request', (
 
   test('a new location can be named at once', async () => {
     await expectStatus(t, t.tenant.owner, 200)
-    const patio = createLocation(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+    const patio = t.addLocation(t.tenant, {
       name: 'Patio',
       timezone: 'UTC',
     })

@@ -29,6 +29,9 @@ export const demoLocations = [
 ] as const
 
 /** Staff in every role: `at` is the index of their location, or null for tenant-wide. */
+/** Every demo staff user signs in at the POS with this passcode (`POST /auth/passcode-sessions`). */
+export const DEMO_PASSCODE = '1234'
+
 export const demoStaff: { firstName: string; lastName: string; role: RoleName; at: 0 | 1 | null }[] = [
   { firstName: 'Marisol', lastName: 'Vega', role: 'manager', at: 0 },
   { firstName: 'Theo', lastName: 'Brandt', role: 'manager', at: 1 },

@@ -15,6 +15,7 @@ import type { Tenant } from '../../platform/tenancy/tenants'
 import { closeDrawer } from '../cash/close'
 import { createDrawer, getDrawerRow } from '../cash/drawers'
 import { createMembership } from '../club-memberships/service'
+import { createRelease } from '../club-releases/service'
 import { createClub } from '../clubs/service'
 import { createCollection } from '../collections/service'
 import { createCoupon } from '../coupons/service'
@@ -42,6 +43,7 @@ import { createTax } from '../taxes/service'
 import { createVendor } from '../vendors/service'
 import { createWebhook } from '../webhooks/service'
 import {
+  DEMO_PASSCODE,
   DEMO_WEEKS,
   demoCustomers,
   demoLocations,
@@ -89,6 +91,7 @@ function setUp(db: Db, actor: Actor, tenant: Tenant, owner: DemoOwner) {
       lastName: person.lastName,
       role: person.role,
       locationId: person.at === null ? undefined : locations[person.at]!.id,
+      passcode: DEMO_PASSCODE,
     }),
   )
   createTax(db, actor, {
@@ -173,6 +176,15 @@ function setUp(db: Db, actor: Actor, tenant: Tenant, owner: DemoOwner) {
       { customerId: customer.id, clubId: club.id, orderDeliveryMethod: 'Pickup' },
       today,
     )
+  // Being planned, to process after the demo's present: never charged by the demo itself.
+  createRelease(db, actor, club.id, {
+    title: 'Spring Release',
+    processDate: addDays(today, DEMO_WEEKS * 7 + 14),
+    items: [
+      { sku: 'PIN21', quantity: 2 },
+      { sku: 'CAB21', quantity: 1 },
+    ],
+  })
   createNote(db, actor, everyLocation, {
     content: 'Prefers the Pinot; celebrating an anniversary in the spring.',
     noteDate: today,

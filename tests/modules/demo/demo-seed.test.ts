@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DEFAULT_OWNER, ensureEmbeddedDefault } from '../../../src/cli/bootstrap'
 import { configFor } from '../../../src/config'
+import { DEMO_PASSCODE } from '../../../src/modules/demo/data'
 import { pageLocations } from '../../../src/modules/locations/service'
 import { createTenantWithOwner } from '../../../src/modules/tenants/service'
 import { verifyAuditChain } from '../../../src/platform/audit/audit'
@@ -66,6 +67,27 @@ describe('the demo tenant', () => {
     const res = await get(path)
     expect(res.status).toBe(200)
     expect(countOf(res)).toBeGreaterThan(0)
+  })
+
+  test('the club has a release being planned, after today', async () => {
+    const [club] = (await get('/club')).body.clubs
+    const releases = (await get(`/club/${club.id}/releases`)).body.clubReleases
+    expect(releases).toHaveLength(1)
+    expect(releases[0]).toMatchObject({ title: 'Spring Release', status: 'Planning' })
+    expect(releases[0].processDate > new Date().toISOString().slice(0, 10)).toBe(true)
+  })
+
+  test('staff sign in at the POS with the demo passcode', async () => {
+    const users = (await get('/staff-users?limit=100')).body.staffUsers
+    const barista = users.find((u: any) => u.firstName === 'Priya')
+    const res = await t.request('POST', '/auth/passcode-sessions', {
+      as: null,
+      tenant: null,
+      headers: { 'x-tenant-id': made.tenant.id },
+      body: { staffUserId: barista.id, locationId: made.location.id, passcode: DEMO_PASSCODE },
+    })
+    expect(res.status).toBe(201)
+    expect(res.body.token).toStartWith('vps_')
   })
 
   test('orders span weeks, and its audit chain verifies', async () => {

@@ -110,7 +110,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in at a POS with a passcode
-         * @description No bearer needed; the tenant comes from `x-tenant-id`/`x-tenant-slug` or the default. Answers a `vps_` token that acts as this staff user at this location only, for `PASSCODE_SESSION_TTL` seconds (default 12 h); only its hash is stored. An unknown, inactive or passcode-less staff user and a wrong passcode are all 401. 5 attempts within 15 minutes without a success lock passcode sign-in for that staff user for 15 minutes: 429 `rate_limited` with Retry-After, even with the right passcode. A staff user with no role at the location is 403; an unknown location 404.
+         * @description No bearer needed; the tenant comes from `x-tenant-id`/`x-tenant-slug` or the default. Answers a `vps_` token that acts as this staff user at this location only, for `PASSCODE_SESSION_TTL` seconds (default 12 h); only its hash is stored. An unknown, inactive or passcode-less staff user and a wrong passcode are all 401. 5 attempts within 15 minutes without a success lock passcode sign-in for that staff user for 15 minutes: 429 `rate_limited` with Retry-After, even with the right passcode. A staff user who holds nothing at the location (no role there or tenant-wide, no job there in force) is 403; an unknown location 404.
          */
         post: operations["createAuthPasscodeSession"];
         delete?: never;
@@ -3784,7 +3784,7 @@ export interface paths {
         put?: never;
         /**
          * Open a cash drawer
-         * @description Opens a drawer (state `open`) at `locationId` with `startingBalance`; the opening staff user is the caller. `sequenceNumber` counts drawers of the same label (case-insensitive) at the location; `label` gets ` #n` from the second on. Closeout thresholds default to a warning above 500 and a manager approval above 2000 cents of over/short (null turns one off; the warning may not be above the approval). An unknown location is 400; so is an `assignedStaffUserId` that is not an active staff user working at the location (a role there or tenant-wide). Money is integer cents.
+         * @description Opens a drawer (state `open`) at `locationId` with `startingBalance`; the opening staff user is the caller. `sequenceNumber` counts drawers of the same label (case-insensitive) at the location; `label` gets ` #n` from the second on. Closeout thresholds default to a warning above 500 and a manager approval above 2000 cents of over/short (null turns one off; the warning may not be above the approval). An unknown location is 400; so is an `assignedStaffUserId` that is not an active staff user working at the location (a role there or tenant-wide, or a job there in force that grants something). Money is integer cents.
          */
         post: operations["createCashManagementDrawer"];
         delete?: never;
@@ -3824,7 +3824,7 @@ export interface paths {
         put?: never;
         /**
          * Assign (and lock) a drawer
-         * @description Assigns the drawer to `staffUserId` (an active staff user working at the drawer’s location: a role there or tenant-wide; 400 otherwise), or to the caller when the body is empty; `null` unassigns. `lock: true` locks it to the assignee: then only they, or someone holding cash:approve, may record entries. Cash payments at the location go to the open drawer assigned to the staff user taking them. A closed drawer is 409.
+         * @description Assigns the drawer to `staffUserId` (an active staff user working at the drawer’s location: a role there or tenant-wide, or a job there in force that grants something; 400 otherwise), or to the caller when the body is empty; `null` unassigns. `lock: true` locks it to the assignee: then only they, or someone holding cash:approve, may record entries. Cash payments at the location go to the open drawer assigned to the staff user taking them. A closed drawer is 409.
          */
         post: operations["assignCashManagementDrawer"];
         delete?: never;

@@ -3,12 +3,12 @@
 import { eq } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import { permissionsAt } from '../../platform/auth/permissions'
 import { ApiError, conflict, invalid } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { findStaffUser, roleGrantsOf } from '../staff/service'
+import { staffPermissionsAt } from '../labor/access'
+import { findStaffUser } from '../staff/service'
 import { reconcile } from './balance'
 import { closeoutSummary } from './closeout'
 import { assertState, drawerWrite, getDrawerRow, presentDrawer } from './drawers'
@@ -17,7 +17,7 @@ import { cashDrawers, type DrawerRow } from './schema'
 
 function canApprove(tx: Queryable, staffUserId: string, locationId: string): boolean {
   if (findStaffUser(tx, staffUserId)?.status !== 'active') return false
-  return permissionsAt(roleGrantsOf(tx, staffUserId), locationId).has('cash:approve')
+  return staffPermissionsAt(tx, staffUserId, locationId).has('cash:approve')
 }
 
 /** The approving staff user, when one is needed: the one named, else the caller if they may approve. */

@@ -4,15 +4,15 @@ import { and, asc, count, desc, eq, max, type SQL, sql } from 'drizzle-orm'
 import { recordWrite, type WriteRecord } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { type LocationScope, locatedRow, scopeCondition } from '../../platform/auth/location-scope'
-import { permissionsAt } from '../../platform/auth/permissions'
 import { offsetOf, type PageRequest } from '../../platform/http/paging'
 import { conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { staffPermissionsAt } from '../labor/access'
 import { findLocation } from '../locations/service'
-import { findStaffUser, roleGrantsOf } from '../staff/service'
+import { findStaffUser } from '../staff/service'
 import { reconcile } from './balance'
 import { closeoutSummary } from './closeout'
 import {
@@ -44,12 +44,12 @@ export function assertState(drawer: DrawerRow, allowed: readonly DrawerState[], 
 
 /**
  * A drawer is assigned to, and its entries name, active staff users who work at its location (a
- * role there or tenant-wide). Someone who works elsewhere gets the same answer as no one, so the
+ * role there or tenant-wide, or a job there that grants something). Someone who works elsewhere gets the same answer as no one, so the
  * answer does not reveal the staff of other locations.
  */
 export function assertStaffAt(db: Queryable, id: string, locationId: string, path: string) {
   const active = findStaffUser(db, id)?.status === 'active'
-  if (!active || permissionsAt(roleGrantsOf(db, id), locationId).size === 0)
+  if (!active || staffPermissionsAt(db, id, locationId).size === 0)
     throw invalid(path, `no active staff user ${id} at the drawer's location`)
 }
 

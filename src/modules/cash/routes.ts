@@ -51,7 +51,7 @@ export const cashRoutes = (auth: AuthPlugin) =>
         response: { 201: CashDrawer },
         detail: {
           summary: 'Open a cash drawer',
-          description: `Opens a drawer (state \`open\`) at \`locationId\` with \`startingBalance\`; the opening staff user is the caller. \`sequenceNumber\` counts drawers of the same label (case-insensitive) at the location; \`label\` gets \` #n\` from the second on. Closeout thresholds default to a warning above 500 and a manager approval above 2000 cents of over/short (null turns one off; the warning may not be above the approval). An unknown location is 400; so is an \`assignedStaffUserId\` that is not an active staff user working at the location (a role there or tenant-wide). ${MONEY}`,
+          description: `Opens a drawer (state \`open\`) at \`locationId\` with \`startingBalance\`; the opening staff user is the caller. \`sequenceNumber\` counts drawers of the same label (case-insensitive) at the location; \`label\` gets \` #n\` from the second on. Closeout thresholds default to a warning above 500 and a manager approval above 2000 cents of over/short (null turns one off; the warning may not be above the approval). An unknown location is 400; so is an \`assignedStaffUserId\` that is not an active staff user working at the location (a role there or tenant-wide, or a job there in force that grants something). ${MONEY}`,
         },
       },
     )
@@ -78,7 +78,7 @@ export const cashRoutes = (auth: AuthPlugin) =>
         detail: {
           summary: 'Assign (and lock) a drawer',
           description:
-            'Assigns the drawer to `staffUserId` (an active staff user working at the drawer’s location: a role there or tenant-wide; 400 otherwise), or to the caller when the body is empty; `null` unassigns. `lock: true` locks it to the assignee: then only they, or someone holding cash:approve, may record entries. Cash payments at the location go to the open drawer assigned to the staff user taking them. A closed drawer is 409.',
+            'Assigns the drawer to `staffUserId` (an active staff user working at the drawer’s location: a role there or tenant-wide, or a job there in force that grants something; 400 otherwise), or to the caller when the body is empty; `null` unassigns. `lock: true` locks it to the assignee: then only they, or someone holding cash:approve, may record entries. Cash payments at the location go to the open drawer assigned to the staff user taking them. A closed drawer is 409.',
         },
       },
     )

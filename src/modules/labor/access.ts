@@ -72,6 +72,24 @@ export function jobAdjustments(
   return { adjustments, changesAt }
 }
 
+/**
+ * What a staff user holds at a location now, as their own requests would: their roles, then the
+ * grants and denies of their jobs in force there. For checks about a staff user other than the
+ * caller's principal: an approver, a drawer's assignee, a passcode sign-in, the tables dashboard.
+ */
+export function staffPermissionsAt(
+  db: Queryable,
+  staffUserId: string,
+  locationId: string | null,
+  now = Date.now(),
+): ReadonlySet<Permission> {
+  return permissionsAt(
+    roleGrantsOf(db, staffUserId),
+    locationId,
+    jobAdjustments(db, staffUserId, now).adjustments,
+  )
+}
+
 /** 400 for any primitive that is not in the catalogue; answers the lists de-duplicated. */
 export function validPrimitives(input: { grants?: string[]; denies?: string[] }): {
   grants: Permission[]
@@ -107,7 +125,7 @@ export function assertMayHandOut(
 ) {
   if (actor.kind === 'system' || grants.length === 0) return
   if (!actor.staffUserId) throw new ApiError('forbidden', 'Only staff users may hand out job primitives')
-  const held = permissionsAt(roleGrantsOf(db, actor.staffUserId), locationId)
+  const held = staffPermissionsAt(db, actor.staffUserId, locationId)
   const missing = grants.filter((p) => !held.has(p as Permission))
   if (missing.length > 0) {
     throw new ApiError(

@@ -4,13 +4,13 @@
 // the same coupons engine, on every reprice.
 import { and, eq, max } from 'drizzle-orm'
 import type { Actor } from '../../platform/auth/actor'
-import { permissionsAt } from '../../platform/auth/permissions'
 import { ApiError, conflict, forbidden, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { applyCoupon as applyCouponToCart } from '../coupons/apply'
-import { findStaffUser, roleGrantsOf } from '../staff/service'
+import { staffPermissionsAt } from '../labor/access'
+import { findStaffUser } from '../staff/service'
 import { orderCouponCart } from './coupon-cart'
 import { getLine } from './lines'
 import type { ApplyDiscountInput } from './model'
@@ -38,7 +38,7 @@ function approved(
   const approver = findStaffUser(tx, approverId)
   if (approver?.status !== 'active')
     throw invalid('body/managerApprovedByStaffUserId', `no active staff user ${approverId}`)
-  if (!permissionsAt(roleGrantsOf(tx, approverId), order.locationId).has('discounts:approve'))
+  if (!staffPermissionsAt(tx, approverId, order.locationId).has('discounts:approve'))
     throw forbidden(`staff user ${approverId} may not approve discounts at this location (discounts:approve)`)
   return true
 }

@@ -74,7 +74,7 @@ export const passcodeSessionRoutes = (platform: Platform) =>
             `user and a wrong passcode are all 401. ${PASSCODE_MAX_ATTEMPTS} attempts within ` +
             `${minutes(PASSCODE_ATTEMPT_WINDOW_MS)} minutes without a success lock passcode sign-in for that ` +
             `staff user for ${minutes(PASSCODE_LOCK_MS)} minutes: 429 \`rate_limited\` with Retry-After, even ` +
-            'with the right passcode. A staff user with no role at the location is 403; an unknown location 404.',
+            'with the right passcode. A staff user who holds nothing at the location (no role there or tenant-wide, no job there in force) is 403; an unknown location 404.',
         },
       },
     )

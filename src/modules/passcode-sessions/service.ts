@@ -8,14 +8,14 @@ import {
   openPasscodeSession,
   sessionActor,
 } from '../../platform/auth/passcode-sessions'
-import { permissionsAt } from '../../platform/auth/permissions'
 import { ApiError } from '../../platform/http/problem'
 import type { RequestInfo } from '../../platform/http/request-context'
 import type { ControlDb, TenantPool } from '../../platform/tenancy/databases'
 import type { Tenant } from '../../platform/tenancy/tenants'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
+import { staffPermissionsAt } from '../labor/access'
 import { findLocation } from '../locations/service'
-import { findStaffUser, roleGrantsOf } from '../staff/service'
+import { findStaffUser } from '../staff/service'
 
 export interface PasscodeSignIn {
   locationId: string
@@ -60,8 +60,8 @@ export async function signInWithPasscode(
 
   // Re-read after the await: a deactivation that landed meanwhile wins.
   if (findStaffUser(db, staff.id)?.status !== 'active') throw wrongPasscode()
-  if (permissionsAt(roleGrantsOf(db, staff.id), input.locationId).size === 0) {
-    throw new ApiError('forbidden', 'This staff user holds no role at this location')
+  if (staffPermissionsAt(db, staff.id, input.locationId).size === 0) {
+    throw new ApiError('forbidden', 'This staff user holds nothing at this location (no role, no job)')
   }
 
   const { token, session } = openPasscodeSession(deps.control, {

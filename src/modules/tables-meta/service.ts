@@ -4,11 +4,12 @@ import type { Config } from '../../config'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { RequestAuth } from '../../platform/auth/authenticate'
-import { type Permission, type RoleGrant, roleNames } from '../../platform/auth/permissions'
+import { type Permission, roleNames } from '../../platform/auth/permissions'
 import { conflict, forbidden } from '../../platform/http/problem'
 import type { ControlDb, Db, TenantPool } from '../../platform/tenancy/databases'
 import { listTenants } from '../../platform/tenancy/tenants'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { staffPermissionsAt } from '../labor/access'
 import type { LocationRow } from '../locations/schema'
 import { findLocation, listLocations } from '../locations/service'
 import { nextUpdatedAt } from '../staff/management'
@@ -24,12 +25,9 @@ export interface MetaDeps {
 
 const place = (row: LocationRow) => ({ id: row.id, name: row.name, timezone: row.timezone })
 
-/** Locations a staff user can act in: all with a tenant-wide role, else those of their scoped roles. */
-function actableLocations(db: Queryable, grants: RoleGrant[]): LocationRow[] {
-  const all = listLocations(db)
-  if (grants.some((g) => g.locationId === null)) return all
-  const scoped = new Set(grants.map((g) => g.locationId))
-  return all.filter((l) => scoped.has(l.id))
+/** Locations a staff user can act in: where their roles or their jobs in force give them anything. */
+function actableLocations(db: Queryable, staffUserId: string): LocationRow[] {
+  return listLocations(db).filter((l) => staffPermissionsAt(db, staffUserId, l.id).size > 0)
 }
 
 /** Sections of the dashboard, each shown when the caller holds the primitive that reads it. */
@@ -59,7 +57,7 @@ export function tablesMeta(deps: MetaDeps, auth: RequestAuth) {
   const locations =
     actor.kind === 'passcode_session'
       ? [findLocation(db, actor.locationId!)].filter((l): l is LocationRow => l !== undefined)
-      : actableLocations(db, roles)
+      : actableLocations(db, staff.id)
   const current = actor.locationId ? findLocation(db, actor.locationId) : undefined
   const schema = db.$client
     .query<{ tag: string }, []>('SELECT tag FROM schema_migrations ORDER BY tag DESC LIMIT 1')
@@ -109,7 +107,8 @@ export function tablesMeta(deps: MetaDeps, auth: RequestAuth) {
 }
 
 /**
- * Every tenant where the same identity-provider subject maps to an active staff user with a role.
+ * Every tenant where the same identity-provider subject maps to an active staff user who can act
+ * at some location (a role or a job).
  * A passcode session or test header is bound to its tenant, so it lists only that one. Opens each
  * tenant's database (through the pool): fine for the tens of tenants a self-hosted install has.
  */
@@ -130,9 +129,8 @@ function businessesOf(deps: MetaDeps, auth: RequestAuth, currentLocations: Locat
     const { db } = deps.pool.get(other.id)
     const staffId = findStaffIdBySubject(db, actor.subject)
     if (!staffId || findStaffUser(db, staffId)?.status !== 'active') continue
-    const grants = roleGrantsOf(db, staffId)
-    if (grants.length === 0) continue
-    const first = actableLocations(db, grants)[0]
+    const [first] = actableLocations(db, staffId)
+    if (!first && roleGrantsOf(db, staffId).length === 0) continue
     result.push({
       tenantSlug: other.slug,
       tenantName: other.name,

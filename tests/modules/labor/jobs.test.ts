@@ -2,6 +2,7 @@
 // really open and close routes for the staff users holding the job.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { countRows, createTestApp, type TestApp } from '../../harness'
+import { openDrawer } from '../cash/helpers'
 import { jobFor, ok } from './helpers'
 
 let t: TestApp
@@ -211,6 +212,45 @@ describe('job access primitives change what the holder may do', () => {
     // Archiving the job lifts the deny.
     await ok(t, 'PUT', `/labor/jobs/${job.id}`, { archivedAt: new Date().toISOString() })
     expect((await t.request('GET', '/vendor', { as: staff, headers: at() })).status).toBe(200)
+  })
+
+  test('a job counts where a staff user is named, not only where they call: approvals, drawers, passcode sign-in, the tables dashboard', async () => {
+    // A manager whose job denies cash:approve can no longer approve a drawer's closeout.
+    const d = await openDrawer(t, { startingBalance: 1_000 })
+    const closeout = {
+      actualBalance: 3_500,
+      confirmWarning: true,
+      managerApprovedByStaffUserId: t.tenant.manager.id,
+    }
+    await jobFor(t, t.tenant.manager, { title: 'Floor lead', accessPrimitives: { denies: ['cash:approve'] } })
+    const close = () =>
+      t.request('POST', `/cash-management/drawers/${d.id}/close`, { as: t.tenant.staff, body: closeout })
+    expect((await close()).status).toBe(403)
+
+    // A staff user with a role at the first location only, and a job at a second one.
+    const patio = t.addLocation(t.tenant, { name: 'Patio' })
+    const runner = await t.addStaff(t.tenant, {
+      role: 'staff',
+      locationId: t.tenant.locationId,
+      passcode: '2468',
+    })
+    const signIn = () =>
+      t.request('POST', '/auth/passcode-sessions', {
+        as: null,
+        body: { staffUserId: runner.id, locationId: patio.id, passcode: '2468' },
+      })
+    const dashboardPlaces = async () =>
+      (await t.request('GET', '/tables/v1/meta', { as: runner })).body.locations.map((l: any) => l.id)
+    expect((await signIn()).status).toBe(403)
+    expect(await dashboardPlaces()).toEqual([t.tenant.locationId])
+    await jobFor(
+      t,
+      runner,
+      { title: 'Patio runner', accessPrimitives: { grants: ['vendors:read'] } },
+      { locationId: patio.id },
+    )
+    expect((await signIn()).status).toBe(201)
+    expect((await dashboardPlaces()).sort()).toEqual([t.tenant.locationId, patio.id].sort())
   })
 
   test('a passcode session at the location gets the job’s grants too', async () => {

@@ -115,7 +115,8 @@ export function validPrimitives(input: { grants?: string[]; denies?: string[] })
 /**
  * Nobody hands out, through a job, a primitive they do not hold themselves where the job applies
  * (tenant-wide for a job of every location): a manager cannot make a job that grants
- * webhooks:manage and take it. The command line (system actor) may do anything.
+ * webhooks:manage and take it. What counts is their roles less their jobs' denies: a primitive a
+ * job lent them is theirs to use, not to pass on. The command line (system actor) may do anything.
  */
 export function assertMayHandOut(
   db: Queryable,
@@ -125,7 +126,11 @@ export function assertMayHandOut(
 ) {
   if (actor.kind === 'system' || grants.length === 0) return
   if (!actor.staffUserId) throw new ApiError('forbidden', 'Only staff users may hand out job primitives')
-  const held = staffPermissionsAt(db, actor.staffUserId, locationId)
+  const denies = jobAdjustments(db, actor.staffUserId, Date.now()).adjustments.map((a) => ({
+    ...a,
+    grants: [],
+  }))
+  const held = permissionsAt(roleGrantsOf(db, actor.staffUserId), locationId, denies)
   const missing = grants.filter((p) => !held.has(p as Permission))
   if (missing.length > 0) {
     throw new ApiError(

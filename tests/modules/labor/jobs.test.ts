@@ -97,6 +97,25 @@ describe('labor jobs', () => {
     expect(fine.status).toBe(201)
   })
 
+  test('what a job lends its holder, or denies them, is not theirs to hand out', async () => {
+    const here = t.tenant.locationId
+    const handOut = (grants: string[]) =>
+      t.request('POST', '/labor/jobs', {
+        as: t.tenant.manager,
+        body: { title: `Relay ${grants.join(' ')}`, locationId: here, accessPrimitives: { grants } },
+      })
+    expect((await handOut(['vendors:write'])).status).toBe(201)
+    await jobFor(t, t.tenant.manager, {
+      title: 'Integrator',
+      accessPrimitives: { grants: ['webhooks:manage'] },
+    })
+    await jobFor(t, t.tenant.manager, { title: 'No buying', accessPrimitives: { denies: ['vendors:write'] } })
+    // Lent webhooks:manage here (a grant opens routes: see below), the manager may not pass it
+    // on; nor hand out what a job denies them.
+    expect((await handOut(['webhooks:manage'])).status).toBe(403)
+    expect((await handOut(['vendors:write'])).status).toBe(403)
+  })
+
   test('tenant isolation: another tenant’s job is 404', async () => {
     const other = await t.addTenant('other')
     const job = await ok(t, 'POST', '/labor/jobs', { title: 'Server' })

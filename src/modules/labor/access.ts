@@ -73,22 +73,24 @@ export function jobAdjustments(
 }
 
 /**
- * What a staff user holds at a location now, as their own requests would: their roles, then the
- * grants and denies of their jobs in force there. For checks about a staff user other than the
- * caller's principal: an approver, a drawer's assignee, a passcode sign-in, the tables dashboard.
+ * What a staff user holds at each location now, as their own requests would: their roles, then the
+ * grants and denies of their jobs in force there. Reads the roles and jobs once, for asking about
+ * several locations. For checks about a staff user other than the caller's principal: an approver,
+ * a drawer's assignee, a passcode sign-in, the tables dashboard.
  */
-export function staffPermissionsAt(
+export function staffPermissions(
   db: Queryable,
   staffUserId: string,
-  locationId: string | null,
   now = Date.now(),
-): ReadonlySet<Permission> {
-  return permissionsAt(
-    roleGrantsOf(db, staffUserId),
-    locationId,
-    jobAdjustments(db, staffUserId, now).adjustments,
-  )
+): (locationId: string | null) => ReadonlySet<Permission> {
+  const roles = roleGrantsOf(db, staffUserId)
+  const { adjustments } = jobAdjustments(db, staffUserId, now)
+  return (locationId) => permissionsAt(roles, locationId, adjustments)
 }
+
+/** What a staff user holds at one location now (see staffPermissions). */
+export const staffPermissionsAt = (db: Queryable, staffUserId: string, locationId: string | null) =>
+  staffPermissions(db, staffUserId)(locationId)
 
 /** 400 for any primitive that is not in the catalogue; answers the lists de-duplicated. */
 export function validPrimitives(input: { grants?: string[]; denies?: string[] }): {

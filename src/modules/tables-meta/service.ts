@@ -9,7 +9,7 @@ import { conflict, forbidden } from '../../platform/http/problem'
 import type { ControlDb, Db, TenantPool } from '../../platform/tenancy/databases'
 import { listTenants } from '../../platform/tenancy/tenants'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { staffPermissionsAt } from '../labor/access'
+import { staffPermissions } from '../labor/access'
 import type { LocationRow } from '../locations/schema'
 import { findLocation, listLocations } from '../locations/service'
 import { nextUpdatedAt } from '../staff/management'
@@ -27,7 +27,8 @@ const place = (row: LocationRow) => ({ id: row.id, name: row.name, timezone: row
 
 /** Locations a staff user can act in: where their roles or their jobs in force give them anything. */
 function actableLocations(db: Queryable, staffUserId: string): LocationRow[] {
-  return listLocations(db).filter((l) => staffPermissionsAt(db, staffUserId, l.id).size > 0)
+  const heldAt = staffPermissions(db, staffUserId)
+  return listLocations(db).filter((l) => heldAt(l.id).size > 0)
 }
 
 /** Sections of the dashboard, each shown when the caller holds the primitive that reads it. */

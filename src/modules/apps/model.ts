@@ -1,6 +1,6 @@
 import { t } from 'elysia'
 import { pageTotalSchema, pagingQuery } from '../../platform/http/paging'
-import { webUrl } from '../../platform/http/types'
+import { freeForm, webUrl } from '../../platform/http/types'
 
 const appStatus = t.Union([t.Literal('active'), t.Literal('inactive')], {
   description: 'Inactive apps keep their data but cannot be synced.',
@@ -74,7 +74,7 @@ export const AppData = t.Object(
 )
 
 export const PutAppData = t.Object(
-  { data: t.Record(t.String(), t.Unknown(), { description: 'Replaces the whole object.' }) },
+  { data: freeForm({ description: 'Replaces the whole object.' }) },
   { additionalProperties: false },
 )
 

@@ -1,11 +1,11 @@
 import { t } from 'elysia'
 import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
-import { bool, money, oneOf } from '../../platform/http/types'
+import { bool, freeForm, money, oneOf } from '../../platform/http/types'
 import { closeoutModes, drawerStates, entryTypes, reconciliationStatuses } from './schema'
 
 const optionalText = (max: number, description?: string) =>
   t.Optional(t.Nullable(t.String({ maxLength: max, description })))
-const payloadSchema = t.Record(t.String({ maxLength: 100 }), t.Unknown())
+const payloadSchema = freeForm()
 
 export const DEFAULT_WARNING_AMOUNT = 500
 export const DEFAULT_APPROVAL_AMOUNT = 2000

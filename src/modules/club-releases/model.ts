@@ -110,6 +110,7 @@ const releaseFields = {
   deliveryMethods: t.Optional(
     t.Array(oneOf(deliveryMethods), {
       minItems: 1,
+      maxItems: deliveryMethods.length,
       uniqueItems: true,
       description: 'Which members the release is for, by their delivery method. Default both.',
     }),

@@ -1,7 +1,7 @@
 import type { TOptional } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
-import { int, MAX_MONEY, money, oneOf } from '../../platform/http/types'
+import { freeForm, int, MAX_MONEY, money, oneOf } from '../../platform/http/types'
 import {
   appliesToValues,
   availableToValues,
@@ -88,7 +88,7 @@ const fields = {
   maxDiscountAmount: t.Nullable(
     money({ minimum: 1, description: 'Cap on the whole discount (products and shipping), in cents.' }),
   ),
-  promotionSets: t.Array(t.Record(t.String(), t.Unknown()), {
+  promotionSets: t.Array(freeForm(), {
     maxItems: 50,
     description:
       'Free-form promotion set objects, stored as given for promotion engines; not used by the discount calculation.',

@@ -1,11 +1,11 @@
 import { t } from 'elysia'
 import { calendarDate } from '../../platform/dates'
 import { pageTotalSchema, pagingQuery } from '../../platform/http/paging'
-import { bool, money, oneOf } from '../../platform/http/types'
+import { bool, freeForm, money, oneOf } from '../../platform/http/types'
 import { compensationTypes, employmentStatuses, payTypes, shiftStatuses } from './schema'
 
 const id = t.String({ minLength: 1, maxLength: 200 })
-const object = (description?: string) => t.Record(t.String(), t.Unknown(), { description })
+const object = (description?: string) => freeForm({ description })
 const optionalText = (max: number, description?: string) =>
   t.Optional(t.Nullable(t.String({ maxLength: max, description })))
 const dateTime = t.String({ format: 'date-time' })

@@ -1,6 +1,6 @@
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
-import { bool, int, money, oneOf } from '../../platform/http/types'
+import { bool, freeForm, int, money, oneOf } from '../../platform/http/types'
 import { SLUG_PATTERN } from '../../platform/slug'
 import { TIME_PATTERN } from '../experiences/clock'
 import { daysOfWeek, paymentCharges } from './schema'
@@ -8,7 +8,7 @@ import { daysOfWeek, paymentCharges } from './schema'
 const uuid = t.String({ format: 'uuid' })
 const dateTime = t.String({ format: 'date-time' })
 const text = (max: number) => t.Optional(t.Nullable(t.String({ maxLength: max })))
-const object = t.Record(t.String(), t.Unknown())
+const object = freeForm()
 
 export const ReservationTypeOption = t.Object({
   id: uuid,

@@ -1,14 +1,14 @@
 import { t } from 'elysia'
 import { calendarDate } from '../../platform/dates'
 import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
-import { bool, int, money, oneOf } from '../../platform/http/types'
+import { bool, freeForm, int, money, oneOf } from '../../platform/http/types'
 import { paymentStatuses, reservationChannels, reservationStatuses } from './schema'
 
 const uuid = t.String({ format: 'uuid' })
 const dateTime = t.String({ format: 'date-time' })
 const nullable = (schema: Parameters<typeof t.Nullable>[0]) => t.Nullable(schema)
 const text = (max: number) => t.Optional(t.Nullable(t.String({ maxLength: max })))
-const object = t.Record(t.String(), t.Unknown())
+const object = freeForm()
 
 export const LegacyReservation = t.Object({
   id: uuid,

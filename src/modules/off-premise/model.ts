@@ -85,7 +85,12 @@ const ChannelInput = t.Object(
     title: text(200),
     provider: text(100, 'e.g. `doordash`, `ubereats`, `grubhub`.'),
     enabledFulfillmentModes: t.Optional(
-      t.Array(oneOf(channelModes), { minItems: 1, uniqueItems: true, description: 'Default both.' }),
+      t.Array(oneOf(channelModes), {
+        minItems: 1,
+        maxItems: channelModes.length,
+        uniqueItems: true,
+        description: 'Default both.',
+      }),
     ),
     acceptsScheduledOrders: t.Optional(bool({ description: 'Default false.' })),
     autoAcceptOrders: t.Optional(bool({ description: 'Default true.' })),

@@ -1,7 +1,7 @@
 import { t } from 'elysia'
 import { dateFilterQuery } from '../../platform/http/date-filter'
 import { pagingQuery } from '../../platform/http/paging'
-import { int, money, oneOf, webUrl } from '../../platform/http/types'
+import { freeForm, int, money, oneOf, webUrl } from '../../platform/http/types'
 import { SLUG_PATTERN } from '../../platform/slug'
 import {
   availableToValues,
@@ -207,7 +207,7 @@ const productFields = {
       description: 'Unique within the tenant (409 otherwise). Made from the title when not sent.',
     }),
   ),
-  metaData: t.Optional(t.Record(t.String({ maxLength: 100 }), t.Unknown())),
+  metaData: t.Optional(freeForm()),
   productTemplateId: optionalText(200),
   images: t.Optional(t.Array(ImageInput, { maxItems: 50 })),
   bundleItems: t.Optional(

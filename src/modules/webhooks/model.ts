@@ -1,6 +1,7 @@
 import { t } from 'elysia'
 import {
   DEFAULT_ROTATION_GRACE_SECONDS,
+  MAX_CUSTOM_HEADERS,
   MAX_ROTATION_GRACE_SECONDS,
 } from '../../platform/events/subscriptions'
 import { idempotencyKeyHeader } from '../../platform/http/idempotency'
@@ -23,6 +24,7 @@ const targetUrl = t.String({
 })
 
 const customHeaders = t.Record(t.String({ minLength: 1, maxLength: 100 }), t.String({ maxLength: 2000 }), {
+  maxProperties: MAX_CUSTOM_HEADERS,
   description:
     'Extra headers sent with every delivery (at most 20; names lower-cased). `content-type`, `user-agent`, `host` and the `webhook-*` headers are the service’s own. Values are redacted in attempt records.',
 })

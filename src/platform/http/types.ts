@@ -6,13 +6,16 @@
 import {
   type IntegerOptions,
   type NumberOptions,
+  type ObjectOptions,
   type SchemaOptions,
   type TBoolean,
   type TInteger,
   type TLiteral,
   type TNumber,
+  type TRecord,
   type TString,
   type TUnion,
+  type TUnknown,
   Type,
 } from '@sinclair/typebox'
 import { t } from 'elysia'
@@ -52,6 +55,16 @@ export const money = (options: MoneyOptions = {}): TInteger =>
 /** A signed change of money (a delta, an adjustment) in integer minor units, -MAX_MONEY..MAX_MONEY. */
 export const signedMoney = (options: Omit<MoneyOptions, 'minimum'> = {}): TInteger =>
   Type.Integer({ ...options, minimum: -MAX_MONEY, maximum: MAX_MONEY })
+
+/** Keys a free-form object of a request body (metadata, app data, payloads) may hold at its top level. */
+export const MAX_FREE_FORM_KEYS = 100
+
+/**
+ * A free-form JSON object kept as given: keys of at most 100 characters, at most
+ * MAX_FREE_FORM_KEYS of them; what nests inside is bounded by the body's limits (request-body.ts).
+ */
+export const freeForm = (options: ObjectOptions = {}): TRecord<TString, TUnknown> =>
+  t.Record(t.String({ maxLength: 100 }), t.Unknown(), { maxProperties: MAX_FREE_FORM_KEYS, ...options })
 
 /** A JSON number, and only that (never money: money is `money()` minor units). */
 export const num = (options: NumberOptions = {}): TNumber => Type.Number(options)

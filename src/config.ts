@@ -2,6 +2,7 @@
 // A bad value stops start-up with one line naming the variable (see ConfigError).
 import { hostname } from 'node:os'
 import { resolve } from 'node:path'
+import { DEFAULT_MAX_JSON_DEPTH } from './platform/http/request-body'
 
 export type SqliteSynchronous = 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA'
 
@@ -23,6 +24,8 @@ export interface Config {
   sqliteSynchronous: SqliteSynchronous
   sqliteBusyTimeoutMs: number
   maxBodyBytes: number
+  /** How deep objects and arrays may nest in a JSON body (platform/http/request-body.ts). */
+  maxJsonDepth: number
   passcodeSessionTtlSeconds: number
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
   /** How long `serve` may take to stop gracefully after SIGTERM/SIGINT before it exits anyway. */
@@ -309,6 +312,7 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['OFF', 'NORMAL', 'FULL', 'EXTRA'], 'NORMAL'),
     sqliteBusyTimeoutMs: integer(env, 'SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000),
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 1_073_741_824),
+    maxJsonDepth: integer(env, 'MAX_JSON_DEPTH', DEFAULT_MAX_JSON_DEPTH, 8, 256),
     passcodeSessionTtlSeconds: integer(env, 'PASSCODE_SESSION_TTL', 12 * 3600, 60, 30 * 86400),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'], 'info'),
     // Below Docker's 10 s between SIGTERM and SIGKILL, so the deadline's log line gets out.

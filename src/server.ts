@@ -66,6 +66,7 @@ import { httpConventions } from './platform/http/conventions'
 import { mountDocs } from './platform/http/docs'
 import type { Drain } from './platform/http/drain'
 import { problemPageRoutes } from './platform/http/problem-pages'
+import { type BodySchemas, takeOverBodyChecks } from './platform/http/request-body'
 import { skipResponseChecks } from './platform/http/response-checks'
 import { openPlatform, type Platform, type PlatformOptions } from './platform/platform'
 
@@ -143,12 +144,15 @@ export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
   // Typed as AnyElysia: composing every module in one chained type exceeds what tsc can represent,
   // and nothing consumes the app's route types (no Eden client).
   const app: AnyElysia = new Elysia({ normalize: false, encodeSchema: false })
+  const bodySchemas: BodySchemas = new Map()
   app.use(
     httpConventions({
       maxBodyBytes: platform.config.maxBodyBytes,
+      maxJsonDepth: platform.config.maxJsonDepth,
       log: platform.log,
       drain,
       allow: allowedMethods(app),
+      bodySchemas,
     }),
   )
   if (platform.cluster) app.use(clusterRouting(platform.cluster, platform.config.defaultTenantSlug))
@@ -160,6 +164,7 @@ export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
   app.use(problemPageRoutes())
   app.use(consoleRoutes())
   mountDocs(app, { tags: apiTags, events: eventCatalogue, models: modelFiles })
+  takeOverBodyChecks(app, bodySchemas)
   if (!platform.config.responseValidation) skipResponseChecks(app)
   return app
 }

@@ -1,11 +1,20 @@
 // HTTP conventions of design.md applied to every route: request ids, the transport limits, a
 // bounded JSON body parser, and one error handler that turns every failure into a problem document.
 import { SQLiteError } from 'bun:sqlite'
+import type { TSchema } from '@sinclair/typebox'
 import { Elysia, ValidationError } from 'elysia'
 import type { Logger } from '../log'
 import { commitsPending } from '../tenancy/transaction'
 import type { Drain } from './drain'
 import { ApiError, type FieldError, type ProblemCode, problemResponse } from './problem'
+import {
+  assertBodyShape,
+  assertBodyValid,
+  assertJsonDepth,
+  type BodySchemas,
+  DEFAULT_MAX_JSON_DEPTH,
+  isRawBodyRoute,
+} from './request-body'
 import { beginRequest, requestInfo } from './request-context'
 
 /**
@@ -62,8 +71,24 @@ async function readBody(request: Request, maxBodyBytes: number): Promise<Uint8Ar
   return Buffer.concat(chunks)
 }
 
-async function parseJsonBody(request: Request, contentType: string, maxBodyBytes: number): Promise<unknown> {
-  const bytes = await readBody(request, maxBodyBytes)
+interface BodyLimits {
+  maxBodyBytes: number
+  maxJsonDepth: number
+}
+
+/**
+ * The JSON body, refused by its size, its depth and its shape in that order, each before the next
+ * walks it, and before authentication as the size is (request-body.ts says why). Its schema is
+ * checked later, where Elysia would: after authentication, so a caller without the permission
+ * learns nothing of the schema.
+ */
+async function parseJsonBody(
+  request: Request,
+  contentType: string,
+  limits: BodyLimits,
+  schema: TSchema | undefined,
+): Promise<unknown> {
+  const bytes = await readBody(request, limits.maxBodyBytes)
   // An empty body is an empty object, so "object (may be empty)" routes accept a bare POST.
   if (bytes.byteLength === 0) return {}
   if (contentType && !jsonContentType.test(contentType)) {
@@ -72,35 +97,23 @@ async function parseJsonBody(request: Request, contentType: string, maxBodyBytes
       `Request bodies must be application/json, not ${contentType}`,
     )
   }
+  assertJsonDepth(bytes, limits.maxJsonDepth)
+  let body: unknown
   try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+    body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
   } catch {
     throw new ApiError('validation_failed', 'The request body is not valid JSON', {
       errors: [{ path: 'body', message: 'malformed JSON' }],
     })
   }
+  assertBodyShape(schema, body)
+  return body
 }
-
-/**
- * Routes (method and path pattern, e.g. `PUT /media/uploads/:tenantId/:assetId`) that read their
- * request body themselves, as raw bytes of any content type, with their own size limit: the JSON
- * parser leaves them alone. A route registers itself with `rawBodyRoute` and declares a `parse`
- * hook of its own that hands Elysia the unread stream.
- */
-const rawBodyRoutes = new Set<string>()
-
-export function rawBodyRoute(method: string, path: string): string {
-  rawBodyRoutes.add(`${method.toUpperCase()} ${path}`)
-  return path
-}
-
-export const isRawBodyRoute = (method: string, path: string): boolean =>
-  rawBodyRoutes.has(`${method.toUpperCase()} ${path}`)
 
 const tooLarge = (max: number) =>
   new ApiError('payload_too_large', `Request bodies are limited to ${max} bytes`)
 
-type Issue = ValidationError['all'][number]
+type Issue = Pick<ValidationError['all'][number], 'message'> & { summary?: string; schema?: unknown }
 
 const isLiteral = (branch: { const?: unknown; type?: unknown }) => branch.const !== undefined
 const isNumericString = (branch: { type?: unknown; format?: unknown }) =>
@@ -121,7 +134,7 @@ function numberRule(schema: { type?: unknown; minimum?: number; maximum?: number
  * number a numeric parameter must spell, else TypeBox's own summary.
  */
 function issueMessage(issue: Issue): string {
-  const schema = ('schema' in issue ? issue.schema : {}) as { anyOf?: Record<string, unknown>[] }
+  const schema = (issue.schema ?? {}) as { anyOf?: Record<string, unknown>[] }
   const branches = Array.isArray(schema.anyOf) ? schema.anyOf : []
   const literals = branches.filter(isLiteral)
   if (literals.length > 0 && literals.length + 1 >= branches.length) {
@@ -130,7 +143,7 @@ function issueMessage(issue: Issue): string {
   }
   const number = branches.find((b) => !isNumericString(b))
   if (branches.some(isNumericString) && number) return numberRule(number)
-  return ('summary' in issue && issue.summary) || issue.message
+  return issue.summary || issue.message
 }
 
 /**
@@ -199,6 +212,22 @@ export function toApiError(
   return new ApiError('internal', 'An unexpected error occurred')
 }
 
+const MAX_LOGGED_ERROR_CHARS = 2000
+
+/**
+ * What a failed request's log line says of its error. Elysia's ValidationError carries the whole
+ * value it refused in its message (request-body.ts), so a response that failed its schema is named by
+ * its first error alone; any other error's text is clipped.
+ */
+function loggedError(error: unknown): string {
+  if (error instanceof ValidationError) {
+    const first = error.valueError
+    return `${error.type} did not match its schema${first ? ` at ${first.path || '/'}: ${first.message}` : ''}`
+  }
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error)
+  return text.length > MAX_LOGGED_ERROR_CHARS ? `${text.slice(0, MAX_LOGGED_ERROR_CHARS)}…` : text
+}
+
 /**
  * Group commit: a response goes out only once the writes it made, or could have read, are
  * committed; a failed commit fails the request (tenancy/transaction.ts).
@@ -210,39 +239,59 @@ async function awaitCommits(): Promise<void> {
 
 export function httpConventions(options: {
   maxBodyBytes: number
+  /** MAX_JSON_DEPTH; DEFAULT_MAX_JSON_DEPTH when not given. */
+  maxJsonDepth?: number
   log: Logger
   /** The graceful stop of `serve`; absent when nothing stops the app gracefully (tests). */
   drain?: Drain
   /** The `Allow` value of a known path (allowed-methods.ts), to answer a wrong method with 405. */
   allow?: (pathname: string) => string | undefined
+  /** The app's body schemas whose checks it took over (request-body.ts `takeOverBodyChecks`). */
+  bodySchemas?: BodySchemas
 }) {
   const { drain } = options
-  return new Elysia({ name: 'http-conventions' })
-    .onRequest(({ request, server, set }) => {
-      const info = beginRequest(request, server?.requestIP(request)?.address ?? null)
-      set.headers['x-request-id'] = info.requestId
-      const refusal = transportRefusal(request) ?? drain?.admit(set.headers)
-      if (refusal) return problemResponse(refusal, info.requestId)
-    })
-    .onAfterResponse({ as: 'global' }, ({ set }) => drain?.release(set.headers))
-    .onAfterHandle({ as: 'global' }, awaitCommits)
-    .onParse({ as: 'global' }, ({ request, route, contentType }) => {
-      if (request.method === 'GET' || request.method === 'HEAD') return
-      if (isRawBodyRoute(request.method, route)) return
-      return parseJsonBody(request, contentType, options.maxBodyBytes)
-    })
-    .onError({ as: 'global' }, async ({ error, code, request }) => {
-      await commitsPending()?.catch(() => {})
-      const apiError = toApiError(error, code, request, options.allow)
-      const { requestId } = requestInfo(request)
-      if (apiError.status >= 500) {
-        options.log.error('request failed', {
-          requestId,
-          method: request.method,
-          url: request.url,
-          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-        })
-      }
-      return problemResponse(apiError, requestId)
-    })
+  const limits = {
+    maxBodyBytes: options.maxBodyBytes,
+    maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+  }
+  return (
+    new Elysia({ name: 'http-conventions' })
+      .onRequest(({ request, server, set }) => {
+        const info = beginRequest(request, server?.requestIP(request)?.address ?? null)
+        set.headers['x-request-id'] = info.requestId
+        const refusal = transportRefusal(request) ?? drain?.admit(set.headers)
+        if (refusal) return problemResponse(refusal, info.requestId)
+      })
+      .onAfterResponse({ as: 'global' }, ({ set }) => drain?.release(set.headers))
+      .onAfterHandle({ as: 'global' }, awaitCommits)
+      .onParse({ as: 'global' }, ({ request, route, contentType }) => {
+        if (request.method === 'GET' || request.method === 'HEAD') return
+        if (isRawBodyRoute(request.method, route)) return
+        return parseJsonBody(
+          request,
+          contentType,
+          limits,
+          options.bodySchemas?.get(`${request.method} ${route}`),
+        )
+      })
+      // First of the before-handle hooks: where Elysia checks a body, after authentication.
+      .onBeforeHandle({ as: 'global' }, ({ request, route, body }) => {
+        const schema = options.bodySchemas?.get(`${request.method} ${route}`)
+        if (schema) assertBodyValid(schema, body, issueMessage)
+      })
+      .onError({ as: 'global' }, async ({ error, code, request }) => {
+        await commitsPending()?.catch(() => {})
+        const apiError = toApiError(error, code, request, options.allow)
+        const { requestId } = requestInfo(request)
+        if (apiError.status >= 500) {
+          options.log.error('request failed', {
+            requestId,
+            method: request.method,
+            url: request.url,
+            error: loggedError(error),
+          })
+        }
+        return problemResponse(apiError, requestId)
+      })
+  )
 }

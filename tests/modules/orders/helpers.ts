@@ -17,6 +17,7 @@ import type {
 import { orderRoutes } from '../../../src/modules/orders/routes'
 import { serviceOrdersPort } from '../../../src/modules/orders-port'
 import { httpConventions } from '../../../src/platform/http/conventions'
+import { type BodySchemas, takeOverBodyChecks } from '../../../src/platform/http/request-body'
 import { createTestApp, type RequestOptions, type TestApp, type TestResponse } from '../../harness'
 
 export interface FakeCatalog {
@@ -151,10 +152,12 @@ export async function createOrdersTestApp(): Promise<OrdersTestApp> {
     issued: [],
   }
   const port = fakePort(catalog)
+  const bodySchemas: BodySchemas = new Map()
   const ordersApp = new Elysia({ normalize: false })
-    .use(httpConventions({ maxBodyBytes: t.platform.config.maxBodyBytes, log: t.platform.log }))
+    .use(httpConventions({ maxBodyBytes: t.platform.config.maxBodyBytes, log: t.platform.log, bodySchemas }))
     .use(orderRoutes(t.platform.auth, port))
     .use(orderActionRoutes(t.platform.auth, port, t.platform.messages)) as unknown as Elysia
+  takeOverBodyChecks(ordersApp, bodySchemas)
 
   const request = async (method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse> => {
     const headers = new Headers(opts.headers)

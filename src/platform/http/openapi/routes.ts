@@ -3,8 +3,8 @@
 // responses) decide its parameters, its security and the problems it can answer.
 import { Kind } from '@sinclair/typebox'
 import type { AnyElysia } from 'elysia'
-import { isRawBodyRoute } from '../conventions'
 import type { ProblemCode } from '../problem'
+import { isRawBodyRoute } from '../request-body'
 import { isSchema, type Schema } from './json-schema'
 
 export interface RouteFacts {
@@ -23,7 +23,7 @@ export interface RouteFacts {
   query: string[]
   /** Header names the route validates, lower-case. */
   headers: string[]
-  /** The route reads its body as raw bytes (conventions.ts rawBodyRoute). */
+  /** The route reads its body as raw bytes (request-body.ts rawBodyRoute). */
   rawBody: boolean
   /** Problem codes the route adds to what its options imply: `detail['x-problems']`. */
   problems: ProblemCode[]

@@ -2,6 +2,7 @@
 // location they signed up at, tags attach to them, and a card an active membership charges cannot be removed. Also
 // recomputes next process dates when a club's cadence changes.
 import { and, count, eq, ne } from 'drizzle-orm'
+import type { WriteRecord } from '../../platform/audit/record-write'
 import { onClubCadenceChange } from '../clubs/service'
 import {
   registerCustomerLocationLink,
@@ -32,8 +33,13 @@ registerTaggable(
     undefined,
 )
 
-const membershipWritten = (write: { entityType: string; entityId: string | null }) =>
-  write.entityType === 'club_membership' && write.entityId ? [write.entityId] : []
+/** The memberships a write changed: its own record, or those its events name (a club's reschedule). */
+const membershipWritten = (write: WriteRecord): string[] => [
+  ...(write.entityType === 'club_membership' && write.entityId ? [write.entityId] : []),
+  ...(write.events ?? []).flatMap((e) =>
+    e.object === 'club_membership' && e.aggregateId ? [e.aggregateId] : [],
+  ),
+]
 
 // Dynamic club-membership tags test the membership's fields.
 registerDynamicSource('club-membership', {

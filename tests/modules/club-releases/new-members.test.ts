@@ -15,7 +15,13 @@
 // The next release is one the member can get: in another club, with a release for pickups only on
 // 2027-03-01 and one for both on 2027-06-01, a member signed up 2027-02-10 shipping gets
 // 2027-06-01 and picking up 2027-03-01; on hold until 2027-04-01, 2027-06-01; resumed, 2027-03-01.
+//
+// Migration 0030 stores the rule's date where the former rule's is stored: a member signed up
+// 2027-05-01 with the summer release planned was stored 2027-08-01 (sign-up plus a quarter) and
+// becomes 2027-06-01; a member processed, one with no release ahead, and one signed up the same
+// day but on hold until 2027-07-01 (after the release: 2027-08-01, the first cadence date) keep theirs.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { tenantMigrations } from '../../../migrations/embedded'
 import { createTestApp, type TestApp } from '../../harness'
 import { activeRelease, anotherClub, member, ok, processNow, releaseBody, type Winery, winery } from './setup'
 
@@ -116,5 +122,32 @@ describe('club releases: a new member and the next release', () => {
     expect(held.nextProcessDate).toBe('2027-06-01')
     const resumed = await ok(t, 'POST', `/club-membership/${pickup.membershipId}/resume`)
     expect(resumed.nextProcessDate).toBe('2027-03-01')
+  })
+
+  test('migration 0030 stores the rule’s date over the former rule’s', async () => {
+    const club = await anotherClub(t, w)
+    await ok(t, 'POST', `/club/${club.clubId}/releases`, releaseBody(w, { processDate: '2027-06-01' }))
+    const fresh = await member(t, club.clubId, { method: 'Pickup', signupDate: '2027-05-01' })
+    const processed = await member(t, club.clubId, { method: 'Pickup', signupDate: '2027-01-15' })
+    await ok(t, 'PUT', `/club-membership/${processed.membershipId}`, { lastProcessedDate: '2027-02-15' })
+    await member(t, club.clubId, { method: 'Pickup', signupDate: '2027-06-02' })
+    const held = await member(t, club.clubId, { method: 'Pickup', signupDate: '2027-05-01' })
+    await ok(t, 'POST', `/club-membership/${held.membershipId}/hold`, { holdUntil: '2027-07-01' })
+    const dates = async () =>
+      Object.fromEntries(
+        (await ok(t, 'GET', `/club-membership?clubId=${club.clubId}`)).clubMemberships.map(
+          (m: { id: string; nextProcessDate: string }) => [m.id, m.nextProcessDate],
+        ),
+      )
+    const byRule = await dates()
+    expect(Object.values(byRule).sort()).toEqual(['2027-05-15', '2027-06-01', '2027-08-01', '2027-09-02'])
+    const db = t.tenant.db.$client
+    db.run("UPDATE club_memberships SET next_process_date = '2027-08-01' WHERE id = ?", [fresh.membershipId])
+    const before = await membership(fresh.membershipId)
+
+    db.exec(tenantMigrations.find((m) => m.tag === '0030_club_next_process_dates')!.sql)
+
+    expect(await dates()).toEqual(byRule)
+    expect((await membership(fresh.membershipId)).updatedAt > before.updatedAt).toBe(true)
   })
 })

@@ -1373,7 +1373,7 @@ export interface paths {
         put?: never;
         /**
          * Sign a customer up to a club
-         * @description Addresses and the card must belong to the customer (400 otherwise); `Ship` needs `shipToCustomerAddressId`. A customer has at most one live (not cancelled) membership per club (409), and the club must be `adminStatus` Available (409). The card’s provider references are copied onto the membership. `nextProcessDate` is the sign-up date plus one cadence (the override, else the club’s).
+         * @description Addresses and the card must belong to the customer (400 otherwise); `Ship` needs `shipToCustomerAddressId`. A customer has at most one live (not cancelled) membership per club (409), and the club must be `adminStatus` Available (409). The card’s provider references are copied onto the membership. `nextProcessDate` is the `processDate` of the club’s next release planned for the member, else the sign-up date plus one cadence (the override, else the club’s); see the field.
          */
         post: operations["createClubMembership"];
         delete?: never;
@@ -1396,7 +1396,7 @@ export interface paths {
         get: operations["getClubMembership"];
         /**
          * Update a club membership
-         * @description Partial. The same address, card and Ship rules as sign-up apply to the result; `nextProcessDate` follows `lastProcessedDate` (else the sign-up) and the cadence. A cancelled membership is 409.
+         * @description Partial. The same address, card and Ship rules as sign-up apply to the result; `nextProcessDate` follows the result (`lastProcessedDate`, the delivery method, the cadence; see the field). A cancelled membership is 409.
          */
         put: operations["updateClubMembership"];
         post?: never;
@@ -1417,7 +1417,7 @@ export interface paths {
         put?: never;
         /**
          * Put a membership on hold
-         * @description Status `On Hold` until `holdUntil` (after today; a membership already on hold gets the new date). No processing happens before `holdUntil`: `nextProcessDate` is the first cadence date on or after it. On `holdUntil` (the tenant’s date) the membership is Active again by itself: reads show it Active from that day, and the `club-memberships.release-holds` job records the release (audited by the system, with the `resume` event) within 15 minutes. A cancelled membership is 409.
+         * @description Status `On Hold` until `holdUntil` (after today; a membership already on hold gets the new date). No processing happens before `holdUntil`: `nextProcessDate` is the first date on or after it (a planned release’s for a member never processed, else the cadence’s). On `holdUntil` (the tenant’s date) the membership is Active again by itself: reads show it Active from that day, and the `club-memberships.release-holds` job records the release (audited by the system, with the `resume` event) within 15 minutes. A cancelled membership is 409.
          */
         post: operations["holdClubMembership"];
         delete?: never;
@@ -1481,7 +1481,7 @@ export interface paths {
         put?: never;
         /**
          * Create a club release
-         * @description Status `Planning`. Items name a variant by `productVariantId` or `sku` (400 when none exists); `price` is the release price of one unit, else the catalog price applies when processed. `deliveryMethods` (default both) chooses which members it is for.
+         * @description Status `Planning`. Items name a variant by `productVariantId` or `sku` (400 when none exists); `price` is the release price of one unit, else the catalog price applies when processed. `deliveryMethods` (default both) chooses which members it is for. Members never processed, signed up by its `processDate` and delivered a way it offers, take that date as `nextProcessDate` when it comes before theirs.
          */
         post: operations["createClubReleaseAlias"];
         delete?: never;
@@ -1504,7 +1504,7 @@ export interface paths {
         get: operations["getClubReleaseAlias"];
         /**
          * Update a club release
-         * @description Only while `Planning` (409 otherwise).
+         * @description Only while `Planning` (409 otherwise). The `nextProcessDate` of members never processed follows a new `processDate` or `deliveryMethods`.
          */
         put: operations["updateClubReleaseAlias"];
         post?: never;
@@ -1545,7 +1545,7 @@ export interface paths {
         put?: never;
         /**
          * Archive a club release
-         * @description From Planning or Active: never processed or charged again (a run in progress stops before its next member). 409 when already archived.
+         * @description From Planning or Active: never processed or charged again (a run in progress stops before its next member). Members never processed whose `nextProcessDate` was its date move to the next release planned, else to the cadence. 409 when already archived.
          */
         post: operations["archiveClubReleaseAlias"];
         delete?: never;
@@ -1565,7 +1565,7 @@ export interface paths {
         put?: never;
         /**
          * Process a club release now
-         * @description Answers 202 with the run id at once; the `club-releases.process` job runs it. The run takes every membership of the club that is Active (or whose hold ends by the process date), offered the release’s delivery method and due by its cadence (never processed, or its next date on the cadence from the last processing is on or before `processDate`); the others get a `Skipped` or `OnHold` shipment with the reason. Each member taken gets an order (the items at the release or catalog price, the club’s member coupons, a shipped membership’s default shipping rate as the order’s `shippingTotal`, tax at the ship-to or the pickup location) and a charge of the saved card, idempotency key (release, membership, attempt). A decline leaves the order unpaid and the shipment `Declined` with the provider’s message (`no_payment_method` without a saved card). Success sets the membership’s `lastProcessedDate` (the release’s `processDate`), `nextProcessDate` and `currentNumberOfShipments`. Processing again is safe: members already processed or declined are left alone, and none gets a second order or charge; a run interrupted by a crash is resumed by the scheduler once it has been silent for 10 minutes (or finished by the next run requested), and a member it left `Pending` is charged with the same idempotency key. Only an Active release runs (409).
+         * @description Answers 202 with the run id at once; the `club-releases.process` job runs it. The run takes every membership of the club that is Active (or whose hold ends by the process date), offered the release’s delivery method and due: its `nextProcessDate` (as it stands on `processDate`) is on or before `processDate`. The others get a `Skipped` or `OnHold` shipment with the reason (`not due until <nextProcessDate> (…)` for a member not due), and no order, no charge, no change to the membership. Each member taken gets an order (the items at the release or catalog price, the club’s member coupons, a shipped membership’s default shipping rate as the order’s `shippingTotal`, tax at the ship-to or the pickup location) and a charge of the saved card, idempotency key (release, membership, attempt). A decline leaves the order unpaid and the shipment `Declined` with the provider’s message (`no_payment_method` without a saved card). Success sets the membership’s `lastProcessedDate` (the release’s `processDate`), `nextProcessDate` and `currentNumberOfShipments`. Processing again is safe: members already processed or declined are left alone, and none gets a second order or charge; a run interrupted by a crash is resumed by the scheduler once it has been silent for 10 minutes (or finished by the next run requested), and a member it left `Pending` is charged with the same idempotency key. Only an Active release runs (409).
          */
         post: operations["createClubReleaseProcessAlias"];
         delete?: never;
@@ -1649,7 +1649,7 @@ export interface paths {
         put?: never;
         /**
          * Create a club release
-         * @description Status `Planning`. Items name a variant by `productVariantId` or `sku` (400 when none exists); `price` is the release price of one unit, else the catalog price applies when processed. `deliveryMethods` (default both) chooses which members it is for.
+         * @description Status `Planning`. Items name a variant by `productVariantId` or `sku` (400 when none exists); `price` is the release price of one unit, else the catalog price applies when processed. `deliveryMethods` (default both) chooses which members it is for. Members never processed, signed up by its `processDate` and delivered a way it offers, take that date as `nextProcessDate` when it comes before theirs.
          */
         post: operations["createClubRelease"];
         delete?: never;
@@ -1672,7 +1672,7 @@ export interface paths {
         get: operations["getClubRelease"];
         /**
          * Update a club release
-         * @description Only while `Planning` (409 otherwise).
+         * @description Only while `Planning` (409 otherwise). The `nextProcessDate` of members never processed follows a new `processDate` or `deliveryMethods`.
          */
         put: operations["updateClubRelease"];
         post?: never;
@@ -1713,7 +1713,7 @@ export interface paths {
         put?: never;
         /**
          * Archive a club release
-         * @description From Planning or Active: never processed or charged again (a run in progress stops before its next member). 409 when already archived.
+         * @description From Planning or Active: never processed or charged again (a run in progress stops before its next member). Members never processed whose `nextProcessDate` was its date move to the next release planned, else to the cadence. 409 when already archived.
          */
         post: operations["archiveClubRelease"];
         delete?: never;
@@ -1733,7 +1733,7 @@ export interface paths {
         put?: never;
         /**
          * Process a club release now
-         * @description Answers 202 with the run id at once; the `club-releases.process` job runs it. The run takes every membership of the club that is Active (or whose hold ends by the process date), offered the release’s delivery method and due by its cadence (never processed, or its next date on the cadence from the last processing is on or before `processDate`); the others get a `Skipped` or `OnHold` shipment with the reason. Each member taken gets an order (the items at the release or catalog price, the club’s member coupons, a shipped membership’s default shipping rate as the order’s `shippingTotal`, tax at the ship-to or the pickup location) and a charge of the saved card, idempotency key (release, membership, attempt). A decline leaves the order unpaid and the shipment `Declined` with the provider’s message (`no_payment_method` without a saved card). Success sets the membership’s `lastProcessedDate` (the release’s `processDate`), `nextProcessDate` and `currentNumberOfShipments`. Processing again is safe: members already processed or declined are left alone, and none gets a second order or charge; a run interrupted by a crash is resumed by the scheduler once it has been silent for 10 minutes (or finished by the next run requested), and a member it left `Pending` is charged with the same idempotency key. Only an Active release runs (409).
+         * @description Answers 202 with the run id at once; the `club-releases.process` job runs it. The run takes every membership of the club that is Active (or whose hold ends by the process date), offered the release’s delivery method and due: its `nextProcessDate` (as it stands on `processDate`) is on or before `processDate`. The others get a `Skipped` or `OnHold` shipment with the reason (`not due until <nextProcessDate> (…)` for a member not due), and no order, no charge, no change to the membership. Each member taken gets an order (the items at the release or catalog price, the club’s member coupons, a shipped membership’s default shipping rate as the order’s `shippingTotal`, tax at the ship-to or the pickup location) and a charge of the saved card, idempotency key (release, membership, attempt). A decline leaves the order unpaid and the shipment `Declined` with the provider’s message (`no_payment_method` without a saved card). Success sets the membership’s `lastProcessedDate` (the release’s `processDate`), `nextProcessDate` and `currentNumberOfShipments`. Processing again is safe: members already processed or declined are left alone, and none gets a second order or charge; a run interrupted by a crash is resumed by the scheduler once it has been silent for 10 minutes (or finished by the next run requested), and a member it left `Pending` is charged with the same idempotency key. Only an Active release runs (409).
          */
         post: operations["createClubReleaseProcess"];
         delete?: never;
@@ -8386,7 +8386,7 @@ export interface components {
             lastProcessedDate: string | null;
             /**
              * Format: date
-             * @description Null once cancelled. May lie in the past: processing is due.
+             * @description When the membership is next processed (an order made and the saved card charged). A release takes the member (Active, and offered their delivery method) when this date is on or before its `processDate`, and otherwise skips them (`Skipped`, the reason naming this date: no order, no charge, the membership unchanged). Never processed: the `processDate` of the club’s first release, not archived, on or after the sign-up that offers the member’s delivery method, so a new member gets the next release; with none planned, the sign-up plus one cadence (the override, else the club’s). Processed: `lastProcessedDate` plus one cadence. On hold: the first such date on or after `holdUntil`. Null once cancelled. May lie in the past: processing is due.
              */
             nextProcessDate: string | null;
             /** Format: date */

@@ -121,6 +121,10 @@ export const tenantMigrations: readonly Migration[] = [
   {
     "tag": "0029_webhook_secret_rotation",
     "sql": "ALTER TABLE `webhook_subscriptions` ADD `previous_secret` text;--> statement-breakpoint\nALTER TABLE `webhook_subscriptions` ADD `previous_secret_expires_at` text;"
+  },
+  {
+    "tag": "0030_club_next_process_dates",
+    "sql": "-- A member never processed is next processed by the club's first release, not archived, on or\n-- after the sign-up (or the end of a hold) that offers the member's delivery method. Memberships\n-- stored before this rule show the sign-up plus one cadence: those with such a release take its\n-- date. The others keep their date, which the rule leaves as it was.\nUPDATE `club_memberships`\nSET `next_process_date` = `planned`.`process_date`,\n  `updated_at` = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')\nFROM (\n  SELECT m.`id`, min(r.`process_date`) AS `process_date`\n  FROM `club_memberships` m\n  JOIN `club_releases` r ON r.`club_id` = m.`club_id`\n  WHERE m.`status` <> 'Cancelled'\n    AND m.`last_processed_date` IS NULL\n    AND r.`status` <> 'Archived'\n    AND r.`process_date` >= max(m.`signup_date`, CASE WHEN m.`status` = 'On Hold' THEN coalesce(m.`hold_until`, '') ELSE '' END)\n    AND EXISTS (SELECT 1 FROM json_each(r.`delivery_methods`) WHERE json_each.`value` = m.`order_delivery_method`)\n  GROUP BY m.`id`\n) AS `planned`\nWHERE `club_memberships`.`id` = `planned`.`id`\n  AND `club_memberships`.`next_process_date` IS NOT `planned`.`process_date`;\n"
   }
 ]
 

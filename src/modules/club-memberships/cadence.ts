@@ -1,4 +1,5 @@
-// When a membership is next processed (a shipment picked, a card charged). Dates step from an
+// The cadence's part in when a membership is next processed (a shipment picked, a card charged):
+// after its first release (service.ts, scheduleOf), or before any is planned. Dates step from an
 // anchor (the last processing, else the sign-up) by the cadence: every `count` days, weeks,
 // months or years. Month and year steps are counted from the anchor, not from the previous step,
 // so a membership signed up on the 31st is processed on the last day of shorter months and

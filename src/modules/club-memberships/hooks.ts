@@ -1,10 +1,8 @@
 // How club memberships join the customers family: merges move them, they link customers to the
 // location they signed up at, tags attach to them, and a card an active membership charges cannot be removed. Also
 // recomputes next process dates when a club's cadence changes.
-import { and, count, eq, isNull, ne } from 'drizzle-orm'
-import { recordWrite } from '../../platform/audit/record-write'
-import type { DomainEvent } from '../../platform/events/outbox'
-import { nowIso } from '../../platform/ids'
+import { and, count, eq, ne } from 'drizzle-orm'
+import type { WriteRecord } from '../../platform/audit/record-write'
 import { onClubCadenceChange } from '../clubs/service'
 import {
   registerCustomerLocationLink,
@@ -14,7 +12,7 @@ import {
 import { registerTaggable } from '../tags/assignments'
 import { registerDynamicSource } from '../tags/dynamic'
 import { clubMemberships } from './schema'
-import { scheduleOf } from './service'
+import { rescheduleMemberships } from './service'
 
 registerCustomerReferenceMover(
   'clubMemberships',
@@ -35,8 +33,13 @@ registerTaggable(
     undefined,
 )
 
-const membershipWritten = (write: { entityType: string; entityId: string | null }) =>
-  write.entityType === 'club_membership' && write.entityId ? [write.entityId] : []
+/** The memberships a write changed: its own record, or those its events name (a club's reschedule). */
+const membershipWritten = (write: WriteRecord): string[] => [
+  ...(write.entityType === 'club_membership' && write.entityId ? [write.entityId] : []),
+  ...(write.events ?? []).flatMap((e) =>
+    e.object === 'club_membership' && e.aggregateId ? [e.aggregateId] : [],
+  ),
+]
 
 // Dynamic club-membership tags test the membership's fields.
 registerDynamicSource('club-membership', {
@@ -93,38 +96,6 @@ registerPaymentMethodUse(
       .get()?.n ?? 0,
 )
 
-onClubCadenceChange('clubMemberships', (tx, actor, clubId) => {
-  const rows = tx
-    .select()
-    .from(clubMemberships)
-    .where(
-      and(
-        eq(clubMemberships.clubId, clubId),
-        ne(clubMemberships.status, 'Cancelled'),
-        isNull(clubMemberships.cadenceOverride),
-      ),
-    )
-    .all()
-  const moved: { id: string; from: string | null; to: string | null }[] = []
-  const events: DomainEvent[] = []
-  for (const row of rows) {
-    const next = scheduleOf(tx, row)
-    if (next === row.nextProcessDate) continue
-    const updated = tx
-      .update(clubMemberships)
-      .set({ nextProcessDate: next, updatedAt: nowIso() })
-      .where(eq(clubMemberships.id, row.id))
-      .returning()
-      .get()
-    events.push({ object: 'club_membership', action: 'update', aggregateId: row.id, payload: updated })
-    moved.push({ id: row.id, from: row.nextProcessDate, to: next })
-  }
-  if (moved.length > 0)
-    recordWrite(tx, actor, {
-      action: 'club_membership.reschedule',
-      entityType: 'club',
-      entityId: clubId,
-      metadata: { nextProcessDates: moved },
-      events,
-    })
-})
+onClubCadenceChange('clubMemberships', (tx, actor, clubId) =>
+  rescheduleMemberships(tx, actor, clubId, 'cadence'),
+)

@@ -32,7 +32,8 @@ export const ClubMembership = t.Object(
     nextProcessDate: t.Nullable(
       t.String({
         format: 'date',
-        description: 'Null once cancelled. May lie in the past: processing is due.',
+        description:
+          'When the membership is next processed (an order made and the saved card charged). A release takes the member (Active, and offered their delivery method) when this date is on or before its `processDate`, and otherwise skips them (`Skipped`, the reason naming this date: no order, no charge, the membership unchanged). Never processed: the `processDate` of the club’s first release, not archived, on or after the sign-up that offers the member’s delivery method, so a new member gets the next release; with none planned, the sign-up plus one cadence (the override, else the club’s). Processed: `lastProcessedDate` plus one cadence. On hold: the first such date on or after `holdUntil`. Null once cancelled. May lie in the past: processing is due.',
       }),
     ),
     holdUntil: date,

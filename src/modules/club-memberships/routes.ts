@@ -67,7 +67,7 @@ export const clubMembershipRoutes = (auth: AuthPlugin) =>
         detail: {
           summary: 'Sign a customer up to a club',
           description:
-            'Addresses and the card must belong to the customer (400 otherwise); `Ship` needs `shipToCustomerAddressId`. A customer has at most one live (not cancelled) membership per club (409), and the club must be `adminStatus` Available (409). The card’s provider references are copied onto the membership. `nextProcessDate` is the sign-up date plus one cadence (the override, else the club’s).',
+            'Addresses and the card must belong to the customer (400 otherwise); `Ship` needs `shipToCustomerAddressId`. A customer has at most one live (not cancelled) membership per club (409), and the club must be `adminStatus` Available (409). The card’s provider references are copied onto the membership. `nextProcessDate` is the `processDate` of the club’s next release planned for the member, else the sign-up date plus one cadence (the override, else the club’s); see the field.',
         },
       },
     )
@@ -97,7 +97,7 @@ export const clubMembershipRoutes = (auth: AuthPlugin) =>
         detail: {
           summary: 'Update a club membership',
           description:
-            'Partial. The same address, card and Ship rules as sign-up apply to the result; `nextProcessDate` follows `lastProcessedDate` (else the sign-up) and the cadence. A cancelled membership is 409.',
+            'Partial. The same address, card and Ship rules as sign-up apply to the result; `nextProcessDate` follows the result (`lastProcessedDate`, the delivery method, the cadence; see the field). A cancelled membership is 409.',
         },
       },
     )
@@ -112,7 +112,7 @@ export const clubMembershipRoutes = (auth: AuthPlugin) =>
         detail: {
           summary: 'Put a membership on hold',
           description:
-            'Status `On Hold` until `holdUntil` (after today; a membership already on hold gets the new date). No processing happens before `holdUntil`: `nextProcessDate` is the first cadence date on or after it. On `holdUntil` (the tenant’s date) the membership is Active again by itself: reads show it Active from that day, and the `club-memberships.release-holds` job records the release (audited by the system, with the `resume` event) within 15 minutes. A cancelled membership is 409.',
+            'Status `On Hold` until `holdUntil` (after today; a membership already on hold gets the new date). No processing happens before `holdUntil`: `nextProcessDate` is the first date on or after it (a planned release’s for a member never processed, else the cadence’s). On `holdUntil` (the tenant’s date) the membership is Active again by itself: reads show it Active from that day, and the `club-memberships.release-holds` job records the release (audited by the system, with the `resume` event) within 15 minutes. A cancelled membership is 409.',
         },
       },
     )

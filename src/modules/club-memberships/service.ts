@@ -1,12 +1,14 @@
-import { and, count, desc, eq, inArray, lte, ne, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, isNull, lte, ne, type SQL, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
+import type { DomainEvent } from '../../platform/events/outbox'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { ApiError, conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { clubReleases } from '../club-releases/schema'
 import { clubs } from '../clubs/schema'
 import { clubView, getClubRow } from '../clubs/service'
 import { customerAddresses, customerPaymentMethods, customers } from '../customers/schema'
@@ -71,17 +73,17 @@ const statusOn = (today: string) =>
   sql`CASE WHEN ${holdEndedBy(today)} THEN 'Active' ELSE ${clubMemberships.status} END`
 
 /**
- * The membership as it is on `today`. A hold that has ended reads as released (Active, next
+ * The membership as it is on `date`. A hold that has ended reads as released (Active, next
  * processing recomputed) between its end and the release job's run, so reads never write.
  */
-function asOf(db: Queryable, row: ClubMembershipRow, today: string): ClubMembershipRow {
-  if (row.status !== 'On Hold' || row.holdUntil === null || row.holdUntil > today) return row
+export function membershipOn(db: Queryable, row: ClubMembershipRow, date: string): ClubMembershipRow {
+  if (row.status !== 'On Hold' || row.holdUntil === null || row.holdUntil > date) return row
   const released = { ...row, ...holdRelease }
   return { ...released, nextProcessDate: scheduleOf(db, released) }
 }
 
 export const getMembership = (db: Queryable, id: string, expand: Set<Expansion>, today: string) =>
-  view(db, asOf(db, getMembershipRow(db, id), today), expand)
+  view(db, membershipOn(db, getMembershipRow(db, id), today), expand)
 
 export interface MembershipListQuery extends PageRequest {
   q?: string
@@ -123,7 +125,7 @@ export function listMemberships(db: Queryable, query: MembershipListQuery) {
     .limit(query.limit)
     .offset(offsetOf(query))
     .all()
-    .map((r) => asOf(db, r.membership, query.today))
+    .map((r) => membershipOn(db, r.membership, query.today))
   return { clubMemberships: views(db, rows, query.expand), total }
 }
 
@@ -193,16 +195,54 @@ export function cadenceOf(
 
 type Schedule = Pick<
   ClubMembershipRow,
-  'status' | 'clubId' | 'cadenceOverride' | 'signupDate' | 'lastProcessedDate' | 'holdUntil'
+  | 'status'
+  | 'clubId'
+  | 'cadenceOverride'
+  | 'orderDeliveryMethod'
+  | 'signupDate'
+  | 'lastProcessedDate'
+  | 'holdUntil'
 >
 
+/**
+ * The process date of the club's first release, not archived, on or after `from` that offers
+ * `method`; null when none is planned.
+ */
+function plannedReleaseDate(
+  tx: Queryable,
+  clubId: string,
+  from: string,
+  method: ClubMembershipRow['orderDeliveryMethod'],
+): string | null {
+  const planned = tx
+    .select({ processDate: clubReleases.processDate, deliveryMethods: clubReleases.deliveryMethods })
+    .from(clubReleases)
+    .where(
+      and(
+        eq(clubReleases.clubId, clubId),
+        ne(clubReleases.status, 'Archived'),
+        gte(clubReleases.processDate, from),
+      ),
+    )
+    .orderBy(asc(clubReleases.processDate))
+    .all()
+  return planned.find((r) => r.deliveryMethods.includes(method))?.processDate ?? null
+}
+
+/**
+ * The membership's nextProcessDate (the rule is the field's description in model.ts). A new member
+ * gets the club's next release, as wineries expect; after it, or while none is planned, the
+ * cadence paces the membership.
+ */
 export function scheduleOf(tx: Queryable, m: Schedule): string | null {
   if (m.status === 'Cancelled') return null
-  return nextProcessDate(
-    m.lastProcessedDate ?? m.signupDate,
-    cadenceOf(tx, m),
-    m.status === 'On Hold' ? m.holdUntil : null,
-  )
+  const holdEnd = m.status === 'On Hold' ? m.holdUntil : null
+  if (m.lastProcessedDate === null) {
+    const from = holdEnd !== null && holdEnd > m.signupDate ? holdEnd : m.signupDate
+    const release = plannedReleaseDate(tx, m.clubId, from, m.orderDeliveryMethod)
+    if (release !== null) return release
+  }
+  return nextProcessDate(m.lastProcessedDate ?? m.signupDate, cadenceOf(tx, m), holdEnd)
 }
 
 /** A membership write: its audit entry and its event (object `club_membership`, the same verb). */
@@ -279,7 +319,7 @@ export function createMembership(db: Db, actor: Actor, input: CreateClubMembersh
         ...providerRefs,
         cancelDate: null,
         cancelReason: null,
-        nextProcessDate: scheduleOf(tx, schedule),
+        nextProcessDate: scheduleOf(tx, { ...schedule, ...placement }),
         holdReason: null,
         currentNumberOfShipments: 0,
         subscriptionTemplateId: input.subscriptionTemplateId ?? null,
@@ -298,6 +338,57 @@ export function refuseCancelled(row: ClubMembershipRow, action: string) {
   if (row.status === 'Cancelled')
     throw new ApiError('conflict', `a cancelled membership cannot be ${action}`, {
       extensions: { currentStatus: row.status, clubMembership: row },
+    })
+}
+
+/**
+ * Which live memberships' nextProcessDate follows what: the club's cadence (those without an
+ * override), its planned releases (those never processed).
+ */
+const followers = {
+  cadence: isNull(clubMemberships.cadenceOverride),
+  releases: isNull(clubMemberships.lastProcessedDate),
+}
+
+/**
+ * Stores again the nextProcessDate of the club's live memberships that follow what `changed`
+ * (the club's cadence, its releases): one audit entry for the club, an `update` event per
+ * membership moved.
+ */
+export function rescheduleMemberships(
+  tx: Queryable,
+  actor: Actor,
+  clubId: string,
+  changed: keyof typeof followers,
+) {
+  const rows = tx
+    .select()
+    .from(clubMemberships)
+    .where(
+      and(eq(clubMemberships.clubId, clubId), ne(clubMemberships.status, 'Cancelled'), followers[changed]),
+    )
+    .all()
+  const moved: { id: string; from: string | null; to: string | null }[] = []
+  const events: DomainEvent[] = []
+  for (const row of rows) {
+    const next = scheduleOf(tx, row)
+    if (next === row.nextProcessDate) continue
+    const updated = tx
+      .update(clubMemberships)
+      .set({ nextProcessDate: next, updatedAt: nowIso() })
+      .where(eq(clubMemberships.id, row.id))
+      .returning()
+      .get()
+    events.push({ object: 'club_membership', action: 'update', aggregateId: row.id, payload: updated })
+    moved.push({ id: row.id, from: row.nextProcessDate, to: next })
+  }
+  if (moved.length > 0)
+    recordWrite(tx, actor, {
+      action: 'club_membership.reschedule',
+      entityType: 'club',
+      entityId: clubId,
+      metadata: { changed, nextProcessDates: moved },
+      events,
     })
 }
 

@@ -5,9 +5,8 @@ import type { Actor } from '../../platform/auth/actor'
 import { ApiError, conflict } from '../../platform/http/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import { nextProcessDate } from '../club-memberships/cadence'
 import type { ClubMembershipRow } from '../club-memberships/schema'
-import { cadenceOf } from '../club-memberships/service'
+import { membershipOn } from '../club-memberships/service'
 import { coupons } from '../coupons/schema'
 import { customerAddresses } from '../customers/schema'
 import { locations } from '../locations/schema'
@@ -19,7 +18,10 @@ import type { ClubReleaseRow } from './schema'
 
 export type Decision = { take: true } | { take: false; status: 'Skipped' | 'OnHold'; reason: string }
 
-/** Whether a live membership is part of the release: Active on the process date, delivered as offered, due. */
+/**
+ * Whether a live membership is part of the release: Active on the process date, delivered as
+ * offered, and due: its nextProcessDate on the process date (what the API shows then) is not after it.
+ */
 export function decide(tx: Queryable, m: ClubMembershipRow, release: ClubReleaseRow): Decision {
   if (m.status === 'On Hold' && (m.holdUntil === null || m.holdUntil > release.processDate))
     return {
@@ -33,15 +35,13 @@ export function decide(tx: Queryable, m: ClubMembershipRow, release: ClubRelease
       status: 'Skipped',
       reason: `delivery method ${m.orderDeliveryMethod} is not offered by this release`,
     }
-  if (m.lastProcessedDate !== null) {
-    const due = nextProcessDate(m.lastProcessedDate, cadenceOf(tx, m))
-    if (due > release.processDate)
-      return {
-        take: false,
-        status: 'Skipped',
-        reason: `not due until ${due} (last processed ${m.lastProcessedDate})`,
-      }
-  }
+  const due = membershipOn(tx, m, release.processDate).nextProcessDate!
+  if (due > release.processDate)
+    return {
+      take: false,
+      status: 'Skipped',
+      reason: `not due until ${due} (${m.lastProcessedDate ? `last processed ${m.lastProcessedDate}` : `signed up ${m.signupDate}`})`,
+    }
   return { take: true }
 }
 

@@ -33,7 +33,7 @@ export interface ReleaseRouteDeps extends ReleaseDeps {
 }
 
 const processNote =
-  'Answers 202 with the run id at once; the `club-releases.process` job runs it. The run takes every membership of the club that is Active (or whose hold ends by the process date), offered the release’s delivery method and due by its cadence (never processed, or its next date on the cadence from the last processing is on or before `processDate`); the others get a `Skipped` or `OnHold` shipment with the reason. Each member taken gets an order (the items at the release or catalog price, the club’s member coupons, a shipped membership’s default shipping rate as the order’s `shippingTotal`, tax at the ship-to or the pickup location) and a charge of the saved card, idempotency key (release, membership, attempt). A decline leaves the order unpaid and the shipment `Declined` with the provider’s message (`no_payment_method` without a saved card). Success sets the membership’s `lastProcessedDate` (the release’s `processDate`), `nextProcessDate` and `currentNumberOfShipments`. Processing again is safe: members already processed or declined are left alone, and none gets a second order or charge; a run interrupted by a crash is resumed by the scheduler once it has been silent for 10 minutes (or finished by the next run requested), and a member it left `Pending` is charged with the same idempotency key. Only an Active release runs (409).'
+  'Answers 202 with the run id at once; the `club-releases.process` job runs it. The run takes every membership of the club that is Active (or whose hold ends by the process date), offered the release’s delivery method and due: its `nextProcessDate` (as it stands on `processDate`) is on or before `processDate`. The others get a `Skipped` or `OnHold` shipment with the reason (`not due until <nextProcessDate> (…)` for a member not due), and no order, no charge, no change to the membership. Each member taken gets an order (the items at the release or catalog price, the club’s member coupons, a shipped membership’s default shipping rate as the order’s `shippingTotal`, tax at the ship-to or the pickup location) and a charge of the saved card, idempotency key (release, membership, attempt). A decline leaves the order unpaid and the shipment `Declined` with the provider’s message (`no_payment_method` without a saved card). Success sets the membership’s `lastProcessedDate` (the release’s `processDate`), `nextProcessDate` and `currentNumberOfShipments`. Processing again is safe: members already processed or declined are left alone, and none gets a second order or charge; a run interrupted by a crash is resumed by the scheduler once it has been silent for 10 minutes (or finished by the next run requested), and a member it left `Pending` is charged with the same idempotency key. Only an Active release runs (409).'
 
 /** One implementation, mounted under `/club` and `/clubs`. */
 const releaseResource = (auth: AuthPlugin, deps: ReleaseRouteDeps, prefix: string) => {
@@ -88,7 +88,7 @@ const releaseResource = (auth: AuthPlugin, deps: ReleaseRouteDeps, prefix: strin
         detail: {
           summary: 'Create a club release',
           description:
-            'Status `Planning`. Items name a variant by `productVariantId` or `sku` (400 when none exists); `price` is the release price of one unit, else the catalog price applies when processed. `deliveryMethods` (default both) chooses which members it is for.',
+            'Status `Planning`. Items name a variant by `productVariantId` or `sku` (400 when none exists); `price` is the release price of one unit, else the catalog price applies when processed. `deliveryMethods` (default both) chooses which members it is for. Members never processed, signed up by its `processDate` and delivered a way it offers, take that date as `nextProcessDate` when it comes before theirs.',
         },
       },
     )
@@ -109,7 +109,11 @@ const releaseResource = (auth: AuthPlugin, deps: ReleaseRouteDeps, prefix: strin
         params: ClubReleaseParams,
         body: UpdateClubRelease,
         response: ClubRelease,
-        detail: { summary: 'Update a club release', description: 'Only while `Planning` (409 otherwise).' },
+        detail: {
+          summary: 'Update a club release',
+          description:
+            'Only while `Planning` (409 otherwise). The `nextProcessDate` of members never processed follows a new `processDate` or `deliveryMethods`.',
+        },
       },
     )
     .post(
@@ -136,7 +140,7 @@ const releaseResource = (auth: AuthPlugin, deps: ReleaseRouteDeps, prefix: strin
         detail: {
           summary: 'Archive a club release',
           description:
-            'From Planning or Active: never processed or charged again (a run in progress stops before its next member). 409 when already archived.',
+            'From Planning or Active: never processed or charged again (a run in progress stops before its next member). Members never processed whose `nextProcessDate` was its date move to the next release planned, else to the cadence. 409 when already archived.',
         },
       },
     )

@@ -1,5 +1,6 @@
 // Club releases: what a club ships its members on a process date. Planning (editable) → Active
-// (processed on its date, or on request) → Archived (never charged again).
+// (processed on its date, or on request) → Archived (never charged again). A new member's
+// nextProcessDate is the next release planned, so writes that change the plan reschedule them.
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
@@ -9,6 +10,7 @@ import { conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { rescheduleMemberships } from '../club-memberships/service'
 import { getClubRow } from '../clubs/service'
 import { findVariant, findVariantBySku } from '../products/variants'
 import type { ClubReleaseView, CreateClubReleaseInput, UpdateClubReleaseInput } from './model'
@@ -171,7 +173,9 @@ export function createRelease(db: Db, actor: Actor, clubId: string, input: Creat
       })
       .returning()
       .get()
-    return recordRelease(tx, actor, 'create', row, { title: row.title, processDate: row.processDate })
+    const view = recordRelease(tx, actor, 'create', row, { title: row.title, processDate: row.processDate })
+    rescheduleMemberships(tx, actor, clubId, 'releases')
+    return view
   })
 }
 
@@ -203,7 +207,9 @@ export function updateRelease(
       .where(eq(clubReleases.id, releaseId))
       .returning()
       .get()
-    return recordRelease(tx, actor, 'update', row, { changes })
+    const view = recordRelease(tx, actor, 'update', row, { changes })
+    rescheduleMemberships(tx, actor, clubId, 'releases')
+    return view
   })
 }
 
@@ -229,7 +235,10 @@ function moveRelease(
       .where(eq(clubReleases.id, releaseId))
       .returning()
       .get()
-    return recordRelease(tx, actor, move.verb, row, { from: before.status, to: row.status })
+    const view = recordRelease(tx, actor, move.verb, row, { from: before.status, to: row.status })
+    // Activating keeps the release planned; archiving takes it off new members' next date.
+    if (move.verb === 'archive') rescheduleMemberships(tx, actor, clubId, 'releases')
+    return view
   })
 }
 

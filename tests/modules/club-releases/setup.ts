@@ -94,6 +94,8 @@ export interface MemberSpec {
   state?: string
   /** A sandbox test token for the saved card; null: no card. */
   token?: string | null
+  /** Default 2026-10-01: before every release these tests process, so the member is due for it. */
+  signupDate?: string
 }
 
 /** A customer with an address and (unless token is null) a saved card, signed up to the club. */
@@ -128,6 +130,7 @@ export async function member(t: TestApp, clubId: string, spec: MemberSpec, tenan
       orderDeliveryMethod: spec.method,
       shipToCustomerAddressId: spec.method === 'Ship' ? customer.addresses[0].id : undefined,
       customerCreditCardId: card?.id,
+      signupDate: spec.signupDate ?? '2026-10-01',
     },
     headers: { 'x-location-id': tenant.locationId },
   })

@@ -69,12 +69,15 @@ describe('the demo tenant', () => {
     expect(countOf(res)).toBeGreaterThan(0)
   })
 
-  test('the club has a release being planned, after today', async () => {
+  test('the club has a release being planned, after today, and its members are next processed by it', async () => {
     const [club] = (await get('/club')).body.clubs
     const releases = (await get(`/club/${club.id}/releases`)).body.clubReleases
     expect(releases).toHaveLength(1)
     expect(releases[0]).toMatchObject({ title: 'Spring Release', status: 'Planning' })
     expect(releases[0].processDate > new Date().toISOString().slice(0, 10)).toBe(true)
+    const members = (await get(`/club-membership?clubId=${club.id}`)).body.clubMemberships
+    expect(members.length).toBeGreaterThan(0)
+    for (const m of members) expect(m.nextProcessDate).toBe(releases[0].processDate)
   })
 
   test('staff sign in at the POS with the demo passcode', async () => {

@@ -209,6 +209,33 @@ describe('dynamic tags: re-evaluated when a record is created or changed', () =>
     expect(carriers(tag.id)).toEqual([])
   })
 
+  test('club memberships: a release planned for a new member moves a tag on its next process date', async () => {
+    const tag = await dynamicTag('club-membership', [
+      { field: 'nextProcessDate', operator: 'before', value: '2099-03-01' },
+    ])
+    const customer = await makeCustomer(t)
+    const club = await makeClub(t)
+    const membership = await ok('POST', '/club-membership', {
+      customerId: customer.id,
+      clubId: club.id,
+      orderDeliveryMethod: 'Pickup',
+      signupDate: '2099-01-10',
+    })
+    // The sign-up plus a quarter (2099-04-10) until a release is planned, then the release's date.
+    expect(carriers(tag.id)).toEqual([])
+    await ok('POST', '/product', {
+      title: 'Pinot Noir',
+      type: 'Wine',
+      variants: [{ title: '750ml', sku: 'PINOT-99', price: 4500 }],
+    })
+    await ok('POST', `/club/${club.id}/releases`, {
+      title: 'Winter release',
+      processDate: '2099-02-01',
+      items: [{ sku: 'PINOT-99', quantity: 1 }],
+    })
+    expect(carriers(tag.id)).toEqual([membership.id])
+  })
+
   test('reservations: a large party is tagged, and untagged when the party shrinks', async () => {
     const tag = await dynamicTag('reservation', [
       { field: 'guestCount', operator: 'greaterThanOrEqual', value: 4 },

@@ -1,5 +1,6 @@
 // HTTP conventions of design.md applied to every route: request ids, the transport limits, a
-// bounded JSON body parser, and one error handler that turns every failure into a problem document.
+// bounded JSON body parser, `Location` on a 201, and one error handler that turns every failure
+// into a problem document.
 import { SQLiteError } from 'bun:sqlite'
 import { Elysia, ValidationError } from 'elysia'
 import type { Logger } from '../log'
@@ -215,6 +216,8 @@ export function httpConventions(options: {
   drain?: Drain
   /** The `Allow` value of a known path (allowed-methods.ts), to answer a wrong method with 405. */
   allow?: (pathname: string) => string | undefined
+  /** The `Location` of a 201's created record (created-location.ts). */
+  location?: (method: string, route: string, pathname: string, body: unknown) => string | undefined
 }) {
   const { drain } = options
   return new Elysia({ name: 'http-conventions' })
@@ -226,6 +229,11 @@ export function httpConventions(options: {
     })
     .onAfterResponse({ as: 'global' }, ({ set }) => drain?.release(set.headers))
     .onAfterHandle({ as: 'global' }, awaitCommits)
+    .onAfterHandle({ as: 'global' }, ({ request, route, set, response }) => {
+      if (set.status !== 201 || !options.location) return
+      const location = options.location(request.method, route, new URL(request.url).pathname, response)
+      if (location) set.headers.location = location
+    })
     .onParse({ as: 'global' }, ({ request, route, contentType }) => {
       if (request.method === 'GET' || request.method === 'HEAD') return
       if (isRawBodyRoute(request.method, route)) return

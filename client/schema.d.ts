@@ -14442,6 +14442,7 @@ export interface components {
         /** @description Bad Request: `validation_failed` (validation failed). */
         BadRequest: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14454,6 +14455,7 @@ export interface components {
         /** @description Unauthorized: `unauthenticated` (authentication required). */
         Unauthorized: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 /** @description `Bearer`. */
                 "WWW-Authenticate"?: string;
                 [name: string]: unknown;
@@ -14468,6 +14470,7 @@ export interface components {
         /** @description Payment Required: `payment_required` (payment required). */
         PaymentRequired: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14480,6 +14483,7 @@ export interface components {
         /** @description Forbidden: `forbidden` (forbidden), `tenant_suspended` (tenant suspended). */
         Forbidden: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14492,6 +14496,7 @@ export interface components {
         /** @description Not Found: `not_found` (not found), `tenant_not_found` (tenant not found). */
         NotFound: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14504,6 +14509,7 @@ export interface components {
         /** @description Conflict: `conflict` (conflict), `idempotency_key_in_use` (idempotency key in use), `option_unavailable` (option no longer available). */
         Conflict: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 /** @description With `idempotency_key_in_use`: when to retry. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -14518,6 +14524,7 @@ export interface components {
         /** @description Precondition Failed: `precondition_failed` (precondition failed). */
         PreconditionFailed: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14530,6 +14537,7 @@ export interface components {
         /** @description Payload Too Large: `payload_too_large` (payload too large). */
         PayloadTooLarge: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14542,6 +14550,7 @@ export interface components {
         /** @description URI Too Long: `uri_too_long` (uri too long). */
         URITooLong: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14554,6 +14563,7 @@ export interface components {
         /** @description Unsupported Media Type: `unsupported_media_type` (unsupported media type). */
         UnsupportedMediaType: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14566,6 +14576,7 @@ export interface components {
         /** @description Unprocessable Entity: `idempotency_key_reused` (idempotency key reused with another request). */
         UnprocessableEntity: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14578,6 +14589,7 @@ export interface components {
         /** @description Precondition Required: `precondition_required` (precondition required). */
         PreconditionRequired: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14590,14 +14602,12 @@ export interface components {
         /** @description Too Many Requests: `rate_limited` (too many requests). */
         TooManyRequests: {
             headers: {
-                /** @description Seconds to wait before retrying. */
-                "Retry-After"?: number;
-                /** @description Requests allowed in the window (tables-API credentials). */
-                "RateLimit-Limit"?: number;
-                /** @description Requests left in the window. */
-                "RateLimit-Remaining"?: number;
-                /** @description Seconds until the window resets. */
-                "RateLimit-Reset"?: number;
+                "x-request-id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -14610,6 +14620,7 @@ export interface components {
         /** @description Request Header Fields Too Large: `headers_too_large` (request header fields too large). */
         RequestHeaderFieldsTooLarge: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14622,6 +14633,7 @@ export interface components {
         /** @description Internal Server Error: `internal` (internal error). */
         InternalServerError: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14634,8 +14646,8 @@ export interface components {
         /** @description Service Unavailable: `unavailable` (service unavailable). */
         ServiceUnavailable: {
             headers: {
-                /** @description Seconds to wait before retrying. */
-                "Retry-After"?: number;
+                "x-request-id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -14659,7 +14671,24 @@ export interface components {
         Limit: number;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The id of the request: the `x-request-id` it sent when that is 1..128 of `A-Za-z0-9._:-`, else a new one. Problem documents repeat it as `requestId`. */
+        RequestId: string;
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: number;
+        /** @description The created record, where GET answers it: this path and the new id. */
+        Location: string;
+        /** @description The record’s `version`, as `if-match` takes it: the digits alone, not a quoted entity tag. */
+        ETag: string;
+        /** @description Requests the tables-API credential may make in the window (sent to credentials only). */
+        RateLimitLimit: number;
+        /** @description Requests the credential has left in the window. */
+        RateLimitRemaining: number;
+        /** @description Seconds until the window starts again. */
+        RateLimitReset: number;
+        /** @description The credential’s limit and its window in seconds: `<limit>;w=<seconds>`. */
+        RateLimitPolicy: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -14676,6 +14705,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14709,6 +14739,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14736,6 +14767,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14793,6 +14825,8 @@ export interface operations {
             /** @description Service Unavailable. */
             503: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14858,6 +14892,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14915,6 +14950,8 @@ export interface operations {
             /** @description Service Unavailable. */
             503: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14980,6 +15017,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15037,6 +15075,8 @@ export interface operations {
             /** @description Service Unavailable. */
             503: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15114,6 +15154,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15146,6 +15187,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15177,6 +15219,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15218,6 +15261,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15257,6 +15301,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15297,6 +15343,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15338,6 +15385,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15378,6 +15426,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15416,6 +15465,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15458,6 +15508,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15499,6 +15550,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15541,6 +15593,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15581,6 +15634,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15625,6 +15679,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15664,6 +15719,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15704,6 +15761,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15745,6 +15803,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15785,6 +15844,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15839,6 +15899,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15874,6 +15935,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15909,6 +15971,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15948,6 +16011,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15995,6 +16059,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16034,6 +16099,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16074,6 +16141,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16111,6 +16179,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16149,6 +16218,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16187,6 +16257,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16228,6 +16299,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16268,6 +16340,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16305,6 +16378,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16341,6 +16415,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16380,6 +16455,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16421,6 +16497,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16465,6 +16542,11 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16512,6 +16594,11 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16556,6 +16643,13 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16570,6 +16664,11 @@ export interface operations {
             /** @description Conflict. */
             409: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16608,6 +16707,12 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16655,6 +16760,12 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16705,6 +16816,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16744,6 +16856,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16784,6 +16898,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16825,6 +16940,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16865,6 +16981,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16915,6 +17032,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16954,6 +17072,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16994,6 +17114,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17035,6 +17156,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17080,6 +17202,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17119,6 +17242,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17159,6 +17284,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17200,6 +17326,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17240,6 +17367,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17285,6 +17413,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17324,6 +17453,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17371,6 +17502,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17410,6 +17542,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17452,6 +17586,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17492,6 +17627,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17533,6 +17669,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17573,6 +17710,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17613,6 +17751,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17653,6 +17792,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17694,6 +17834,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17734,6 +17875,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17772,6 +17914,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17813,6 +17956,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17858,6 +18002,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17899,6 +18044,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17937,6 +18083,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17978,6 +18125,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18023,6 +18171,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18064,6 +18213,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18102,6 +18252,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18145,6 +18296,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18188,6 +18340,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18227,6 +18380,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18270,6 +18424,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18313,6 +18468,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18356,6 +18512,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18397,6 +18554,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18439,6 +18597,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18480,6 +18639,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18523,6 +18683,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18562,6 +18723,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18602,6 +18765,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18643,6 +18807,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18683,6 +18848,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18726,6 +18892,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18765,6 +18932,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18805,6 +18974,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18846,6 +19016,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18886,6 +19057,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18934,6 +19106,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18973,6 +19146,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19016,6 +19191,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19057,6 +19233,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19101,6 +19278,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19141,6 +19319,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19183,6 +19362,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19229,6 +19409,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19270,6 +19451,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19311,6 +19494,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19353,6 +19537,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19394,6 +19579,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19433,6 +19619,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19472,6 +19659,7 @@ export interface operations {
             /** @description Accepted. */
             202: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19511,6 +19699,7 @@ export interface operations {
             /** @description Accepted. */
             202: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19556,6 +19745,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19595,6 +19785,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19639,6 +19830,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19680,6 +19872,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19721,6 +19915,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19763,6 +19958,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19804,6 +20000,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19843,6 +20040,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19882,6 +20080,7 @@ export interface operations {
             /** @description Accepted. */
             202: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19921,6 +20120,7 @@ export interface operations {
             /** @description Accepted. */
             202: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19966,6 +20166,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20005,6 +20206,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20054,6 +20256,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20093,6 +20296,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20133,6 +20338,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20174,6 +20380,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20214,6 +20421,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -20257,6 +20465,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20294,6 +20503,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20337,6 +20547,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20374,6 +20585,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20420,6 +20632,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20459,6 +20672,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20499,6 +20714,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20540,6 +20756,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20580,6 +20797,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -20625,6 +20843,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20664,6 +20883,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20704,6 +20925,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20745,6 +20967,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20785,6 +21008,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -20831,6 +21055,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20873,6 +21098,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20915,6 +21142,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20958,6 +21186,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21000,6 +21229,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -21044,6 +21274,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21083,6 +21314,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21123,6 +21356,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21164,6 +21398,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21204,6 +21439,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -21248,6 +21484,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21287,6 +21524,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21327,6 +21566,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21368,6 +21608,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21408,6 +21649,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -21450,6 +21692,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21489,6 +21732,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21529,6 +21774,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21570,6 +21816,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21610,6 +21857,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -21652,6 +21900,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21691,6 +21940,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21731,6 +21982,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21772,6 +22024,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21812,6 +22065,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -21856,6 +22110,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21895,6 +22150,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21935,6 +22192,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21976,6 +22234,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22016,6 +22275,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22054,6 +22314,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22098,6 +22359,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22145,6 +22407,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22192,6 +22455,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22238,6 +22502,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22288,6 +22553,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22329,6 +22595,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22377,6 +22644,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22416,6 +22684,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22456,6 +22726,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22497,6 +22768,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22537,6 +22809,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22575,6 +22848,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22613,6 +22887,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22662,6 +22937,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22702,6 +22978,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22743,6 +23021,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22784,6 +23063,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22824,6 +23104,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22865,6 +23146,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22909,6 +23191,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22954,6 +23237,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22995,6 +23279,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23038,6 +23323,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23078,6 +23364,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23120,6 +23407,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23160,6 +23448,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23202,6 +23491,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23243,6 +23533,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23285,6 +23576,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23326,6 +23618,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23368,6 +23661,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23412,6 +23706,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23453,6 +23748,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -23487,6 +23783,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23526,6 +23823,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23571,6 +23869,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23614,6 +23913,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23657,6 +23958,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23701,6 +24003,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23750,6 +24053,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23799,6 +24103,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23844,6 +24149,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23885,6 +24191,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23929,6 +24236,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23973,6 +24281,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24017,6 +24326,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24061,6 +24371,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24105,6 +24416,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24149,6 +24461,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24194,6 +24507,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24233,6 +24547,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24278,6 +24594,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24315,6 +24632,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24356,6 +24674,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24396,6 +24715,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -24435,6 +24755,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24472,6 +24793,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24513,6 +24835,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24559,6 +24882,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24603,6 +24927,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24680,6 +25005,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24755,6 +25081,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24812,6 +25139,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24881,6 +25209,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24920,6 +25249,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24960,6 +25291,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24996,6 +25328,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25035,6 +25368,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25078,6 +25412,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25119,6 +25454,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25159,6 +25495,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25202,6 +25539,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25243,6 +25581,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25287,6 +25626,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25331,6 +25671,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25375,6 +25716,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25419,6 +25761,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25464,6 +25807,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25508,6 +25852,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25552,6 +25897,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25596,6 +25942,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25640,6 +25987,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25686,6 +26034,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25725,6 +26074,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25765,6 +26116,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25806,6 +26158,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25850,6 +26203,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25894,6 +26248,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25938,6 +26293,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25985,6 +26341,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26024,6 +26381,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26064,6 +26423,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26105,6 +26465,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26145,6 +26506,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26183,6 +26545,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26224,6 +26587,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26264,6 +26628,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26304,6 +26669,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26313,6 +26679,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26353,6 +26720,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26399,6 +26767,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26438,6 +26807,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26482,6 +26852,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26526,6 +26897,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26570,6 +26942,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26610,6 +26983,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -26646,6 +27020,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26688,6 +27063,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26725,6 +27101,7 @@ export interface operations {
             /** @description The file, with its sniffed content type. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26734,6 +27111,7 @@ export interface operations {
             /** @description Not modified: `if-none-match` names the current ETag. */
             304: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -26770,6 +27148,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26809,6 +27188,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26849,6 +27230,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26890,6 +27272,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26930,6 +27313,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -26970,6 +27354,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27019,6 +27404,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27061,6 +27447,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27098,6 +27485,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27139,6 +27527,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27179,6 +27568,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27220,6 +27610,11 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27262,6 +27657,11 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27310,6 +27710,11 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27354,6 +27759,11 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -27399,6 +27809,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27436,6 +27847,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27477,6 +27889,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27522,6 +27935,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27561,6 +27975,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27601,6 +28017,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27642,6 +28059,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27690,6 +28108,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27729,6 +28148,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27769,6 +28190,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27810,6 +28232,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27860,6 +28283,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27897,6 +28321,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27936,6 +28361,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27980,6 +28406,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28020,6 +28447,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28058,6 +28486,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28094,6 +28523,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28134,6 +28564,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28171,6 +28602,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28210,6 +28642,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28251,6 +28684,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28260,6 +28694,7 @@ export interface operations {
             /** @description Accepted. */
             202: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28302,6 +28737,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28344,6 +28780,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28385,6 +28822,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28394,6 +28832,7 @@ export interface operations {
             /** @description Accepted. */
             202: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28436,6 +28875,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28478,6 +28918,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28519,6 +28960,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28528,6 +28970,7 @@ export interface operations {
             /** @description Accepted. */
             202: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28570,6 +29013,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28612,6 +29056,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28653,6 +29098,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28662,6 +29108,7 @@ export interface operations {
             /** @description Accepted. */
             202: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28704,6 +29151,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28742,6 +29190,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28781,6 +29230,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28821,6 +29271,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28857,6 +29308,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28893,6 +29345,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28925,6 +29378,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28959,6 +29413,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28993,6 +29448,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29024,6 +29480,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29056,6 +29513,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29088,6 +29546,7 @@ export interface operations {
             /** @description The SQLite database file. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29131,6 +29590,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29168,6 +29628,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29196,6 +29657,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29231,6 +29693,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29262,6 +29725,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29291,6 +29755,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29322,6 +29787,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -10383,6 +10383,53 @@ export interface components {
                 linkedin?: string | null;
             };
         };
+        /** @description One period of the metrics report, per location unless grouped without `RESTAURANT`. Amounts are integer cents. */
+        EraMetricsRow: {
+            /** @description The location; null when `groupBy` leaves out `RESTAURANT` (locations added together). */
+            restaurantGuid: string | null;
+            /**
+             * Format: date
+             * @description First business date of the period, clipped to the range.
+             * @example 2025-06-30
+             */
+            periodStart: string;
+            /**
+             * Format: date
+             * @description Last business date of the period, clipped to the range.
+             * @example 2025-06-30
+             */
+            periodEnd: string;
+            /** @description Line subtotals less discounts and included tax; voided lines and gift cards sold left out. */
+            netSalesAmount: number;
+            /** @description Net sales plus discounts. */
+            grossSalesAmount: number;
+            /** @description Discounts of the lines sold. */
+            discountAmount: number;
+            /** @description The orders’ tax. */
+            taxAmount: number;
+            /** @description The orders’ tips. */
+            tipAmount: number;
+            /** @description Orders opened in the period, voided ones left out. */
+            ordersCount: number;
+            /** @description Their guests: each order’s `seatCount`, or 1. */
+            guestCount: number;
+            /** @description Orders voided after being submitted. */
+            voidOrdersCount: number;
+            /** @description Units of lines voided after being sent. */
+            voidItemsCount: number;
+            /** @description What those lines would have cost. */
+            voidAmount: number;
+            /** @description The completed shifts’ `payCents` summed. */
+            hourlyJobTotalPay: number;
+            /** @description Net sales per order, half-up; null without orders. */
+            avgOrderValue: number | null;
+            /** @description Net sales per guest, half-up; null without guests. */
+            avgGuestAmount: number | null;
+            /** @description The completed shifts’ `paidSeconds` summed, in hours to the hundredth, half-up. */
+            hourlyJobTotalHours: number;
+            /** @description Labor cost over net sales, basis points, half-up; null without net sales. */
+            laborCostPercentBps: number | null;
+        };
         EraRequest: {
             /**
              * @description First business date, `YYYY-MM-DD` (or Toast’s `YYYYMMDD`).
@@ -28688,7 +28735,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown[];
+                    "application/json": components["schemas"]["EraMetricsRow"][];
                 };
             };
             /** @description Accepted. */

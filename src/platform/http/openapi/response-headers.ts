@@ -75,18 +75,17 @@ export function declareResponseHeaders(
   const conditional = routes.filter((route) => route.headers.includes('if-match'))
   const versioned = new Set(conditional.map((route) => shape(recordOf(route.path))))
   for (const route of routes) {
-    const creates = route.locatesCreated
     // The record itself: its GET, the 201 that made it, the answer to a conditional change.
     const answersVersioned =
       route.headers.includes('if-match') ||
       (route.method === 'get' && versioned.has(shape(route.path))) ||
-      (creates && versioned.has(`${shape(route.path)}/{}`))
+      (route.locatesCreated && versioned.has(`${shape(route.path)}/{}`))
     for (const [status, response] of Object.entries(paths[route.path]![route.method]!.responses)) {
       if ('$ref' in response) continue
       const code = Number(status)
       const headers: Record<string, Schema> = { 'x-request-id': headerRef('RequestId') }
       if (code === 429 || code === 503) headers['Retry-After'] = headerRef('RetryAfter')
-      if (code === 201 && creates) headers.Location = headerRef('Location')
+      if (code === 201 && route.locatesCreated) headers.Location = headerRef('Location')
       if (answersVersioned && code >= 200 && code < 300 && response.content) headers.ETag = headerRef('ETag')
       if (route.credentialScope) Object.assign(headers, rateLimitHeaders)
       response.headers = { ...(response.headers as Record<string, Schema> | undefined), ...headers }

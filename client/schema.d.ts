@@ -10383,6 +10383,53 @@ export interface components {
                 linkedin?: string | null;
             };
         };
+        /** @description One period of the metrics report, per location unless grouped without `RESTAURANT`. Amounts are integer cents. */
+        EraMetricsRow: {
+            /** @description The location; null when `groupBy` leaves out `RESTAURANT` (locations added together). */
+            restaurantGuid: string | null;
+            /**
+             * Format: date
+             * @description First business date of the period, clipped to the range.
+             * @example 2025-06-30
+             */
+            periodStart: string;
+            /**
+             * Format: date
+             * @description Last business date of the period, clipped to the range.
+             * @example 2025-06-30
+             */
+            periodEnd: string;
+            /** @description Line subtotals less discounts and included tax; voided lines and gift cards sold left out. */
+            netSalesAmount: number;
+            /** @description Net sales plus discounts. */
+            grossSalesAmount: number;
+            /** @description Discounts of the lines sold. */
+            discountAmount: number;
+            /** @description The orders’ tax. */
+            taxAmount: number;
+            /** @description The orders’ tips. */
+            tipAmount: number;
+            /** @description Orders opened in the period, voided ones left out. */
+            ordersCount: number;
+            /** @description Their guests: each order’s `seatCount`, or 1. */
+            guestCount: number;
+            /** @description Orders voided after being submitted. */
+            voidOrdersCount: number;
+            /** @description Units of lines voided after being sent. */
+            voidItemsCount: number;
+            /** @description What those lines would have cost. */
+            voidAmount: number;
+            /** @description The completed shifts’ `payCents` summed. */
+            hourlyJobTotalPay: number;
+            /** @description Net sales per order, half-up; null without orders. */
+            avgOrderValue: number | null;
+            /** @description Net sales per guest, half-up; null without guests. */
+            avgGuestAmount: number | null;
+            /** @description The completed shifts’ `paidSeconds` summed, in hours to the hundredth, half-up. */
+            hourlyJobTotalHours: number;
+            /** @description Labor cost over net sales, basis points, half-up; null without net sales. */
+            laborCostPercentBps: number | null;
+        };
         EraRequest: {
             /**
              * @description First business date, `YYYY-MM-DD` (or Toast’s `YYYYMMDD`).
@@ -14442,6 +14489,7 @@ export interface components {
         /** @description Bad Request: `validation_failed` (validation failed). */
         BadRequest: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14454,6 +14502,7 @@ export interface components {
         /** @description Unauthorized: `unauthenticated` (authentication required). */
         Unauthorized: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 /** @description `Bearer`. */
                 "WWW-Authenticate"?: string;
                 [name: string]: unknown;
@@ -14468,6 +14517,7 @@ export interface components {
         /** @description Payment Required: `payment_required` (payment required). */
         PaymentRequired: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14480,6 +14530,7 @@ export interface components {
         /** @description Forbidden: `forbidden` (forbidden), `tenant_suspended` (tenant suspended). */
         Forbidden: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14492,6 +14543,7 @@ export interface components {
         /** @description Not Found: `not_found` (not found), `tenant_not_found` (tenant not found). */
         NotFound: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14504,6 +14556,7 @@ export interface components {
         /** @description Conflict: `conflict` (conflict), `idempotency_key_in_use` (idempotency key in use), `option_unavailable` (option no longer available). */
         Conflict: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 /** @description With `idempotency_key_in_use`: when to retry. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -14518,6 +14571,7 @@ export interface components {
         /** @description Precondition Failed: `precondition_failed` (precondition failed). */
         PreconditionFailed: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14530,6 +14584,7 @@ export interface components {
         /** @description Payload Too Large: `payload_too_large` (payload too large). */
         PayloadTooLarge: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14542,6 +14597,7 @@ export interface components {
         /** @description URI Too Long: `uri_too_long` (uri too long). */
         URITooLong: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14554,6 +14610,7 @@ export interface components {
         /** @description Unsupported Media Type: `unsupported_media_type` (unsupported media type). */
         UnsupportedMediaType: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14566,6 +14623,7 @@ export interface components {
         /** @description Unprocessable Entity: `idempotency_key_reused` (idempotency key reused with another request). */
         UnprocessableEntity: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14578,6 +14636,7 @@ export interface components {
         /** @description Precondition Required: `precondition_required` (precondition required). */
         PreconditionRequired: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14590,14 +14649,12 @@ export interface components {
         /** @description Too Many Requests: `rate_limited` (too many requests). */
         TooManyRequests: {
             headers: {
-                /** @description Seconds to wait before retrying. */
-                "Retry-After"?: number;
-                /** @description Requests allowed in the window (tables-API credentials). */
-                "RateLimit-Limit"?: number;
-                /** @description Requests left in the window. */
-                "RateLimit-Remaining"?: number;
-                /** @description Seconds until the window resets. */
-                "RateLimit-Reset"?: number;
+                "x-request-id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -14610,6 +14667,7 @@ export interface components {
         /** @description Request Header Fields Too Large: `headers_too_large` (request header fields too large). */
         RequestHeaderFieldsTooLarge: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14622,6 +14680,7 @@ export interface components {
         /** @description Internal Server Error: `internal` (internal error). */
         InternalServerError: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -14634,8 +14693,8 @@ export interface components {
         /** @description Service Unavailable: `unavailable` (service unavailable). */
         ServiceUnavailable: {
             headers: {
-                /** @description Seconds to wait before retrying. */
-                "Retry-After"?: number;
+                "x-request-id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -14659,7 +14718,24 @@ export interface components {
         Limit: number;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The id of the request: the `x-request-id` it sent when that is 1..128 of `A-Za-z0-9._:-`, else a new one. Problem documents repeat it as `requestId`. */
+        RequestId: string;
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: number;
+        /** @description The created record, where GET answers it: this path and the new id. */
+        Location: string;
+        /** @description The record’s `version`, as `if-match` takes it: the digits alone, not a quoted entity tag. */
+        ETag: string;
+        /** @description Requests the tables-API credential may make in the window (sent to credentials only). */
+        RateLimitLimit: number;
+        /** @description Requests the credential has left in the window. */
+        RateLimitRemaining: number;
+        /** @description Seconds until the window starts again. */
+        RateLimitReset: number;
+        /** @description The credential’s limit and its window in seconds: `<limit>;w=<seconds>`. */
+        RateLimitPolicy: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -14676,6 +14752,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14709,6 +14786,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14736,6 +14814,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14793,6 +14872,8 @@ export interface operations {
             /** @description Service Unavailable. */
             503: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14858,6 +14939,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14915,6 +14997,8 @@ export interface operations {
             /** @description Service Unavailable. */
             503: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14980,6 +15064,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15037,6 +15122,8 @@ export interface operations {
             /** @description Service Unavailable. */
             503: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15114,6 +15201,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15146,6 +15234,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15177,6 +15266,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15218,6 +15308,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15257,6 +15348,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15297,6 +15390,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15338,6 +15432,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15378,6 +15473,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15416,6 +15512,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15458,6 +15555,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15499,6 +15597,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15541,6 +15640,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15581,6 +15681,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15625,6 +15726,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15664,6 +15766,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15704,6 +15808,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15745,6 +15850,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15785,6 +15891,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15839,6 +15946,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15874,6 +15982,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15909,6 +16018,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15948,6 +16058,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15995,6 +16106,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16034,6 +16146,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16074,6 +16188,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16111,6 +16226,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16149,6 +16265,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16187,6 +16304,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16228,6 +16346,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16268,6 +16387,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16305,6 +16425,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16341,6 +16462,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16380,6 +16502,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16421,6 +16544,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16465,6 +16589,11 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16512,6 +16641,11 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16556,6 +16690,13 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16570,6 +16711,11 @@ export interface operations {
             /** @description Conflict. */
             409: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16608,6 +16754,12 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16655,6 +16807,12 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16705,6 +16863,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16744,6 +16903,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16784,6 +16945,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16825,6 +16987,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16865,6 +17028,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16915,6 +17079,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16954,6 +17119,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16994,6 +17161,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17035,6 +17203,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17080,6 +17249,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17119,6 +17289,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17159,6 +17331,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17200,6 +17373,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17240,6 +17414,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17285,6 +17460,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17324,6 +17500,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17371,6 +17549,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17410,6 +17589,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17452,6 +17633,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17492,6 +17674,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17533,6 +17716,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17573,6 +17757,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17613,6 +17798,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17653,6 +17839,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17694,6 +17881,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17734,6 +17922,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17772,6 +17961,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17813,6 +18003,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17858,6 +18049,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17899,6 +18091,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17937,6 +18130,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17978,6 +18172,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18023,6 +18218,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18064,6 +18260,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18102,6 +18299,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18145,6 +18343,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18188,6 +18387,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18227,6 +18427,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18270,6 +18471,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18313,6 +18515,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18356,6 +18559,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18397,6 +18601,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18439,6 +18644,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18480,6 +18686,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18523,6 +18730,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18562,6 +18770,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18602,6 +18812,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18643,6 +18854,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18683,6 +18895,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18726,6 +18939,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18765,6 +18979,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18805,6 +19021,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18846,6 +19063,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18886,6 +19104,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18934,6 +19153,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18973,6 +19193,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19016,6 +19238,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19057,6 +19280,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19101,6 +19325,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19141,6 +19366,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19183,6 +19409,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19229,6 +19456,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19270,6 +19498,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19311,6 +19541,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19353,6 +19584,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19394,6 +19626,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19433,6 +19666,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19472,6 +19706,7 @@ export interface operations {
             /** @description Accepted. */
             202: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19511,6 +19746,7 @@ export interface operations {
             /** @description Accepted. */
             202: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19556,6 +19792,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19595,6 +19832,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19639,6 +19877,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19680,6 +19919,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19721,6 +19962,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19763,6 +20005,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19804,6 +20047,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19843,6 +20087,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19882,6 +20127,7 @@ export interface operations {
             /** @description Accepted. */
             202: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19921,6 +20167,7 @@ export interface operations {
             /** @description Accepted. */
             202: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19966,6 +20213,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20005,6 +20253,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20054,6 +20303,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20093,6 +20343,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20133,6 +20385,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20174,6 +20427,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20214,6 +20468,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -20257,6 +20512,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20294,6 +20550,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20337,6 +20594,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20374,6 +20632,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20420,6 +20679,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20459,6 +20719,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20499,6 +20761,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20540,6 +20803,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20580,6 +20844,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -20625,6 +20890,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20664,6 +20930,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20704,6 +20972,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20745,6 +21014,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20785,6 +21055,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -20831,6 +21102,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20873,6 +21145,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20915,6 +21189,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20958,6 +21233,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21000,6 +21276,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -21044,6 +21321,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21083,6 +21361,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21123,6 +21403,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21164,6 +21445,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21204,6 +21486,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -21248,6 +21531,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21287,6 +21571,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21327,6 +21613,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21368,6 +21655,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21408,6 +21696,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -21450,6 +21739,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21489,6 +21779,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21529,6 +21821,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21570,6 +21863,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21610,6 +21904,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -21652,6 +21947,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21691,6 +21987,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21731,6 +22029,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21772,6 +22071,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21812,6 +22112,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -21856,6 +22157,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21895,6 +22197,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21935,6 +22239,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21976,6 +22281,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22016,6 +22322,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22054,6 +22361,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22098,6 +22406,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22145,6 +22454,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22192,6 +22502,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22238,6 +22549,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22288,6 +22600,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22329,6 +22642,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22377,6 +22691,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22416,6 +22731,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22456,6 +22773,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22497,6 +22815,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22537,6 +22856,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22575,6 +22895,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22613,6 +22934,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22662,6 +22984,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22702,6 +23025,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22743,6 +23068,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22784,6 +23110,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22824,6 +23151,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22865,6 +23193,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22909,6 +23238,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22954,6 +23284,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22995,6 +23326,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23038,6 +23370,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23078,6 +23411,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23120,6 +23454,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23160,6 +23495,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23202,6 +23538,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23243,6 +23580,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23285,6 +23623,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23326,6 +23665,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23368,6 +23708,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23412,6 +23753,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23453,6 +23795,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -23487,6 +23830,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23526,6 +23870,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23571,6 +23916,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23614,6 +23960,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23657,6 +24005,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23701,6 +24050,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23750,6 +24100,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23799,6 +24150,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23844,6 +24196,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23885,6 +24238,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23929,6 +24283,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23973,6 +24328,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24017,6 +24373,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24061,6 +24418,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24105,6 +24463,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24149,6 +24508,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24194,6 +24554,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24233,6 +24594,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24278,6 +24641,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24315,6 +24679,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24356,6 +24721,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24396,6 +24762,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -24435,6 +24802,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24472,6 +24840,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24513,6 +24882,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24559,6 +24929,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24603,6 +24974,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24680,6 +25052,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24755,6 +25128,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24812,6 +25186,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24881,6 +25256,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24920,6 +25296,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24960,6 +25338,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24996,6 +25375,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25035,6 +25415,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25078,6 +25459,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25119,6 +25501,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25159,6 +25542,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25202,6 +25586,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25243,6 +25628,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25287,6 +25673,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25331,6 +25718,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25375,6 +25763,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25419,6 +25808,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25464,6 +25854,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25508,6 +25899,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25552,6 +25944,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25596,6 +25989,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25640,6 +26034,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25686,6 +26081,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25725,6 +26121,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25765,6 +26163,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25806,6 +26205,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25850,6 +26250,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25894,6 +26295,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25938,6 +26340,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25985,6 +26388,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26024,6 +26428,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26064,6 +26470,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26105,6 +26512,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26145,6 +26553,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26183,6 +26592,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26224,6 +26634,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26264,6 +26675,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26304,6 +26716,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26313,6 +26726,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26353,6 +26767,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26399,6 +26814,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26438,6 +26854,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26482,6 +26899,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26526,6 +26944,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26570,6 +26989,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26610,6 +27030,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -26646,6 +27067,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26688,6 +27110,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26725,6 +27148,7 @@ export interface operations {
             /** @description The file, with its sniffed content type. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26734,6 +27158,7 @@ export interface operations {
             /** @description Not modified: `if-none-match` names the current ETag. */
             304: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -26770,6 +27195,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26809,6 +27235,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26849,6 +27277,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26890,6 +27319,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26930,6 +27360,7 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -26970,6 +27401,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27019,6 +27451,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27061,6 +27494,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27098,6 +27532,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27139,6 +27574,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27179,6 +27615,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27220,6 +27657,11 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27262,6 +27704,11 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27310,6 +27757,11 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27354,6 +27806,11 @@ export interface operations {
             /** @description No Content. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -27399,6 +27856,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27436,6 +27894,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27477,6 +27936,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27522,6 +27982,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27561,6 +28022,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27601,6 +28064,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27642,6 +28106,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27690,6 +28155,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27729,6 +28195,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27769,6 +28237,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27810,6 +28279,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27860,6 +28330,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27897,6 +28368,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27936,6 +28408,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27980,6 +28453,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28020,6 +28494,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28058,6 +28533,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28094,6 +28570,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28134,6 +28611,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28171,6 +28649,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28210,6 +28689,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28251,15 +28731,17 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown[];
+                    "application/json": components["schemas"]["EraMetricsRow"][];
                 };
             };
             /** @description Accepted. */
             202: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28302,6 +28784,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28344,6 +28827,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28385,6 +28869,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28394,6 +28879,7 @@ export interface operations {
             /** @description Accepted. */
             202: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28436,6 +28922,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28478,6 +28965,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28519,6 +29007,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28528,6 +29017,7 @@ export interface operations {
             /** @description Accepted. */
             202: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28570,6 +29060,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28612,6 +29103,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28653,6 +29145,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28662,6 +29155,7 @@ export interface operations {
             /** @description Accepted. */
             202: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28704,6 +29198,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28742,6 +29237,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28781,6 +29277,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28821,6 +29318,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28857,6 +29355,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28893,6 +29392,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28925,6 +29425,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28959,6 +29460,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28993,6 +29495,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29024,6 +29527,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29056,6 +29560,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29088,6 +29593,7 @@ export interface operations {
             /** @description The SQLite database file. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29131,6 +29637,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29168,6 +29675,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29196,6 +29704,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29231,6 +29740,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29262,6 +29772,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29291,6 +29802,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29322,6 +29834,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -63,6 +63,7 @@ import { clusterRouting } from './platform/cluster/routing'
 import { allowedMethods } from './platform/http/allowed-methods'
 import { consoleRoutes } from './platform/http/console'
 import { httpConventions } from './platform/http/conventions'
+import { createdLocation } from './platform/http/created-location'
 import { mountDocs } from './platform/http/docs'
 import type { Drain } from './platform/http/drain'
 import { problemPageRoutes } from './platform/http/problem-pages'
@@ -153,6 +154,7 @@ export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
       drain,
       allow: allowedMethods(app),
       bodySchemas,
+      location: createdLocation(app),
     }),
   )
   if (platform.cluster) app.use(clusterRouting(platform.cluster, platform.config.defaultTenantSlug))

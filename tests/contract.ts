@@ -1,7 +1,8 @@
 // Every response the test suite produces is checked against the OpenAPI document: its status must
-// be one the operation declares, and its body must match the declared schema (problem documents
-// included). The harness wraps each test app's `handle` with `checkContract`, so every test is
-// also a contract test. The document is built and compiled once per process.
+// be one the operation declares, its body must match the declared schema (problem documents
+// included), and each header the response declares must be there when required and match its
+// schema when present. The harness wraps each test app's `handle` with `checkContract`, so every
+// test is also a contract test. The document is built and compiled once per process.
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
 import type { AnyElysia } from 'elysia'
@@ -81,6 +82,35 @@ async function compile(app: AnyElysia): Promise<Contract> {
 
 const mediaType = (response: Response) => (response.headers.get('content-type') ?? '').split(';')[0]!.trim()
 
+/**
+ * A header value as its schema reads it: headers are strings on the wire, and OpenAPI's `simple`
+ * style spells a number as its digits.
+ */
+const headerValue = (schema: Json, raw: string): unknown =>
+  (schema.type === 'integer' || schema.type === 'number') && /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw
+
+/** What is wrong with the headers of a response whose declaration is at `pointer`, or null. */
+function headerMismatch(c: Contract, declared: Json, pointer: string[], headers: Headers): string | null {
+  for (const [name, entry] of Object.entries((declared.headers ?? {}) as Record<string, Json>)) {
+    let header = entry
+    let at = [...pointer, 'headers', name]
+    if (header.$ref) {
+      const component = String(header.$ref).split('/').at(-1)!
+      header = c.doc.components.headers[component]
+      at = ['components', 'headers', component]
+    }
+    const raw = headers.get(name)
+    if (raw === null) {
+      if (header.required) return `header ${name} is required but absent`
+      continue
+    }
+    const validate = c.validator([...at, 'schema'])
+    if (!validate(headerValue(header.schema, raw)))
+      return `header ${name}: ${JSON.stringify(raw)} does not match its schema: ${JSON.stringify(validate.errors)}`
+  }
+  return null
+}
+
 /** What is wrong with this response, or null. */
 async function mismatch(c: Contract, request: Request, response: Response): Promise<string | null> {
   const url = new URL(request.url)
@@ -107,6 +137,8 @@ async function mismatch(c: Contract, request: Request, response: Response): Prom
     declared = c.doc.components.responses[name]
     pointer = ['components', 'responses', name]
   }
+  const headers = headerMismatch(c, declared!, pointer, response.headers)
+  if (headers) return headers
   const content: Json | undefined = declared!.content
   if (!content) return text && method !== 'head' ? `status ${status} declares no body but has one` : null
   if (method === 'head' || response.status === 304) return null

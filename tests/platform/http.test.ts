@@ -261,13 +261,14 @@ describe('service description and health', () => {
   })
 })
 
-test('health answers 503 with a non-ok status when the databases cannot be read', async () => {
+test('health answers 503 with a non-ok status and Retry-After when the databases cannot be read', async () => {
   const t = await createTestApp()
   try {
     t.platform.control.sqlite.close()
     for (const path of ['/health', '/health/ready', '/health/database']) {
       const res = await t.request('GET', path, { as: null })
       expect(res.status).toBe(503)
+      expect(res.headers.get('retry-after')).toBe('5')
       expect(res.body.status).toBe('unavailable')
       // The error text is for operators: an anonymous probe learns only that it failed.
       expect(res.body.checks.control).toBe('failed')

@@ -121,8 +121,16 @@ describe('the served document', () => {
 
 describe('the contract check', () => {
   const get = new Request('http://localhost/vendor')
-  const json = (body: unknown, status = 200, type = 'application/json') =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': type } })
+  const json = (
+    body: unknown,
+    status = 200,
+    type = 'application/json',
+    headers: Record<string, string> = {},
+  ) =>
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { 'content-type': type, 'x-request-id': 'req-1', ...headers },
+    })
 
   test('passes a response the document declares', async () => {
     const real = await t.app.handle(
@@ -153,6 +161,65 @@ describe('the contract check', () => {
     await expect(checkContract(t.app, get, json({ vendors: [] }, 200, 'text/plain'))).rejects.toThrow(
       'content-type text/plain is not declared',
     )
+  })
+
+  test('refuses a response without a header it declares required', async () => {
+    const bare = new Response(JSON.stringify({ vendors: [] }), {
+      headers: { 'content-type': 'application/json' },
+    })
+    await expect(checkContract(t.app, get, bare)).rejects.toThrow(
+      'header x-request-id is required but absent',
+    )
+    const created = await t.request('POST', '/vendor', { body: { name: 'Located' } })
+    expect(created.headers.get('location')).toBe(`/vendor/${created.body.id}`)
+    await expect(
+      checkContract(
+        t.app,
+        new Request('http://localhost/vendor', { method: 'POST' }),
+        json(created.body, 201),
+      ),
+    ).rejects.toThrow('header Location is required but absent')
+  })
+
+  test('refuses a header value its schema does not allow, in a shared problem response too', async () => {
+    await expect(
+      checkContract(t.app, get, json({ vendors: [] }, 200, 'application/json', { 'x-request-id': 'a b' })),
+    ).rejects.toThrow('header x-request-id: "a b" does not match its schema')
+    const busy = {
+      type: '/problems/unavailable',
+      title: 'Service unavailable',
+      status: 503,
+      detail: 'busy',
+      code: 'unavailable',
+      requestId: 'req-1',
+    }
+    await expect(checkContract(t.app, get, json(busy, 503, 'application/problem+json'))).rejects.toThrow(
+      'header Retry-After is required but absent',
+    )
+    await expect(
+      checkContract(t.app, get, json(busy, 503, 'application/problem+json', { 'retry-after': 'soon' })),
+    ).rejects.toThrow('header Retry-After: "soon" does not match its schema')
+    await checkContract(t.app, get, json(busy, 503, 'application/problem+json', { 'retry-after': '1' }))
+  })
+
+  test('passes a response without a header it declares optional, and checks it when sent', async () => {
+    // The RateLimit fields go to tables-API credentials only (t.request checks every answer).
+    const list = `/tables-api/v1/locations/${t.tenant.locationId}/reservations?dateFrom=2025-06-01&dateTo=2025-06-02`
+    const staff = await t.request('GET', list)
+    expect(staff.status).toBe(200)
+    expect(staff.headers.get('ratelimit-limit')).toBeNull()
+    const credential = await t.request('GET', list, { as: t.addCredential(t.tenant).token })
+    expect(credential.status).toBe(200)
+    expect(credential.headers.get('ratelimit-policy')).toMatch(/^\d+;w=60$/)
+    const wrong = new Headers(credential.headers)
+    wrong.set('ratelimit-remaining', 'many')
+    await expect(
+      checkContract(
+        t.app,
+        new Request(`http://localhost${list}`),
+        new Response(credential.text, { headers: wrong }),
+      ),
+    ).rejects.toThrow('header RateLimit-Remaining: "many" does not match its schema')
   })
 
   test('passes an event as the catalogue describes it, refuses an unknown event or a wrong payload', async () => {

@@ -13,6 +13,7 @@
 import { divideHalfUp } from '../../platform/rounding'
 import { shiftFigures } from '../labor/shifts'
 import type { OrderLineRow } from '../orders/schema'
+import type { EraMetricsRow } from './model'
 import { type Period, periodOf, periodsOf } from './periods'
 import type { EraReportParams, EraTimeRange } from './schema'
 import type { DatedOrder, DatedShift } from './sources'
@@ -61,7 +62,7 @@ function keyer(input: ReportInput) {
   }
 }
 
-export function metricsReport(input: ReportInput) {
+export function metricsReport(input: ReportInput): (typeof EraMetricsRow.static)[] {
   const k = keyer(input)
   const rows = new Map(
     k.skeleton().map((base) => [

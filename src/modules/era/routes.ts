@@ -1,32 +1,44 @@
 // /era/v1: Toast-style analytics. POST answers a report request id (a JSON string); GET with that
 // id answers 202 while the report is computed in the background, then 200 with its rows.
-import { Elysia, t } from 'elysia'
+import { Elysia, type TSchema, t } from 'elysia'
 import type { Actor } from '../../platform/auth/actor'
 import type { LocationScope } from '../../platform/auth/location-scope'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { ApiError } from '../../platform/http/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import type { EraWorker } from './jobs'
-import { EraRequest, type EraRequestInput, Pending, ReportIdParams, TimeRangeParams } from './model'
+import {
+  EraMetricsRow,
+  EraRequest,
+  type EraRequestInput,
+  Pending,
+  ReportIdParams,
+  TimeRangeParams,
+} from './model'
 import type { EraReportKind, EraTimeRange } from './schema'
 import { readReport, requestReport } from './service'
 
-const about: Record<EraReportKind, { title: string; rows: string }> = {
+/** Each report's title, its rows in words, and their schema (only the metrics rows are typed). */
+const about: Record<EraReportKind, { title: string; rows: string; row: TSchema }> = {
   metrics: {
     title: 'sales and labor metrics',
     rows: 'One row per period (and restaurant): `netSalesAmount`, `grossSalesAmount`, `discountAmount`, `taxAmount`, `tipAmount`, `ordersCount`, `guestCount`, `avgOrderValue` (net sales per order), `avgGuestAmount`, `voidOrdersCount`, `voidItemsCount`, `voidAmount`, `hourlyJobTotalHours` (the shifts’ `paidSeconds` summed, in hours to the hundredth, half-up), `hourlyJobTotalPay` (the sum of the shifts’ `payCents`), `laborCostPercentBps` (labor cost over net sales, basis points). Labor figures cover completed shifts by clock-in business date, jobs excluded from the labor summary left out.',
+    row: EraMetricsRow,
   },
   check: {
     title: 'checks',
     rows: 'One row per check (order) opened in the range, voided ones included when they had been submitted: business date, period, order number, status, times, server, guests, items, net/gross sales, discounts, tax, tip, total, voids.',
+    row: t.Unknown(),
   },
   labor: {
     title: 'labor',
     rows: 'One row per period, restaurant and (by default) job, optionally per employee: `shiftsCount`, `regularHours` (the shifts’ `paidSeconds` summed, in hours to the hundredth, half-up), `paidMinutes` (that sum in whole minutes, truncated), `unpaidBreakMinutes` (the shifts’ `breakSeconds` summed, in whole minutes, truncated), `laborCost` (cents: the sum of the shifts’ `payCents`, each paidSeconds × payRateCents / 3600 rounded half-up). Completed shifts only, by clock-in business date.',
+    row: t.Unknown(),
   },
   menu: {
     title: 'item sales',
     rows: 'One row per period, restaurant and product (open items by title): `quantitySold`, `grossSalesAmount`, `discountAmount`, `netSalesAmount`, `voidItemsCount`, `voidAmount`; best sellers first.',
+    row: t.Unknown(),
   },
 }
 
@@ -34,7 +46,7 @@ const rules =
   'Business dates are calendar days in each location’s time zone; an order belongs to the day it was opened (drafts are not sales). Net sales exclude tax, voided lines and gift cards sold; amounts are integer cents. Answers the report request id as a JSON string; fetch it with GET on the same family. Unknown restaurants or groupBy values are 400.'
 
 function family(auth: AuthPlugin, worker: EraWorker, kind: EraReportKind) {
-  const { title, rows } = about[kind]
+  const { title, rows, row } = about[kind]
   const post = (
     ctx: {
       db: Db
@@ -88,7 +100,7 @@ function family(auth: AuthPlugin, worker: EraWorker, kind: EraReportKind) {
       {
         permission: 'analytics:read',
         params: ReportIdParams,
-        response: { 200: t.Array(t.Unknown()), 202: Pending },
+        response: { 200: t.Array(row), 202: Pending },
         detail: {
           summary: `Get a ${title} report`,
           description: `202 (with Retry-After) while the report is computed, then 200 with its rows (an array). Another family’s id, or another tenant’s, is 404. ${rows}`,

@@ -117,10 +117,21 @@ function checkDatabases(platform: Platform, detailed: boolean) {
 }
 
 export const healthRoutes = (platform: Platform) => {
-  const probe = async ({ request, set }: { request: Request; set: { status?: number | string } }) => {
+  const probe = async ({
+    request,
+    set,
+  }: {
+    request: Request
+    set: { status?: number | string; headers: Record<string, unknown> }
+  }) => {
     const detailed = request.headers.has('authorization') && (await platform.isOperator(request))
     const result = checkDatabases(platform, detailed)
-    if (result.status !== 'ok') set.status = 503
+    if (result.status !== 'ok') {
+      set.status = 503
+      // Every 503 says when to ask again: 5 s, as for a failing identity or payment provider
+      // (src/platform/auth/jwt.ts, src/platform/payments/provider.ts).
+      set.headers['retry-after'] = '5'
+    }
     return result
   }
   const probeDoc = (summary: string) => ({

@@ -1,8 +1,7 @@
-// `if-match` on tables reservations carries the reservation `version` itself: a positive integer
-// without leading zeros (no quotes, no weak validators, no lists).
+// `if-match` on tables reservations carries the reservation `version` as the reservation's `ETag`
+// answers it: a positive integer without leading zeros (platform/http/version-tag.ts).
 import { ApiError } from '../../platform/http/problem'
-
-const VERSION_PATTERN = /^[1-9][0-9]{0,14}$/
+import { VERSION_TAG_PATTERN } from '../../platform/http/version-tag'
 
 /** The version an `if-match` header expects: 428 when absent, 400 when malformed. */
 export function expectedVersion(header: string | undefined | null): number {
@@ -11,7 +10,7 @@ export function expectedVersion(header: string | undefined | null): number {
       'precondition_required',
       'if-match is required: send the reservation version you last read',
     )
-  if (!VERSION_PATTERN.test(header)) {
+  if (!VERSION_TAG_PATTERN.test(header)) {
     const message = 'must be the reservation version: a positive integer without leading zeros'
     throw new ApiError('validation_failed', `if-match ${message}`, {
       errors: [{ path: 'headers/if-match', message }],

@@ -3,6 +3,7 @@ import type { AuthPlugin } from '../../platform/auth/plugin'
 import { idempotentWrite } from '../../platform/http/idempotency'
 import { pageOf } from '../../platform/http/paging'
 import type { ApiError } from '../../platform/http/problem'
+import { versionTag } from '../../platform/http/version-tag'
 import { availability } from './availability'
 import {
   AvailabilityList,
@@ -30,6 +31,15 @@ import { verifyOptionToken } from './tokens'
 const locationRule =
   ' `{locationId}` must be a location of this tenant (404 otherwise) and, for a `tpk_live_` credential, on its ' +
   'allowlist (403 otherwise).'
+
+/** An answer that is one reservation, with its version as `ETag` (what `if-match` takes back). */
+function tagged<T extends { data: { version: number } }>(
+  set: { headers: Record<string, unknown> },
+  answer: T,
+): T {
+  set.headers.etag = versionTag(answer.data.version)
+  return answer
+}
 
 export const tablesReservationRoutes = (auth: AuthPlugin) =>
   new Elysia({
@@ -95,7 +105,7 @@ export const tablesReservationRoutes = (auth: AuthPlugin) =>
         )
         set.status = result.status
         if (result.replayed) set.headers['idempotent-replayed'] = 'true'
-        return result.body
+        return tagged(set, result.body)
       },
       {
         permission: 'reservations:write',
@@ -125,7 +135,8 @@ export const tablesReservationRoutes = (auth: AuthPlugin) =>
     )
     .get(
       '/reservations/:reservationId',
-      ({ db, params }) => ({ data: getTablesReservation(db, params.locationId, params.reservationId) }),
+      ({ db, params, set }) =>
+        tagged(set, { data: getTablesReservation(db, params.locationId, params.reservationId) }),
       {
         permission: 'reservations:read',
         credentialScope: 'reservations:read',
@@ -156,7 +167,7 @@ export const tablesReservationRoutes = (auth: AuthPlugin) =>
           }),
         )
         if (result.replayed) set.headers['idempotent-replayed'] = 'true'
-        return result.body
+        return tagged(set, result.body)
       },
       {
         permission: 'reservations:write',

@@ -1,5 +1,6 @@
 // HTTP conventions of design.md applied to every route: request ids, the transport limits, a
-// bounded JSON body parser, and one error handler that turns every failure into a problem document.
+// bounded JSON body parser, `Location` on a 201, and one error handler that turns every failure
+// into a problem document.
 import { SQLiteError } from 'bun:sqlite'
 import type { TSchema } from '@sinclair/typebox'
 import { Elysia, ValidationError } from 'elysia'
@@ -248,6 +249,8 @@ export function httpConventions(options: {
   allow?: (pathname: string) => string | undefined
   /** The app's body schemas whose checks it took over (request-body.ts `takeOverBodyChecks`). */
   bodySchemas?: BodySchemas
+  /** The `Location` of a 201's created record (created-location.ts). */
+  location?: (method: string, route: string, pathname: string, body: unknown) => string | undefined
 }) {
   const { drain } = options
   const limits = {
@@ -264,6 +267,11 @@ export function httpConventions(options: {
       })
       .onAfterResponse({ as: 'global' }, ({ set }) => drain?.release(set.headers))
       .onAfterHandle({ as: 'global' }, awaitCommits)
+      .onAfterHandle({ as: 'global' }, ({ request, route, set, response }) => {
+        if (set.status !== 201 || !options.location) return
+        const location = options.location(request.method, route, new URL(request.url).pathname, response)
+        if (location) set.headers.location = location
+      })
       .onParse({ as: 'global' }, ({ request, route, contentType }) => {
         if (request.method === 'GET' || request.method === 'HEAD') return
         if (isRawBodyRoute(request.method, route)) return

@@ -10,7 +10,8 @@ export interface RequestInfo {
 }
 
 const infos = new WeakMap<Request, RequestInfo>()
-const acceptableRequestId = /^[A-Za-z0-9._:-]{1,128}$/
+/** An `x-request-id` the service adopts; others are replaced with a new id (a UUID, which also fits). */
+export const acceptableRequestId = /^[A-Za-z0-9._:-]{1,128}$/
 
 export function beginRequest(request: Request, ipAddress: string | null): RequestInfo {
   const sent = request.headers.get('x-request-id')

@@ -328,6 +328,22 @@ describe('ERA check, labor and menu reports', () => {
     )
   })
 
+  test('the OpenAPI document types the metrics rows: exactly the members a row has, all required', async () => {
+    await handMade()
+    const spec = (await t.request('GET', '/openapi.json', { as: null })).body
+    const answer = spec.paths['/era/v1/metrics/{param}'].get.responses['200'].content['application/json']
+    expect(answer.schema.items).toEqual({ $ref: '#/components/schemas/EraMetricsRow' })
+    const row = spec.components.schemas.EraMetricsRow
+    const members = Object.keys(row.properties).sort()
+    expect([...row.required].sort()).toEqual(members)
+    // Grouped by restaurant and added together, on days with orders and a day without (null averages).
+    for (const groupBy of [['RESTAURANT'], []]) {
+      const rows = await report('metrics', '/day', { ...range, startBusinessDate: '2025-02-28', groupBy })
+      expect(rows.some((found) => found.avgOrderValue === null)).toBe(true)
+      for (const found of rows) expect(Object.keys(found).sort()).toEqual(members)
+    }
+  })
+
   test('menu: item sales by product, voids apart', async () => {
     await handMade()
     const rows = await report('menu', '', { ...range, restaurantIds: [t.tenant.locationId] })

@@ -312,6 +312,18 @@ describe('cancel and if-match', () => {
     expect((await options(t, { date: inDays(4), partySize: 2 })).body.data).toHaveLength(1)
   })
 
+  test('ETag answers the version as if-match takes it: on create, read and cancel; Location names it', async () => {
+    await publishedExperience(t)
+    const made = await book(t, { date: inDays(4) })
+    expect(made.headers.get('location')).toBe(reservations(`/${made.body.data.id}`))
+    expect(made.headers.get('etag')).toBe('1')
+    const read = await t.request('GET', made.headers.get('location')!)
+    expect(read.headers.get('etag')).toBe('1')
+    const res = await cancel(made.body.data.id, read.headers.get('etag'))
+    expect(res.status).toBe(200)
+    expect(res.headers.get('etag')).toBe(String(res.body.data.version))
+  })
+
   test('mismatch is 412 with the current version; missing 428; malformed 400; nothing changes', async () => {
     await publishedExperience(t)
     const made = (await book(t, { date: inDays(4) })).body.data

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document of the app, built from Elysia's route table (see issue 21 for what
 // client tools need): 3.1 schemas with shared components, stable operation ids, the problems
-// every operation can answer, the context headers, tags with descriptions, security where it
-// differs from the default, and the webhooks subscribers receive.
+// every operation can answer, the context headers, the response headers, tags with descriptions,
+// security where it differs from the default, and the webhooks subscribers receive.
 import type { AnyElysia } from 'elysia'
 import type { EventCatalogue } from '../../events/catalogue'
 import { exportedSchemas, liftComponents, type SchemaSite } from './components'
@@ -10,6 +10,7 @@ import { operationIds } from './operation-ids'
 import { contentsOf, type Operation, operationOf } from './operations'
 import { contextParameters } from './parameters'
 import { problemResponses, problemSchema } from './problems'
+import { declareResponseHeaders, headerComponents } from './response-headers'
 import { routeFacts } from './routes'
 import { webhookOperations } from './webhooks'
 
@@ -61,6 +62,7 @@ export function buildOpenApiDocument(app: AnyElysia, options: DocumentOptions): 
     paths[route.path] ??= {}
     paths[route.path]![route.method] = operationOf(route, ids.get(`${route.method} ${route.path}`)!)
   }
+  declareResponseHeaders(paths, routes)
   const webhooks = webhookOperations(options.events)
   const schemas = liftComponents(
     [...schemaSites(paths), ...schemaSites(webhooks)],
@@ -80,6 +82,7 @@ export function buildOpenApiDocument(app: AnyElysia, options: DocumentOptions): 
       schemas: { ...schemas, Problem: problemSchema },
       parameters: contextParameters,
       responses: usedResponses(paths),
+      headers: headerComponents,
       securitySchemes: {
         bearerAuth: {
           type: 'http',

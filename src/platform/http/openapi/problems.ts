@@ -4,6 +4,7 @@
 import { STATUS_CODES } from 'node:http'
 import { type ProblemCode, problemCodesOf, problemStatus, problemTypes } from '../problem'
 import type { Schema } from './json-schema'
+import { headerRef, rateLimitHeaders } from './response-headers'
 import type { RouteFacts } from './routes'
 
 const allCodes = Object.keys(problemStatus) as ProblemCode[]
@@ -48,20 +49,14 @@ export const problemSchema: Schema = {
 }
 
 const header = (description: string, type = 'string') => ({ description, schema: { type } })
-const retryAfter = header('Seconds to wait before retrying.', 'integer')
 
-/** Response headers that come with some problem statuses. */
+/** Response headers that come with some problem statuses, besides `x-request-id` on all. */
 const problemHeaders: Partial<Record<number, Record<string, unknown>>> = {
   401: { 'WWW-Authenticate': header('`Bearer`.') },
   405: { Allow: header('The methods the path has.') },
   409: { 'Retry-After': header('With `idempotency_key_in_use`: when to retry.', 'integer') },
-  429: {
-    'Retry-After': retryAfter,
-    'RateLimit-Limit': header('Requests allowed in the window (tables-API credentials).', 'integer'),
-    'RateLimit-Remaining': header('Requests left in the window.', 'integer'),
-    'RateLimit-Reset': header('Seconds until the window resets.', 'integer'),
-  },
-  503: { 'Retry-After': retryAfter },
+  429: { 'Retry-After': headerRef('RetryAfter'), ...rateLimitHeaders },
+  503: { 'Retry-After': headerRef('RetryAfter') },
 }
 
 /** `Payload Too Large` -> `PayloadTooLarge`: the component name of a status's response. */
@@ -81,7 +76,7 @@ export function problemResponses(): Record<string, Schema> {
         problemResponseName(status),
         {
           description: `${STATUS_CODES[status]}: ${codes.map((c) => `\`${c}\` (${problemTypes[c].title.toLowerCase()})`).join(', ')}.`,
-          ...(problemHeaders[status] ? { headers: problemHeaders[status] } : {}),
+          headers: { 'x-request-id': headerRef('RequestId'), ...problemHeaders[status] },
           content: {
             'application/problem+json': {
               schema: {

@@ -3,6 +3,7 @@
 // responses) decide its parameters, its security and the problems it can answer.
 import { Kind } from '@sinclair/typebox'
 import type { AnyElysia } from 'elysia'
+import { createdRecords } from '../created-location'
 import type { ProblemCode } from '../problem'
 import { isRawBodyRoute } from '../request-body'
 import { isSchema, type Schema } from './json-schema'
@@ -25,6 +26,8 @@ export interface RouteFacts {
   headers: string[]
   /** The route reads its body as raw bytes (request-body.ts rawBodyRoute). */
   rawBody: boolean
+  /** Its 201 sends `Location`: it creates a record the API serves (created-location.ts). */
+  locatesCreated: boolean
   /** Problem codes the route adds to what its options imply: `detail['x-problems']`. */
   problems: ProblemCode[]
   /** The route's schemas as plain JSON (TypeBox's symbols dropped). */
@@ -54,6 +57,7 @@ function responsesOf(response: unknown): Record<string, Schema> {
 export const openApiPath = (path: string): string => path.replace(/:([^/]+)/g, '{$1}')
 
 export function routeFacts(app: AnyElysia): RouteFacts[] {
+  const created = createdRecords(app)
   return app.routes.flatMap((route) => {
     const hooks = route.hooks as Record<string, unknown>
     const detail = (hooks.detail ?? {}) as Record<string, unknown>
@@ -80,6 +84,7 @@ export function routeFacts(app: AnyElysia): RouteFacts[] {
         query: propertyNames(schemas.query),
         headers: propertyNames(schemas.headers).map((h) => h.toLowerCase()),
         rawBody: isRawBodyRoute(route.method, route.path),
+        locatesCreated: created.has(`${route.method.toUpperCase()} ${route.path}`),
         problems: (detail['x-problems'] as ProblemCode[] | undefined) ?? [],
         schemas,
       },

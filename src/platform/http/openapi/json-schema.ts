@@ -112,3 +112,9 @@ export const normalizeSchema = (schema: unknown): unknown =>
   mapSchema(schema, (node) =>
     openObject(standardFormat(nullableAsType(literalsAsEnum(withoutNumericString(node))))),
   )
+
+/** An OpenAPI operation, as the document's builders pass it around. */
+export type Operation = Schema & {
+  requestBody?: Schema & { content: Record<string, { schema?: unknown }> }
+  responses: Record<string, Schema>
+}

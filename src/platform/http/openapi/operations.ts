@@ -2,15 +2,10 @@
 // description, x-permission, x-credential-scope), its schemas (3.1 JSON Schema, json-schema.ts)
 // and the problems it can answer (problems.ts).
 import { STATUS_CODES } from 'node:http'
-import { isSchema, normalizeSchema, type Schema } from './json-schema'
+import { isSchema, normalizeSchema, type Operation, type Schema } from './json-schema'
 import { operationParameters } from './parameters'
 import { problemResponseName, problemStatusesOf } from './problems'
 import type { RouteFacts } from './routes'
-
-export type Operation = Schema & {
-  requestBody?: Schema & { content: Record<string, { schema?: unknown }> }
-  responses: Record<string, Schema>
-}
 
 /** Detail keys that steer the document or the auth plugin rather than describe the operation. */
 const internalDetail = new Set(['hide', 'security', 'responses', 'x-located-by', 'x-problems'])

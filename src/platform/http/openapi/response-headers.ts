@@ -5,8 +5,7 @@
 // tables API (the routes a credential may call). Shared problem responses carry theirs (problems.ts).
 import { acceptableRequestId } from '../request-context'
 import { VERSION_TAG_PATTERN } from '../version-tag'
-import type { Schema } from './json-schema'
-import type { Operation } from './operations'
+import type { Operation, Schema } from './json-schema'
 import type { RouteFacts } from './routes'
 
 export const headerComponents: Record<string, Schema> = {

@@ -2,8 +2,7 @@
 // receives (platform/events/delivery.ts) with the event's payload schema, and the Standard
 // Webhooks headers it is signed with (platform/events/signing.ts).
 import type { EventCatalogue } from '../../events/catalogue'
-import { normalizeSchema, type Schema } from './json-schema'
-import type { Operation } from './operations'
+import { normalizeSchema, type Operation, type Schema } from './json-schema'
 
 export const WEBHOOK_TAG = 'Webhook events'
 

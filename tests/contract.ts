@@ -179,7 +179,7 @@ export interface EmittedEvent {
 
 /**
  * Every event must be one of the document's `webhooks`, with a payload its schema allows: the
- * catalogue (src/modules/events.ts) is what subscribers are told they receive.
+ * catalogue (the families' manifests) is what subscribers are told they receive.
  */
 export async function checkEvents(app: AnyElysia, events: EmittedEvent[]): Promise<void> {
   if (events.length === 0) return

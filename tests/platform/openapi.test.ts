@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Glob } from 'bun'
 import { CLIENT_SCHEMA_PATH, clientTypes } from '../../scripts/generate-client'
-import { modelFiles } from '../../src/modules/models'
+import { modelFiles } from '../../src/modules'
 import { checkContract, checkEvents } from '../contract'
 import { createTestApp } from '../harness'
 
@@ -90,12 +90,12 @@ describe('the served document', () => {
       ])
   })
 
-  test('every tag has a description (src/modules/api-tags.ts)', () => {
+  test('every tag has a description (its family’s manifest)', () => {
     const undescribed = document.tags.filter((tag: { description?: string }) => !tag.description)
     expect(undescribed).toEqual([])
   })
 
-  test('every model file is known to the document (src/modules/models.ts)', () => {
+  test('every model file is known to the document (its family’s manifest)', () => {
     const files = [...new Glob('src/modules/*/model*.ts').scanSync(root)]
     const known = new Set(Object.values(modelFiles))
     const missing = files.filter((file) => !known.has(require(join(root, file))))

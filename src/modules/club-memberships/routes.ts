@@ -2,9 +2,8 @@ import { Elysia } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { todayIn } from '../../platform/dates'
 import { pageOf } from '../../platform/http/paging'
-import type { Tenant } from '../../platform/tenancy/tenants'
-import './hooks'
 import type { Db } from '../../platform/tenancy/databases'
+import type { Tenant } from '../../platform/tenancy/tenants'
 import {
   CancelClubMembership,
   ClubMembership,

@@ -1,5 +1,4 @@
 import { Elysia, t } from 'elysia'
-import './hooks'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { pageOf } from '../../platform/http/paging'
 import { Coupon, CouponList, CouponListQuery, CouponParams, CreateCoupon, UpdateCoupon } from './model'

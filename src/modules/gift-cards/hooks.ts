@@ -8,21 +8,24 @@ import { registerGiftCardDiscountRule } from '../orders/gift-card-discounts'
 import { giftCards } from './schema'
 import { getGiftCardSettings } from './settings'
 
-registerGiftCardDiscountRule((db) => getGiftCardSettings(db).allowDiscounts)
+/** Registers what the family lends the others (its manifest's `hooks`, index.ts). */
+export function registerGiftCardsHooks(): void {
+  registerGiftCardDiscountRule((db) => getGiftCardSettings(db).allowDiscounts)
 
-registerCustomerReferenceMover(
-  'giftCards',
-  (tx, sourceId, primaryId) =>
-    tx
-      .update(giftCards)
-      .set({ customerId: primaryId })
-      .where(eq(giftCards.customerId, sourceId))
-      .returning({ id: giftCards.id })
-      .all().length,
-)
+  registerCustomerReferenceMover(
+    'giftCards',
+    (tx, sourceId, primaryId) =>
+      tx
+        .update(giftCards)
+        .set({ customerId: primaryId })
+        .where(eq(giftCards.customerId, sourceId))
+        .returning({ id: giftCards.id })
+        .all().length,
+  )
 
-registerCustomerReferenceCount(
-  'giftCards',
-  (db, customerId) =>
-    db.select({ n: count() }).from(giftCards).where(eq(giftCards.customerId, customerId)).get()?.n ?? 0,
-)
+  registerCustomerReferenceCount(
+    'giftCards',
+    (db, customerId) =>
+      db.select({ n: count() }).from(giftCards).where(eq(giftCards.customerId, customerId)).get()?.n ?? 0,
+  )
+}

@@ -1,7 +1,6 @@
 // /gift-card: cards, lookup and settings here; value routes in ledger-routes.ts; reports in
 // report-routes.ts. One plugin for server.ts.
 import { Elysia } from 'elysia'
-import './hooks'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { pageOf } from '../../platform/http/paging'
 import { createGiftCard, getGiftCard, listGiftCards, markGiftCardOpened, updateGiftCard } from './cards'

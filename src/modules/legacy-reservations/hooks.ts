@@ -9,52 +9,55 @@ import { registerTaggable } from '../tags/assignments'
 import { registerDynamicSource } from '../tags/dynamic'
 import { legacyReservations } from './schema'
 
-registerCustomerReferenceMover(
-  'reservations',
-  (tx, sourceId, primaryId) =>
-    tx
-      .update(legacyReservations)
-      .set({ customerId: primaryId })
-      .where(eq(legacyReservations.customerId, sourceId))
-      .returning({ id: legacyReservations.id })
-      .all().length,
-)
+/** Registers what the family lends the others (its manifest's `hooks`, index.ts). */
+export function registerLegacyReservationsHooks(): void {
+  registerCustomerReferenceMover(
+    'reservations',
+    (tx, sourceId, primaryId) =>
+      tx
+        .update(legacyReservations)
+        .set({ customerId: primaryId })
+        .where(eq(legacyReservations.customerId, sourceId))
+        .returning({ id: legacyReservations.id })
+        .all().length,
+  )
 
-registerCustomerLocationLink('reservations', (db, locationId) =>
-  db
-    .select({ id: legacyReservations.customerId })
-    .from(legacyReservations)
-    .where(eq(legacyReservations.reservationLocationId, locationId)),
-)
-
-registerTaggable(
-  'reservation',
-  (db, objectId) =>
+  registerCustomerLocationLink('reservations', (db, locationId) =>
     db
-      .select({ id: legacyReservations.id })
+      .select({ id: legacyReservations.customerId })
       .from(legacyReservations)
-      .where(eq(legacyReservations.id, objectId))
-      .get() !== undefined ||
-    db
-      .select({ id: tablesReservations.id })
-      .from(tablesReservations)
-      .where(eq(tablesReservations.id, objectId))
-      .get() !== undefined,
-)
+      .where(eq(legacyReservations.reservationLocationId, locationId)),
+  )
 
-// Dynamic reservation tags test legacy reservations (`/reservation`); `locationId` is the
-// reservation location.
-registerDynamicSource('reservation', {
-  ids: (db) =>
-    db
-      .select({ id: legacyReservations.id })
-      .from(legacyReservations)
-      .all()
-      .map((r) => r.id),
-  present: (db, id) => {
-    const row = db.select().from(legacyReservations).where(eq(legacyReservations.id, id)).get()
-    return row && { ...row, locationId: row.reservationLocationId }
-  },
-  changedBy: (_db, write) =>
-    write.entityType === 'legacy_reservation' && write.entityId ? [write.entityId] : [],
-})
+  registerTaggable(
+    'reservation',
+    (db, objectId) =>
+      db
+        .select({ id: legacyReservations.id })
+        .from(legacyReservations)
+        .where(eq(legacyReservations.id, objectId))
+        .get() !== undefined ||
+      db
+        .select({ id: tablesReservations.id })
+        .from(tablesReservations)
+        .where(eq(tablesReservations.id, objectId))
+        .get() !== undefined,
+  )
+
+  // Dynamic reservation tags test legacy reservations (`/reservation`); `locationId` is the
+  // reservation location.
+  registerDynamicSource('reservation', {
+    ids: (db) =>
+      db
+        .select({ id: legacyReservations.id })
+        .from(legacyReservations)
+        .all()
+        .map((r) => r.id),
+    present: (db, id) => {
+      const row = db.select().from(legacyReservations).where(eq(legacyReservations.id, id)).get()
+      return row && { ...row, locationId: row.reservationLocationId }
+    },
+    changedBy: (_db, write) =>
+      write.entityType === 'legacy_reservation' && write.entityId ? [write.entityId] : [],
+  })
+}

@@ -4,19 +4,22 @@ import { count, eq } from 'drizzle-orm'
 import { registerCustomerReferenceCount, registerCustomerReferenceMover } from '../customers/references'
 import { notes } from './schema'
 
-registerCustomerReferenceMover(
-  'notes',
-  (tx, sourceId, primaryId) =>
-    tx
-      .update(notes)
-      .set({ customerId: primaryId })
-      .where(eq(notes.customerId, sourceId))
-      .returning({ id: notes.id })
-      .all().length,
-)
+/** Registers what the family lends the others (its manifest's `hooks`, index.ts). */
+export function registerNotesHooks(): void {
+  registerCustomerReferenceMover(
+    'notes',
+    (tx, sourceId, primaryId) =>
+      tx
+        .update(notes)
+        .set({ customerId: primaryId })
+        .where(eq(notes.customerId, sourceId))
+        .returning({ id: notes.id })
+        .all().length,
+  )
 
-registerCustomerReferenceCount(
-  'notes',
-  (db, customerId) =>
-    db.select({ n: count() }).from(notes).where(eq(notes.customerId, customerId)).get()?.n ?? 0,
-)
+  registerCustomerReferenceCount(
+    'notes',
+    (db, customerId) =>
+      db.select({ n: count() }).from(notes).where(eq(notes.customerId, customerId)).get()?.n ?? 0,
+  )
+}

@@ -4,13 +4,16 @@ import { sql } from 'drizzle-orm'
 import { registerCustomerReferenceMover } from '../customers/references'
 import { orderOffPremise } from './schema'
 
-registerCustomerReferenceMover(
-  'orderOffPremise',
-  (tx, sourceId, primaryId) =>
-    tx
-      .update(orderOffPremise)
-      .set({ customer: sql`json_set(${orderOffPremise.customer}, '$.customerId', ${primaryId})` })
-      .where(sql`json_extract(${orderOffPremise.customer}, '$.customerId') = ${sourceId}`)
-      .returning({ id: orderOffPremise.orderId })
-      .all().length,
-)
+/** Registers what the family lends the others (its manifest's `hooks`, index.ts). */
+export function registerOffPremiseHooks(): void {
+  registerCustomerReferenceMover(
+    'orderOffPremise',
+    (tx, sourceId, primaryId) =>
+      tx
+        .update(orderOffPremise)
+        .set({ customer: sql`json_set(${orderOffPremise.customer}, '$.customerId', ${primaryId})` })
+        .where(sql`json_extract(${orderOffPremise.customer}, '$.customerId') = ${sourceId}`)
+        .returning({ id: orderOffPremise.orderId })
+        .all().length,
+  )
+}

@@ -1,6 +1,5 @@
 // The off-premise fulfilment flow of an order: /order/{id}/off-premise/..., located by the order.
 import { Elysia } from 'elysia'
-import './hooks'
 import type { Actor } from '../../platform/auth/actor'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import type { MessageSender } from '../../platform/messaging/sender'

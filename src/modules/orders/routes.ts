@@ -1,5 +1,4 @@
 import { Elysia, t } from 'elysia'
-import './hooks'
 import type { Permission } from '../../platform/auth/permissions'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { idempotencyKeyHeader, idempotentWrite } from '../../platform/http/idempotency'

@@ -1,8 +1,9 @@
-// The shape of the event catalogue: what a subscriber can receive. The catalogue itself is in
-// src/modules/events.ts, next to the schemas it names; docs/events.md and the OpenAPI `webhooks`
+// The shape of the event catalogue: what a subscriber can receive. Each family declares its
+// entries in its manifest (src/modules/<family>/index.ts), next to the schemas they name; docs/events.md and the OpenAPI `webhooks`
 // section are rendered from it, and the test harness checks every event the test suite emits
 // against it.
 import type { TSchema } from '@sinclair/typebox'
+import { t } from 'elysia'
 
 export interface EventEntry {
   /** `object` of the event, as emitted, in snake_case: `vendor`, `club_membership`, `gift_card`. */
@@ -24,3 +25,10 @@ export interface EventEntry {
 }
 
 export type EventCatalogue = readonly EventEntry[]
+
+/** The actions of a resource that is created, changed and deleted. */
+export const CRUD = ['create', 'update', 'delete'] as const
+
+/** A resource's schema with members added for an event's payload. */
+export const withMembers = (resource: TSchema, members: Record<string, TSchema>) =>
+  t.Intersect([resource, t.Object(members)])

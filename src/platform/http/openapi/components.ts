@@ -1,7 +1,7 @@
 // Shared schemas: every resource once in components/schemas, referenced by `$ref` wherever the
 // same schema appears (responses, lists, bodies, event payloads). Names are the code's own: a
 // model's `$id: '#/components/schemas/Name'`, else the name a model file exports it under
-// (src/modules/models.ts). Two schemas are the same when their JSON is, but for a use site's
+// (a family's manifest, src/modules/<family>/index.ts). Two schemas are the same when their JSON is, but for a use site's
 // description.
 import { Kind } from '@sinclair/typebox'
 import { canonicalJson, isSchema, mapChildren, mapSchema, normalizeSchema, type Schema } from './json-schema'

@@ -1,0 +1,25 @@
+import { family } from '../../platform/family'
+import { registerClubMembershipsHooks } from './hooks'
+import { registerClubMembershipJobs } from './jobs'
+import * as model from './model'
+import { ClubMembership } from './model'
+import { clubMembershipRoutes } from './routes'
+
+export const clubMembershipsFamily = family({
+  name: 'club-memberships',
+  models: { clubMemberships: model },
+  events: [
+    {
+      object: 'club_membership',
+      formerly: { object: 'club-membership' },
+      actions: ['create', 'update', 'hold', 'resume', 'cancel', 'process'],
+      emittedBy:
+        '`/club-membership` and its hold, resume and cancel routes; the hold-release job; a release run that charged it (`process`)',
+      payload: 'the membership',
+      schema: ClubMembership,
+    },
+  ],
+  hooks: registerClubMembershipsHooks,
+  jobs: (platform) => registerClubMembershipJobs(platform),
+  routes: (platform) => [clubMembershipRoutes(platform.auth)],
+})

@@ -1,0 +1,32 @@
+import { family } from '../../platform/family'
+import { serviceOrdersPort } from '../orders-port'
+import { registerClubReleaseJobs } from './jobs'
+import * as model from './model'
+import { ClubRelease, ClubShipment } from './model'
+import { clubReleaseRoutes } from './routes'
+
+export const clubReleasesFamily = family({
+  name: 'club-releases',
+  models: { clubReleases: model },
+  events: [
+    {
+      object: 'club_release',
+      formerly: { object: 'club-release', actions: { run_start: 'run-start', run_finish: 'run-finish' } },
+      actions: ['create', 'update', 'activate', 'archive', 'process', 'retry', 'run_start', 'run_finish'],
+      emittedBy:
+        '`/club/{id}/releases`, `/clubs/{id}/releases`, their process and retry routes, the release runs',
+      payload: 'the release (items, totals, shipment summary)',
+      schema: ClubRelease,
+    },
+    {
+      object: 'club_shipment',
+      formerly: { object: 'club-shipment' },
+      actions: ['create', 'order', 'process', 'decline', 'skip', 'hold', 'fail'],
+      emittedBy: 'a release run',
+      payload: 'the shipment',
+      schema: ClubShipment,
+    },
+  ],
+  jobs: (platform) => registerClubReleaseJobs(platform, serviceOrdersPort),
+  routes: (platform, jobs) => [clubReleaseRoutes(platform.auth, jobs)],
+})

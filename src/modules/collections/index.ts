@@ -1,0 +1,26 @@
+import { CRUD } from '../../platform/events/catalogue'
+import { family } from '../../platform/family'
+import * as model from './model'
+import { Collection } from './model'
+import { collectionRoutes } from './routes'
+
+export const collectionsFamily = family({
+  name: 'collections',
+  tags: {
+    Collections: 'Product collections (`/collection` and `/collections` are the same).',
+  },
+  models: { collections: model },
+  events: [
+    {
+      object: 'collection',
+      actions: CRUD,
+      emittedBy: '`/collection`, `/collections`',
+      payload: 'the collection',
+      schema: Collection,
+    },
+  ],
+  routes: (platform) => [
+    collectionRoutes(platform.auth, '/collection'),
+    collectionRoutes(platform.auth, '/collections'),
+  ],
+})

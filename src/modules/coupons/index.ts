@@ -1,0 +1,25 @@
+import { CRUD } from '../../platform/events/catalogue'
+import { family } from '../../platform/family'
+import { registerCouponsHooks } from './hooks'
+import * as model from './model'
+import { Coupon } from './model'
+import { couponRoutes } from './routes'
+
+export const couponsFamily = family({
+  name: 'coupons',
+  tags: {
+    Coupons: 'Coupons and their rules (`/coupon` and `/coupons` are the same).',
+  },
+  models: { coupons: model },
+  events: [
+    {
+      object: 'coupon',
+      actions: CRUD,
+      emittedBy: '`/coupon`, `/coupons`',
+      payload: 'the coupon',
+      schema: Coupon,
+    },
+  ],
+  hooks: registerCouponsHooks,
+  routes: (platform) => [couponRoutes(platform.auth, '/coupon'), couponRoutes(platform.auth, '/coupons')],
+})

@@ -1,0 +1,44 @@
+import { t } from 'elysia'
+import { CRUD } from '../../platform/events/catalogue'
+import { family } from '../../platform/family'
+import * as model from './model'
+import { Customer, CustomerAlias, PaymentMethod } from './model'
+import { customerRoutes } from './routes'
+
+export const customersFamily = family({
+  name: 'customers',
+  tags: {
+    Customers:
+      'Customers with their addresses, tags, stored payment methods and merges (`/customer` and `/customers` are the same).',
+  },
+  models: { customers: model },
+  events: [
+    {
+      object: 'customer',
+      actions: CRUD,
+      emittedBy: '`/customers`, `/customer`, their addresses and tags',
+      payload: 'the customer',
+      schema: Customer,
+    },
+    {
+      object: 'customer',
+      actions: ['merge'],
+      emittedBy: '`POST /customers/merge` (one event, on the primary)',
+      payload: '`{customer, aliases, moved: {sourceId: {kind: count}}}`',
+      schema: t.Object({
+        customer: Customer,
+        aliases: t.Array(CustomerAlias),
+        moved: t.Record(t.String(), t.Record(t.String(), t.Integer())),
+      }),
+    },
+    {
+      object: 'customer_payment_method',
+      formerly: { object: 'customer-payment-method' },
+      actions: ['create', 'delete'],
+      emittedBy: '`/customers/{id}/payment-methods` (`aggregateId` is the customer)',
+      payload: 'the stored card',
+      schema: PaymentMethod,
+    },
+  ],
+  routes: (platform) => [customerRoutes(platform.auth, platform)],
+})

@@ -1,0 +1,58 @@
+import { t } from 'elysia'
+import { family } from '../../platform/family'
+import { registerGiftCardsHooks } from './hooks'
+import { registerGiftCardJobs } from './jobs'
+import * as model from './model'
+import { GiftCard, GiftCardSettings, GiftCardTransaction } from './model'
+import { giftCardRoutes } from './routes'
+
+export const giftCardsFamily = family({
+  name: 'gift-cards',
+  tags: {
+    'Gift cards': 'Gift cards, their ledger (load, redeem, adjust, cash out, expire), delivery and reports.',
+  },
+  models: { giftCards: model },
+  events: [
+    {
+      object: 'gift_card',
+      actions: ['create', 'update', 'open', 'disable', 'enable'],
+      emittedBy: '`/gift-card` and its opened, disable and enable routes; cards sold on a paid order',
+      payload: 'the card',
+      schema: GiftCard,
+    },
+    {
+      object: 'gift_card',
+      actions: [
+        'activate',
+        'load',
+        'void_load',
+        'redeem',
+        'void_redeem',
+        'adjust',
+        'cash_out',
+        'expire',
+        'merge',
+      ],
+      emittedBy: 'the ledger routes of `/gift-card`',
+      payload: '`{giftCard, transaction}`',
+      schema: t.Object({ giftCard: GiftCard, transaction: GiftCardTransaction }),
+    },
+    {
+      object: 'gift_card',
+      actions: ['delivery_sent', 'delivery_failed', 'purchaser_notice_sent', 'purchaser_notice_failed'],
+      emittedBy: 'the scheduled delivery job',
+      payload: '`{giftCard, delivery}`',
+      schema: t.Object({ giftCard: GiftCard, delivery: t.Object({}, { additionalProperties: true }) }),
+    },
+    {
+      object: 'gift_card_settings',
+      actions: ['update'],
+      emittedBy: '`PUT /gift-card/settings`',
+      payload: 'the settings',
+      schema: GiftCardSettings,
+    },
+  ],
+  hooks: registerGiftCardsHooks,
+  jobs: (platform) => registerGiftCardJobs(platform),
+  routes: (platform) => [giftCardRoutes(platform.auth)],
+})

@@ -1,0 +1,42 @@
+import { t } from 'elysia'
+import { withMembers } from '../../platform/events/catalogue'
+import { family } from '../../platform/family'
+import { registerLegacyReservationsHooks } from './hooks'
+import { registerLegacyReservationJobs } from './jobs'
+import * as model from './model'
+import { LegacyReservation } from './model'
+import * as modelTypes from './model-types'
+import { legacyReservationRoutes } from './routes'
+import { reservationTypeRoutes } from './type-routes'
+
+export const legacyReservationsFamily = family({
+  name: 'legacy-reservations',
+  tags: {
+    Reservations: 'Reservation types and reservations of the Commerce7-style reservations API.',
+  },
+  models: { legacyReservations: model, legacyReservationsTypes: modelTypes },
+  events: [
+    {
+      object: 'reservation',
+      actions: ['create', 'update', 'cancel'],
+      emittedBy: '`/reservation`',
+      payload: 'the legacy reservation',
+      schema: LegacyReservation,
+    },
+    {
+      object: 'reservation',
+      actions: ['remind'],
+      emittedBy: 'the `legacy-reservations.remind` job, once per reservation due within 24 hours',
+      payload: 'the legacy reservation, plus `reminder`: `{status, to?, provider?, messageId?, reason?}`',
+      schema: withMembers(LegacyReservation, {
+        reminder: t.Object(
+          { status: t.String({ enum: ['sent', 'failed', 'skipped'] }) },
+          { additionalProperties: true },
+        ),
+      }),
+    },
+  ],
+  hooks: registerLegacyReservationsHooks,
+  jobs: (platform) => registerLegacyReservationJobs(platform),
+  routes: (platform) => [reservationTypeRoutes(platform.auth), legacyReservationRoutes(platform.auth)],
+})

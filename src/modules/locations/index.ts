@@ -1,0 +1,13 @@
+import { family } from '../../platform/family'
+import * as model from './model'
+import { locationRoutes } from './routes'
+
+export const locationsFamily = family({
+  name: 'locations',
+  tags: {
+    Locations:
+      'The business’s locations (name, time zone, address, tax region, status); location-bound callers see their own.',
+  },
+  models: { locations: model },
+  routes: (platform) => [locationRoutes(platform.auth)],
+})

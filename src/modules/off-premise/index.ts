@@ -1,0 +1,39 @@
+import { family } from '../../platform/family'
+import { serviceOrdersPort } from '../orders-port'
+import { registerOffPremiseHooks } from './hooks'
+import { registerOffPremiseJobs } from './jobs'
+import * as model from './model'
+import { Channel, OffPremiseSettings } from './model'
+import * as orderModel from './order-model'
+import { offPremiseOrderRoutes } from './order-routes'
+import { offPremiseSettingsRoutes } from './routes'
+
+export const offPremiseFamily = family({
+  name: 'off-premise',
+  tags: {
+    'Off-premise': 'Pickup and delivery: staging, ready, hand-off; channel settings and controls.',
+  },
+  models: { offPremise: model, offPremiseOrder: orderModel },
+  events: [
+    {
+      object: 'off_premise_settings',
+      actions: ['update'],
+      emittedBy: '`PUT /shipping/off-premise/settings`',
+      payload: 'the location’s settings',
+      schema: OffPremiseSettings,
+    },
+    {
+      object: 'off_premise_channel',
+      actions: ['update'],
+      emittedBy: '`POST /shipping/off-premise/channels/{id}/control`; the snooze-expiry job',
+      payload: 'the channel',
+      schema: Channel,
+    },
+  ],
+  hooks: registerOffPremiseHooks,
+  jobs: (platform) => registerOffPremiseJobs(platform),
+  routes: (platform) => [
+    offPremiseOrderRoutes(platform.auth, serviceOrdersPort, platform.messages),
+    offPremiseSettingsRoutes(platform.auth),
+  ],
+})

@@ -1,0 +1,53 @@
+import { withMembers } from '../../platform/events/catalogue'
+import { family } from '../../platform/family'
+import { serviceOrdersPort } from '../orders-port'
+import { orderActionRoutes } from './action-routes'
+import { registerOrdersHooks } from './hooks'
+import * as model from './model'
+import { Fulfillment, Order, OrderSettings } from './model'
+import * as modelLines from './model-lines'
+import * as modelOffPremise from './model-off-premise'
+import { orderRoutes, orderSettingsRoutes } from './routes'
+
+/** The off-premise steps an order goes through, each an `order` event (off-premise/fulfilment.ts). */
+const OFF_PREMISE_STEPS = ['staged', 'ready', 'arrived', 'picked_up', 'dispatched', 'delivered'].map(
+  (step) => `off_premise_${step}`,
+)
+
+export const ordersFamily = family({
+  name: 'orders',
+  tags: {
+    Orders:
+      'Orders and their lines, discounts and fulfillments through submit, void and close; tax settings per location.',
+  },
+  models: { orders: model, ordersLines: modelLines, ordersOffPremise: modelOffPremise },
+  events: [
+    {
+      object: 'order',
+      actions: ['create', 'update', 'submit', 'void', 'close', 'pay', 'refund', ...OFF_PREMISE_STEPS],
+      emittedBy: '`/order` and its lines, discounts, lifecycle, payments and off-premise routes',
+      payload: 'the order',
+      schema: Order,
+    },
+    {
+      object: 'order',
+      actions: ['fulfill'],
+      emittedBy: '`POST /order/{id}/fulfillment`, `.../fulfillment/all`',
+      payload: 'the order, plus `fulfillment` (the new one)',
+      schema: withMembers(Order, { fulfillment: Fulfillment }),
+    },
+    {
+      object: 'order_settings',
+      actions: ['update'],
+      emittedBy: '`PUT /order-settings`',
+      payload: 'the settings',
+      schema: OrderSettings,
+    },
+  ],
+  hooks: registerOrdersHooks,
+  routes: (platform) => [
+    orderRoutes(platform.auth, serviceOrdersPort),
+    orderActionRoutes(platform.auth, serviceOrdersPort, platform.messages),
+    orderSettingsRoutes(platform.auth),
+  ],
+})

@@ -1,0 +1,26 @@
+import { family } from '../../platform/family'
+import { serviceOrdersPort } from '../orders-port'
+import * as model from './model'
+import { Payment } from './model'
+import { paymentMixRoutes, paymentRoutes } from './routes'
+
+export const paymentsFamily = family({
+  name: 'payments',
+  tags: {
+    Payments: 'Payments on orders: cash, card (authorize, capture, void), gift card; refunds.',
+  },
+  models: { payments: model },
+  events: [
+    {
+      object: 'payment',
+      actions: ['capture', 'authorize', 'fail', 'void', 'refund'],
+      emittedBy: '`/order/{id}/payments` and its capture, void and refund routes',
+      payload: 'the payment, with its refunds',
+      schema: Payment,
+    },
+  ],
+  routes: (platform) => [
+    paymentRoutes(platform.auth, { provider: platform.payments, port: serviceOrdersPort }),
+    paymentMixRoutes(platform.auth),
+  ],
+})

@@ -1,0 +1,31 @@
+import { t } from 'elysia'
+import { withMembers } from '../../platform/events/catalogue'
+import { family } from '../../platform/family'
+import * as model from './model'
+import { Product } from './model'
+import { productRoutes } from './routes'
+
+export const productsFamily = family({
+  name: 'products',
+  tags: {
+    Products: 'Products with variants and wine details; the wine appellation and varietal lists.',
+  },
+  models: { products: model },
+  events: [
+    {
+      object: 'product',
+      actions: ['create', 'update'],
+      emittedBy: '`/product`',
+      payload: 'the product',
+      schema: Product,
+    },
+    {
+      object: 'product',
+      actions: ['delete'],
+      emittedBy: '`DELETE /product/{id}`',
+      payload: 'the product as deleted, plus `removedFromCollectionIds`',
+      schema: withMembers(Product, { removedFromCollectionIds: t.Array(t.String()) }),
+    },
+  ],
+  routes: (platform) => [productRoutes(platform.auth)],
+})

@@ -1,0 +1,12 @@
+import { family } from '../../platform/family'
+import * as model from './model'
+import { staffRoutes } from './routes'
+
+export const staffFamily = family({
+  name: 'staff',
+  tags: {
+    Staff: 'Staff users of the tenant, their roles (tenant-wide or at a location) and POS passcodes.',
+  },
+  models: { staff: model },
+  routes: (platform) => [staffRoutes(platform.auth, platform.control.db)],
+})

@@ -1,0 +1,32 @@
+import { t } from 'elysia'
+import { CRUD } from '../../platform/events/catalogue'
+import { family } from '../../platform/family'
+import { registerTagJobs } from './jobs'
+import * as model from './model'
+import { Tag } from './model'
+import { tagRoutes } from './routes'
+
+export const tagsFamily = family({
+  name: 'tags',
+  tags: {
+    Tags: 'Tags of customers, orders and other objects, per object type.',
+  },
+  models: { tags: model },
+  events: [
+    { object: 'tag', actions: CRUD, emittedBy: '`/tag/{objectType}`', payload: 'the tag', schema: Tag },
+    {
+      object: 'tag',
+      actions: ['attach', 'detach'],
+      emittedBy: 'tagging customers, club memberships and orders (`aggregateId` is the tag)',
+      payload: '`{tagId, title, objectType, objectId}`',
+      schema: t.Object({
+        tagId: t.String(),
+        title: t.String(),
+        objectType: t.String(),
+        objectId: t.String(),
+      }),
+    },
+  ],
+  jobs: (platform) => registerTagJobs(platform),
+  routes: (platform) => [tagRoutes(platform.auth)],
+})

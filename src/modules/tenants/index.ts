@@ -1,0 +1,15 @@
+import { family } from '../../platform/family'
+import * as model from './model'
+import { registerTenantJobs } from './removal'
+import { tenantAdminRoutes } from './routes'
+
+export const tenantsFamily = family({
+  name: 'tenants',
+  tags: {
+    Operator:
+      'The operator API (`/admin/v1`): tenants made, suspended, resumed, exported, imported and deleted by the operator of this service, and its audit log. Operator credentials only.',
+  },
+  models: { tenants: model },
+  jobs: (platform) => registerTenantJobs(platform),
+  routes: (platform) => [tenantAdminRoutes(platform)],
+})

@@ -1,6 +1,7 @@
 // The operator's commands: tenants (create, suspend, resume, delete, export, import) and operator
 // keys, the same actions as the operator API, recorded in the operator audit log as `system:cli`.
 import { copyFileSync, existsSync, statSync } from 'node:fs'
+import { registerFamilies } from '../modules'
 import { seeds } from '../modules/tenants/model'
 import { deleteTenant } from '../modules/tenants/removal'
 import {
@@ -46,6 +47,8 @@ function createTenantCommand(p: Platform, flags: Flags) {
   }
   const seed = seedOf(flags)
   if (seed) {
+    // A seed runs the families' code: with their hooks, as in the server.
+    registerFamilies()
     const owner = {
       subject: optional(flags, 'owner-subject') ?? 'owner',
       email: optional(flags, 'owner-email') ?? `owner@${slug}.example.com`,

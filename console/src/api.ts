@@ -13,6 +13,11 @@ export interface Session {
   tenant: string
 }
 
+/** What every console page is given. */
+export interface PageProps {
+  session: Session
+}
+
 /** What a token opens: `opk_` keys the operator API; every other token the tenant API. */
 export const isOperator = (session: Session) => session.token.startsWith('opk_')
 

@@ -12,10 +12,6 @@ import { SalesPage } from './pages/sales'
 import { WebhooksPage } from './pages/webhooks'
 import './style.css'
 
-export interface PageProps {
-  session: Session
-}
-
 const pages = [
   { path: 'overview', title: 'Overview', Page: OverviewPage },
   { path: 'sales', title: 'Sales and money', Page: SalesPage },

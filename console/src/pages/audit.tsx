@@ -1,8 +1,8 @@
 // Who changed what: the audit trail with filters, one entry's before/after, and the hash chain
 // verified on demand. The operator sees the operator audit log instead.
 import { useState } from 'preact/hooks'
+import type { PageProps } from '../api'
 import { type Answer, get, isOperator } from '../api'
-import type { PageProps } from '../main'
 import { Badge, describeError, Section, Table, useLoad, when } from '../ui'
 
 const FILTERS = [

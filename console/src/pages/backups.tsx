@@ -1,7 +1,8 @@
 // Are backups happening: the mode, the point-in-time window, each database's size and last
 // snapshot, the snapshots themselves, and how to restore (a command-line step).
+
+import type { PageProps } from '../api'
 import { get, isOperator } from '../api'
-import type { PageProps } from '../main'
 import { Badge, bytes, Section, Table, useLoad, when } from '../ui'
 
 export function BackupsPage({ session }: PageProps) {

@@ -1,7 +1,8 @@
 // Is it healthy: readiness, the scheduler's jobs, backups at a glance; the operator also sees the
 // tenants with their status.
+
+import type { PageProps } from '../api'
 import { type Answer, get, isOperator, readiness } from '../api'
-import type { PageProps } from '../main'
 import { Badge, bytes, Section, Table, useLoad, when } from '../ui'
 
 type Health = Answer<'/health/ready', 'get'>

@@ -2,29 +2,12 @@
 // over a product's presented view: filled when the collection is created or its conditions
 // change, and kept up to date by every recorded write of a product.
 import { and, asc, eq, inArray, max, min, sql } from 'drizzle-orm'
-import { observeWrites, recordWrite } from '../../platform/audit/record-write'
 import type { Calendar } from '../../platform/dates'
-import { calendarOfTenant } from '../../platform/tenancy/time-zones'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { products, productVariants } from '../products/schema'
-import { type ConditionSet, conditionsMatch, type FieldKind } from '../tags/fields'
+import { type ConditionSet, conditionsMatch } from '../tags/fields'
+import { productConditionFields } from './model'
 import { collectionProducts, collections } from './schema'
-import { getCollection } from './service'
-
-/** The product fields Dynamic collection conditions may test. `price` is the lowest variant price, in cents. */
-export const productConditionFields: Record<string, FieldKind> = {
-  title: 'string',
-  subTitle: 'string',
-  type: 'string',
-  slug: 'string',
-  departmentId: 'string',
-  vendorId: 'string',
-  webStatus: 'string',
-  adminStatus: 'string',
-  availableTo: 'string',
-  price: 'number',
-  createdAt: 'date',
-}
 
 /** A product's presented view for conditions; undefined once it is gone. */
 function productView(db: Queryable, productId: string): Record<string, unknown> | undefined {
@@ -62,7 +45,7 @@ interface MembershipChange {
  * Adds a product to every Dynamic collection whose conditions it now meets (at the end) and
  * removes it from those it no longer meets; answers what changed.
  */
-function reconcileProduct(tx: Queryable, productId: string, calendar: Calendar): MembershipChange[] {
+export function reconcileProduct(tx: Queryable, productId: string, calendar: Calendar): MembershipChange[] {
   const dynamic = tx.select().from(collections).where(eq(collections.type, 'Dynamic')).all()
   if (dynamic.length === 0) return []
   const view = productView(tx, productId)
@@ -108,22 +91,3 @@ function reconcileProduct(tx: Queryable, productId: string, calendar: Calendar):
   }
   return changes
 }
-
-// A product write that changes Dynamic memberships records a `collection.update` per collection.
-observeWrites((tx, actor, write) => {
-  if (write.entityType !== 'product' || !write.entityId) return
-  for (const { collectionId, productId, change } of reconcileProduct(
-    tx,
-    write.entityId,
-    calendarOfTenant(actor.tenantId),
-  )) {
-    const after = getCollection(tx, collectionId)
-    recordWrite(tx, actor, {
-      action: 'collection.update',
-      entityType: 'collection',
-      entityId: collectionId,
-      metadata: { byConditions: true, [change]: [productId] },
-      event: after,
-    })
-  }
-})

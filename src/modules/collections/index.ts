@@ -1,5 +1,6 @@
 import { CRUD } from '../../platform/events/catalogue'
 import { family } from '../../platform/family'
+import { registerCollectionsHooks } from './hooks'
 import * as model from './model'
 import { Collection } from './model'
 import { collectionRoutes } from './routes'
@@ -19,6 +20,7 @@ export const collectionsFamily = family({
       schema: Collection,
     },
   ],
+  hooks: registerCollectionsHooks,
   routes: (platform) => [
     collectionRoutes(platform.auth, '/collection'),
     collectionRoutes(platform.auth, '/collections'),

@@ -3,9 +3,23 @@ import { pagingQuery } from '../../platform/http/paging'
 import { int, oneOf, webUrl } from '../../platform/http/types'
 import { SLUG_PATTERN } from '../../platform/slug'
 import { productStatuses } from '../products/schema'
-import { allOperators } from '../tags/fields'
-import { productConditionFields } from './dynamic'
+import { allOperators, type FieldKind } from '../tags/fields'
 import { collectionTypes } from './schema'
+
+/** The product fields Dynamic collection conditions may test. `price` is the lowest variant price, in cents. */
+export const productConditionFields: Record<string, FieldKind> = {
+  title: 'string',
+  subTitle: 'string',
+  type: 'string',
+  slug: 'string',
+  departmentId: 'string',
+  vendorId: 'string',
+  webStatus: 'string',
+  adminStatus: 'string',
+  availableTo: 'string',
+  price: 'number',
+  createdAt: 'date',
+}
 
 const Status = oneOf(productStatuses)
 const CollectionType = oneOf(collectionTypes, {

@@ -11,8 +11,13 @@ import { calendarOfTenant } from '../../platform/tenancy/time-zones'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { products } from '../products/schema'
 import { assertConditionShape, type ConditionShape } from '../tags/fields'
-import { matchingProductIds, productConditionFields } from './dynamic'
-import type { CollectionView, CreateCollectionInput, UpdateCollectionInput } from './model'
+import { matchingProductIds } from './dynamic'
+import {
+  type CollectionView,
+  type CreateCollectionInput,
+  productConditionFields,
+  type UpdateCollectionInput,
+} from './model'
 import { type CollectionRow, collectionProducts, collections } from './schema'
 
 const slugColumns = { id: collections.id, slug: collections.slug }

@@ -15,7 +15,7 @@ import { preparedOn } from '../../platform/tenancy/prepared'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { matchesConditions, objectTypes, type TagObjectType } from './fields'
 import { type TagRow, tagAssignments, tags } from './schema'
-import { getTag } from './service'
+import { getTag } from './tag-row'
 
 /** Whether an object of a type exists in the tenant database the query runs on. */
 export type ExistenceCheck = (db: Queryable, objectId: string) => boolean

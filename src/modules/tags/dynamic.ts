@@ -4,7 +4,7 @@
 // it changed, in its own transaction; creating or changing a Dynamic tag back-fills it over every
 // record. The tags module imports none of those families.
 import { eq, sql } from 'drizzle-orm'
-import { observeWrites, type WriteRecord } from '../../platform/audit/record-write'
+import { observeWrites, type WriteObserver, type WriteRecord } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import type { Db } from '../../platform/tenancy/databases'
 import { preparedOn } from '../../platform/tenancy/prepared'
@@ -135,7 +135,7 @@ const typesWithDynamicTags = (db: Queryable): Set<string> =>
   )
 
 // Tag writes (the tags' own, and the assignments this evaluator records) change no record's fields.
-observeWrites((tx, actor, write) => {
+const reconcileWritten: WriteObserver = (tx, actor, write) => {
   if (write.action.startsWith('tag.') || sources.size === 0) return
   const dynamicTypes = typesWithDynamicTags(tx)
   if (dynamicTypes.size === 0) return
@@ -144,4 +144,9 @@ observeWrites((tx, actor, write) => {
     const changed = new Set([...set].flatMap((s) => s.changedBy(tx, write)))
     for (const id of changed) reconcile(tx, actor, objectType, id)
   }
-})
+}
+
+/** Re-evaluates Dynamic tags after each recorded write (the family's manifest's `hooks`, index.ts). */
+export function registerTagsHooks(): void {
+  observeWrites(reconcileWritten)
+}

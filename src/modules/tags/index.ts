@@ -1,6 +1,7 @@
 import { t } from 'elysia'
 import { CRUD } from '../../platform/events/catalogue'
 import { family } from '../../platform/family'
+import { registerTagsHooks } from './dynamic'
 import { registerTagJobs } from './jobs'
 import * as model from './model'
 import { Tag } from './model'
@@ -27,6 +28,7 @@ export const tagsFamily = family({
       }),
     },
   ],
+  hooks: registerTagsHooks,
   jobs: (platform) => registerTagJobs(platform),
   routes: (platform) => [tagRoutes(platform.auth)],
 })

@@ -2,7 +2,8 @@ import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { pageOf } from '../../platform/http/paging'
 import { CreateTag, Tag, TagList, TagListQuery, TagParams, TagTypeParams, UpdateTag } from './model'
-import { createTag, deleteTag, getTag, listTags, tagObjectType, updateTag } from './service'
+import { createTag, deleteTag, listTags, tagObjectType, updateTag } from './service'
+import { getTag } from './tag-row'
 
 export const tagRoutes = (auth: AuthPlugin) =>
   new Elysia({ name: 'tags', prefix: '/tag', detail: { tags: ['Tags'] } })

@@ -3,7 +3,7 @@ import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
-import { ApiError, conflict, notFound } from '../../platform/http/problem'
+import { ApiError, conflict } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
@@ -18,6 +18,7 @@ import {
 } from './fields'
 import type { CreateTagInput, UpdateTagInput } from './model'
 import { type TagRow, tagAssignments, tags } from './schema'
+import { getTag } from './tag-row'
 
 /** The object type of a `/tag/{objectType}` path, or 404 for anything else. */
 export function tagObjectType(slug: string): TagObjectType {
@@ -48,15 +49,6 @@ export function listTags(
 }
 
 /** A tag of this object type; a tag of another object type (or tenant) is 404. */
-export function getTag(db: Queryable, objectType: TagObjectType, id: string): TagRow {
-  const row = db
-    .select()
-    .from(tags)
-    .where(and(eq(tags.id, id), eq(tags.objectType, objectTypes[objectType])))
-    .get()
-  if (!row) throw notFound(`${objectType} tag`, id)
-  return row
-}
 
 function assertTitleFree(db: Queryable, objectType: TagObjectType, title: string, exceptId?: string) {
   const holder = db

@@ -2,16 +2,16 @@
 import { type Database, SQLiteError } from 'bun:sqlite'
 import { existsSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { type BunSQLiteDatabase, drizzle } from 'drizzle-orm/bun-sqlite'
+import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { LRUCache } from 'lru-cache'
 import { controlMigrations, tenantMigrations } from '../../../migrations/embedded'
 import { ApiError } from '../http/problem'
 import { checkpointSoon } from './checkpoints'
 import { migrate } from './migrator'
-import { openSqlite, type SqliteOptions } from './sqlite'
+import { type Db, openSqlite, type SqliteOptions } from './sqlite'
 import { afterEachCommit, commitNow } from './transaction'
 
-export type Db = BunSQLiteDatabase & { $client: Database }
+export type { Db } from './sqlite'
 export type TenantDb = Db
 export type ControlDb = Db
 

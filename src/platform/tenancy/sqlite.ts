@@ -1,7 +1,11 @@
 // Opening a SQLite file the way every database of the service is opened.
 import { Database } from 'bun:sqlite'
+import type { BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
 import type { SqliteSynchronous } from '../../config'
 import { BACKSTOP_PAGES } from './checkpoints'
+
+/** A drizzle database over one SQLite connection (a tenant's or the control database). */
+export type Db = BunSQLiteDatabase & { $client: Database }
 
 export interface SqliteOptions {
   synchronous: SqliteSynchronous

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'bun:sqlite'
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core'
-import type { Db } from './databases'
+import type { Db } from './sqlite'
 
 /** A tenant database or a transaction on it: what services query through. */
 export type Queryable = BaseSQLiteDatabase<'sync', void>

@@ -2,7 +2,9 @@
 // A bad value stops start-up with one line naming the variable (see ConfigError).
 import { hostname } from 'node:os'
 import { resolve } from 'node:path'
-import { DEFAULT_MAX_JSON_DEPTH } from './platform/http/request-body'
+
+/** How deep objects and arrays may nest in a JSON body: deeper than any schema here needs. */
+export const DEFAULT_MAX_JSON_DEPTH = 32
 
 export type SqliteSynchronous = 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA'
 

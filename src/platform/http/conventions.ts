@@ -4,6 +4,7 @@
 import { SQLiteError } from 'bun:sqlite'
 import type { TSchema } from '@sinclair/typebox'
 import { Elysia, ValidationError } from 'elysia'
+import { DEFAULT_MAX_JSON_DEPTH } from '../../config'
 import type { Logger } from '../log'
 import { commitsPending } from '../tenancy/transaction'
 import type { Drain } from './drain'
@@ -13,7 +14,6 @@ import {
   assertBodyValid,
   assertJsonDepth,
   type BodySchemas,
-  DEFAULT_MAX_JSON_DEPTH,
   isRawBodyRoute,
 } from './request-body'
 import { beginRequest, requestInfo } from './request-context'

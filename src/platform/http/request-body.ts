@@ -12,8 +12,6 @@ import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler'
 import { type AnyElysia, mapValueError } from 'elysia'
 import { ApiError, type FieldError } from './problem'
 
-/** How deep objects and arrays may nest in a body: deeper than any schema here needs. */
-export const DEFAULT_MAX_JSON_DEPTH = 32
 /** Keys an object may carry beyond its declared ones before its shape is refused. */
 export const MAX_UNKNOWN_KEYS = 32
 /** Keys of a map, or items of an array, whose schema sets no bound of its own. */

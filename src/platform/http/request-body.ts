@@ -57,16 +57,27 @@ const CLOSE_ARRAY = 0x5d // ]
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
 
-/** Refuses bytes whose objects and arrays nest deeper than `maxDepth`, before they are parsed. */
+/** Where the string opened by the quote at `open` closes: the next quote no backslash escapes. */
+function closingQuote(bytes: Uint8Array, open: number): number {
+  let quote = bytes.indexOf(QUOTE, open + 1)
+  for (;;) {
+    if (quote === -1) return bytes.length
+    let backslashes = 0
+    while (bytes[quote - 1 - backslashes] === BACKSLASH) backslashes++
+    if (backslashes % 2 === 0) return quote
+    quote = bytes.indexOf(QUOTE, quote + 1)
+  }
+}
+
+/**
+ * Refuses bytes whose objects and arrays nest deeper than `maxDepth`, before they are parsed.
+ * Strings are skipped with the native search, so a long one costs next to nothing.
+ */
 export function assertJsonDepth(bytes: Uint8Array, maxDepth: number): void {
   let depth = 0
-  let inString = false
   for (let i = 0; i < bytes.length; i++) {
     const byte = bytes[i]
-    if (inString) {
-      if (byte === BACKSLASH) i++
-      else if (byte === QUOTE) inString = false
-    } else if (byte === QUOTE) inString = true
+    if (byte === QUOTE) i = closingQuote(bytes, i)
     else if (byte === OPEN || byte === OPEN_ARRAY) {
       if (++depth > maxDepth)
         throw refusal('body', `nests objects and arrays deeper than ${maxDepth} levels (MAX_JSON_DEPTH)`)

@@ -278,7 +278,7 @@ function slug(env: Env, name: string, fallback: string): string {
   return value
 }
 
-/** design.md: 5s, 5m, 30m, 2h, 5h, 10h. */
+/** The default retry schedule of webhook deliveries: 5s, 5m, 30m, 2h, 5h, 10h. */
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = [
   5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000,
 ]

@@ -1,5 +1,5 @@
 // The one write recorder: the audit entry and the outbox events of a write, appended in the
-// write's own transaction (design.md, "One request", step 7). Services describe what they changed;
+// write's own transaction (docs/architecture.md, "One write"). Services describe what they changed;
 // they never assemble audit entries or events by hand, so no committed write lacks its entry and
 // no rolled-back write leaves one behind.
 import type { Actor } from '../auth/actor'

@@ -1,5 +1,5 @@
-// Who is calling, for which tenant, with which permissions and at which locations: steps 2 to 6
-// of "One request" in design.md. Fails closed: anything unresolved is 401, 403, 404 or 429.
+// Who is calling, for which tenant, with which permissions and at which locations: steps 3 to 6
+// of "One request" in docs/architecture.md. Fails closed: anything unresolved is 401, 403, 404 or 429.
 //
 // Bearer kinds: `vps_` (POS passcode session), `tpk_live_` (tables-API credential), anything
 // else a JWT from the identity provider. Operator credentials (`opk_` keys, JWTs carrying the

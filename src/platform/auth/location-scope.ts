@@ -1,4 +1,4 @@
-// Where a request may act: the one location rule (design.md, "One request", step 6).
+// Where a request may act: the one location rule (docs/architecture.md, "One request", step 6).
 //
 // The principal holds each permission tenant-wide or at some locations; x-location-id (or a
 // route's own :locationId) narrows that to one location and never widens it. Every table with a

@@ -1,4 +1,4 @@
-// HTTP conventions of design.md applied to every route: request ids, the transport limits, a
+// HTTP conventions (docs/architecture.md, "One request") applied to every route: request ids, the transport limits, a
 // bounded JSON body parser, `Location` on a 201, and one error handler that turns every failure
 // into a problem document.
 import { SQLiteError } from 'bun:sqlite'

@@ -1,5 +1,4 @@
-// `idempotency-key` semantics of design.md: the first response is stored with a hash of the
-// request; the same key and request replays it; the same key with another request is 422; a key
+// `idempotency-key`: the first response is stored with a hash of the request; the same key and request replays it; the same key with another request is 422; a key
 // whose first request is still running is 409; keys expire after 24 hours. A failed first
 // request stores nothing, so the client may retry it with the same key.
 import { and, eq, lt } from 'drizzle-orm'

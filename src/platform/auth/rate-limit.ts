@@ -51,8 +51,14 @@ export class FixedWindowLimiter {
   }
 }
 
+/**
+ * The IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers-07): the combined `RateLimit`
+ * and `RateLimit-Policy`, and the separate `RateLimit-Limit`, `-Remaining` and `-Reset` that
+ * clients of earlier drafts read.
+ */
 export function rateLimitHeaders(decision: RateDecision, windowSeconds = 60): Record<string, string> {
   const headers: Record<string, string> = {
+    ratelimit: `limit=${decision.limit}, remaining=${decision.remaining}, reset=${decision.resetSeconds}`,
     'ratelimit-limit': String(decision.limit),
     'ratelimit-remaining': String(decision.remaining),
     'ratelimit-reset': String(decision.resetSeconds),

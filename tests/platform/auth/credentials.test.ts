@@ -248,6 +248,7 @@ describe('tables-API credentials', () => {
     expect(refused.headers.get('ratelimit-remaining')).toBe('0')
     expect(refused.headers.get('ratelimit-reset')).toBe(String(retryAfter))
     expect(refused.headers.get('ratelimit-policy')).toBe('3;w=60')
+    expect(refused.headers.get('ratelimit')).toMatch(/^limit=3, remaining=0, reset=\d+$/)
     expect((await call('GET', path, other.token)).status).toBe(200)
   })
 

@@ -30,6 +30,11 @@ export const headerComponents: Record<string, Schema> = {
     required: true,
     schema: { type: 'string', pattern: VERSION_TAG_PATTERN.source },
   },
+  RateLimit: {
+    description:
+      'Where the credential’s limit stands (sent to credentials only): `limit=<n>, remaining=<n>, reset=<seconds>`.',
+    schema: { type: 'string', pattern: '^limit=[0-9]+, remaining=[0-9]+, reset=[0-9]+$' },
+  },
   RateLimitLimit: {
     description: 'Requests the tables-API credential may make in the window (sent to credentials only).',
     schema: { type: 'integer', minimum: 1 },
@@ -54,6 +59,7 @@ export const headerRef = (name: string): Schema => ({
 
 /** What a credential's request is answered with (platform/auth/rate-limit.ts). */
 export const rateLimitHeaders: Record<string, Schema> = {
+  RateLimit: headerRef('RateLimit'),
   'RateLimit-Limit': headerRef('RateLimitLimit'),
   'RateLimit-Remaining': headerRef('RateLimitRemaining'),
   'RateLimit-Reset': headerRef('RateLimitReset'),

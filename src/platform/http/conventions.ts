@@ -14,6 +14,7 @@ import {
   assertBodyValid,
   assertJsonDepth,
   type BodySchemas,
+  clipMessage,
   isRawBodyRoute,
 } from './request-body'
 import { beginRequest, requestInfo } from './request-context'
@@ -163,7 +164,7 @@ function validationProblem(error: ValidationError, request?: Request): ApiError 
   const errors: FieldError[] = []
   for (const issue of error.all) {
     const pointer = 'path' in issue && issue.path ? issue.path : ''
-    const message = issueMessage(issue)
+    const message = clipMessage(issueMessage(issue))
     const path =
       error.type === 'property'
         ? decodedParameter(request, 'value' in issue ? issue.value : error.value)

@@ -150,7 +150,8 @@ function checkOf(schema: TSchema): TypeCheck<TSchema> {
   return check
 }
 
-const clip = (text: string) =>
+/** A field's message, cut to a length no refused value can stretch (some messages quote the value). */
+export const clipMessage = (text: string) =>
   text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS - 1)}…` : text
 
 /**
@@ -171,7 +172,7 @@ export function assertBodyValid(
     const issue = mapValueError(error)
     if (!issue) continue
     const path = `body${issue.path}`
-    if (!errors.some((e) => e.path === path)) errors.push({ path, message: clip(describe(issue)) })
+    if (!errors.some((e) => e.path === path)) errors.push({ path, message: clipMessage(describe(issue)) })
     if (errors.length >= MAX_LISTED_ERRORS) break
   }
   const first = errors[0]

@@ -11568,8 +11568,8 @@ export interface components {
         };
         CreateLocation: {
             name: string;
-            /** @description IANA time zone, e.g. `America/Los_Angeles`. */
-            timeZone: string;
+            /** @description IANA time zone, e.g. `America/Los_Angeles`. Omitted: the tenant's time zone. */
+            timeZone?: string;
             address?: {
                 line1?: string | null;
                 line2?: string | null;

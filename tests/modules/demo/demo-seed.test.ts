@@ -1,9 +1,6 @@
 // The demo tasting room (seed: demo): every list a newcomer looks at shows something, the history
 // is audited like real data (the chain verifies), and the embedded default uses it.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { DEFAULT_OWNER, ensureEmbeddedDefault } from '../../../src/cli/bootstrap'
 import { configFor } from '../../../src/config'
 import { DEMO_PASSCODE } from '../../../src/modules/demo/data'
@@ -15,6 +12,7 @@ import { systemOperator } from '../../../src/platform/operator/audit'
 import { listTenants } from '../../../src/platform/tenancy/tenants'
 import { createApp } from '../../../src/server'
 import { createTestApp, type TestResponse } from '../../harness'
+import { makeTestDir, removeTestDir } from '../../temp-dirs'
 
 const t = await createTestApp()
 afterAll(() => t.close())
@@ -108,7 +106,7 @@ describe('the embedded default', () => {
     ['demo', ['Estate Tasting Room', 'Downtown Wine Bar']],
     ['empty', ['Main']],
   ] as const)('DEFAULT_TENANT_SEED=%s on an empty data directory, made once', async (seed, names) => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-test-'))
+    const dataDir = makeTestDir('data')
     const { platform } = await createApp({ config: configFor({ dataDir, defaultTenantSeed: seed }) })
     try {
       expect(ensureEmbeddedDefault(platform)).toEqual({ created: true })
@@ -121,7 +119,7 @@ describe('the embedded default', () => {
       expect(platform.authDeps.access.staffIdBySubject(db, DEFAULT_OWNER.subject)).toBeString()
     } finally {
       platform.close()
-      rmSync(dataDir, { recursive: true, force: true })
+      removeTestDir(dataDir)
     }
   })
 })

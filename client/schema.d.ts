@@ -63,8 +63,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: control and tenant databases answer
-         * @description 200 when every database answers, 503 with status `unavailable` otherwise.
+         * Readiness: control and tenant databases answer, start-up work is done
+         * @description 200 when every database answers and what `serve` makes after it starts listening is done (on a first start, the embedded demo tenant, for some seconds: `checks.defaultTenant` is `pending` meanwhile); 503 with status `unavailable` otherwise. `/health/live` answers throughout.
          */
         get: operations["getHealthReady"];
         put?: never;
@@ -14743,7 +14743,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs; on `/health/ready`, start-up work still to do is `pending` (`defaultTenant`). */
                         checks: {
                             [key: string]: string;
                         };
@@ -14800,7 +14800,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs; on `/health/ready`, start-up work still to do is `pending` (`defaultTenant`). */
                         checks: {
                             [key: string]: string;
                         };
@@ -14865,7 +14865,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs; on `/health/ready`, start-up work still to do is `pending` (`defaultTenant`). */
                         checks: {
                             [key: string]: string;
                         };
@@ -14922,7 +14922,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs; on `/health/ready`, start-up work still to do is `pending` (`defaultTenant`). */
                         checks: {
                             [key: string]: string;
                         };
@@ -14987,7 +14987,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs; on `/health/ready`, start-up work still to do is `pending` (`defaultTenant`). */
                         checks: {
                             [key: string]: string;
                         };
@@ -15044,7 +15044,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs; on `/health/ready`, start-up work still to do is `pending` (`defaultTenant`). */
                         checks: {
                             [key: string]: string;
                         };

@@ -10,6 +10,7 @@ import {
   findStaffUser,
   presentStaffUser,
 } from '../modules/staff/service'
+import { fillTenantDatabase } from '../modules/tenants/service'
 import { verifyAuditChain } from '../platform/audit/audit'
 import { systemActor } from '../platform/auth/actor'
 import { createCredential, listCredentials, revokeCredential } from '../platform/auth/credentials'
@@ -223,6 +224,9 @@ export async function runCommand(argv: string[]): Promise<unknown> {
         }
         return result
       })
+    case 'fill-tenant':
+      // Internal: `serve` makes the embedded demo through it (src/modules/tenants/fill-process.ts).
+      return fillTenantDatabase(JSON.parse(await Bun.stdin.text()))
     case 'migrate': {
       const config = loadConfig()
       return migrateAll(config.dataDir, {

@@ -15,6 +15,8 @@ test('serve ignores x-staff-user-id and warns when identity headers are trusted'
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      // In place when it listens (the demo is made after).
+      DEFAULT_TENANT_SEED: 'empty',
       AUTH_TRUST_IDENTITY_HEADERS: 'true',
     },
     stdout: 'pipe',

@@ -9,7 +9,15 @@ const main = join(import.meta.dir, '..', '..', 'src', 'main.ts')
 async function startupLog(env: Record<string, string>): Promise<string> {
   const dataDir = makeTestDir('data')
   const proc = Bun.spawn([process.execPath, main, 'serve'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DEFAULT_TENANT_SEED: 'empty',
+      ...env,
+    },
     stdout: 'pipe',
     stderr: 'pipe',
   })

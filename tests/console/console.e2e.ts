@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
-import { type RunningServer, root, runCli, sharedDataDir, sourceCommand } from '../e2e/cli'
+import { type RunningServer, root, runCli, sharedDataDir, sourceCommand, waitUntilReady } from '../e2e/cli'
 import { makeTestDir, removeTestDir } from '../temp-dirs'
 
 const CHROMIUM_ARGS = [
@@ -104,7 +104,8 @@ const shoot = (name: string, fullPage = true) =>
 const section = (name: string) => page.getByRole('region', { name })
 
 beforeAll(async () => {
-  server = await shared.startServer(90_000)
+  server = await shared.startServer()
+  await waitUntilReady(server)
   token = (
     await runCli(sourceCommand, ['token', '--tenant', 'default', '--subject', 'owner', '--ttl', '3600'], env)
   ).json.token

@@ -58,8 +58,9 @@ export function freshDataDir(): string {
 }
 
 /**
- * Errors only in the log, and an empty embedded default (one location, its owner): the demo takes
- * seconds to make, so only the tests about it (tenants.test.ts) ask for it.
+ * Errors only in the log, and an empty embedded default (one location, its owner), in place when
+ * the server listens: the demo takes seconds to make, so only the tests about it
+ * (first-start.test.ts, the console's) ask for it, and wait until the server is ready.
  */
 const quiet = { LOG_LEVEL: 'error', DEFAULT_TENANT_SEED: 'empty' }
 
@@ -142,7 +143,7 @@ export function sharedDataDir(
 export async function startListening(
   command: string[],
   env: Record<string, string>,
-  /** Long enough for the demo seed (about ten seconds) when a test asks for it. */
+  /** Long enough for a loaded machine (the demo is made after `serve` listens). */
   startTimeoutMs = 20_000,
 ): Promise<RunningServer> {
   const proc = Bun.spawn(command, {
@@ -183,6 +184,14 @@ export async function startListening(
   }
   proc.kill('SIGKILL')
   throw new Error(`server did not start: ${buffered}`)
+}
+
+/**
+ * Resolves once the server's /health/ready answers 200: on a first start with the demo, once the
+ * demo is made (the server listens before). Throws if the server goes away meanwhile.
+ */
+export async function waitUntilReady(server: RunningServer): Promise<void> {
+  while ((await fetch(`${server.url}/health/ready`)).status !== 200) await Bun.sleep(50)
 }
 
 /** The command-line scenario both the source and the compiled binary must pass. */

@@ -2,13 +2,13 @@
 // this one process.
 import { afterAll } from 'bun:test'
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { removeCompiledBinary } from './e2e/cli'
+import { machineTempDir } from './temp-dirs'
 
 // The run's own temporary folder (tests/temp-dirs.ts): what is left in it at the end was left by
-// this run, whatever else shares the machine's. Processes the tests start inherit it.
-const runDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-test-run-'))
+// this run, whatever else shares the machine's. Processes started with process.env inherit it.
+const runDir = mkdtempSync(join(machineTempDir, 'restaurant-ops-test-run-'))
 process.env.TMPDIR = runDir
 
 afterAll(() => {
@@ -17,7 +17,8 @@ afterAll(() => {
   const left = readdirSync(runDir).map((name) => {
     const path = join(runDir, name)
     const held = statSync(path).isDirectory() ? readdirSync(path, { recursive: true }) : []
-    return `${name}${held.length > 0 ? ` (holding ${held.join(', ')})` : ''}`
+    const shown = held.length > 10 ? [...held.slice(0, 10), `${held.length - 10} more`] : held
+    return `${name}${held.length > 0 ? ` (holding ${shown.join(', ')})` : ''}`
   })
   rmSync(runDir, { recursive: true, force: true })
   if (left.length > 0)

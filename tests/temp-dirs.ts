@@ -7,6 +7,9 @@ import { mkdtempSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 
+/** The machine's temporary folder: read as this module loads, before tests/preload.ts replaces it. */
+export const machineTempDir = tmpdir()
+
 /** The running test file's name without `.test.ts`: `locations` for tests/modules/locations/locations.test.ts. */
 export const testFileName = (): string => basename(Bun.main).replace(/(\.test)?\.ts$/, '')
 

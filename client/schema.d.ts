@@ -63,8 +63,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: control and tenant databases answer
-         * @description 200 when every database answers, 503 with status `unavailable` otherwise.
+         * Readiness: control and tenant databases answer, start-up work is done
+         * @description 200 when every database answers and what `serve` makes after it starts listening is done (on a first start, the embedded demo tenant, for some seconds: `checks.defaultTenant` is `pending` meanwhile); 503 with status `unavailable` otherwise. `/health/live` answers throughout.
          */
         get: operations["getHealthReady"];
         put?: never;
@@ -9418,8 +9418,8 @@ export interface components {
         };
         CreateLocation: {
             name: string;
-            /** @description IANA time zone, e.g. `America/Los_Angeles`. */
-            timeZone: string;
+            /** @description IANA time zone, e.g. `America/Los_Angeles`. Omitted: the tenant's time zone. */
+            timeZone?: string;
             address?: {
                 line1?: string | null;
                 line2?: string | null;
@@ -14825,7 +14825,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs; on `/health/ready`, start-up work still to do is `pending` (`defaultTenant`). */
                         checks: {
                             [key: string]: string;
                         };
@@ -14884,7 +14884,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs; on `/health/ready`, start-up work still to do is `pending` (`defaultTenant`). */
                         checks: {
                             [key: string]: string;
                         };
@@ -14950,7 +14950,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs; on `/health/ready`, start-up work still to do is `pending` (`defaultTenant`). */
                         checks: {
                             [key: string]: string;
                         };
@@ -15009,7 +15009,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs; on `/health/ready`, start-up work still to do is `pending` (`defaultTenant`). */
                         checks: {
                             [key: string]: string;
                         };
@@ -15075,7 +15075,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs; on `/health/ready`, start-up work still to do is `pending` (`defaultTenant`). */
                         checks: {
                             [key: string]: string;
                         };
@@ -15134,7 +15134,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs; on `/health/ready`, start-up work still to do is `pending` (`defaultTenant`). */
                         checks: {
                             [key: string]: string;
                         };

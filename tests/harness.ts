@@ -2,8 +2,6 @@
 // and staff users per built-in role, and tokens minted by the development issuer, so tests go
 // through the same authentication path as production requests.
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Config, configFor } from '../src/config'
 import type { LocationRow } from '../src/modules/locations/schema'
@@ -20,6 +18,7 @@ import type { Db } from '../src/platform/tenancy/databases'
 import { createTenant, findTenantById } from '../src/platform/tenancy/tenants'
 import { type App, createApp } from '../src/server'
 import { checkEvents, contractChecked } from './contract'
+import { makeTestDir, removeTestDir } from './temp-dirs'
 
 export interface StaffFixture {
   id: string
@@ -101,7 +100,7 @@ function eventsOf(db: Db) {
 export async function createTestApp(
   options: { config?: Partial<Config>; trustStaffUserIdHeader?: boolean } = {},
 ): Promise<TestApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-test-'))
+  const dataDir = makeTestDir('data')
   const { app, platform } = await createApp({
     config: configFor({ dataDir, backupDir: join(dataDir, 'backups'), ...options.config }),
     trustStaffUserIdHeader: options.trustStaffUserIdHeader,
@@ -225,7 +224,7 @@ export async function createTestApp(
     close() {
       const events = tenantDbs.flatMap((db) => eventsOf(db))
       platform.close()
-      rmSync(dataDir, { recursive: true, force: true })
+      removeTestDir(dataDir)
       return checkEvents(app, events)
     },
   }

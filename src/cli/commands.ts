@@ -2,6 +2,7 @@
 
 import { parseArgs } from 'node:util'
 import { loadConfig } from '../config'
+import { registerFamilies } from '../modules'
 import { accessSources } from '../modules/access'
 import { createLocation } from '../modules/locations/service'
 import {
@@ -10,6 +11,7 @@ import {
   findStaffUser,
   presentStaffUser,
 } from '../modules/staff/service'
+import { fillTenantDatabase } from '../modules/tenants/service'
 import { verifyAuditChain } from '../platform/audit/audit'
 import { systemActor } from '../platform/auth/actor'
 import { createCredential, listCredentials, revokeCredential } from '../platform/auth/credentials'
@@ -223,6 +225,11 @@ export async function runCommand(argv: string[]): Promise<unknown> {
         }
         return result
       })
+    case 'fill-tenant':
+      // Internal: `serve` makes the embedded demo through it (src/modules/tenants/fill-process.ts),
+      // with the families' hooks, as in the server.
+      registerFamilies()
+      return fillTenantDatabase(JSON.parse(await Bun.stdin.text()))
     case 'migrate': {
       const config = loadConfig()
       return migrateAll(config.dataDir, {

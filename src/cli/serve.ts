@@ -11,9 +11,10 @@ import { LitestreamSupervisor, resolveLitestreamBinary } from '../platform/backu
 import { writeServeLock } from '../platform/backup/restore'
 import { Drain } from '../platform/http/drain'
 import { openPlatform, type Platform } from '../platform/platform'
+import { firstTenant } from '../platform/tenancy/tenants'
 import { buildApp } from '../server'
 import { backupNow } from './backup'
-import { ensureEmbeddedDefault } from './bootstrap'
+import { ensureEmbeddedDefault, ensureEmbeddedDefaultInChildProcess } from './bootstrap'
 
 /** Where Bun's parser refuses a header section; the app's own limits are below it (conventions.ts). */
 const PARSER_HEADER_CEILING = 64 * 1024
@@ -23,6 +24,9 @@ const PARSER_HEADER_CEILING = 64 * 1024
  * next request and be told to close.
  */
 const QUIET_WINDOW_MS = 250
+
+/** The readiness check (/health/ready) of the embedded demo tenant, done after the server listens. */
+const DEFAULT_TENANT_WORK = 'defaultTenant'
 
 /** Litestream when LITESTREAM_REPLICA_URL is set, else scheduled snapshots (BACKUP_INTERVAL). */
 function startBackups(platform: Platform): void {
@@ -73,8 +77,11 @@ export async function serve(config: Config): Promise<void> {
   const platform = await openPlatform(config, { access: accessSources, serving: true })
   const { log } = platform
   const releaseLock = writeServeLock(config.dataDir)
-  // A cluster's tenants are created through the operator API, placed by the cluster.
-  if (!config.cluster) ensureEmbeddedDefault(platform)
+  // A cluster's tenants are created through the operator API, placed by the cluster. An empty
+  // default takes milliseconds: it is in place before the server listens. The demo takes seconds:
+  // see below.
+  const seed = config.cluster || firstTenant(platform.control.db) ? null : config.defaultTenantSeed
+  if (seed === 'empty') ensureEmbeddedDefault(platform)
   startBackups(platform)
   if (platform.devIssuer) {
     log.warn(
@@ -99,7 +106,17 @@ export async function serve(config: Config): Promise<void> {
   // @ts-expect-error Bun lets this be set (Node's types call it read-only)
   http.maxHeaderSize = PARSER_HEADER_CEILING
   const drain = new Drain()
-  const app = buildApp(platform, drain).listen({
+  const app = buildApp(platform, drain)
+  // Elysia compiles what a route's requests go through on its first request: the probe's is made
+  // before the port opens, so that the first probes are answered at once.
+  await app.handle(new Request('http://localhost/health/live'))
+  // The demo is made by a child process at the lowest priority (fill-process.ts), started before
+  // the port opens (what starting it costs this thread is spent then) and done some seconds after:
+  // /health/ready answers 503 until then, /health/live answers throughout.
+  const seeding = new AbortController()
+  const demo = seed === 'demo' ? ensureEmbeddedDefaultInChildProcess(platform, seeding.signal) : null
+  if (demo) platform.startupWork.add(DEFAULT_TENANT_WORK)
+  app.listen({
     port: config.port,
     hostname: config.host,
     // No ceiling from Bun (it would answer a bare 413): every body reader enforces its own limit as
@@ -117,9 +134,11 @@ export async function serve(config: Config): Promise<void> {
   console.log(JSON.stringify({ listening: url, port: server.port, dataDir: config.dataDir }))
 
   let stopping = false
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: string, exitCode = 0) => {
     if (stopping) return
     stopping = true
+    // A stop during a first start leaves no half-made default tenant behind.
+    seeding.abort()
     drain.begin()
     log.info('shutting down', { signal, inFlight: server.pendingRequests })
     setTimeout(() => {
@@ -148,8 +167,20 @@ export async function serve(config: Config): Promise<void> {
     await platform.cluster?.stop()
     await platform.shutdown()
     releaseLock()
-    process.exit(0)
+    process.exit(exitCode)
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
+
+  // Nothing was awaited since it started (a cluster, which awaits above, makes no default).
+  demo?.then(
+    () => platform.startupWork.delete(DEFAULT_TENANT_WORK),
+    (error) => {
+      if (seeding.signal.aborted) return
+      log.error('could not create the embedded default tenant', {
+        error: error instanceof Error ? error.message : String(error),
+      })
+      void shutdown('start-up failure', 1)
+    },
+  )
 }

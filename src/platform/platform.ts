@@ -44,6 +44,11 @@ export interface Platform {
   cluster: ClusterNode | null
   /** Litestream supervision when LITESTREAM_REPLICA_URL is set and the server runs. */
   replication: LitestreamSupervisor | null
+  /**
+   * What `serve` still makes after it starts listening (the embedded demo tenant), by the name of
+   * its readiness check: /health/ready answers 503 while any is here.
+   */
+  startupWork: Set<string>
   /** The in-process scheduler; `serve` starts it, tests start it or run jobs themselves. */
   jobs: Scheduler
   /** Guest messages (gift card delivery, order-ready notices): SMTP_URL, else recorded in the database. */
@@ -163,6 +168,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
       ),
     cluster,
     replication: null,
+    startupWork: new Set(),
     jobs,
     messages: createMessageSender(config, log),
     webhooks,

@@ -7,7 +7,7 @@
 //   const { data } = await t.client.GET('/locations')
 //   await t.stop()
 
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createRestaurantOpsClient } from '../../client'
@@ -19,6 +19,7 @@ import { systemActor } from '../platform/auth/actor'
 import type { RoleName } from '../platform/auth/permissions'
 import { systemOperator } from '../platform/operator/audit'
 import { createApp } from '../server'
+import { removeDirectory } from './remove-directory'
 
 export interface TestServerOptions {
   /** `empty` (default): one location and the owner. `demo`: the demo tasting room. */
@@ -121,7 +122,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async stop() {
       await server.stop(true)
       platform.close()
-      rmSync(dataDir, { recursive: true, force: true })
+      removeDirectory(dataDir)
     },
   }
 }

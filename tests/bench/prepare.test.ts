@@ -1,23 +1,21 @@
 // The benchmark's data preparation: tenants seeded from a copied migrated file must be tenants the
 // service serves like any other, each reachable only with its own owner's token.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { type BenchTenant, prepareManyTenants, prepareSingleTenant } from '../../bench/prepare'
 import { configFor } from '../../src/config'
 import { verifyAuditChain } from '../../src/platform/audit/audit'
 import type { Platform } from '../../src/platform/platform'
 import { type App, createApp } from '../../src/server'
+import { makeTestDir, removeTestDir } from '../temp-dirs'
 
 const dirs: string[] = []
 const freshDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'restaurant-ops-bench-test-'))
+  const dir = makeTestDir('bench')
   dirs.push(dir)
   return dir
 }
 afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+  for (const dir of dirs) removeTestDir(dir)
 })
 
 const getCustomer = (app: App, as: BenchTenant, tenant: BenchTenant = as) =>

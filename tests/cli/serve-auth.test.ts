@@ -1,14 +1,13 @@
 // Over a real socket: x-staff-user-id is always ignored, and trusting identity headers is warned
 // about at start-up.
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { makeTestDir, removeTestDir } from '../temp-dirs'
 
 const main = join(import.meta.dir, '..', '..', 'src', 'main.ts')
 
 test('serve ignores x-staff-user-id and warns when identity headers are trusted', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-serve-'))
+  const dataDir = makeTestDir('data')
   const proc = Bun.spawn([process.execPath, main, 'serve'], {
     env: {
       ...process.env,
@@ -16,6 +15,8 @@ test('serve ignores x-staff-user-id and warns when identity headers are trusted'
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      // In place when it listens (the demo is made after).
+      DEFAULT_TENANT_SEED: 'empty',
       AUTH_TRUST_IDENTITY_HEADERS: 'true',
     },
     stdout: 'pipe',
@@ -46,6 +47,6 @@ test('serve ignores x-staff-user-id and warns when identity headers are trusted'
     await proc.exited
     const stderr = await new Response(proc.stderr).text()
     expect(stderr).toContain('AUTH_TRUST_IDENTITY_HEADERS=true')
-    rmSync(dataDir, { recursive: true, force: true })
+    removeTestDir(dataDir)
   }
 })

@@ -1,16 +1,23 @@
 // Over a real process: allowing webhooks to call private addresses is warned about at start-up.
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { makeTestDir, removeTestDir } from '../temp-dirs'
 
 const main = join(import.meta.dir, '..', '..', 'src', 'main.ts')
 
 /** Starts `serve` with `env`, waits until it listens, stops it and answers what it logged. */
 async function startupLog(env: Record<string, string>): Promise<string> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-serve-'))
+  const dataDir = makeTestDir('data')
   const proc = Bun.spawn([process.execPath, main, 'serve'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DEFAULT_TENANT_SEED: 'empty',
+      ...env,
+    },
     stdout: 'pipe',
     stderr: 'pipe',
   })
@@ -26,7 +33,7 @@ async function startupLog(env: Record<string, string>): Promise<string> {
   } finally {
     proc.kill()
     await proc.exited
-    rmSync(dataDir, { recursive: true, force: true })
+    removeTestDir(dataDir)
   }
   return new Response(proc.stderr).text()
 }

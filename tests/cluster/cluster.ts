@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import type { Socket, TCPSocketListener } from 'bun'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
 import { type RunningServer, sourceCommand, startListening, startServer } from '../e2e/cli'
+import { machineTempDir } from '../temp-dirs'
 
 export const ISSUER = 'https://idp.cluster.test'
 export const AUDIENCE = 'restaurant-ops'
@@ -27,9 +28,11 @@ const freePort = (): number => {
 }
 
 export const tempDir = (name: string) => {
-  const dir = mkdtempSync(join(tmpdir(), `restaurant-ops-cluster-${name}-`))
-  // CLUSTER_KEEP=1 keeps the data directories, etcd's and the replicas for a look afterwards.
-  if (!process.env.CLUSTER_KEEP) cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  // CLUSTER_KEEP=1 keeps the data directories, etcd's and the replicas for a look afterwards: in
+  // the machine's temporary folder, as the run's own is removed after the run (tests/preload.ts).
+  const keep = Boolean(process.env.CLUSTER_KEEP)
+  const dir = mkdtempSync(join(keep ? machineTempDir : tmpdir(), `restaurant-ops-cluster-${name}-`))
+  if (!keep) cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
   return dir
 }
 

@@ -4,11 +4,10 @@
 // revoked, the audit page shows it, keyboard navigation works; screenshots go to docs/console/ with UPDATE_SCREENSHOTS=1.
 // Run with `npm run test:e2e`.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
-import { freshDataDir, type RunningServer, root, runCli, sourceCommand, startServer } from '../e2e/cli'
+import { type RunningServer, root, runCli, sharedDataDir, sourceCommand, waitUntilReady } from '../e2e/cli'
+import { makeTestDir, removeTestDir } from '../temp-dirs'
 
 const CHROMIUM_ARGS = [
   '--headless',
@@ -24,7 +23,7 @@ const CHROMIUM_ARGS = [
 // test:e2e`); a plain run writes them to a temporary folder, so tests leave the tree clean.
 const screenshots = process.env.UPDATE_SCREENSHOTS
   ? join(root, 'docs', 'console')
-  : mkdtempSync(join(tmpdir(), 'console-screens-'))
+  : makeTestDir('screenshots')
 
 /** A webhook receiver on loopback: answers 500 until told to accept, and keeps what it accepted. */
 function startReceiver() {
@@ -74,14 +73,14 @@ let page: Page
 let token: string
 let operatorKey: string
 const receiver = startReceiver()
-const env = {
-  DATA_DIR: freshDataDir(),
+const shared = sharedDataDir({
   DEFAULT_TENANT_SEED: 'demo',
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   // One quick retry, then a dead letter.
   WEBHOOK_RETRY_SCHEDULE: '100ms',
   WEBHOOK_POLL_INTERVAL_MS: '200',
-}
+})
+const { env } = shared
 /** Errors the browser reported: failed requests and uncaught exceptions. None are expected. */
 const browserErrors: string[] = []
 
@@ -105,7 +104,8 @@ const shoot = (name: string, fullPage = true) =>
 const section = (name: string) => page.getByRole('region', { name })
 
 beforeAll(async () => {
-  server = await startServer(sourceCommand, env, 90_000)
+  server = await shared.startServer()
+  await waitUntilReady(server)
   token = (
     await runCli(sourceCommand, ['token', '--tenant', 'default', '--subject', 'owner', '--ttl', '3600'], env)
   ).json.token
@@ -135,6 +135,7 @@ afterAll(async () => {
   await browser?.close()
   await server?.stop()
   receiver.stop()
+  if (!process.env.UPDATE_SCREENSHOTS) removeTestDir(screenshots)
 })
 
 describe('operator console', () => {

@@ -1,32 +1,22 @@
 // Helpers for end-to-end tests: run the command line (source or compiled binary) and the server.
-import { afterAll } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { afterAll, onTestFinished } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { makeTestDir, removeTestDir } from '../temp-dirs'
 
 export const root = join(import.meta.dir, '..', '..')
 
 /**
- * Temporary directories made here (data directories with their `-replica` siblings, the compiled
- * binary's: 127 MB), removed after the run: by tests/preload.ts under `bun test` (which skips
- * `exit` listeners), by the `exit` listener under `bun run` (the bench).
+ * The compiled binary (127 MB), built once per test process for every file that runs it: removed
+ * after the run, by tests/preload.ts under `bun test` (which skips `exit` listeners), by the `exit`
+ * listener under `bun run` (the bench).
  */
 let compiled: string | undefined
-const madeDirs: string[] = []
-export function removeMadeDirs(): void {
+export function removeCompiledBinary(): void {
+  if (compiled) removeTestDir(dirname(compiled))
   compiled = undefined
-  for (const dir of madeDirs.splice(0))
-    for (const path of [dir, `${dir}-replica`])
-      try {
-        rmSync(path, { recursive: true, force: true })
-      } catch {} // a leftover directory must not fail the run
 }
-process.on('exit', removeMadeDirs)
-const tempDir = (prefix: string) => {
-  const dir = mkdtempSync(join(tmpdir(), prefix))
-  madeDirs.push(dir)
-  return dir
-}
+process.on('exit', removeCompiledBinary)
 export const sourceCommand = [process.execPath, join(root, 'src', 'main.ts')]
 
 /** `npm run build`'s arguments after `bun`, writing to `out` instead of dist/. */
@@ -42,7 +32,7 @@ function buildArguments(out: string): string[] {
 /** The compiled binary, built once per test process exactly as `npm run build` builds it. */
 export function compiledCommand(): string[] {
   if (!compiled) {
-    const out = join(tempDir('restaurant-ops-bin-'), 'restaurant-ops')
+    const out = join(makeTestDir('binary'), 'restaurant-ops')
     const build = Bun.spawnSync([process.execPath, ...buildArguments(out)], {
       cwd: root,
       stdout: 'pipe',
@@ -60,11 +50,17 @@ export const runtimes: [name: string, command: () => string[]][] = [
   ['compiled binary', compiledCommand],
 ]
 
-export const freshDataDir = () => tempDir('restaurant-ops-e2e-')
+/** A fresh data directory for one test, removed once the test is over (its servers stopped by then). */
+export function freshDataDir(): string {
+  const dir = makeTestDir('data')
+  onTestFinished(() => removeTestDir(dir))
+  return dir
+}
 
 /**
- * Errors only in the log, and an empty embedded default (one location, its owner): the demo takes
- * seconds to make, so only the tests about it (tenants.test.ts) ask for it.
+ * Errors only in the log, and an empty embedded default (one location, its owner), in place when
+ * the server listens: the demo takes seconds to make, so only the tests about it
+ * (first-start.test.ts, the console's) ask for it, and wait until the server is ready.
  */
 const quiet = { LOG_LEVEL: 'error', DEFAULT_TENANT_SEED: 'empty' }
 
@@ -114,25 +110,29 @@ export const startServer = (command: string[], env: Record<string, string>, star
   startListening([...command, 'serve'], env, startTimeoutMs)
 
 /**
- * One fresh data directory for several processes from the source, in a describe block: `cli` runs
- * a command on it (its JSON, or throws with its stderr), `startServer` starts a server on it, and
- * every server started stops after the block.
+ * One fresh data directory for several processes, in a describe block (or a file): `cli` runs a
+ * command on it (its JSON, or throws with its stderr), `startServer` starts a server on it. After
+ * the block every server started stops, then the directory is removed.
  */
-export function sharedDataDir() {
-  const env = { DATA_DIR: freshDataDir() }
+export function sharedDataDir(
+  extraEnv: Record<string, string> = {},
+  command: () => string[] = () => sourceCommand,
+) {
+  const env = { ...extraEnv, DATA_DIR: makeTestDir('data') }
   const servers: RunningServer[] = []
   afterAll(async () => {
     for (const server of servers.splice(0)) await server.stop()
+    removeTestDir(env.DATA_DIR)
   })
   return {
     env,
     async cli(...args: string[]) {
-      const result = await runCli(sourceCommand, args, env)
+      const result = await runCli(command(), args, env)
       if (result.code !== 0) throw new Error(result.stderr)
       return result.json
     },
-    async startServer() {
-      const server = await startServer(sourceCommand, env)
+    async startServer(startTimeoutMs?: number) {
+      const server = await startServer(command(), env, startTimeoutMs)
       servers.push(server)
       return server
     },
@@ -143,7 +143,7 @@ export function sharedDataDir() {
 export async function startListening(
   command: string[],
   env: Record<string, string>,
-  /** Long enough for the demo seed (about ten seconds) when a test asks for it. */
+  /** Long enough for a loaded machine (the demo is made after `serve` listens). */
   startTimeoutMs = 20_000,
 ): Promise<RunningServer> {
   const proc = Bun.spawn(command, {
@@ -184,6 +184,14 @@ export async function startListening(
   }
   proc.kill('SIGKILL')
   throw new Error(`server did not start: ${buffered}`)
+}
+
+/**
+ * Resolves once the server's /health/ready answers 200: on a first start with the demo, once the
+ * demo is made (the server listens before). Throws if the server goes away meanwhile.
+ */
+export async function waitUntilReady(server: RunningServer): Promise<void> {
+  while ((await fetch(`${server.url}/health/ready`)).status !== 200) await Bun.sleep(50)
 }
 
 /** The command-line scenario both the source and the compiled binary must pass. */

@@ -180,7 +180,8 @@ for (const [runtime, command] of runtimes) {
     describe.if(litestream !== null)('serve with Litestream', () => {
       test('replicates every database, reports it on /health/ready, and restore brings a lost tenant back', async () => {
         const dataDir = freshDataDir()
-        const env = { DATA_DIR: dataDir, LITESTREAM_REPLICA_URL: `file://${dataDir}-replica` }
+        const replicaDir = freshDataDir()
+        const env = { DATA_DIR: dataDir, LITESTREAM_REPLICA_URL: `file://${replicaDir}` }
         const server = await startServer(command(), env)
         try {
           const headers = {
@@ -204,7 +205,7 @@ for (const [runtime, command] of runtimes) {
         } finally {
           await server.stop()
         }
-        expect(readdirSync(`${dataDir}-replica`).sort()).toContain('control')
+        expect(readdirSync(replicaDir).sort()).toContain('control')
 
         const file = defaultTenantFile(dataDir)
         for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true })

@@ -1,20 +1,19 @@
 // Tenants as a service across processes (issue 23): operator keys and tenant lifecycle commands on
 // the command line act at once on a running server over the same data directory.
-import { afterAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { freshDataDir, type RunningServer, runCli, sourceCommand, startServer } from './cli'
+import { runCli, sharedDataDir, sourceCommand } from './cli'
 
 describe('tenant and operator-key commands against a running server', () => {
-  const dataDir = freshDataDir()
-  const env = { DATA_DIR: dataDir }
+  const shared = sharedDataDir()
+  const { env } = shared
+  const dataDir = env.DATA_DIR
   const cli = async (...args: string[]) => {
     const result = await runCli(sourceCommand, args, env)
     if (result.code !== 0) throw new Error(`${args.join(' ')}: ${result.stderr}`)
     return result.json
   }
-  let server: RunningServer
-  afterAll(() => server?.stop())
 
   test('create, suspend, resume, export, import and delete; keys made and revoked', async () => {
     const tenant = await cli(
@@ -32,7 +31,7 @@ describe('tenant and operator-key commands against a running server', () => {
     expect(tenant).toMatchObject({ slug: 'napa', status: 'active', seed: 'empty' })
     const key = await cli('operator-key', 'create', '--name', 'ci')
     expect(key.token).toStartWith('opk_')
-    server = await startServer(sourceCommand, env)
+    const server = await shared.startServer()
     const ownerToken = (await cli('token', '--tenant', 'napa', '--subject', 'napa-owner')).token
     const asOwner = (slug = 'napa') =>
       fetch(`${server.url}/locations`, {

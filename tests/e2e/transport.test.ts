@@ -2,8 +2,8 @@
 // problem document. The rest are answered by Bun's parser (uWebSockets) with fixed bytes before any
 // code runs (Bun 1.4.5, packages/bun-uws/src/HttpErrors.h); they are pinned here so that a Bun
 // upgrade that changes them is noticed.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { freshDataDir, type RunningServer, runtimes, startServer } from './cli'
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { type RunningServer, runtimes, sharedDataDir } from './cli'
 import { RawConnection, type RawResponse } from './raw-http'
 
 const request = (line: string, headers: string[] = [], body = '') =>
@@ -96,11 +96,11 @@ async function exchange(server: RunningServer, bytes: string): Promise<RawRespon
 
 for (const [runtime, command] of runtimes) {
   describe(`${runtime}: refusals before routing`, () => {
+    const shared = sharedDataDir(env, command)
     let server: RunningServer
     beforeAll(async () => {
-      server = await startServer(command(), { DATA_DIR: freshDataDir(), ...env })
+      server = await shared.startServer()
     })
-    afterAll(() => server.stop())
 
     for (const [name, bytes, status, code] of problems) {
       test(`${name}: ${status} ${code} problem document`, async () => {

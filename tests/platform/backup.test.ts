@@ -3,8 +3,7 @@
 
 import { Database } from 'bun:sqlite'
 import { afterEach, describe, expect, test } from 'bun:test'
-import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { backedUpDatabases } from '../../src/platform/backup/databases'
 import {
@@ -19,16 +18,18 @@ import { litestreamMetaDir } from '../../src/platform/cluster/replica'
 import { createLogger, type Logger } from '../../src/platform/log'
 import { tenantDatabasePath } from '../../src/platform/tenancy/databases'
 import { createTestApp, type TestApp } from '../harness'
+import { makeTestDir, removeTestDir } from '../temp-dirs'
 
-const cleanups: (() => void)[] = []
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!()
+// Last made, first undone, each awaited: Litestream must have stopped before its data directory goes.
+const cleanups: (() => unknown)[] = []
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!()
 })
 
 async function appWithVendors(names: string[]) {
   const t = await createTestApp()
-  const backupDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-backups-'))
-  cleanups.push(() => rmSync(backupDir, { recursive: true, force: true }))
+  const backupDir = makeTestDir('backups')
+  cleanups.push(() => removeTestDir(backupDir))
   for (const name of names) expect((await t.request('POST', '/vendor', { body: { name } })).status).toBe(201)
   return { t, backupDir }
 }
@@ -165,7 +166,7 @@ describe.if(litestream !== null)('litestream replica', () => {
     const replicaUrl = `file://${join(backupDir, 'replica')}`
     const supervisor = replicatorOf(t, replicaUrl)
     supervisor.start()
-    cleanups.push(() => void supervisor.stop())
+    cleanups.push(() => supervisor.stop())
     await Bun.sleep(2500)
     const beforeLater = new Date()
     await Bun.sleep(1200)
@@ -234,7 +235,7 @@ describe.if(litestream !== null)('litestream replica', () => {
     const replicaUrl = `file://${join(backupDir, 'replica')}`
     const supervisor = replicatorOf(t, replicaUrl)
     supervisor.start()
-    cleanups.push(() => void supervisor.stop())
+    cleanups.push(() => supervisor.stop())
     await Bun.sleep(1500)
     // As a node restoring a tenant does: a new file at the same path, Litestream's state beside it gone.
     const path = tenantDatabasePath(t.dataDir, t.tenant.id)
@@ -259,7 +260,7 @@ describe.if(litestream !== null)('litestream replica', () => {
     cleanups.push(() => t.close())
     const supervisor = replicatorOf(t, `file://${join(backupDir, 'replica')}`, { base: 50, max: 100 })
     supervisor.start()
-    cleanups.push(() => void supervisor.stop())
+    cleanups.push(() => supervisor.stop())
     expect(supervisor.syncDatabases()).toBe(false)
     const firstPid = supervisor.status().pid
     await t.addTenant('second')
@@ -287,7 +288,7 @@ describe.if(litestream !== null)('litestream replica', () => {
     }
     const supervisor = replicatorOf(t, `file://${join(backupDir, 'replica')}`, undefined, log)
     supervisor.start()
-    cleanups.push(() => void supervisor.stop())
+    cleanups.push(() => supervisor.stop())
     await Bun.sleep(1500)
     expect(lines).toContainEqual({ level: 'debug', msg: 'litestream: initialized db' })
     expect(lines).toContainEqual({ level: 'debug', msg: 'litestream: sync: new generation' })
@@ -314,8 +315,8 @@ test('a Litestream log line: its level mapped, its message unquoted, the rest ke
 })
 
 test('a Litestream that ignores SIGTERM is killed, so a stop or restart cannot hang', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'restaurant-ops-stuck-'))
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  const dir = makeTestDir('stuck-litestream')
+  cleanups.push(() => removeTestDir(dir))
   // Stands in for Litestream hung in its last sync: SIGTERM is ignored (inherited through exec).
   const binary = join(dir, 'stuck-litestream')
   writeFileSync(binary, "#!/bin/sh\ntrap '' TERM\nexec sleep 60\n", { mode: 0o755 })

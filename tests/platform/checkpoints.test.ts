@@ -3,17 +3,17 @@
 // shortly after, so the request that crosses a thousand WAL pages no longer pays for the copy.
 import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { BACKSTOP_PAGES } from '../../src/platform/tenancy/checkpoints'
 import { tenantDatabasePath } from '../../src/platform/tenancy/databases'
 import { sqliteOf } from '../../src/platform/tenancy/transaction'
 import { createTestApp, type TestApp } from '../harness'
+import { makeTestDir, removeTestDir } from '../temp-dirs'
 
 /** The customers a copy of the database file alone (no WAL) holds: what checkpoints wrote there. */
 function customersInFileAlone(path: string, emailLike: string): number {
-  const dir = mkdtempSync(join(tmpdir(), 'checkpoint-copy-'))
+  const dir = makeTestDir('copy')
   try {
     copyFileSync(path, join(dir, 'copy.sqlite'))
     const copy = new Database(join(dir, 'copy.sqlite'), { readonly: true })
@@ -25,7 +25,7 @@ function customersInFileAlone(path: string, emailLike: string): number {
       copy.close(false)
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true })
+    removeTestDir(dir)
   }
 }
 

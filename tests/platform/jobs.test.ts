@@ -50,6 +50,19 @@ describe('scheduler', () => {
     expect(maxRunning).toBe(1)
   })
 
+  test('first runs go one turn of the event loop apart, so that other work is done between them', async () => {
+    current = scheduler()
+    const order: string[] = []
+    for (const name of ['a', 'b', 'c'])
+      current.register({ name, intervalMs: 60_000, run: () => void order.push(name) })
+    current.start()
+    // Stands for a request that arrives as the server starts.
+    setTimeout(() => order.push('request'), 0)
+    await waitFor(() => order.length === 4, 'the first runs')
+    expect(order.indexOf('request')).toBeLessThan(order.indexOf('b'))
+    expect(order.filter((name) => name !== 'request')).toEqual(['a', 'b', 'c'])
+  })
+
   test('a trigger during a run queues exactly one more run', async () => {
     current = scheduler()
     let runs = 0

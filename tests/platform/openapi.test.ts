@@ -2,23 +2,23 @@
 // (`spectral:oas`) find no errors, the typed client in client/ is generated from it as it is now,
 // and the contract check of the harness (tests/contract.ts) refuses what the document does not say.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Glob } from 'bun'
 import { CLIENT_SCHEMA_PATH, clientTypes } from '../../scripts/generate-client'
 import { modelFiles } from '../../src/modules'
 import { checkContract, checkEvents } from '../contract'
 import { createTestApp } from '../harness'
+import { makeTestDir, removeTestDir } from '../temp-dirs'
 
 const t = await createTestApp()
 const document = (await t.request('GET', '/openapi.json', { as: null })).body
-const dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'))
+const dir = makeTestDir('lint')
 const documentPath = join(dir, 'openapi.json')
 writeFileSync(documentPath, JSON.stringify(document))
 afterAll(() => {
   t.close()
-  rmSync(dir, { recursive: true, force: true })
+  removeTestDir(dir)
 })
 
 const root = join(import.meta.dir, '..', '..')

@@ -12,7 +12,7 @@ const HealthStatus = t.Object({
   foundationEnabled: t.Boolean(),
   checks: t.Record(t.String(), t.String(), {
     description:
-      'Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs.',
+      'Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs; on `/health/ready`, start-up work still to do is `pending` (`defaultTenant`).',
   }),
   jobs: t.Array(
     t.Object({
@@ -82,10 +82,18 @@ function clusterSummary(platform: Platform, detailed: boolean) {
   }
 }
 
-/** Touches the control database and one tenant database (the default one when it exists). */
-function checkDatabases(platform: Platform, detailed: boolean) {
+/**
+ * Touches the control database and one tenant database (the default one when it exists); for
+ * readiness, also waits for the start-up work (Platform.startupWork).
+ */
+function checkDatabases(platform: Platform, detailed: boolean, readiness: boolean) {
   const checks: Record<string, string> = {}
   let ok = true
+  if (readiness)
+    for (const work of platform.startupWork) {
+      checks[work] = 'pending'
+      ok = false
+    }
   try {
     platform.control.sqlite.query('SELECT 1').get()
     checks.control = 'ok'
@@ -117,29 +125,32 @@ function checkDatabases(platform: Platform, detailed: boolean) {
 }
 
 export const healthRoutes = (platform: Platform) => {
-  const probe = async ({
-    request,
-    set,
-  }: {
-    request: Request
-    set: { status?: number | string; headers: Record<string, unknown> }
-  }) => {
-    const detailed = request.headers.has('authorization') && (await platform.isOperator(request))
-    const result = checkDatabases(platform, detailed)
-    if (result.status !== 'ok') {
-      set.status = 503
-      // Every 503 says when to ask again: 5 s, as for a failing identity or payment provider
-      // (src/platform/auth/jwt.ts, src/platform/payments/provider.ts).
-      set.headers['retry-after'] = '5'
+  const probeOf =
+    (readiness: boolean) =>
+    async ({
+      request,
+      set,
+    }: {
+      request: Request
+      set: { status?: number | string; headers: Record<string, unknown> }
+    }) => {
+      const detailed = request.headers.has('authorization') && (await platform.isOperator(request))
+      const result = checkDatabases(platform, detailed, readiness)
+      if (result.status !== 'ok') {
+        set.status = 503
+        // Every 503 says when to ask again: 5 s, as for a failing identity or payment provider
+        // (src/platform/auth/jwt.ts, src/platform/payments/provider.ts).
+        set.headers['retry-after'] = '5'
+      }
+      return result
     }
-    return result
-  }
-  const probeDoc = (summary: string) => ({
+  const probe = probeOf(false)
+  const probeDoc = (
+    summary: string,
+    description = '200 when every database answers, 503 with status `unavailable` otherwise.',
+  ) => ({
     response: { 200: HealthStatus, 503: HealthStatus },
-    detail: {
-      summary,
-      description: '200 when every database answers, 503 with status `unavailable` otherwise.',
-    },
+    detail: { summary, description },
   })
   return new Elysia({ name: 'health', detail: { tags: ['Platform'] } })
     .get(
@@ -167,6 +178,13 @@ export const healthRoutes = (platform: Platform) => {
       detail: { summary: 'Liveness: the process answers' },
     })
     .get('/health', probe, probeDoc('Health: control and tenant databases answer'))
-    .get('/health/ready', probe, probeDoc('Readiness: control and tenant databases answer'))
+    .get(
+      '/health/ready',
+      probeOf(true),
+      probeDoc(
+        'Readiness: control and tenant databases answer, start-up work is done',
+        '200 when every database answers and what `serve` makes after it starts listening is done (on a first start, the embedded demo tenant, for some seconds: `checks.defaultTenant` is `pending` meanwhile); 503 with status `unavailable` otherwise. `/health/live` answers throughout.',
+      ),
+    )
     .get('/health/database', probe, probeDoc('Database health'))
 }

@@ -59,7 +59,13 @@ export const Location = t.Object(
 export const CreateLocation = t.Object(
   {
     name: t.String({ minLength: 1, maxLength: 200 }),
-    timeZone,
+    timeZone: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 100,
+        description: "IANA time zone, e.g. `America/Los_Angeles`. Omitted: the tenant's time zone.",
+      }),
+    ),
     address: t.Optional(t.Object(addressFields, { additionalProperties: false })),
     phone: optionalText(50),
     taxRegion: t.Optional(t.Nullable(taxRegion)),

@@ -43,9 +43,9 @@ export const locationRoutes = (auth: AuthPlugin) =>
     )
     .post(
       '',
-      ({ db, actor, body, set }) => {
+      ({ db, actor, tenant, body, set }) => {
         set.status = 201
-        return createLocationFromApi(db, actor, body)
+        return createLocationFromApi(db, actor, body, tenant.timezone)
       },
       {
         permission: 'locations:manage',

@@ -130,10 +130,16 @@ function columnsOf(input: UpdateLocationInput): Partial<LocationRow> {
   return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined))
 }
 
-export function createLocationFromApi(db: Db, actor: Actor, input: CreateLocationInput) {
-  assertTimeZone(input.timeZone, 'body/timeZone')
-  const { name, timezone, taxRegion, status: _status, ...address } = columnsOf(input)
-  return presentLocation(createLocation(db, actor, { name: name!, timezone: timezone!, taxRegion, address }))
+/** A location without a time zone of its own takes the tenant's (`tenantTimeZone`). */
+export function createLocationFromApi(
+  db: Db,
+  actor: Actor,
+  input: CreateLocationInput,
+  tenantTimeZone: string,
+) {
+  const { name, timezone = tenantTimeZone, taxRegion, status: _status, ...address } = columnsOf(input)
+  assertTimeZone(timezone, 'body/timeZone')
+  return presentLocation(createLocation(db, actor, { name: name!, timezone, taxRegion, address }))
 }
 
 /** The locations the caller reaches (a location-bound caller: only its own), oldest first. */

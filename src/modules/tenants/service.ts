@@ -15,24 +15,30 @@ import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/p
 import { conflict, notFound } from '../../platform/http/problem'
 import { isUuid } from '../../platform/ids'
 import { type OperatorActor, recordOperatorAction } from '../../platform/operator/audit'
+import { openPaymentProvider } from '../../platform/payments'
+import type { PaymentProvider } from '../../platform/payments/provider'
 import type { Platform } from '../../platform/platform'
 import { type TenantStatus, tenants } from '../../platform/tenancy/control-schema'
-import { type Db, tenantDatabasePath } from '../../platform/tenancy/databases'
-import { appliedMigrations } from '../../platform/tenancy/migrator'
+import { type ControlDb, type Db, drizzleOn, tenantDatabasePath } from '../../platform/tenancy/databases'
+import { appliedMigrations, migrate } from '../../platform/tenancy/migrator'
+import { openSqlite } from '../../platform/tenancy/sqlite'
 import {
   createTenant,
+  createTenantFilledBy,
   findTenantById,
   findTenantBySlug,
+  type NewTenant,
   setTenantStatus,
   type Tenant,
 } from '../../platform/tenancy/tenants'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
 import { seedDemo } from '../demo/seed'
 import type { LocationRow } from '../locations/schema'
-import { createLocation, presentLocation } from '../locations/service'
+import { createLocation, getLocation, presentLocation } from '../locations/service'
 import { staffView } from '../staff/management'
 import type { StaffUserRow } from '../staff/schema'
-import { createStaffUser } from '../staff/service'
+import { createStaffUser, findStaffUser } from '../staff/service'
+import { type FillRequest, type FirstRecordIds, fillInChildProcess } from './fill-process'
 import type { CreateTenantInput } from './model'
 
 export const presentTenant = (row: Tenant) => ({
@@ -83,53 +89,126 @@ function seedEmpty(db: Db, actor: Actor, tenant: Tenant, owner: CreateTenantInpu
   }
 }
 
+export type TenantFill = Pick<CreateTenantInput, 'owner' | 'seed'>
+
+/** Fills a new tenant's database with its first records (the seed's), audited as the operator's. */
+export function fillNewTenant(
+  db: Db,
+  operator: OperatorActor,
+  tenant: Tenant,
+  fill: TenantFill,
+  payments: PaymentProvider,
+): FirstRecords {
+  const actor = operatorTenantActor(tenant.id, operator)
+  // One transaction for the whole fill: the demo's hundreds of writes commit once.
+  return inWriteTransaction(db, () =>
+    fill.seed === 'demo'
+      ? seedDemo(db, actor, tenant, fill.owner, payments)
+      : seedEmpty(db, actor, tenant, fill.owner),
+  )
+}
+
+const newTenantOf = (input: CreateTenantInput): NewTenant => ({
+  slug: input.slug,
+  name: input.name,
+  timezone: input.timeZone,
+  currency: input.currency,
+  ephemeral: input.ephemeral,
+  ttlSeconds: input.ttlSeconds,
+})
+
+/** The operator's audit entry of a tenant made, in the control transaction that registers it. */
+function recordCreation(
+  control: ControlDb,
+  operator: OperatorActor,
+  input: CreateTenantInput,
+  tenant: Tenant,
+  first: FirstRecordIds,
+): void {
+  recordOperatorAction(control, operator, {
+    action: 'tenant.create',
+    tenant,
+    metadata: {
+      seed: input.seed ?? 'empty',
+      ephemeral: tenant.ephemeral,
+      expiresAt: tenant.expiresAt,
+      locationId: first.locationId,
+      ownerStaffUserId: first.ownerStaffUserId,
+      ownerSubject: input.owner.subject,
+    },
+  })
+}
+
+function presentCreated(platform: Platform, tenant: Tenant, { location, owner }: FirstRecords) {
+  const { db } = platform.pool.get(tenant.id)
+  return { tenant: presentTenant(tenant), location: presentLocation(location), owner: staffView(db, owner) }
+}
+
 export function createTenantWithOwner(platform: Platform, operator: OperatorActor, input: CreateTenantInput) {
   const control = platform.control.db
-  const seed = input.seed ?? 'empty'
   let first: FirstRecords | undefined
-  const tenant = createTenant(
-    control,
-    platform.pool,
-    {
-      slug: input.slug,
-      name: input.name,
-      timezone: input.timeZone,
-      currency: input.currency,
-      ephemeral: input.ephemeral,
-      ttlSeconds: input.ttlSeconds,
+  const tenant = createTenant(control, platform.pool, newTenantOf(input), {
+    prepare(db, tenant) {
+      first = fillNewTenant(db, operator, tenant, input, platform.payments)
     },
-    {
-      prepare(db, tenant) {
-        const actor = operatorTenantActor(tenant.id, operator)
-        // One transaction for the whole fill: the demo's hundreds of writes commit once.
-        first = inWriteTransaction(db, () =>
-          seed === 'demo'
-            ? seedDemo(db, actor, tenant, input.owner, platform.payments)
-            : seedEmpty(db, actor, tenant, input.owner),
-        )
-      },
-      registered(tenant) {
-        recordOperatorAction(control, operator, {
-          action: 'tenant.create',
-          tenant,
-          metadata: {
-            seed,
-            ephemeral: tenant.ephemeral,
-            expiresAt: tenant.expiresAt,
-            locationId: first!.location.id,
-            ownerStaffUserId: first!.owner.id,
-            ownerSubject: input.owner.subject,
-          },
-        })
-      },
+    registered(tenant) {
+      recordCreation(control, operator, input, tenant, {
+        locationId: first!.location.id,
+        ownerStaffUserId: first!.owner.id,
+      })
     },
-  )
-  const { db } = platform.pool.get(tenant.id)
-  return {
-    tenant: presentTenant(tenant),
-    location: presentLocation(first!.location),
-    owner: staffView(db, first!.owner),
+  })
+  return presentCreated(platform, tenant, first!)
+}
+
+/** The `fill-tenant` command (fill-process.ts): makes, migrates and fills the file, then closes it. */
+export function fillTenantDatabase(request: FillRequest): FirstRecordIds {
+  const { path, config } = request
+  const sqlite = openSqlite(path, {
+    synchronous: config.sqliteSynchronous,
+    busyTimeoutMs: config.sqliteBusyTimeoutMs,
+  })
+  try {
+    migrate(sqlite, tenantMigrations)
+    const first = fillNewTenant(
+      drizzleOn(sqlite),
+      request.operator,
+      request.tenant,
+      request.fill,
+      openPaymentProvider(config),
+    )
+    return { locationId: first.location.id, ownerStaffUserId: first.owner.id }
+  } finally {
+    sqlite.close(false)
   }
+}
+
+/**
+ * createTenantWithOwner, its database filled by a child process (fill-process.ts) while this one
+ * goes on answering: the demo takes seconds. `signal` stops the child and removes what it made.
+ */
+export async function createTenantWithOwnerInChildProcess(
+  platform: Platform,
+  operator: OperatorActor,
+  input: CreateTenantInput,
+  signal?: AbortSignal,
+) {
+  const { config, control, pool } = platform
+  let first: FirstRecordIds | undefined
+  const fill = async (path: string, tenant: Tenant) => {
+    first = await fillInChildProcess(
+      { path, tenant, operator, fill: { owner: input.owner, seed: input.seed }, config },
+      signal,
+    )
+  }
+  const tenant = await createTenantFilledBy(control.db, pool, newTenantOf(input), fill, (tenant) =>
+    recordCreation(control.db, operator, input, tenant, first!),
+  )
+  const { db } = pool.get(tenant.id)
+  return presentCreated(platform, tenant, {
+    location: getLocation(db, first!.locationId),
+    owner: findStaffUser(db, first!.ownerStaffUserId)!,
+  })
 }
 
 /**

@@ -141,14 +141,15 @@ export class TenantPool {
   }
 
   /**
-   * Closes the tenant's connection now and removes its database file, WAL and shared memory: a
-   * request still holding the connection fails rather than writing to a file that is gone.
+   * Closes the tenant's connection now and removes its database file, WAL and shared memory (and
+   * the rollback journal a process killed while it made the file leaves): a request still holding
+   * the connection fails rather than writing to a file that is gone.
    */
   destroy(tenantId: string): void {
     this.handles.delete(tenantId)
     this.migrated.delete(tenantId)
     const path = tenantDatabasePath(this.dataDir, tenantId)
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true })
+    for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true })
   }
 
   private open(tenantId: string, create: boolean): DatabaseHandle {

@@ -120,6 +120,29 @@ export function createTenant(
   return tenant
 }
 
+/**
+ * createTenant for a database filled elsewhere: `fill` makes and fills the file at the tenant's
+ * path on a connection of its own (another process) and resolves once it has closed it. Only then
+ * is the control row added; a failure removes what was made.
+ */
+export async function createTenantFilledBy(
+  control: ControlDb,
+  pool: TenantPool,
+  input: NewTenant,
+  fill: (path: string, tenant: Tenant) => Promise<void>,
+  registered?: (tenant: Tenant) => void,
+): Promise<Tenant> {
+  const tenant = newTenantRow(control, input)
+  try {
+    await fill(pool.databasePath(tenant.id), tenant)
+    registerTenant(control, tenant, registered)
+  } catch (error) {
+    pool.destroy(tenant.id)
+    throw error
+  }
+  return tenant
+}
+
 /** Through the control database's write transaction, so every process hears of it (auth signals). */
 export function setTenantStatus(control: ControlDb, id: string, status: TenantStatus): Tenant {
   return inWriteTransaction(control, (tx) =>

@@ -1,13 +1,13 @@
 // GET /backups (the tenant's own database) and GET /admin/v1/backups (every database).
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { afterEach, beforeEach, describe, expect, onTestFinished, test } from 'bun:test'
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { backedUpDatabases } from '../../../src/platform/backup/databases'
 import { takeSnapshot } from '../../../src/platform/backup/snapshots'
 import { systemOperator } from '../../../src/platform/operator/audit'
 import { createOperatorKey } from '../../../src/platform/operator/keys'
 import { createTestApp, type TestApp } from '../../harness'
+import { makeTestDir, removeTestDir } from '../../temp-dirs'
 
 describe('backups', () => {
   let t: TestApp
@@ -92,7 +92,8 @@ describe('backups under Litestream', () => {
   afterEach(() => t.close())
 
   test('a file replica gives a continuous window: oldest snapshot to newest WAL segment', async () => {
-    const replicaDir = join(tmpdir(), `replica-${crypto.randomUUID()}`)
+    const replicaDir = makeTestDir('replica')
+    onTestFinished(() => removeTestDir(replicaDir))
     t = await createTestApp({ config: { litestreamReplicaUrl: `file://${replicaDir}` } })
     const generation = join(replicaDir, t.tenant.id, 'generations', 'abc123')
     const file = (relative: string, at: string) => {

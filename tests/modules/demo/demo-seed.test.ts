@@ -1,10 +1,12 @@
 // The demo tasting room (seed: demo): every list a newcomer looks at shows something, the history
 // is audited like real data (the chain verifies), and the embedded default uses it.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { DEFAULT_OWNER, ensureEmbeddedDefault } from '../../../src/cli/bootstrap'
+import { readdirSync } from 'node:fs'
+import {
+  DEFAULT_OWNER,
+  ensureEmbeddedDefault,
+  ensureEmbeddedDefaultInChildProcess,
+} from '../../../src/cli/bootstrap'
 import { configFor } from '../../../src/config'
 import { DEMO_PASSCODE } from '../../../src/modules/demo/data'
 import { pageLocations } from '../../../src/modules/locations/service'
@@ -14,7 +16,9 @@ import { everyLocation } from '../../../src/platform/auth/location-scope'
 import { systemOperator } from '../../../src/platform/operator/audit'
 import { listTenants } from '../../../src/platform/tenancy/tenants'
 import { createApp } from '../../../src/server'
-import { createTestApp, type TestResponse } from '../../harness'
+import { createTestApp, type TestResponse, tableCounter } from '../../harness'
+import { makeTestDir, removeTestDir } from '../../temp-dirs'
+import { waitFor } from '../webhooks/receiver'
 
 const t = await createTestApp()
 afterAll(() => t.close())
@@ -25,6 +29,11 @@ const made = createTenantWithOwner(t.platform, systemOperator('test'), {
   owner: { subject: 'demo-owner', email: 'owner@demo.test' },
   seed: 'demo',
 })
+/** How many rows each table of the demo holds, before the tests below add any. */
+const demoRows = [...tableCounter({ demo: t.platform.pool.get(made.tenant.id).db })()].map(([name, n]) => [
+  name.replace(/^demo\./, ''),
+  n,
+])
 const owner = await t.platform.devIssuer!.mint({ subject: 'demo-owner' })
 const get = (path: string) =>
   t.request('GET', path, { as: owner, tenant: null, headers: { 'x-tenant-id': made.tenant.id } })
@@ -111,7 +120,7 @@ describe('the embedded default', () => {
     ['demo', ['Estate Tasting Room', 'Downtown Wine Bar']],
     ['empty', ['Main']],
   ] as const)('DEFAULT_TENANT_SEED=%s on an empty data directory, made once', async (seed, names) => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-test-'))
+    const dataDir = makeTestDir('data')
     const { platform } = await createApp({ config: configFor({ dataDir, defaultTenantSeed: seed }) })
     try {
       expect(ensureEmbeddedDefault(platform)).toEqual({ created: true })
@@ -124,7 +133,46 @@ describe('the embedded default', () => {
       expect(platform.authDeps.access.staffIdBySubject(db, DEFAULT_OWNER.subject)).toBeString()
     } finally {
       platform.close()
-      rmSync(dataDir, { recursive: true, force: true })
+      removeTestDir(dataDir)
+    }
+  })
+
+  test('made by a child process (as `serve` makes the demo), it holds what this process makes', async () => {
+    const dataDir = makeTestDir('data')
+    const { platform } = await createApp({ config: configFor({ dataDir, defaultTenantSeed: 'demo' }) })
+    try {
+      expect(await ensureEmbeddedDefaultInChildProcess(platform)).toEqual({ created: true })
+      expect(await ensureEmbeddedDefaultInChildProcess(platform)).toEqual({ created: false })
+      const [tenant] = listTenants(platform.control.db)
+      const { db } = platform.pool.get(tenant!.id)
+      // Table by table, as many rows as the demo made in this process: the modules' hooks ran there too.
+      expect([...tableCounter({ demo: db })()].map(([name, n]) => [name.replace(/^demo\./, ''), n])).toEqual(
+        demoRows,
+      )
+      expect(verifyAuditChain(db).ok).toBe(true)
+      expect(platform.authDeps.access.staffIdBySubject(db, DEFAULT_OWNER.subject)).toBeString()
+    } finally {
+      platform.close()
+      removeTestDir(dataDir)
+    }
+  })
+
+  test('stopped while the child process fills it, nothing is left behind', async () => {
+    const dataDir = makeTestDir('data')
+    const { platform } = await createApp({ config: configFor({ dataDir, defaultTenantSeed: 'demo' }) })
+    try {
+      const tenantFiles = () =>
+        readdirSync(dataDir).filter((name) => !name.startsWith('control.') && name.includes('.sqlite'))
+      const stop = new AbortController()
+      const making = ensureEmbeddedDefaultInChildProcess(platform, stop.signal)
+      await waitFor(() => tenantFiles().length > 0, 'the child making the database file')
+      stop.abort(new Error('stopped'))
+      await expect(making).rejects.toThrow('stopped')
+      expect(listTenants(platform.control.db)).toEqual([])
+      expect(tenantFiles()).toEqual([])
+    } finally {
+      platform.close()
+      removeTestDir(dataDir)
     }
   })
 })

@@ -2,6 +2,7 @@
 // sees only its own), created, changed and removed by owners (locations:manage); a location with
 // records is deactivated, never deleted.
 import { afterAll, describe, expect, test } from 'bun:test'
+import { findTenantById } from '../../../src/platform/tenancy/tenants'
 import { boundTo, changedCounts, createTestApp, tableCounter } from '../../harness'
 
 const t = await createTestApp()
@@ -12,7 +13,7 @@ const counts = tableCounter({ acme: acme.db })
 const create = async (body: Record<string, unknown>) => {
   const res = await t.request('POST', '/locations', { body })
   if (res.status !== 201) throw new Error(`create location: ${res.status} ${res.text}`)
-  return res.body as { id: string; name: string; status: string }
+  return res.body as { id: string; name: string; status: string; timeZone: string }
 }
 
 const idsOf = (body: { locations: { id: string }[] }) => body.locations.map((l) => l.id)
@@ -46,10 +47,18 @@ describe('creating', () => {
     expect(JSON.stringify(audit.body)).toContain('location.create')
   })
 
+  test('without a time zone it takes the tenant’s; one given is kept', async () => {
+    const tenantZone = findTenantById(t.platform.control.db, acme.id)!.timezone
+    expect(tenantZone).not.toBe('UTC')
+    expect(await create({ name: 'Patio' })).toMatchObject({ name: 'Patio', timeZone: tenantZone })
+    expect(await create({ name: 'Paris Bar', timeZone: 'Europe/Paris' })).toMatchObject({
+      timeZone: 'Europe/Paris',
+    })
+  })
+
   const invalid: [string, Record<string, unknown>][] = [
     ['no name', { timeZone: 'UTC' }],
     ['an empty name', { name: '', timeZone: 'UTC' }],
-    ['no time zone', { name: 'X' }],
     ['an unknown time zone', { name: 'X', timeZone: 'Mars/Olympus' }],
     ['a lower-case country', { name: 'X', timeZone: 'UTC', address: { countryCode: 'us' } }],
     ['a malformed tax region', { name: 'X', timeZone: 'UTC', taxRegion: 'california' }],

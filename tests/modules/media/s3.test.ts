@@ -1,12 +1,10 @@
 // Direct uploads to S3 through the AWS SDK's presigned PUTs, against s3rver (a local
 // S3-compatible server from npm) on a loopback port.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import S3rver from 's3rver'
 import type { MediaS3Config } from '../../../src/config'
 import { createTestApp, type TestApp } from '../../harness'
+import { makeTestDir, removeTestDir } from '../../temp-dirs'
 import { pdf, png, sha256 } from './files'
 import { putBytes, startUpload } from './helpers'
 
@@ -15,7 +13,7 @@ let directory: string
 let endpoint: string
 
 beforeAll(async () => {
-  directory = mkdtempSync(join(tmpdir(), 'restaurant-ops-s3-'))
+  directory = makeTestDir('s3')
   server = new S3rver({
     port: 0,
     address: '127.0.0.1',
@@ -28,7 +26,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await server.close()
-  rmSync(directory, { recursive: true, force: true })
+  removeTestDir(directory)
 })
 
 const s3Config = (): MediaS3Config => ({

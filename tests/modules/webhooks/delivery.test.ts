@@ -1,13 +1,13 @@
 // End to end: events from real writes, delivered by the real worker to a real HTTP receiver on
 // loopback, signatures verified with the `standardwebhooks` package.
 import { afterEach, describe, expect, test } from 'bun:test'
-import { rmSync } from 'node:fs'
 import { Webhook } from 'standardwebhooks'
 import { configFor } from '../../../src/config'
 import { DELIVERY_JOB } from '../../../src/platform/events/worker'
 import type { Db } from '../../../src/platform/tenancy/databases'
 import { createApp } from '../../../src/server'
 import { createTestApp, type TestApp } from '../../harness'
+import { removeTestDir } from '../../temp-dirs'
 import { fastDelivery, type Receiver, startReceiver, waitFor } from './receiver'
 
 let t: TestApp
@@ -422,7 +422,7 @@ describe('webhook delivery across a restart', () => {
       expect(new Webhook(sub.secret).verify(r.received[1]!.body, r.received[1]!.headers)).toBeTruthy()
     } finally {
       await platform.shutdown()
-      rmSync(t.dataDir, { recursive: true, force: true })
+      removeTestDir(t.dataDir)
       t = undefined as unknown as TestApp
     }
   })
@@ -466,7 +466,7 @@ describe('webhook delivery across a restart', () => {
       ])
     } finally {
       await platform.shutdown()
-      rmSync(t.dataDir, { recursive: true, force: true })
+      removeTestDir(t.dataDir)
       t = undefined as unknown as TestApp
     }
   })

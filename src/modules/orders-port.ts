@@ -3,29 +3,20 @@
 // issuance and the off-premise block. Handed to the order family's routes by src/server.ts; it
 // lives outside orders so that orders import none of these modules, and off-premise, which
 // builds on orders, is no circle.
-import { and, eq, ne } from 'drizzle-orm'
 import type { Queryable } from '../platform/tenancy/transaction'
-import { clubMemberships } from './club-memberships/schema'
-import { collectionProducts } from './collections/schema'
+import { clubIdsOfCustomer } from './club-memberships/service'
+import { collectionIdsOfProduct } from './collections/service'
 import { findCouponByCode } from './coupons/service'
-import { customerAliases, customers } from './customers/schema'
+import { findCustomerRow } from './customers/service'
 import { issueGiftCardsForPaidOrder } from './gift-cards/sales'
 import { depleteForOrderLines, reverseOrderDepletion } from './inventory/depletion'
 import { attachOffPremise, changeOffPremiseMode } from './off-premise/attach'
 import { offPremiseViews } from './off-premise/present'
 import type { CatalogVariantInfo, OrdersPort } from './orders/ports'
 import { type CatalogVariant, findVariant, findVariantBySku } from './products/variants'
-import { quoteOrderShipping } from './shipping/order-rates'
+import { orderShippingRate } from './shipping/order-rates'
 import { tagsFor } from './tags/assignments'
 import { taxRateFor } from './taxes/rates'
-
-const collectionIdsOf = (db: Queryable, productId: string): string[] =>
-  db
-    .select({ id: collectionProducts.collectionId })
-    .from(collectionProducts)
-    .where(eq(collectionProducts.productId, productId))
-    .all()
-    .map((r) => r.id)
 
 function variantInfo(db: Queryable, variant: CatalogVariant): CatalogVariantInfo {
   return {
@@ -39,20 +30,9 @@ function variantInfo(db: Queryable, variant: CatalogVariant): CatalogVariantInfo
     productType: variant.product.type,
     // adminStatus is the point-of-sale availability of a product.
     availableForSale: variant.product.adminStatus === 'Available',
-    collectionIds: collectionIdsOf(db, variant.productId),
+    collectionIds: collectionIdsOfProduct(db, variant.productId),
     bottleDeposit: variant.bottleDeposit ?? 0,
   }
-}
-
-/** The customer row of an id, following a merge alias to the primary. */
-function findCustomerRow(db: Queryable, id: string) {
-  const primary =
-    db
-      .select({ id: customerAliases.primaryCustomerId })
-      .from(customerAliases)
-      .where(eq(customerAliases.sourceCustomerId, id))
-      .get()?.id ?? id
-  return db.select().from(customers).where(eq(customers.id, primary)).get()
 }
 
 export const serviceOrdersPort: OrdersPort = {
@@ -72,22 +52,10 @@ export const serviceOrdersPort: OrdersPort = {
     const rate = taxRateFor(db, place, taxCode)
     return rate ? { taxId: rate.taxId, rateBps: rate.rateBps, taxCalculation: rate.taxCalculation } : null
   },
-  shippingRate: (db, orderId, shipTo) => {
-    const { rates } = quoteOrderShipping(db, orderId, {
-      countryCode: shipTo.countryCode,
-      stateCode: shipTo.stateCode ?? undefined,
-    })
-    const rate = rates.find((r) => r.isDefault) ?? rates[0]
-    return rate ? { serviceId: rate.serviceId, title: rate.title, price: rate.price } : null
-  },
+  shippingRate: orderShippingRate,
   findCouponByCode: (db, code) => findCouponByCode(db, code) ?? undefined,
   customerSegments: (db, customerId) => ({
-    clubIds: db
-      .selectDistinct({ id: clubMemberships.clubId })
-      .from(clubMemberships)
-      .where(and(eq(clubMemberships.customerId, customerId), ne(clubMemberships.status, 'Cancelled')))
-      .all()
-      .map((r) => r.id),
+    clubIds: clubIdsOfCustomer(db, customerId),
     tagIds: tagsFor(db, 'customer', customerId).map((t) => t.id),
   }),
   depleteForOrderLines: (tx, actor, request) => {

@@ -24,3 +24,6 @@ export const collectionsFamily = family({
     collectionRoutes(platform.auth, '/collections'),
   ],
 })
+
+// What the other families may use.
+export { collectionIdsOfProduct } from './service'

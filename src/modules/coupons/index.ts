@@ -23,3 +23,8 @@ export const couponsFamily = family({
   hooks: registerCouponsHooks,
   routes: (platform) => [couponRoutes(platform.auth, '/coupon'), couponRoutes(platform.auth, '/coupons')],
 })
+
+// What the other families may use.
+export type { CouponTerms } from './apply'
+export type { CouponRow } from './schema'
+export { findCouponByCode } from './service'

@@ -42,3 +42,6 @@ export const customersFamily = family({
   ],
   routes: (platform) => [customerRoutes(platform.auth, platform)],
 })
+
+// What the other families may use.
+export { findCustomerRow } from './service'

@@ -1,5 +1,5 @@
 // Shipping rates for an order: the order's shipping weight from its catalog lines, then the
-// rate quote for a destination, and the rate an order is charged.
+// rate quote for a destination, and the rate orders charge (lent to them: hooks.ts).
 import { and, eq, inArray, isNull } from 'drizzle-orm'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { orderLines } from '../orders/schema'

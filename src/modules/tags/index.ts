@@ -30,3 +30,6 @@ export const tagsFamily = family({
   jobs: (platform) => registerTagJobs(platform),
   routes: (platform) => [tagRoutes(platform.auth)],
 })
+
+// What the other families may use.
+export { tagsFor } from './assignments'

@@ -104,7 +104,7 @@ export function createTenantWithOwner(platform: Platform, operator: OperatorActo
         // One transaction for the whole fill: the demo's hundreds of writes commit once.
         first = inWriteTransaction(db, () =>
           seed === 'demo'
-            ? seedDemo(db, actor, tenant, input.owner, platform.payments)
+            ? seedDemo(db, actor, tenant, input.owner)
             : seedEmpty(db, actor, tenant, input.owner),
         )
       },

@@ -25,6 +25,13 @@ export const couponsFamily = family({
 })
 
 // What the other families may use.
-export type { CouponTerms } from './apply'
+export {
+  allocate,
+  applyCoupon,
+  type CartSummary,
+  type CouponAmountTerms,
+  type CouponTerms,
+  couponDiscount,
+} from './apply'
 export type { CouponRow } from './schema'
 export { findCouponByCode } from './service'

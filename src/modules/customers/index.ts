@@ -44,4 +44,9 @@ export const customersFamily = family({
 })
 
 // What the other families may use.
+export {
+  registerCustomerLocationLink,
+  registerCustomerReferenceCount,
+  registerCustomerReferenceMover,
+} from './references'
 export { findCustomerRow } from './service'

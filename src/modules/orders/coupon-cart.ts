@@ -4,8 +4,8 @@
 
 import { and, countDistinct, eq, ne } from 'drizzle-orm'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import type { CartSummary } from '../coupons/apply'
-import { getLocation } from '../locations/service'
+import type { CartSummary } from '../coupons'
+import { getLocation } from '../locations'
 import { lineDiscountable } from './gift-card-discounts'
 import { type OrderCoupon, others } from './others'
 import { type OrderRow, orderDiscounts, orders } from './schema'

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm'
 import { conflict } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import type { CouponAmountTerms } from '../coupons/apply'
+import type { CouponAmountTerms } from '../coupons'
 import { lineDiscountable } from './gift-card-discounts'
 import { others } from './others'
 import {

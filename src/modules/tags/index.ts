@@ -32,4 +32,5 @@ export const tagsFamily = family({
 })
 
 // What the other families may use.
-export { tagsFor } from './assignments'
+export { registerTaggable, tagsFor } from './assignments'
+export { registerDynamicSource } from './dynamic'

@@ -1,6 +1,8 @@
 // How club memberships join the customers family: merges move them, they link customers to the
 // location they signed up at, tags attach to them, and a card an active membership charges cannot be removed. Also
-// recomputes next process dates when a club's cadence changes.
+// recomputes next process dates when a club's cadence changes, and names a customer's clubs to
+// orders, for coupons available to a club (lent: club-memberships reaches orders through
+// club-releases, so orders cannot import it).
 import { and, count, eq, ne } from 'drizzle-orm'
 import type { WriteRecord } from '../../platform/audit/record-write'
 import { onClubCadenceChange } from '../clubs/service'
@@ -9,10 +11,11 @@ import {
   registerCustomerReferenceMover,
   registerPaymentMethodUse,
 } from '../customers/references'
+import { lendToOrders } from '../orders'
 import { registerTaggable } from '../tags/assignments'
 import { registerDynamicSource } from '../tags/dynamic'
 import { clubMemberships } from './schema'
-import { rescheduleMemberships } from './service'
+import { clubIdsOfCustomer, rescheduleMemberships } from './service'
 
 /** Registers what the family lends the others (its manifest's `hooks`, index.ts). */
 export function registerClubMembershipsHooks(): void {
@@ -101,4 +104,6 @@ export function registerClubMembershipsHooks(): void {
   onClubCadenceChange('clubMemberships', (tx, actor, clubId) =>
     rescheduleMemberships(tx, actor, clubId, 'cadence'),
   )
+
+  lendToOrders({ customerClubIds: clubIdsOfCustomer })
 }

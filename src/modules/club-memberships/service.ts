@@ -61,6 +61,16 @@ export function getMembershipRow(db: Queryable, id: string): ClubMembershipRow {
   return row
 }
 
+/** The clubs a customer holds a membership of that is not cancelled: what coupons for a club match. */
+export function clubIdsOfCustomer(db: Queryable, customerId: string): string[] {
+  return db
+    .selectDistinct({ id: clubMemberships.clubId })
+    .from(clubMemberships)
+    .where(and(eq(clubMemberships.customerId, customerId), ne(clubMemberships.status, 'Cancelled')))
+    .all()
+    .map((r) => r.id)
+}
+
 /** What releasing a hold that has ended changes (the release job writes it; reads present it). */
 export const holdRelease = { status: 'Active', holdUntil: null, holdReason: null } as const
 

@@ -1,5 +1,4 @@
 import { family } from '../../platform/family'
-import { serviceOrdersPort } from '../orders-port'
 import { registerClubReleaseJobs } from './jobs'
 import * as model from './model'
 import { ClubRelease, ClubShipment } from './model'
@@ -27,6 +26,6 @@ export const clubReleasesFamily = family({
       schema: ClubShipment,
     },
   ],
-  jobs: (platform) => registerClubReleaseJobs(platform, serviceOrdersPort),
+  jobs: (platform) => registerClubReleaseJobs(platform),
   routes: (platform, jobs) => [clubReleaseRoutes(platform.auth, jobs)],
 })

@@ -10,9 +10,9 @@ import { membershipOn } from '../club-memberships/service'
 import { coupons } from '../coupons/schema'
 import { customerAddresses } from '../customers/schema'
 import { locations } from '../locations/schema'
+import type { ShipTo } from '../orders'
 import { applyCoupon } from '../orders/discounts'
 import { createOrder } from '../orders/orders'
-import type { OrdersPort, ShipTo } from '../orders/ports'
 import { getOrderRow } from '../orders/view'
 import type { ClubReleaseRow } from './schema'
 
@@ -87,18 +87,11 @@ function memberCouponCodes(tx: Queryable, clubId: string): string[] {
  * `shipping` order to the member's address, so the orders service charges its default shipping rate
  * and taxes it all at the ship-to; a picked-up one is taxed at the pickup location.
  */
-export function createMemberOrder(
-  db: Db,
-  actor: Actor,
-  port: OrdersPort,
-  release: ClubReleaseRow,
-  m: ClubMembershipRow,
-) {
+export function createMemberOrder(db: Db, actor: Actor, release: ClubReleaseRow, m: ClubMembershipRow) {
   const shipped = m.orderDeliveryMethod === 'Ship'
   const order = createOrder(
     db,
     actor,
-    port,
     {
       locationId: orderLocationOf(db, m),
       customerId: m.customerId,
@@ -115,7 +108,7 @@ export function createMemberOrder(
   )
   for (const couponCode of memberCouponCodes(db, release.clubId)) {
     try {
-      applyCoupon(db, actor, port, order.id, { couponCode })
+      applyCoupon(db, actor, order.id, { couponCode })
     } catch (error) {
       // A member coupon the engine refuses for this cart (minimum not met, expired) is left off.
       if (!(error instanceof ApiError)) throw error

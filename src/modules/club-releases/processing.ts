@@ -27,7 +27,6 @@ import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { type ClubMembershipRow, clubMemberships } from '../club-memberships/schema'
 import { apply, getMembershipRow } from '../club-memberships/service'
-import type { OrdersPort } from '../orders/ports'
 import { getOrderRow } from '../orders/view'
 import { takeCardPayment } from '../payments/take'
 import { createMemberOrder, decide } from './member-order'
@@ -43,7 +42,6 @@ import { assertReleaseStatus, getReleaseRow, getShipmentRow, recordRelease, ship
 
 export interface ReleaseDeps {
   provider: PaymentProvider
-  port: OrdersPort
 }
 
 export interface RunOptions {
@@ -147,7 +145,6 @@ type Claimed = { shipment: ClubShipmentRow; membership: ClubMembershipRow } | nu
 function claim(
   db: Db,
   actor: Actor,
-  deps: ReleaseDeps,
   run: ClubReleaseRunRow,
   release: ClubReleaseRow,
   membershipId: string,
@@ -196,7 +193,7 @@ function claim(
     const claimFields = { claimedByRunId: run.id, claimedAt: now, lastRunId: run.id }
     if (shipment.orderId) return { shipment: updateClaim(tx, shipment.id, claimFields), membership: m }
     // Services given `db` join this transaction (inWriteTransaction).
-    const order = createMemberOrder(db, actor, deps.port, release, m)
+    const order = createMemberOrder(db, actor, release, m)
     const row = updateShipment(tx, actor, 'order', shipment.id, {
       ...claimFields,
       status: 'Pending',
@@ -337,7 +334,7 @@ async function processMembership(
 ) {
   let claimed: Claimed
   try {
-    claimed = claim(db, actor, deps, run, release, membershipId, leaseMs)
+    claimed = claim(db, actor, run, release, membershipId, leaseMs)
   } catch (error) {
     if (!(error instanceof ApiError)) throw error
     // The orders service refused the order (a product withdrawn, say): recorded, not charged.

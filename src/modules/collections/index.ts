@@ -26,3 +26,6 @@ export const collectionsFamily = family({
     collectionRoutes(platform.auth, '/collections'),
   ],
 })
+
+// What the other families may use.
+export { collectionIdsOfProduct } from './service'

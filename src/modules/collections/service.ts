@@ -56,6 +56,16 @@ function collectionViews(db: Queryable, rows: CollectionRow[]): CollectionView[]
   }))
 }
 
+/** The ids of the collections a product is a member of: what coupons for a collection match. */
+export function collectionIdsOfProduct(db: Queryable, productId: string): string[] {
+  return db
+    .select({ id: collectionProducts.collectionId })
+    .from(collectionProducts)
+    .where(eq(collectionProducts.productId, productId))
+    .all()
+    .map((r) => r.id)
+}
+
 export function listCollections(
   db: Queryable,
   query: {

@@ -23,3 +23,15 @@ export const couponsFamily = family({
   hooks: registerCouponsHooks,
   routes: (platform) => [couponRoutes(platform.auth, '/coupon'), couponRoutes(platform.auth, '/coupons')],
 })
+
+// What the other families may use.
+export {
+  allocate,
+  applyCoupon,
+  type CartSummary,
+  type CouponAmountTerms,
+  type CouponTerms,
+  couponDiscount,
+} from './apply'
+export type { CouponRow } from './schema'
+export { findCouponByCode } from './service'

@@ -42,3 +42,11 @@ export const customersFamily = family({
   ],
   routes: (platform) => [customerRoutes(platform.auth, platform)],
 })
+
+// What the other families may use.
+export {
+  registerCustomerLocationLink,
+  registerCustomerReferenceCount,
+  registerCustomerReferenceMover,
+} from './references'
+export { findCustomerRow } from './service'

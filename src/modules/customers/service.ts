@@ -47,6 +47,17 @@ export function resolveCustomerId(db: Queryable, id: string): string {
   throw notFound('customer', id)
 }
 
+/** The customer an id names, or the primary it was merged into; undefined when neither exists. */
+export function findCustomerRow(db: Queryable, id: string): CustomerRow | undefined {
+  const primary =
+    db
+      .select({ id: customerAliases.primaryCustomerId })
+      .from(customerAliases)
+      .where(eq(customerAliases.sourceCustomerId, id))
+      .get()?.id ?? id
+  return db.select().from(customers).where(eq(customers.id, primary)).get()
+}
+
 // A customer read is the hottest read of the API: the customer, its addresses and its tags come
 // from one prepared statement (children as JSON arrays), built once per connection.
 interface CustomerViewRow extends CustomerRow {

@@ -9,7 +9,6 @@ import type { Actor } from '../../platform/auth/actor'
 import { everyLocation } from '../../platform/auth/location-scope'
 import { todayIn, zonedInstant } from '../../platform/dates'
 import { asOf, nowIso } from '../../platform/ids'
-import type { PaymentProvider } from '../../platform/payments/provider'
 import type { Db } from '../../platform/tenancy/databases'
 import type { Tenant } from '../../platform/tenancy/tenants'
 import { closeDrawer } from '../cash/close'
@@ -32,7 +31,6 @@ import { createNote } from '../notes/service'
 import { closeOrder, submitOrder } from '../orders/lifecycle'
 import { createOrder, putLocationTaxPlace } from '../orders/orders'
 import { getOrderRow } from '../orders/view'
-import { serviceOrdersPort } from '../orders-port'
 import { takeLocalPayment } from '../payments/take'
 import { createProduct } from '../products/service'
 import type { StaffUserRow } from '../staff/schema'
@@ -256,29 +254,29 @@ function tradingDay(db: Db, actor: Actor, cast: Cast, deps: DayDeps, day: string
       if (deps.pick(3) === 0)
         lineItems.push({ sku: demoOthers[deps.pick(demoOthers.length)]!.sku, quantity: 1 })
       const customer = deps.pick(2) === 0 ? cast.customers[deps.pick(cast.customers.length)] : undefined
-      const order = createOrder(db, as(server), serviceOrdersPort, {
+      const order = createOrder(db, as(server), {
         locationId: location.id,
         customerId: customer?.id,
         lineItems,
       })
-      submitOrder(db, as(server), serviceOrdersPort, order.id)
+      submitOrder(db, as(server), order.id)
       const due = getOrderRow(db, order.id).balanceDue
       const card = cast.giftCards[deps.pick(12)]
       if (card && getGiftCardRow(db, card.id).currentBalance >= due)
-        takeLocalPayment(db, as(server), everyLocation, deps.payments, order.id, {
+        takeLocalPayment(db, as(server), everyLocation, order.id, {
           tender: 'gift_card',
           amount: due,
           giftCardId: card.id,
         })
       else
-        takeLocalPayment(db, as(server), everyLocation, deps.payments, order.id, {
+        takeLocalPayment(db, as(server), everyLocation, order.id, {
           tender: 'cash',
           amount: due,
           tipAmount: deps.pick(2) === 0 ? 500 : 0,
           amountTendered: Math.ceil((due + 500) / 2000) * 2000,
           drawerId: drawer.id,
         })
-      closeOrder(db, as(server), serviceOrdersPort, order.id)
+      closeOrder(db, as(server), order.id)
     })
   }
   asOf(when('20:00'), () =>
@@ -289,7 +287,6 @@ function tradingDay(db: Db, actor: Actor, cast: Cast, deps: DayDeps, day: string
 interface DayDeps {
   timeZone: string
   pick: (below: number) => number
-  payments: { provider: PaymentProvider; port: typeof serviceOrdersPort }
 }
 
 /**
@@ -301,7 +298,6 @@ export function seedDemo(
   operatorActor: Actor,
   tenant: Tenant,
   owner: DemoOwner,
-  payments: PaymentProvider,
 ): { location: LocationRow; owner: StaffUserRow } {
   const actor: Actor = { ...operatorActor, subject: 'system:demo' }
   const timeZone = tenant.timezone
@@ -311,7 +307,6 @@ export function seedDemo(
   const deps: DayDeps = {
     timeZone,
     pick: sequence(7),
-    payments: { provider: payments, port: serviceOrdersPort },
   }
   for (let day = firstDay; day < today; day = addDays(day, 1))
     for (const at of [0, 1]) tradingDay(db, actor, cast, deps, day, at)

@@ -1,5 +1,5 @@
-// Gift cards sold on order lines (`giftCardSale`), issued when the order is paid. The orders
-// module calls issueGiftCardsForPaidOrder inside its payment transaction.
+// Gift cards sold on order lines (`giftCardSale`), issued when the order is paid. Lent to orders
+// (hooks.ts), which call issueGiftCardsForPaidOrder inside their payment transaction.
 import { and, eq, inArray } from 'drizzle-orm'
 import type { Actor } from '../../platform/auth/actor'
 import { conflict, invalid } from '../../platform/http/problem'

@@ -63,3 +63,6 @@ export const inventoryFamily = family({
   ],
   routes: (platform) => [inventoryRoutes(platform.auth)],
 })
+
+// What the other families may use.
+export { depleteForOrderLines, reverseOrderDepletion } from './depletion'

@@ -54,3 +54,6 @@ export const laborFamily = family({
   ],
   routes: (platform) => [laborRoutes(platform.auth), shiftRoutes(platform.auth)],
 })
+
+// What the other families may use.
+export { staffPermissionsAt } from './access'

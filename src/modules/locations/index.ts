@@ -11,3 +11,6 @@ export const locationsFamily = family({
   models: { locations: model },
   routes: (platform) => [locationRoutes(platform.auth)],
 })
+
+// What the other families may use.
+export { findLocation, getLocation } from './service'

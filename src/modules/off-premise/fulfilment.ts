@@ -11,7 +11,6 @@ import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import type { OrderView } from '../orders/model'
-import type { OrdersPort } from '../orders/ports'
 import type { OrderRow } from '../orders/schema'
 import { getOrderRow, loadOrder } from '../orders/view'
 import { findStaffUser } from '../staff/service'
@@ -77,7 +76,6 @@ interface StepResult {
 function applyStep(
   tx: Queryable,
   actor: Actor,
-  port: OrdersPort,
   order: OrderRow,
   row: OrderOffPremiseRow,
   step: Step,
@@ -100,7 +98,7 @@ function applyStep(
     )
   }
   const after = tx.select().from(orderOffPremise).where(eq(orderOffPremise.orderId, order.id)).get()!
-  const view = loadOrder(tx, port, order.id)
+  const view = loadOrder(tx, order.id)
   recordWrite(tx, actor, {
     action: step.action,
     entityType: 'order',
@@ -120,23 +118,21 @@ function applyStep(
 function step(
   db: Db,
   actor: Actor,
-  port: OrdersPort,
   orderId: string,
   spec: Step,
   work: (tx: Queryable, order: OrderRow, row: OrderOffPremiseRow) => StepResult,
 ): OrderView {
   return inWriteTransaction(db, (tx) => {
     const { order, row } = loadOffPremise(tx, orderId)
-    return applyStep(tx, actor, port, order, row, spec, work(tx, order, row))
+    return applyStep(tx, actor, order, row, spec, work(tx, order, row))
   })
 }
 
 /** pending → staged: where the order waits, optionally in a batch. */
-export const stageOrder = (db: Db, actor: Actor, port: OrdersPort, orderId: string, input: StageInput) =>
+export const stageOrder = (db: Db, actor: Actor, orderId: string, input: StageInput) =>
   step(
     db,
     actor,
-    port,
     orderId,
     { action: 'order.off_premise.stage', event: 'off_premise_staged' },
     (tx, order, row) => {
@@ -195,11 +191,10 @@ function readyResult(
 }
 
 /** staged → ready: pickup orders tell the guest (`order_ready`); delivery orders await dispatch. */
-export const readyOrder = (db: Db, actor: Actor, port: OrdersPort, orderId: string) =>
+export const readyOrder = (db: Db, actor: Actor, orderId: string) =>
   step(
     db,
     actor,
-    port,
     orderId,
     { action: 'order.off_premise.ready', event: 'off_premise_ready' },
     (tx, order, row) => readyResult(tx, actor, order, row, null),
@@ -209,12 +204,7 @@ export const readyOrder = (db: Db, actor: Actor, port: OrdersPort, orderId: stri
  * Makes every staged order of this order's batch ready at once (`batchReadyAt`, `batch_ready`
  * messages). Needs `batchReadyEnabled` and a staged order in a batch. Answers this order.
  */
-export function readyBatch(
-  db: Db,
-  actor: Actor,
-  port: OrdersPort,
-  orderId: string,
-): { view: OrderView; orderIds: string[] } {
+export function readyBatch(db: Db, actor: Actor, orderId: string): { view: OrderView; orderIds: string[] } {
   return inWriteTransaction(db, (tx) => {
     const { order, row } = loadOffPremise(tx, orderId)
     if (!settingsOrDefaults(tx, order.locationId).batchReadyEnabled)
@@ -243,7 +233,6 @@ export function readyBatch(
       const v = applyStep(
         tx,
         actor,
-        port,
         memberOrder,
         member,
         { action: 'order.off_premise.batch_ready', event: 'off_premise_ready' },
@@ -257,17 +246,10 @@ export function readyBatch(
 }
 
 /** The guest is here: pickup orders only, before completion; curbside details are recorded. */
-export const arriveForPickup = (
-  db: Db,
-  actor: Actor,
-  port: OrdersPort,
-  orderId: string,
-  input: ArriveInput,
-) =>
+export const arriveForPickup = (db: Db, actor: Actor, orderId: string, input: ArriveInput) =>
   step(
     db,
     actor,
-    port,
     orderId,
     { action: 'order.off_premise.arrive', event: 'off_premise_arrived' },
     (_tx, order, row) => {
@@ -301,11 +283,10 @@ export const arriveForPickup = (
   )
 
 /** Handed to the guest: the order must be ready; pickup becomes `completed`. */
-export const completePickup = (db: Db, actor: Actor, port: OrdersPort, orderId: string) =>
+export const completePickup = (db: Db, actor: Actor, orderId: string) =>
   step(
     db,
     actor,
-    port,
     orderId,
     { action: 'order.off_premise.complete', event: 'off_premise_picked_up' },
     (_tx, order, row) => {
@@ -320,17 +301,10 @@ export const completePickup = (db: Db, actor: Actor, port: OrdersPort, orderId: 
  * ready_for_dispatch → dispatched, to a staff driver (an active staff user) or a courier, as the
  * location's `dispatchAssignmentMode` allows. The guest hears `out_for_delivery`.
  */
-export const dispatchOrder = (
-  db: Db,
-  actor: Actor,
-  port: OrdersPort,
-  orderId: string,
-  input: DispatchInput,
-) =>
+export const dispatchOrder = (db: Db, actor: Actor, orderId: string, input: DispatchInput) =>
   step(
     db,
     actor,
-    port,
     orderId,
     { action: 'order.off_premise.dispatch', event: 'off_premise_dispatched' },
     (tx, order, row) => {
@@ -390,14 +364,12 @@ export const dispatchOrder = (
 export const deliverOrder = (
   db: Db,
   actor: Actor,
-  port: OrdersPort,
   orderId: string,
   input: { deliveryNotes?: string | null },
 ) =>
   step(
     db,
     actor,
-    port,
     orderId,
     { action: 'order.off_premise.deliver', event: 'off_premise_delivered' },
     (_tx, order, row) => {

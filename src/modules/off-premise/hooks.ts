@@ -1,7 +1,12 @@
 // How off-premise orders join the customers family: a customer merge moves the guest of
-// off-premise blocks to the primary customer.
+// off-premise blocks to the primary customer. And how they join orders: a takeout, pickup,
+// curbside or delivery order gets its `offPremise` block when created or moved into such a mode,
+// and every order view shows it.
 import { sql } from 'drizzle-orm'
 import { registerCustomerReferenceMover } from '../customers/references'
+import { lendToOrders } from '../orders'
+import { attachOffPremise, changeOffPremiseMode } from './attach'
+import { offPremiseViews } from './present'
 import { orderOffPremise } from './schema'
 
 /** Registers what the family lends the others (its manifest's `hooks`, index.ts). */
@@ -16,4 +21,6 @@ export function registerOffPremiseHooks(): void {
         .returning({ id: orderOffPremise.orderId })
         .all().length,
   )
+
+  lendToOrders({ attachOffPremise, changeOffPremiseMode, offPremiseBlocks: offPremiseViews })
 }

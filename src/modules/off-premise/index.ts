@@ -1,5 +1,4 @@
 import { family } from '../../platform/family'
-import { serviceOrdersPort } from '../orders-port'
 import { registerOffPremiseHooks } from './hooks'
 import { registerOffPremiseJobs } from './jobs'
 import * as model from './model'
@@ -33,7 +32,7 @@ export const offPremiseFamily = family({
   hooks: registerOffPremiseHooks,
   jobs: (platform) => registerOffPremiseJobs(platform),
   routes: (platform) => [
-    offPremiseOrderRoutes(platform.auth, serviceOrdersPort, platform.messages),
+    offPremiseOrderRoutes(platform.auth, platform.messages),
     offPremiseSettingsRoutes(platform.auth),
   ],
 })

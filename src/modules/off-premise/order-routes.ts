@@ -5,7 +5,6 @@ import type { AuthPlugin } from '../../platform/auth/plugin'
 import type { MessageSender } from '../../platform/messaging/sender'
 import type { Db } from '../../platform/tenancy/databases'
 import { Order, OrderParams } from '../orders/model'
-import type { OrdersPort } from '../orders/ports'
 import { loadOrder, orderLocated } from '../orders/view'
 import {
   arriveForPickup,
@@ -24,33 +23,29 @@ const FLOW =
 const MESSAGES =
   'Guest messages queued by the step (when the location’s `guestMessagingEnabled` and the order’s `guestMessaging.enabled` allow) are sent through the service’s message sender before the response, and recorded in `offPremise.guestMessaging.notifications` with their status (`sent`, `failed` with `failureReason`, or `skipped` when the guest has no phone or email for the preferred channel).'
 
-export const offPremiseOrderRoutes = (auth: AuthPlugin, port: OrdersPort, messages: MessageSender) => {
+export const offPremiseOrderRoutes = (auth: AuthPlugin, messages: MessageSender) => {
   /** Sends what the step queued, then answers the order as it is after sending. */
   const settle = async (db: Db, actor: Actor, orderId: string, orderIds: string[] = [orderId]) => {
     await sendPendingNotifications(db, messages, actor, orderIds)
-    return loadOrder(db, port, orderId)
+    return loadOrder(db, orderId)
   }
   return new Elysia({ name: 'off-premise-orders', prefix: '/order', detail: { tags: ['Off-premise'] } })
     .use(auth)
-    .post(
-      '/:id/off-premise/stage',
-      ({ db, actor, params, body }) => stageOrder(db, actor, port, params.id, body),
-      {
-        permission: 'orders:write',
-        locatedBy: orderLocated,
-        params: OrderParams,
-        body: StageBody,
-        response: Order,
-        detail: {
-          summary: 'Stage an off-premise order',
-          description: `pending → staged, with where it waits. A \`batchId\` groups orders to be made ready together and needs the location’s \`batchReadyEnabled\` (else 409). ${FLOW}`,
-        },
+    .post('/:id/off-premise/stage', ({ db, actor, params, body }) => stageOrder(db, actor, params.id, body), {
+      permission: 'orders:write',
+      locatedBy: orderLocated,
+      params: OrderParams,
+      body: StageBody,
+      response: Order,
+      detail: {
+        summary: 'Stage an off-premise order',
+        description: `pending → staged, with where it waits. A \`batchId\` groups orders to be made ready together and needs the location’s \`batchReadyEnabled\` (else 409). ${FLOW}`,
       },
-    )
+    })
     .post(
       '/:id/off-premise/ready',
       async ({ db, actor, params }) => {
-        readyOrder(db, actor, port, params.id)
+        readyOrder(db, actor, params.id)
         return settle(db, actor, params.id)
       },
       {
@@ -68,7 +63,7 @@ export const offPremiseOrderRoutes = (auth: AuthPlugin, port: OrdersPort, messag
     .post(
       '/:id/off-premise/batch-ready',
       async ({ db, actor, params }) => {
-        const { orderIds } = readyBatch(db, actor, port, params.id)
+        const { orderIds } = readyBatch(db, actor, params.id)
         return settle(db, actor, params.id, orderIds)
       },
       {
@@ -85,7 +80,7 @@ export const offPremiseOrderRoutes = (auth: AuthPlugin, port: OrdersPort, messag
     )
     .post(
       '/:id/off-premise/arrive',
-      ({ db, actor, params, body }) => arriveForPickup(db, actor, port, params.id, body),
+      ({ db, actor, params, body }) => arriveForPickup(db, actor, params.id, body),
       {
         permission: 'orders:write',
         locatedBy: orderLocated,
@@ -98,25 +93,21 @@ export const offPremiseOrderRoutes = (auth: AuthPlugin, port: OrdersPort, messag
         },
       },
     )
-    .post(
-      '/:id/off-premise/complete',
-      ({ db, actor, params }) => completePickup(db, actor, port, params.id),
-      {
-        permission: 'orders:write',
-        locatedBy: orderLocated,
-        params: OrderParams,
-        body: EmptyBody,
-        response: Order,
-        detail: {
-          summary: 'Hand a pickup order to the guest',
-          description: `The order must be ready: pickup becomes \`completed\` (\`completedAt\`). ${FLOW}`,
-        },
+    .post('/:id/off-premise/complete', ({ db, actor, params }) => completePickup(db, actor, params.id), {
+      permission: 'orders:write',
+      locatedBy: orderLocated,
+      params: OrderParams,
+      body: EmptyBody,
+      response: Order,
+      detail: {
+        summary: 'Hand a pickup order to the guest',
+        description: `The order must be ready: pickup becomes \`completed\` (\`completedAt\`). ${FLOW}`,
       },
-    )
+    })
     .post(
       '/:id/off-premise/dispatch',
       async ({ db, actor, params, body }) => {
-        dispatchOrder(db, actor, port, params.id, body)
+        dispatchOrder(db, actor, params.id, body)
         return settle(db, actor, params.id)
       },
       {
@@ -134,7 +125,7 @@ export const offPremiseOrderRoutes = (auth: AuthPlugin, port: OrdersPort, messag
     .post(
       '/:id/off-premise/deliver',
       async ({ db, actor, params, body }) => {
-        deliverOrder(db, actor, port, params.id, body)
+        deliverOrder(db, actor, params.id, body)
         return settle(db, actor, params.id)
       },
       {

@@ -1,5 +1,5 @@
 // The `offPremise` block of orders (orders/model-off-premise.ts), loaded in one query per table
-// for any number of orders: what the OrdersPort's offPremiseBlocks answers.
+// for any number of orders: what off-premise lends orders as their offPremiseBlocks (hooks.ts).
 import { groupBy, rowsWhereIn } from '../../platform/tenancy/table-rows'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import type { OffPremiseView } from '../orders/model-off-premise'

@@ -22,15 +22,14 @@ import {
   VoidBody,
 } from './model'
 import { AddLine, LineParams, UpdateLine } from './model-lines'
-import type { OrdersPort } from './ports'
 import { orderLocated } from './view'
 
 const refused = 'An order in another status is 409 `conflict` with `currentStatus` (and `allowedStatuses`).'
 
-export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort, messages: MessageSender) =>
+export const orderActionRoutes = (auth: AuthPlugin, messages: MessageSender) =>
   new Elysia({ name: 'order-actions', prefix: '/order/:id', detail: { tags: ['Orders'] } })
     .use(auth)
-    .post('/line', ({ db, actor, params, body }) => addLine(db, actor, port, params.id, body), {
+    .post('/line', ({ db, actor, params, body }) => addLine(db, actor, params.id, body), {
       permission: 'orders:write',
       locatedBy: orderLocated,
       params: OrderParams,
@@ -43,7 +42,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort, messages: 
     })
     .put(
       '/line/:lineId',
-      ({ db, actor, params, body }) => updateLine(db, actor, port, params.id, params.lineId, body),
+      ({ db, actor, params, body }) => updateLine(db, actor, params.id, params.lineId, body),
       {
         permission: 'orders:write',
         locatedBy: orderLocated,
@@ -56,23 +55,19 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort, messages: 
         },
       },
     )
-    .delete(
-      '/line/:lineId',
-      ({ db, actor, params }) => removeLine(db, actor, port, params.id, params.lineId),
-      {
-        permission: 'orders:write',
-        locatedBy: orderLocated,
-        params: LineParams,
-        response: Order,
-        detail: {
-          summary: 'Remove a line item',
-          description: `Only lines not yet sent (a sent line is 409: void it instead); line discounts on it go too. Answers the repriced order. ${refused}`,
-        },
+    .delete('/line/:lineId', ({ db, actor, params }) => removeLine(db, actor, params.id, params.lineId), {
+      permission: 'orders:write',
+      locatedBy: orderLocated,
+      params: LineParams,
+      response: Order,
+      detail: {
+        summary: 'Remove a line item',
+        description: `Only lines not yet sent (a sent line is 409: void it instead); line discounts on it go too. Answers the repriced order. ${refused}`,
       },
-    )
+    })
     .post(
       '/line/:lineId/void',
-      ({ db, actor, params, body }) => voidLine(db, actor, port, params.id, params.lineId, body),
+      ({ db, actor, params, body }) => voidLine(db, actor, params.id, params.lineId, body),
       {
         permission: 'orders:void',
         locatedBy: orderLocated,
@@ -85,7 +80,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort, messages: 
         },
       },
     )
-    .post('/submit', ({ db, actor, params }) => submitOrder(db, actor, port, params.id), {
+    .post('/submit', ({ db, actor, params }) => submitOrder(db, actor, params.id), {
       permission: 'orders:write',
       locatedBy: orderLocated,
       params: OrderParams,
@@ -95,7 +90,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort, messages: 
         description: `Sends every \`new\` line to the kitchen (\`sendStatus\` \`sent\`, \`sentAt\`), depletes stock, and makes a \`draft\` order \`submitted\` (\`submittedAt\`, kept on later sends). Nothing new to send is 409. Allowed on \`draft\` and \`submitted\`. ${refused}`,
       },
     })
-    .post('/void', ({ db, actor, params, body }) => voidOrder(db, actor, port, params.id, body), {
+    .post('/void', ({ db, actor, params, body }) => voidOrder(db, actor, params.id, body), {
       permission: 'orders:void',
       locatedBy: orderLocated,
       params: OrderParams,
@@ -106,7 +101,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort, messages: 
         description: `Voids every line with the reason and makes the order \`voided\` (totals 0); stock is put back. Only \`draft\` or \`submitted\` orders with nothing paid (refund first). ${refused}`,
       },
     })
-    .post('/close', ({ db, actor, params }) => closeOrder(db, actor, port, params.id), {
+    .post('/close', ({ db, actor, params }) => closeOrder(db, actor, params.id), {
       permission: 'orders:write',
       locatedBy: orderLocated,
       params: OrderParams,
@@ -116,7 +111,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort, messages: 
         description: `From \`paid\`, or from \`submitted\` when nothing is due (a fully comped check). A balance still due is 409 with \`balanceDue\`. ${refused}`,
       },
     })
-    .post('/discount', ({ db, actor, params, body }) => applyCoupon(db, actor, port, params.id, body), {
+    .post('/discount', ({ db, actor, params, body }) => applyCoupon(db, actor, params.id, body), {
       permission: 'orders:write',
       locatedBy: orderLocated,
       params: OrderParams,
@@ -129,7 +124,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort, messages: 
     })
     .delete(
       '/discount/:discountId',
-      ({ db, actor, params }) => removeDiscount(db, actor, port, params.id, params.discountId),
+      ({ db, actor, params }) => removeDiscount(db, actor, params.id, params.discountId),
       {
         permission: 'orders:write',
         locatedBy: orderLocated,
@@ -141,24 +136,20 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort, messages: 
         },
       },
     )
-    .post(
-      '/service-charges',
-      ({ db, actor, params, body }) => addServiceCharge(db, actor, port, params.id, body),
-      {
-        permission: 'orders:write',
-        locatedBy: orderLocated,
-        params: OrderParams,
-        body: AddServiceCharge,
-        response: Order,
-        detail: {
-          summary: 'Add a service charge',
-          description: `A \`fixed\` charge of \`value\` cents, or a \`percent\` charge of \`value\` basis points (at most 10000, else 400) of the lines: the subtotal, less what discounts whose coupon says \`serviceChargeInteraction: post_discount\` take from the lines (\`pre_discount\` ones leave the base alone). A Store coupon that does not exclude service charges (\`excludesServiceCharges: false\`) reduces the charges too, never a \`gratuity\`. A \`taxable\` charge is taxed (Added) at the rate of \`taxCode\` (default \`food\`) where the order is taxed. The charge is listed in \`serviceCharges\` and summed in \`serviceChargeTotal\`; amounts follow every later change of the order. Answers the repriced order. ${refused}`,
-        },
+    .post('/service-charges', ({ db, actor, params, body }) => addServiceCharge(db, actor, params.id, body), {
+      permission: 'orders:write',
+      locatedBy: orderLocated,
+      params: OrderParams,
+      body: AddServiceCharge,
+      response: Order,
+      detail: {
+        summary: 'Add a service charge',
+        description: `A \`fixed\` charge of \`value\` cents, or a \`percent\` charge of \`value\` basis points (at most 10000, else 400) of the lines: the subtotal, less what discounts whose coupon says \`serviceChargeInteraction: post_discount\` take from the lines (\`pre_discount\` ones leave the base alone). A Store coupon that does not exclude service charges (\`excludesServiceCharges: false\`) reduces the charges too, never a \`gratuity\`. A \`taxable\` charge is taxed (Added) at the rate of \`taxCode\` (default \`food\`) where the order is taxed. The charge is listed in \`serviceCharges\` and summed in \`serviceChargeTotal\`; amounts follow every later change of the order. Answers the repriced order. ${refused}`,
       },
-    )
+    })
     .delete(
       '/service-charges/:serviceChargeId',
-      ({ db, actor, params }) => removeServiceCharge(db, actor, port, params.id, params.serviceChargeId),
+      ({ db, actor, params }) => removeServiceCharge(db, actor, params.id, params.serviceChargeId),
       {
         permission: 'orders:write',
         locatedBy: orderLocated,
@@ -173,7 +164,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort, messages: 
     .post(
       '/fulfillment/all',
       ({ db, actor, params, body }) =>
-        withFulfillmentEmail(db, actor, port, messages, fulfillAll(db, actor, port, params.id, body)),
+        withFulfillmentEmail(db, actor, messages, fulfillAll(db, actor, params.id, body)),
       {
         permission: 'orders:write',
         locatedBy: orderLocated,
@@ -190,7 +181,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort, messages: 
     .post(
       '/fulfillment',
       ({ db, actor, params, body }) =>
-        withFulfillmentEmail(db, actor, port, messages, fulfillItems(db, actor, port, params.id, body)),
+        withFulfillmentEmail(db, actor, messages, fulfillItems(db, actor, params.id, body)),
       {
         permission: 'orders:write',
         locatedBy: orderLocated,
@@ -207,7 +198,7 @@ export const orderActionRoutes = (auth: AuthPlugin, port: OrdersPort, messages: 
     .delete(
       '/fulfillment/:fulfillmentId',
       ({ db, actor, params, set }) => {
-        deleteFulfillment(db, actor, port, params.id, params.fulfillmentId)
+        deleteFulfillment(db, actor, params.id, params.fulfillmentId)
         set.status = 204
       },
       {

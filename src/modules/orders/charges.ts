@@ -7,27 +7,19 @@ import { invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { allocate } from '../coupons/apply'
+import { allocate } from '../coupons'
 import type { AddServiceChargeInput } from './model'
 import { changeOrder, OPEN_STATUSES } from './mutation'
-import type { OrdersPort } from './ports'
 import { type OrderParts, type OrderRow, orderServiceCharges, orderSettings } from './schema'
 import { resolveTax } from './tax-place'
 import { serviceChargesOf } from './view'
 
 const refused = (doing: string) => ({ event: 'update', allowed: OPEN_STATUSES, doing })
 
-export const addServiceCharge = (
-  db: Db,
-  actor: Actor,
-  port: OrdersPort,
-  orderId: string,
-  input: AddServiceChargeInput,
-) =>
+export const addServiceCharge = (db: Db, actor: Actor, orderId: string, input: AddServiceChargeInput) =>
   changeOrder(
     db,
     actor,
-    port,
     orderId,
     { action: 'order.service_charge.add', ...refused('add service charges to') },
     (tx, order) => {
@@ -51,7 +43,7 @@ export const addServiceCharge = (
           taxable: input.taxable ?? false,
           gratuity: input.gratuity ?? false,
           taxCode,
-          taxRateBps: resolveTax(tx, port, order, taxCode).taxRateBps,
+          taxRateBps: resolveTax(tx, order, taxCode).taxRateBps,
           amount: 0,
           discountAmount: 0,
           taxAmount: 0,
@@ -65,17 +57,10 @@ export const addServiceCharge = (
     },
   )
 
-export const removeServiceCharge = (
-  db: Db,
-  actor: Actor,
-  port: OrdersPort,
-  orderId: string,
-  serviceChargeId: string,
-) =>
+export const removeServiceCharge = (db: Db, actor: Actor, orderId: string, serviceChargeId: string) =>
   changeOrder(
     db,
     actor,
-    port,
     orderId,
     { action: 'order.service_charge.remove', ...refused('remove service charges from') },
     (tx) => {

@@ -4,10 +4,10 @@
 
 import { and, countDistinct, eq, ne } from 'drizzle-orm'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import type { CartSummary } from '../coupons/apply'
-import { getLocation } from '../locations/service'
+import type { CartSummary } from '../coupons'
+import { getLocation } from '../locations'
 import { lineDiscountable } from './gift-card-discounts'
-import type { OrderCoupon, OrdersPort } from './ports'
+import { type OrderCoupon, others } from './others'
 import { type OrderRow, orderDiscounts, orders } from './schema'
 import { discountsOf, linesOf } from './view'
 
@@ -44,7 +44,6 @@ export interface CouponCartOptions {
 /** The cart of an order for `applyCoupon`, as the order stands (current amounts). */
 export function orderCouponCart(
   tx: Queryable,
-  port: OrdersPort,
   order: OrderRow,
   coupon: OrderCoupon,
   options: CouponCartOptions,
@@ -52,7 +51,7 @@ export function orderCouponCart(
   // Voided lines count nothing; gift card sales only when the gift card settings allow discounts.
   const lines = linesOf(tx, order.id).filter((l) => !l.voidedAt && lineDiscountable(tx, l))
   const customerId = order.customerId
-  const segments = customerId ? port.customerSegments(tx, customerId) : { clubIds: [], tagIds: [] }
+  const segments = customerId ? others.customerSegments(tx, customerId) : { clubIds: [], tagIds: [] }
   return {
     subtotalCents: order.subtotal,
     shippingCents: order.shippingTotal,

@@ -8,14 +8,14 @@ import { ApiError, conflict, forbidden, invalid, notFound } from '../../platform
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import { applyCoupon as applyCouponToCart } from '../coupons/apply'
-import { staffPermissionsAt } from '../labor/access'
-import { findStaffUser } from '../staff/service'
+import { applyCoupon as applyCouponToCart } from '../coupons'
+import { staffPermissionsAt } from '../labor'
+import { findStaffUser } from '../staff'
 import { orderCouponCart } from './coupon-cart'
 import { getLine } from './lines'
 import type { ApplyDiscountInput } from './model'
 import { changeOrder, OPEN_STATUSES } from './mutation'
-import type { OrderCoupon, OrdersPort } from './ports'
+import { type OrderCoupon, others } from './others'
 import { appliedDiscountTypeOf } from './reprice'
 import { type OrderRow, orderDiscounts } from './schema'
 
@@ -43,17 +43,10 @@ function approved(
   return true
 }
 
-export const applyCoupon = (
-  db: Db,
-  actor: Actor,
-  port: OrdersPort,
-  orderId: string,
-  input: ApplyDiscountInput,
-) =>
+export const applyCoupon = (db: Db, actor: Actor, orderId: string, input: ApplyDiscountInput) =>
   changeOrder(
     db,
     actor,
-    port,
     orderId,
     {
       action: 'order.discount.apply',
@@ -63,14 +56,14 @@ export const applyCoupon = (
       metadata: (view) => ({ discount: view.appliedDiscounts.at(-1) }),
     },
     (tx, order) => {
-      const coupon = port.findCouponByCode(tx, input.couponCode.trim())
+      const coupon = others.findCouponByCode(tx, input.couponCode.trim())
       if (!coupon) throw invalid('body/couponCode', `no coupon with code ${input.couponCode}`)
       if (input.lineItemId) {
         const line = getLine(tx, orderId, input.lineItemId)
         if (line.voidedAt)
           throw conflict('cannot discount a voided line', { currentStatus: 'voided', lineItemId: line.id })
       }
-      const cart = orderCouponCart(tx, port, order, coupon, {
+      const cart = orderCouponCart(tx, order, coupon, {
         lineItemId: input.lineItemId ?? undefined,
         managerApproved: approved(tx, coupon, order, input.managerApprovedByStaffUserId),
       })
@@ -135,11 +128,10 @@ export const applyCoupon = (
     },
   )
 
-export const removeDiscount = (db: Db, actor: Actor, port: OrdersPort, orderId: string, discountId: string) =>
+export const removeDiscount = (db: Db, actor: Actor, orderId: string, discountId: string) =>
   changeOrder(
     db,
     actor,
-    port,
     orderId,
     {
       action: 'order.discount.remove',

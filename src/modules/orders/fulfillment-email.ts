@@ -9,7 +9,7 @@ import { MessageSendError, type MessageSender } from '../../platform/messaging/s
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
 import type { OrderView } from './model'
-import type { OrdersPort } from './ports'
+import { others } from './others'
 
 type FulfillmentView = OrderView['fulfillments'][number]
 
@@ -32,13 +32,12 @@ function emailText(name: string, order: OrderView, fulfillment: FulfillmentView)
 export async function withFulfillmentEmail(
   db: Db,
   actor: Actor,
-  port: OrdersPort,
   sender: MessageSender,
   order: OrderView,
 ): Promise<OrderView> {
   const fulfillment = order.fulfillments.at(-1)
   if (!fulfillment?.sendTransactionEmail) return order
-  const customer = order.customerId ? port.findCustomer(db, order.customerId) : undefined
+  const customer = order.customerId ? others.findCustomer(db, order.customerId) : undefined
   let outcome: Record<string, unknown>
   if (!customer?.email) outcome = { status: 'skipped', reason: 'no customer email address on the order' }
   else

@@ -9,7 +9,6 @@ import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import type { FulfillAllInput, FulfillItemsInput, OrderView } from './model'
 import { assertStatus } from './mutation'
-import type { OrdersPort } from './ports'
 import { type OrderRow, orderFulfillments } from './schema'
 import { fulfilledBySku, fulfillmentsOf, getOrderRow, linesOf, loadOrder, orderedBySku } from './view'
 
@@ -39,7 +38,6 @@ function remaining(tx: Queryable, order: OrderRow) {
 function insertFulfillment(
   tx: Queryable,
   actor: Actor,
-  port: OrdersPort,
   order: OrderRow,
   input: FulfillAllInput,
   items: { sku: string; quantityFulfilled: number }[],
@@ -62,7 +60,7 @@ function insertFulfillment(
     })
     .returning()
     .get()
-  const view = loadOrder(tx, port, order.id)
+  const view = loadOrder(tx, order.id)
   recordWrite(tx, actor, {
     action: 'order.fulfillment.create',
     entityType: 'order',
@@ -80,13 +78,7 @@ function insertFulfillment(
   return view
 }
 
-export function fulfillAll(
-  db: Db,
-  actor: Actor,
-  port: OrdersPort,
-  orderId: string,
-  input: FulfillAllInput,
-): OrderView {
+export function fulfillAll(db: Db, actor: Actor, orderId: string, input: FulfillAllInput): OrderView {
   assertDetails(input)
   return inWriteTransaction(db, (tx) => {
     const order = getOrderRow(tx, orderId)
@@ -99,17 +91,11 @@ export function fulfillAll(
         currentStatus: order.status,
         fulfillmentStatus: 'fulfilled',
       })
-    return insertFulfillment(tx, actor, port, order, input, items)
+    return insertFulfillment(tx, actor, order, input, items)
   })
 }
 
-export function fulfillItems(
-  db: Db,
-  actor: Actor,
-  port: OrdersPort,
-  orderId: string,
-  input: FulfillItemsInput,
-): OrderView {
+export function fulfillItems(db: Db, actor: Actor, orderId: string, input: FulfillItemsInput): OrderView {
   assertDetails(input)
   return inWriteTransaction(db, (tx) => {
     const order = getOrderRow(tx, orderId)
@@ -135,17 +121,11 @@ export function fulfillItems(
       sku: left.get(key)!.sku,
       quantityFulfilled,
     }))
-    return insertFulfillment(tx, actor, port, order, input, items)
+    return insertFulfillment(tx, actor, order, input, items)
   })
 }
 
-export function deleteFulfillment(
-  db: Db,
-  actor: Actor,
-  port: OrdersPort,
-  orderId: string,
-  fulfillmentId: string,
-): void {
+export function deleteFulfillment(db: Db, actor: Actor, orderId: string, fulfillmentId: string): void {
   inWriteTransaction(db, (tx) => {
     const order = getOrderRow(tx, orderId)
     const row = tx
@@ -160,9 +140,7 @@ export function deleteFulfillment(
       entityType: 'order',
       entityId: orderId,
       metadata: { orderNumber: order.orderNumber, fulfillment: { ...row, orderId: undefined } },
-      events: [
-        { object: 'order', action: 'update', aggregateId: orderId, payload: loadOrder(tx, port, orderId) },
-      ],
+      events: [{ object: 'order', action: 'update', aggregateId: orderId, payload: loadOrder(tx, orderId) }],
     })
   })
 }

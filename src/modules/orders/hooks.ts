@@ -7,9 +7,8 @@ import {
   registerCustomerLocationLink,
   registerCustomerReferenceCount,
   registerCustomerReferenceMover,
-} from '../customers/references'
-import { registerTaggable } from '../tags/assignments'
-import { registerDynamicSource } from '../tags/dynamic'
+} from '../customers'
+import { registerDynamicSource, registerTaggable } from '../tags'
 import { orderDiscounts, orders } from './schema'
 
 /** Registers what the family lends the others (its manifest's `hooks`, index.ts). */

@@ -1,6 +1,5 @@
 import { withMembers } from '../../platform/events/catalogue'
 import { family } from '../../platform/family'
-import { serviceOrdersPort } from '../orders-port'
 import { orderActionRoutes } from './action-routes'
 import { registerOrdersHooks } from './hooks'
 import * as model from './model'
@@ -46,8 +45,11 @@ export const ordersFamily = family({
   ],
   hooks: registerOrdersHooks,
   routes: (platform) => [
-    orderRoutes(platform.auth, serviceOrdersPort),
-    orderActionRoutes(platform.auth, serviceOrdersPort, platform.messages),
+    orderRoutes(platform.auth),
+    orderActionRoutes(platform.auth, platform.messages),
     orderSettingsRoutes(platform.auth),
   ],
 })
+
+// What the other families may use.
+export { lendToOrders, type ShipTo } from './others'

@@ -6,17 +6,17 @@ import { conflict, invalid } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import { findStaffUser } from '../staff/service'
+import { findStaffUser } from '../staff'
 import { paidPartsAfterPayment, refundedParts } from './charges'
 import { getLine } from './lines'
 import type { VoidInput } from './model'
 import { changeOrder, OPEN_STATUSES } from './mutation'
-import type { OrdersPort } from './ports'
+import { others } from './others'
 import { type OrderRow, orderLines, orders } from './schema'
 import { linesOf } from './view'
 
 /** Sends every new line: `sent`, `sentAt`, stock depletion; the order becomes `submitted`. */
-function sendNewLines(tx: Queryable, actor: Actor, port: OrdersPort, order: OrderRow): string[] {
+function sendNewLines(tx: Queryable, actor: Actor, order: OrderRow): string[] {
   const fresh = linesOf(tx, order.id).filter((l) => l.sendStatus === 'new' && !l.voidedAt)
   if (fresh.length === 0)
     throw conflict('nothing new to send: add lines first', { currentStatus: order.status, newLines: 0 })
@@ -32,7 +32,7 @@ function sendNewLines(tx: Queryable, actor: Actor, port: OrdersPort, order: Orde
     .run()
   const depleting = fresh.filter((l) => l.productId)
   if (depleting.length > 0)
-    port.depleteForOrderLines(tx, actor, {
+    others.depleteForOrderLines(tx, actor, {
       orderId: order.id,
       locationId: order.locationId,
       lines: depleting.map((l) => ({ lineId: l.id, productId: l.productId!, quantity: l.quantity })),
@@ -40,14 +40,13 @@ function sendNewLines(tx: Queryable, actor: Actor, port: OrdersPort, order: Orde
   return ids
 }
 
-export const submitOrder = (db: Db, actor: Actor, port: OrdersPort, orderId: string) =>
+export const submitOrder = (db: Db, actor: Actor, orderId: string) =>
   changeOrder(
     db,
     actor,
-    port,
     orderId,
     { action: 'order.submit', event: 'submit', allowed: OPEN_STATUSES, doing: 'submit' },
-    (tx, order) => ({ sentLineIds: sendNewLines(tx, actor, port, order), from: order.status }),
+    (tx, order) => ({ sentLineIds: sendNewLines(tx, actor, order), from: order.status }),
   )
 
 function staffName(tx: Queryable, staffUserId: string | null): string | null {
@@ -64,18 +63,10 @@ const voidFields = (tx: Queryable, actor: Actor, input: VoidInput) => ({
   voidedByStaffName: staffName(tx, actor.staffUserId),
 })
 
-export const voidLine = (
-  db: Db,
-  actor: Actor,
-  port: OrdersPort,
-  orderId: string,
-  lineId: string,
-  input: VoidInput,
-) =>
+export const voidLine = (db: Db, actor: Actor, orderId: string, lineId: string, input: VoidInput) =>
   changeOrder(
     db,
     actor,
-    port,
     orderId,
     { action: 'order.line.void', event: 'update', allowed: OPEN_STATUSES, doing: 'void lines of' },
     (tx) => {
@@ -91,7 +82,7 @@ export const voidLine = (
         .set({ ...fields, updatedAt: fields.voidedAt })
         .where(eq(orderLines.id, lineId))
         .run()
-      if (line.sendStatus === 'sent') port.reverseDepletion(tx, actor, { orderId, lineIds: [lineId] })
+      if (line.sendStatus === 'sent') others.reverseDepletion(tx, actor, { orderId, lineIds: [lineId] })
       return {
         lineItemId: lineId,
         reason: input.voidReasonName,
@@ -100,11 +91,10 @@ export const voidLine = (
     },
   )
 
-export const voidOrder = (db: Db, actor: Actor, port: OrdersPort, orderId: string, input: VoidInput) =>
+export const voidOrder = (db: Db, actor: Actor, orderId: string, input: VoidInput) =>
   changeOrder(
     db,
     actor,
-    port,
     orderId,
     { action: 'order.void', event: 'void', allowed: OPEN_STATUSES, doing: 'void' },
     (tx, order) => {
@@ -128,16 +118,15 @@ export const voidOrder = (db: Db, actor: Actor, port: OrdersPort, orderId: strin
         })
         .where(eq(orders.id, orderId))
         .run()
-      port.reverseDepletion(tx, actor, { orderId })
+      others.reverseDepletion(tx, actor, { orderId })
       return { reason: input.voidReasonName, from: order.status, totalBefore: order.total }
     },
   )
 
-export const closeOrder = (db: Db, actor: Actor, port: OrdersPort, orderId: string) =>
+export const closeOrder = (db: Db, actor: Actor, orderId: string) =>
   changeOrder(
     db,
     actor,
-    port,
     orderId,
     { action: 'order.close', event: 'close', allowed: ['submitted', 'paid'], doing: 'close' },
     (tx, order) => {
@@ -174,13 +163,12 @@ function assertCents(value: number, path: string) {
  * in full is submitted first (its lines are sent), and gift cards sold on its lines are issued.
  * Emits `order` `pay`.
  */
-export function recordOrderPayment(db: Db, actor: Actor, port: OrdersPort, payment: OrderPaymentRecord) {
+export function recordOrderPayment(db: Db, actor: Actor, payment: OrderPaymentRecord) {
   assertCents(payment.amount, 'amount')
   assertCents(payment.tipAmount, 'tipAmount')
   return changeOrder(
     db,
     actor,
-    port,
     payment.orderId,
     {
       action: 'order.payment.record',
@@ -190,7 +178,7 @@ export function recordOrderPayment(db: Db, actor: Actor, port: OrdersPort, payme
       settle: (tx, order) => {
         if (order.balanceDue > 0) return
         const hasNew = linesOf(tx, order.id).some((l) => l.sendStatus === 'new' && !l.voidedAt)
-        if (hasNew) sendNewLines(tx, actor, port, order)
+        if (hasNew) sendNewLines(tx, actor, order)
         const now = nowIso()
         tx.update(orders)
           .set({ status: 'paid', paidAt: now, submittedAt: order.submittedAt ?? now })
@@ -198,7 +186,7 @@ export function recordOrderPayment(db: Db, actor: Actor, port: OrdersPort, payme
           .run()
         const cards = linesOf(tx, order.id).filter((l) => l.giftCardSale && !l.voidedAt)
         if (cards.length > 0)
-          port.issueGiftCards(tx, actor, {
+          others.issueGiftCards(tx, actor, {
             orderId: order.id,
             orderNumber: order.orderNumber,
             locationId: order.locationId,
@@ -245,13 +233,12 @@ export function recordOrderPayment(db: Db, actor: Actor, port: OrdersPort, payme
  * entry and the `order` `refund` event carry `refundedParts`: what the refund gives back of the
  * lines, service charges, shipping, bottle deposits, tax, contribution and tips.
  */
-export function recordOrderRefund(db: Db, actor: Actor, port: OrdersPort, refund: OrderPaymentRecord) {
+export function recordOrderRefund(db: Db, actor: Actor, refund: OrderPaymentRecord) {
   assertCents(refund.amount, 'amount')
   assertCents(refund.tipAmount, 'tipAmount')
   return changeOrder(
     db,
     actor,
-    port,
     refund.orderId,
     {
       action: 'order.payment.refund',

@@ -8,7 +8,7 @@ import type { Db } from '../../platform/tenancy/databases'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import type { AddLineInput, ModifierInput, UpdateLineInput } from './model-lines'
 import { changeOrder, OPEN_STATUSES } from './mutation'
-import type { OrdersPort, TaxCode } from './ports'
+import { others } from './others'
 import { modifierAmount } from './pricing'
 import { multiplierBps, toPricingModifier } from './reprice'
 import {
@@ -19,6 +19,7 @@ import {
   orderDiscounts,
   orderLines,
   type RoutingValue,
+  type TaxCode,
 } from './schema'
 import { resolveTax } from './tax-place'
 
@@ -122,7 +123,6 @@ export interface LineTerms {
 /** A new line row from a request; `path` prefixes error paths (`body` or `body/lineItems/2`). */
 export function buildLine(
   tx: Queryable,
-  port: OrdersPort,
   order: OrderRow,
   input: AddLineInput,
   position: number,
@@ -156,7 +156,7 @@ export function buildLine(
         )
     if (!input.productVariantId && !input.sku)
       throw invalid(`${path}/productVariantId`, 'a catalog line needs productVariantId or sku')
-    const variant = port.findVariant(tx, {
+    const variant = others.findVariant(tx, {
       variantId: input.productVariantId ?? undefined,
       sku: input.sku ?? undefined,
     })
@@ -223,7 +223,7 @@ export function buildLine(
     sendStatus: 'new',
     ...base,
     quantity: input.quantity ?? 1,
-    ...resolveTax(tx, port, order, base.taxCode as TaxCode | null),
+    ...resolveTax(tx, order, base.taxCode as TaxCode | null),
     category: extra.category ?? base.category,
     salesCategory: extra.salesCategory ?? null,
     menuId: extra.menuId ?? null,
@@ -266,7 +266,6 @@ export function nextLinePosition(tx: Queryable, orderId: string): number {
 
 export function insertLines(
   tx: Queryable,
-  port: OrdersPort,
   order: OrderRow,
   inputs: AddLineInput[],
   path: string,
@@ -274,7 +273,7 @@ export function insertLines(
 ) {
   let position = nextLinePosition(tx, order.id)
   const rows = inputs.map((input, i) =>
-    buildLine(tx, port, order, input, position++, path.replace('#', String(i)), terms[i]),
+    buildLine(tx, order, input, position++, path.replace('#', String(i)), terms[i]),
   )
   if (rows.length > 0) tx.insert(orderLines).values(rows).run()
   return rows
@@ -300,15 +299,14 @@ function assertUnsent(line: OrderLineRow, doing: string) {
     })
 }
 
-export const addLine = (db: Db, actor: Actor, port: OrdersPort, orderId: string, input: AddLineInput) =>
+export const addLine = (db: Db, actor: Actor, orderId: string, input: AddLineInput) =>
   changeOrder(
     db,
     actor,
-    port,
     orderId,
     { action: 'order.line.add', event: 'update', allowed: OPEN_STATUSES, doing: 'add lines to' },
     (tx, order) => {
-      const [row] = insertLines(tx, port, order, [input], 'body')
+      const [row] = insertLines(tx, order, [input], 'body')
       return {
         lineItemId: row!.id,
         line: { title: row!.title, quantity: row!.quantity, unitPrice: row!.unitPrice },
@@ -316,18 +314,10 @@ export const addLine = (db: Db, actor: Actor, port: OrdersPort, orderId: string,
     },
   )
 
-export const updateLine = (
-  db: Db,
-  actor: Actor,
-  port: OrdersPort,
-  orderId: string,
-  lineId: string,
-  patch: UpdateLineInput,
-) =>
+export const updateLine = (db: Db, actor: Actor, orderId: string, lineId: string, patch: UpdateLineInput) =>
   changeOrder(
     db,
     actor,
-    port,
     orderId,
     { action: 'order.line.update', event: 'update', allowed: OPEN_STATUSES, doing: 'change lines of' },
     (tx, order) => {
@@ -354,7 +344,7 @@ export const updateLine = (
         modifiers,
         ...(patch.routing !== undefined ? { routing: routingOf(patch.routing) } : {}),
         // Re-resolved, so a line changed after the location's tax changed is charged today's rate.
-        ...resolveTax(tx, port, order, line.taxCode as TaxCode | null),
+        ...resolveTax(tx, order, line.taxCode as TaxCode | null),
         updatedAt: nowIso(),
       }
       for (const [key, value] of Object.entries(optionalLineFields(patch)))
@@ -365,11 +355,10 @@ export const updateLine = (
     },
   )
 
-export const removeLine = (db: Db, actor: Actor, port: OrdersPort, orderId: string, lineId: string) =>
+export const removeLine = (db: Db, actor: Actor, orderId: string, lineId: string) =>
   changeOrder(
     db,
     actor,
-    port,
     orderId,
     { action: 'order.line.remove', event: 'update', allowed: OPEN_STATUSES, doing: 'remove lines from' },
     (tx) => {

@@ -2,7 +2,7 @@
 
 import { t } from 'elysia'
 import { int, money, oneOf, signedMoney } from '../../platform/http/types'
-import { taxCodes } from './ports'
+import { taxCodes } from './schema'
 
 const text = (max: number, description?: string) => t.String({ minLength: 1, maxLength: max, description })
 const optionalText = (max: number, description?: string) => t.Optional(t.Nullable(text(max, description)))

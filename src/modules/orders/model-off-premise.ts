@@ -1,6 +1,7 @@
 // The `offPremise` block a takeout, pickup, curbside or delivery order carries, and its input at
 // order creation: the contract between orders, which carry the block, and the off-premise module,
-// which fills it (quote, staging, guest messages, pickup or delivery) through the OrdersPort.
+// which fills it (quote, staging, guest messages, pickup or delivery) through what it lends orders
+// (others.ts).
 // The states are listed here as the contract admits them; the off-premise tables store only
 // these (tsc checks the block it presents against this schema).
 import { t } from 'elysia'

@@ -5,8 +5,7 @@ import { pagingQuery } from '../../platform/http/paging'
 import { bool, int, MAX_MONEY, money, oneOf } from '../../platform/http/types'
 import { AddLine, LineItem } from './model-lines'
 import { OffPremiseBlock, OffPremiseInput } from './model-off-premise'
-import { taxCodes } from './ports'
-import { orderStatuses, serviceChargeTypes } from './schema'
+import { orderStatuses, serviceChargeTypes, taxCodes } from './schema'
 
 const text = (max: number, description?: string) => t.String({ minLength: 1, maxLength: max, description })
 const optionalText = (max: number, description?: string) => t.Optional(t.Nullable(text(max, description)))

@@ -6,7 +6,6 @@ import { conflict } from '../../platform/http/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import type { OrderView } from './model'
-import type { OrdersPort } from './ports'
 import { repriceOrder } from './reprice'
 import type { OrderRow, OrderStatus } from './schema'
 import { getOrderRow, loadOrder } from './view'
@@ -45,7 +44,6 @@ export interface OrderChange {
 export function changeOrder(
   db: Db,
   actor: Actor,
-  port: OrdersPort,
   orderId: string,
   change: OrderChange,
   work: (tx: Queryable, order: OrderRow) => Record<string, unknown> | undefined,
@@ -55,9 +53,9 @@ export function changeOrder(
     assertStatus(order, change.allowed, change.doing)
     const details = work(tx, order) ?? {}
     const before = { total: order.total, balanceDue: order.balanceDue }
-    const after = repriceOrder(tx, port, orderId)
+    const after = repriceOrder(tx, orderId)
     change.settle?.(tx, after)
-    const view = loadOrder(tx, port, orderId)
+    const view = loadOrder(tx, orderId)
     recordWrite(tx, actor, {
       action: change.action,
       entityType: 'order',

@@ -9,12 +9,12 @@ import { invalid } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { findLocation, getLocation } from '../locations/service'
-import { findStaffUser } from '../staff/service'
+import { findLocation, getLocation } from '../locations'
+import { findStaffUser } from '../staff'
 import { insertLines, type LineTerms } from './lines'
 import type { CreateOrderInput, OrderView, UpdateOrderInput } from './model'
 import { changeOrder, OPEN_STATUSES } from './mutation'
-import type { OrdersPort, TaxCode } from './ports'
+import { others } from './others'
 import { repriceOrder } from './reprice'
 import {
   type FundraisingValue,
@@ -24,6 +24,7 @@ import {
   orderSequences,
   orderServiceCharges,
   orders,
+  type TaxCode,
 } from './schema'
 import { resolveTax, taxPlaceOf } from './tax-place'
 import { linesOf, loadOrder, ordersByIds, presentOrders, serviceChargesOf } from './view'
@@ -74,22 +75,22 @@ const shipToColumns = (shipTo: ShipToInput) =>
  * Follows a change of where the order is taxed (its ship-to or fulfillment mode): lines not
  * voided and service charges take the rate of their tax code at the new place.
  */
-function retax(tx: Queryable, port: OrdersPort, order: OrderRow) {
+function retax(tx: Queryable, order: OrderRow) {
   for (const line of linesOf(tx, order.id))
     if (!line.voidedAt)
       tx.update(orderLines)
-        .set(resolveTax(tx, port, order, line.taxCode as TaxCode | null))
+        .set(resolveTax(tx, order, line.taxCode as TaxCode | null))
         .where(eq(orderLines.id, line.id))
         .run()
   for (const charge of serviceChargesOf(tx, order.id))
     tx.update(orderServiceCharges)
-      .set({ taxRateBps: resolveTax(tx, port, order, charge.taxCode as TaxCode).taxRateBps })
+      .set({ taxRateBps: resolveTax(tx, order, charge.taxCode as TaxCode).taxRateBps })
       .where(eq(orderServiceCharges.id, charge.id))
       .run()
 }
 
-function resolveCustomer(tx: Queryable, port: OrdersPort, id: string) {
-  const customer = port.findCustomer(tx, id)
+function resolveCustomer(tx: Queryable, id: string) {
+  const customer = others.findCustomer(tx, id)
   if (!customer) throw invalid('body/customerId', `no customer ${id}`)
   return customer
 }
@@ -107,7 +108,6 @@ function assertStaff(tx: Queryable, staffUserId: string | null | undefined, path
 export function createOrder(
   db: Db,
   actor: Actor,
-  port: OrdersPort,
   input: CreateOrderInput,
   lineTerms: LineTerms[] = [],
 ): OrderView {
@@ -116,7 +116,7 @@ export function createOrder(
   return inWriteTransaction(db, (tx) => {
     if (!findLocation(tx, locationId)) throw invalid('body/locationId', `unknown location ${locationId}`)
     assertStaff(tx, input.assignedStaffUserId, 'body/assignedStaffUserId')
-    const customer = input.customerId ? resolveCustomer(tx, port, input.customerId) : null
+    const customer = input.customerId ? resolveCustomer(tx, input.customerId) : null
     const now = nowIso()
     const order = tx
       .insert(orders)
@@ -155,10 +155,10 @@ export function createOrder(
       })
       .returning()
       .get()
-    port.attachOffPremise(tx, actor, order, input.offPremise)
-    insertLines(tx, port, order, input.lineItems ?? [], 'body/lineItems/#', lineTerms)
-    repriceOrder(tx, port, order.id)
-    const view = loadOrder(tx, port, order.id)
+    others.attachOffPremise(tx, actor, order, input.offPremise)
+    insertLines(tx, order, input.lineItems ?? [], 'body/lineItems/#', lineTerms)
+    repriceOrder(tx, order.id)
+    const view = loadOrder(tx, order.id)
     recordWrite(tx, actor, {
       action: 'order.create',
       entityType: 'order',
@@ -175,7 +175,7 @@ export function createOrder(
   })
 }
 
-export const getOrder = (db: Queryable, port: OrdersPort, id: string): OrderView => loadOrder(db, port, id)
+export const getOrder = (db: Queryable, id: string): OrderView => loadOrder(db, id)
 
 export interface OrderListQuery extends PageRequest {
   q?: string
@@ -189,7 +189,7 @@ export interface OrderListQuery extends PageRequest {
  * Newest first. `q` is an exact order number or part of the customer or guest name. Only orders
  * at the request's locations, in the rows and in the count.
  */
-export function listOrders(db: Queryable, port: OrdersPort, query: OrderListQuery, locations: LocationScope) {
+export function listOrders(db: Queryable, query: OrderListQuery, locations: LocationScope) {
   const conditions: (SQL | undefined)[] = [
     scopeCondition(locations, orders.locationId),
     query.locationId ? eq(orders.locationId, query.locationId) : undefined,
@@ -215,29 +215,22 @@ export function listOrders(db: Queryable, port: OrdersPort, query: OrderListQuer
     .offset(offsetOf(query))
     .all()
     .map((row) => row.id)
-  return { orders: presentOrders(db, port, ordersByIds(db, ids)), total }
+  return { orders: presentOrders(db, ordersByIds(db, ids)), total }
 }
 
-export function updateOrder(
-  db: Db,
-  actor: Actor,
-  port: OrdersPort,
-  id: string,
-  patch: UpdateOrderInput,
-): OrderView {
+export function updateOrder(db: Db, actor: Actor, id: string, patch: UpdateOrderInput): OrderView {
   return changeOrder(
     db,
     actor,
-    port,
     id,
     { action: 'order.update', event: 'update', allowed: OPEN_STATUSES, doing: 'change the header of' },
     (tx, order) => {
       assertStaff(tx, patch.assignedStaffUserId, 'body/assignedStaffUserId')
-      if (patch.fulfillmentMode) port.changeOffPremiseMode(tx, actor, order, patch.fulfillmentMode)
+      if (patch.fulfillmentMode) others.changeOffPremiseMode(tx, actor, order, patch.fulfillmentMode)
       const { fundraising, shipTo, ...fields } = patch
       const set: Partial<OrderRow> = { ...fields, ...shipToColumns(shipTo) }
       if (fields.customerId) {
-        const customer = resolveCustomer(tx, port, fields.customerId)
+        const customer = resolveCustomer(tx, fields.customerId)
         set.customerId = customer.id
         if (fields.customerName === undefined) set.customerName = customer.name
       }
@@ -251,7 +244,7 @@ export function updateOrder(
           .returning()
           .get()!
         if (JSON.stringify(taxPlaceOf(tx, order)) !== JSON.stringify(taxPlaceOf(tx, updated)))
-          retax(tx, port, updated)
+          retax(tx, updated)
       }
       return { changes }
     },

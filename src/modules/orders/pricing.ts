@@ -7,7 +7,7 @@
 // Beside the lines an order carries bottle deposits (per line), service charges and shipping.
 import { invalid } from '../../platform/http/problem'
 import { divideHalfUp } from '../../platform/rounding'
-import { allocate, type CouponAmountTerms, couponDiscount } from '../coupons/apply'
+import { allocate, type CouponAmountTerms, couponDiscount } from '../coupons'
 
 export type TaxCalculation = 'Added' | 'Included'
 

@@ -5,9 +5,9 @@ import { eq } from 'drizzle-orm'
 import { conflict } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import type { CouponAmountTerms } from '../coupons/apply'
+import type { CouponAmountTerms } from '../coupons'
 import { lineDiscountable } from './gift-card-discounts'
-import type { OrdersPort } from './ports'
+import { others } from './others'
 import {
   type Fundraising,
   type PricingDiscount,
@@ -124,14 +124,14 @@ interface RatedShipping {
  * The shipping of a `shipping` order: the configured rate for its weight and ship-to (none
  * without a ship-to or a covering configuration), or its override; taxed at the `freight` rate.
  */
-function rateShipping(tx: Queryable, port: OrdersPort, order: OrderRow): RatedShipping {
+function rateShipping(tx: Queryable, order: OrderRow): RatedShipping {
   if (order.fulfillmentMode !== 'shipping' || order.status === 'voided')
     return {
       charge: null,
       header: { shippingServiceId: null, shippingServiceTitle: null, shippingRate: null },
     }
   const rate = order.shipToCountryCode
-    ? port.shippingRate(tx, order.id, {
+    ? others.shippingRate(tx, order.id, {
         countryCode: order.shipToCountryCode,
         stateCode: order.shipToStateCode,
       })
@@ -139,7 +139,7 @@ function rateShipping(tx: Queryable, port: OrdersPort, order: OrderRow): RatedSh
   return {
     charge: {
       amount: order.shippingOverride ?? rate?.price ?? 0,
-      taxRateBps: resolveTax(tx, port, order, 'freight').taxRateBps,
+      taxRateBps: resolveTax(tx, order, 'freight').taxRateBps,
     },
     header: {
       shippingServiceId: rate?.serviceId ?? null,
@@ -162,12 +162,12 @@ const unchanged = (row: object, computed: object) =>
   Object.entries(computed).every(([key, value]) => (row as Record<string, unknown>)[key] === value)
 
 /** Prices the order as stored and writes every computed amount. Returns the updated header. */
-export function repriceOrder(tx: Queryable, port: OrdersPort, orderId: string): OrderRow {
+export function repriceOrder(tx: Queryable, orderId: string): OrderRow {
   const order = getOrderRow(tx, orderId)
   const lines = linesOf(tx, orderId)
   const discounts = discountsOf(tx, orderId)
   const charges = serviceChargesOf(tx, orderId)
-  const shipping = rateShipping(tx, port, order)
+  const shipping = rateShipping(tx, order)
   const priced = priceOrder({
     lines: lines.map((line) => toPricingLine(line, lineDiscountable(tx, line))),
     discounts: discounts.map(toPricingDiscount),

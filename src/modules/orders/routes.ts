@@ -26,7 +26,6 @@ import {
   putLocationTaxPlace,
   updateOrder,
 } from './orders'
-import type { OrdersPort } from './ports'
 import { orderLocated } from './view'
 
 /** A shipping override (set or cleared) needs its own primitive beside `orders:write`. */
@@ -44,10 +43,10 @@ const SHIPPING =
 const ROUNDING =
   'Money is integer cents. Line subtotal = (unitPrice + modifier amounts) × quantity; modifier amounts round half-up per portion; discounts apply in order, each to what earlier ones left; bottle deposits are the variant’s `bottleDeposit` × quantity, never discounted; tax is computed per line on the discounted amount (plus the deposit when the tenant taxes deposits, `PUT /order-settings`) and rounded half-up to the cent (`Added`: on top; `Included`: inside the price, reported in `includedTaxTotal`), per service charge and on shipping. total = subtotal − discountTotal + serviceChargeTotal + shippingTotal + bottleDepositTotal + (taxTotal − includedTaxTotal) + tipTotal + fundraising contribution; each total is the sum of its breakdown (lines, service charges, `shipping`).'
 
-export const orderRoutes = (auth: AuthPlugin, port: OrdersPort) =>
+export const orderRoutes = (auth: AuthPlugin) =>
   new Elysia({ name: 'orders', prefix: '/order', detail: { tags: ['Orders'] } })
     .use(auth)
-    .get('', ({ db, query, locations }) => listOrders(db, port, { ...query, ...pageOf(query) }, locations), {
+    .get('', ({ db, query, locations }) => listOrders(db, { ...query, ...pageOf(query) }, locations), {
       permission: 'orders:read',
       query: OrderListQuery,
       response: OrderList,
@@ -62,7 +61,7 @@ export const orderRoutes = (auth: AuthPlugin, port: OrdersPort) =>
       ({ db, actor, permissions, body, headers, request, set }) => {
         assertMayOverrideShipping(permissions, body)
         const key = headers['idempotency-key']
-        const run = () => ({ status: 201, body: createOrder(db, actor, port, body) })
+        const run = () => ({ status: 201, body: createOrder(db, actor, body) })
         const result = key
           ? idempotentWrite(
               db,
@@ -110,7 +109,7 @@ export const orderRoutes = (auth: AuthPlugin, port: OrdersPort) =>
         },
       },
     )
-    .get('/:id', ({ db, params }) => getOrder(db, port, params.id), {
+    .get('/:id', ({ db, params }) => getOrder(db, params.id), {
       permission: 'orders:read',
       locatedBy: orderLocated,
       params: OrderParams,
@@ -121,7 +120,7 @@ export const orderRoutes = (auth: AuthPlugin, port: OrdersPort) =>
       '/:id',
       ({ db, actor, permissions, params, body }) => {
         assertMayOverrideShipping(permissions, body)
-        return updateOrder(db, actor, port, params.id, body)
+        return updateOrder(db, actor, params.id, body)
       },
       {
         permission: 'orders:write',

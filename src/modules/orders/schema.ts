@@ -6,6 +6,10 @@ export type OrderStatus = (typeof orderStatuses)[number]
 
 export const taxCalculations = ['Added', 'Included'] as const
 
+/** What a line or service charge is taxed as: one of the rates of a tax (taxes/rates.ts). */
+export const taxCodes = ['food', 'wine', 'generalMerchandise', 'freight'] as const
+export type TaxCode = (typeof taxCodes)[number]
+
 /** Gap-free per-tenant counters; `order` holds the last order number handed out. */
 export const orderSequences = sqliteTable('order_sequences', {
   name: text('name').primaryKey(),

@@ -7,7 +7,7 @@ import { groupBy, rowsWhereIn } from '../../platform/tenancy/table-rows'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import type { OrderView } from './model'
 import type { OffPremiseView } from './model-off-premise'
-import type { OrdersPort } from './ports'
+import { others } from './others'
 import {
   type OrderDiscountRow,
   type OrderFulfillmentRow,
@@ -157,7 +157,7 @@ export function presentOrder(
   }
 }
 
-export function loadOrder(db: Queryable, port: OrdersPort, id: string): OrderView {
+export function loadOrder(db: Queryable, id: string): OrderView {
   const row = getOrderRow(db, id)
   return presentOrder(
     row,
@@ -165,7 +165,7 @@ export function loadOrder(db: Queryable, port: OrdersPort, id: string): OrderVie
     discountsOf(db, id),
     fulfillmentsOf(db, id),
     serviceChargesOf(db, id),
-    port.offPremiseBlocks(db, [id]).get(id) ?? null,
+    others.offPremiseBlocks(db, [id]).get(id) ?? null,
   )
 }
 
@@ -173,7 +173,7 @@ export function loadOrder(db: Queryable, port: OrdersPort, id: string): OrderVie
  * Presents many orders: their children come from one statement per child table for all of them
  * (raw statements decoded by hand: table-rows.ts), not four per order.
  */
-export function presentOrders(db: Queryable, port: OrdersPort, rows: OrderRow[]): OrderView[] {
+export function presentOrders(db: Queryable, rows: OrderRow[]): OrderView[] {
   if (rows.length === 0) return []
   const ids = rows.map((r) => r.id)
   // Ordered by order first, so each order's group keeps its own order.
@@ -193,7 +193,7 @@ export function presentOrders(db: Queryable, port: OrdersPort, rows: OrderRow[])
   const serviceCharges = childrenOf<OrderServiceChargeRow>(orderServiceCharges, orderServiceCharges.orderId, [
     orderServiceCharges.position,
   ])
-  const offPremise = port.offPremiseBlocks(db, ids)
+  const offPremise = others.offPremiseBlocks(db, ids)
   return rows.map((row) =>
     presentOrder(
       row,

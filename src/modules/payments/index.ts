@@ -1,5 +1,4 @@
 import { family } from '../../platform/family'
-import { serviceOrdersPort } from '../orders-port'
 import * as model from './model'
 import { Payment } from './model'
 import { paymentMixRoutes, paymentRoutes } from './routes'
@@ -20,7 +19,7 @@ export const paymentsFamily = family({
     },
   ],
   routes: (platform) => [
-    paymentRoutes(platform.auth, { provider: platform.payments, port: serviceOrdersPort }),
+    paymentRoutes(platform.auth, { provider: platform.payments }),
     paymentMixRoutes(platform.auth),
   ],
 })

@@ -73,7 +73,7 @@ export const paymentRoutes = (auth: AuthPlugin, deps: PaymentDeps) =>
             ? await callOnce(call, 201, () =>
                 takeCardPayment(db, actor, locations, deps, params.id, body, call.key),
               )
-            : writeOnce(call, 201, () => takeLocalPayment(db, actor, locations, deps, params.id, body))
+            : writeOnce(call, 201, () => takeLocalPayment(db, actor, locations, params.id, body))
         set.status = result.status
         return result.body
       },
@@ -161,7 +161,7 @@ Fields of another tender are 400. ${IDEMPOTENT} ${MONEY}`,
                 refundCardPayment(db, actor, locations, deps, params.id, params.paymentId, body, call.key),
               )
             : writeOnce(call, 200, () =>
-                refundLocalPayment(db, actor, locations, deps, params.id, params.paymentId, body),
+                refundLocalPayment(db, actor, locations, params.id, params.paymentId, body),
               )
         return result.body
       },

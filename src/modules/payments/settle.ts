@@ -105,7 +105,7 @@ export async function capturePayment(
         { status: 'captured', tipAmount, capturedAmount: total, capturedAt: nowIso() },
         { amount: current.amount, tipAmount, capturedAmount: total },
       )
-      recordOrderPayment(db, actor, deps.port, {
+      recordOrderPayment(db, actor, {
         orderId,
         paymentIntentId: paymentId,
         amount: current.amount,
@@ -181,7 +181,6 @@ function bookRefund(
   db: Db,
   actor: Actor,
   locations: LocationScope,
-  deps: PaymentDeps,
   payment: PaymentRow,
   input: RefundPaymentInput,
   refund: { amount: number; tipAmount: number },
@@ -254,7 +253,7 @@ function bookRefund(
       },
       { refundId, ...refund, reason: input.reason ?? null, drawerId },
     )
-    recordOrderRefund(db, actor, deps.port, {
+    recordOrderRefund(db, actor, {
       orderId: current.orderId,
       paymentIntentId: current.id,
       ...refund,
@@ -268,7 +267,6 @@ export function refundLocalPayment(
   db: Db,
   actor: Actor,
   locations: LocationScope,
-  deps: PaymentDeps,
   orderId: string,
   paymentId: string,
   input: RefundPaymentInput,
@@ -278,7 +276,7 @@ export function refundLocalPayment(
     assertPaymentStatus(payment, ['captured'], 'refund')
     if (input.drawerId && payment.tender !== 'cash')
       throw invalid('body/drawerId', 'only cash refunds go through a drawer')
-    return bookRefund(db, actor, locations, deps, payment, input, refundAmounts(payment, input), null)
+    return bookRefund(db, actor, locations, payment, input, refundAmounts(payment, input), null)
   })
 }
 
@@ -304,5 +302,5 @@ export async function refundCardPayment(
       providerKey(actor, paymentId, 'refund', idempotencyKey),
     ),
   )
-  return bookRefund(db, actor, locations, deps, payment, input, refund, providerRefundId)
+  return bookRefund(db, actor, locations, payment, input, refund, providerRefundId)
 }

@@ -26,7 +26,6 @@ import { customerPaymentMethods } from '../customers/schema'
 import { redeemGiftCard } from '../gift-cards/operations'
 import { recordOrderPayment } from '../orders/lifecycle'
 import { assertStatus, OPEN_STATUSES } from '../orders/mutation'
-import type { OrdersPort } from '../orders/ports'
 import type { OrderRow } from '../orders/schema'
 import { getOrderRow } from '../orders/view'
 import type { CreatePaymentInput, PaymentView } from './model'
@@ -37,7 +36,6 @@ export const CURRENCY = 'usd'
 
 export interface PaymentDeps {
   provider: PaymentProvider
-  port: OrdersPort
 }
 
 /** Cents of the order's balance held by card authorizations not yet captured. */
@@ -170,7 +168,6 @@ export function takeLocalPayment(
   db: Db,
   actor: Actor,
   locations: LocationScope,
-  deps: PaymentDeps,
   orderId: string,
   input: CreatePaymentInput,
 ): PaymentView {
@@ -224,7 +221,7 @@ export function takeLocalPayment(
         extra: { giftCardId: redeemed.giftCard.id },
       })
     }
-    recordOrderPayment(db, actor, deps.port, {
+    recordOrderPayment(db, actor, {
       orderId,
       paymentIntentId: id,
       amount: input.amount,
@@ -317,7 +314,7 @@ export async function takeCardPayment(
       const current = assertPayable(tx, locations, orderId, input.amount, tipAmount)
       insertPayment(tx, actor, { id, order: current, input, status: result.status, extra })
       if (result.status === 'captured')
-        recordOrderPayment(db, actor, deps.port, {
+        recordOrderPayment(db, actor, {
           orderId,
           paymentIntentId: id,
           amount: input.amount,

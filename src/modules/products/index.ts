@@ -29,3 +29,6 @@ export const productsFamily = family({
   ],
   routes: (platform) => [productRoutes(platform.auth)],
 })
+
+// What the other families may use.
+export { type CatalogVariant, findVariant, findVariantBySku } from './variants'

@@ -1,5 +1,6 @@
 import { CRUD } from '../../platform/events/catalogue'
 import { family } from '../../platform/family'
+import { registerShippingHooks } from './hooks'
 import * as model from './model'
 import { ShippingConfiguration } from './model'
 import { orderShippingRoutes, shippingRoutes } from './routes'
@@ -19,5 +20,6 @@ export const shippingFamily = family({
       schema: ShippingConfiguration,
     },
   ],
+  hooks: registerShippingHooks,
   routes: (platform) => [shippingRoutes(platform.auth), orderShippingRoutes(platform.auth)],
 })

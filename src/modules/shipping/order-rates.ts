@@ -1,5 +1,5 @@
 // Shipping rates for an order: the order's shipping weight from its catalog lines, then the
-// rate quote for a destination.
+// rate quote for a destination, and the rate orders charge (lent to them: hooks.ts).
 import { and, eq, inArray, isNull } from 'drizzle-orm'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { orderLines } from '../orders/schema'
@@ -61,4 +61,21 @@ export function quoteOrderShipping(
     weightUnits: 'Lbs' as const,
     ...quoteShippingRates(db, { weight, weightUnits: 'Lbs', ...destination }),
   }
+}
+
+/**
+ * The rate orders charge for shipping an order to a place: the default active service of the
+ * first configuration covering it (else its first active service); null when none covers it.
+ */
+export function orderShippingRate(
+  db: Queryable,
+  orderId: string,
+  shipTo: { countryCode: string; stateCode: string | null },
+): { serviceId: string; title: string; price: number } | null {
+  const { rates } = quoteOrderShipping(db, orderId, {
+    countryCode: shipTo.countryCode,
+    stateCode: shipTo.stateCode ?? undefined,
+  })
+  const rate = rates.find((r) => r.isDefault) ?? rates[0]
+  return rate ? { serviceId: rate.serviceId, title: rate.title, price: rate.price } : null
 }

@@ -10,3 +10,6 @@ export const staffFamily = family({
   models: { staff: model },
   routes: (platform) => [staffRoutes(platform.auth, platform.control.db)],
 })
+
+// What the other families may use.
+export { findStaffUser } from './service'

@@ -32,3 +32,7 @@ export const tagsFamily = family({
   jobs: (platform) => registerTagJobs(platform),
   routes: (platform) => [tagRoutes(platform.auth)],
 })
+
+// What the other families may use.
+export { registerTaggable, tagsFor } from './assignments'
+export { registerDynamicSource } from './dynamic'

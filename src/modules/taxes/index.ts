@@ -13,3 +13,6 @@ export const taxesFamily = family({
   events: [{ object: 'tax', actions: CRUD, emittedBy: '`/tax`', payload: 'the tax', schema: Tax }],
   routes: (platform) => [taxRoutes(platform.auth)],
 })
+
+// What the other families may use.
+export { taxRateFor } from './rates'

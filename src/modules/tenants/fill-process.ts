@@ -15,7 +15,7 @@ export interface FillRequest {
   tenant: Tenant
   operator: OperatorActor
   fill: TenantFill
-  /** The server's: how its databases are opened, and the payment provider the demo pays through. */
+  /** The server's: how its databases are opened. */
   config: Config
 }
 

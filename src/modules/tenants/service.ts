@@ -15,8 +15,6 @@ import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/p
 import { conflict, notFound } from '../../platform/http/problem'
 import { isUuid } from '../../platform/ids'
 import { type OperatorActor, recordOperatorAction } from '../../platform/operator/audit'
-import { openPaymentProvider } from '../../platform/payments'
-import type { PaymentProvider } from '../../platform/payments/provider'
 import type { Platform } from '../../platform/platform'
 import { type TenantStatus, tenants } from '../../platform/tenancy/control-schema'
 import { type ControlDb, type Db, drizzleOn, tenantDatabasePath } from '../../platform/tenancy/databases'
@@ -97,14 +95,11 @@ export function fillNewTenant(
   operator: OperatorActor,
   tenant: Tenant,
   fill: TenantFill,
-  payments: PaymentProvider,
 ): FirstRecords {
   const actor = operatorTenantActor(tenant.id, operator)
   // One transaction for the whole fill: the demo's hundreds of writes commit once.
   return inWriteTransaction(db, () =>
-    fill.seed === 'demo'
-      ? seedDemo(db, actor, tenant, fill.owner, payments)
-      : seedEmpty(db, actor, tenant, fill.owner),
+    fill.seed === 'demo' ? seedDemo(db, actor, tenant, fill.owner) : seedEmpty(db, actor, tenant, fill.owner),
   )
 }
 
@@ -149,7 +144,7 @@ export function createTenantWithOwner(platform: Platform, operator: OperatorActo
   let first: FirstRecords | undefined
   const tenant = createTenant(control, platform.pool, newTenantOf(input), {
     prepare(db, tenant) {
-      first = fillNewTenant(db, operator, tenant, input, platform.payments)
+      first = fillNewTenant(db, operator, tenant, input)
     },
     registered(tenant) {
       recordCreation(control, operator, input, tenant, {
@@ -170,13 +165,7 @@ export function fillTenantDatabase(request: FillRequest): FirstRecordIds {
   })
   try {
     migrate(sqlite, tenantMigrations)
-    const first = fillNewTenant(
-      drizzleOn(sqlite),
-      request.operator,
-      request.tenant,
-      request.fill,
-      openPaymentProvider(config),
-    )
+    const first = fillNewTenant(drizzleOn(sqlite), request.operator, request.tenant, request.fill)
     return { locationId: first.location.id, ownerStaffUserId: first.owner.id }
   } finally {
     sqlite.close(false)

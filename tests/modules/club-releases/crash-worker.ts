@@ -4,13 +4,15 @@
 // Usage: bun crash-worker.ts <databasePath> <tenantId> <runId> <keyLog>
 import { appendFileSync } from 'node:fs'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
+import { registerFamilies } from '../../../src/modules'
 import { executeRun } from '../../../src/modules/club-releases/processing'
-import { serviceOrdersPort } from '../../../src/modules/orders-port'
 import type { PaymentProvider } from '../../../src/platform/payments/provider'
 import { sandboxProvider } from '../../../src/platform/payments/sandbox'
 import type { Db } from '../../../src/platform/tenancy/databases'
 import { openSqlite } from '../../../src/platform/tenancy/sqlite'
 
+// Member orders ask shipping and off-premise for their parts: what registerFamilies lends orders.
+registerFamilies()
 const [path, tenantId, runId, keyLog] = process.argv.slice(2) as [string, string, string, string]
 const sqlite = openSqlite(path, { synchronous: 'NORMAL', busyTimeoutMs: 30_000 })
 const db = drizzle({ client: sqlite }) as Db
@@ -28,4 +30,4 @@ const provider: PaymentProvider = {
     })
   },
 }
-await executeRun(db, tenantId, { provider, port: serviceOrdersPort }, runId)
+await executeRun(db, tenantId, { provider }, runId)

@@ -5,7 +5,6 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { executeRun, processDue } from '../../../src/modules/club-releases/processing'
-import { serviceOrdersPort } from '../../../src/modules/orders-port'
 import type { PaymentProvider } from '../../../src/platform/payments/provider'
 import { tenantDatabasePath } from '../../../src/platform/tenancy/databases'
 import { createTestApp, type TestApp } from '../../harness'
@@ -65,7 +64,7 @@ function assertOncePerMembership() {
 describe('club release runs: once per membership', () => {
   test('two runs of one release at once make one order and one charge per membership', async () => {
     const keys: string[] = []
-    const deps = { provider: recordingProvider(keys), port: serviceOrdersPort }
+    const deps = { provider: recordingProvider(keys) }
     const [a, b] = [await queueRun(), await queueRun()]
     await Promise.all([
       executeRun(t.tenant.db, t.tenant.id, deps, a),
@@ -85,7 +84,7 @@ describe('club release runs: once per membership', () => {
       live,
     ])
     const keys: string[] = []
-    const deps = { provider: recordingProvider(keys), port: serviceOrdersPort }
+    const deps = { provider: recordingProvider(keys) }
     await processDue(t.tenant.db, t.tenant.id, '2000-01-01', deps)
     expect(keys).toEqual([])
     expect(db.query('SELECT status FROM club_release_runs WHERE id = ?').get(live)).toEqual({
@@ -142,7 +141,7 @@ describe('club release runs: once per membership', () => {
       t.tenant.db,
       t.tenant.id,
       '2000-01-01',
-      { provider: recordingProvider(keys), port: serviceOrdersPort },
+      { provider: recordingProvider(keys) },
       undefined,
       { claimLeaseMs: 0 },
     )

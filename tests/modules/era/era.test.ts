@@ -3,7 +3,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { ERA_JOB } from '../../../src/modules/era/jobs'
 import { recordOrderPayment } from '../../../src/modules/orders/lifecycle'
-import { serviceOrdersPort } from '../../../src/modules/orders-port'
 import { systemActor } from '../../../src/platform/auth/actor'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { jobFor, ok } from '../labor/helpers'
@@ -79,7 +78,7 @@ async function handMade() {
   const o1 = await order('2025-03-01T20:00:00.000Z', [item('Burger', 1500, 2), item('Fries', 500)], {
     seatCount: 2,
   })
-  recordOrderPayment(t.tenant.db, systemActor(t.tenant.id, 'payments'), serviceOrdersPort, {
+  recordOrderPayment(t.tenant.db, systemActor(t.tenant.id, 'payments'), {
     orderId: o1.id,
     paymentIntentId: 'pi_1',
     amount: 3500,

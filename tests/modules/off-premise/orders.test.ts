@@ -10,7 +10,6 @@ import {
   sendPendingNotifications,
 } from '../../../src/modules/off-premise/notifications'
 import { weekdays } from '../../../src/modules/off-premise/schema'
-import { serviceOrdersPort } from '../../../src/modules/orders-port'
 import { systemActor } from '../../../src/platform/auth/actor'
 import { MessageSendError } from '../../../src/platform/messaging/sender'
 import { countRows, createTestApp, type TestApp } from '../../harness'
@@ -491,7 +490,7 @@ describe('off-premise orders', () => {
     await settings({ guestMessagingEnabled: true })
     const order = await submitted({ fulfillmentMode: 'takeout', offPremise: { customer: guest } })
     await act(order.id, 'stage')
-    readyOrder(t.tenant.db, systemActor(t.tenant.id, 'test'), serviceOrdersPort, order.id)
+    readyOrder(t.tenant.db, systemActor(t.tenant.id, 'test'), order.id)
     const pending = (await t.request('GET', `/order/${order.id}`)).body.offPremise.guestMessaging
       .notifications
     expect(pending.map((n: any) => n.status)).toEqual(['pending'])
@@ -536,7 +535,7 @@ describe('off-premise orders', () => {
   test('the notify job sends what a request left pending', async () => {
     const order = await submitted({ fulfillmentMode: 'takeout', offPremise: { customer: guest } })
     await act(order.id, 'stage')
-    readyOrder(t.tenant.db, systemActor(t.tenant.id, 'test'), serviceOrdersPort, order.id)
+    readyOrder(t.tenant.db, systemActor(t.tenant.id, 'test'), order.id)
     await t.platform.jobs.runNow('off-premise.notify')
     const sent = (await t.request('GET', `/order/${order.id}`)).body.offPremise.guestMessaging.notifications
     expect(sent.map((n: any) => n.status)).toEqual(['sent'])

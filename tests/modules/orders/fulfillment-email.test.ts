@@ -3,7 +3,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { withFulfillmentEmail } from '../../../src/modules/orders/fulfillment-email'
 import { loadOrder } from '../../../src/modules/orders/view'
-import { serviceOrdersPort } from '../../../src/modules/orders-port'
 import { systemActor } from '../../../src/platform/auth/actor'
 import { MessageSendError, type MessageSender } from '../../../src/platform/messaging/sender'
 import { countRows, createTestApp, type TestApp } from '../../harness'
@@ -117,15 +116,9 @@ describe('fulfillment transaction emails', () => {
         throw new MessageSendError('smtp', 'connection refused')
       },
     }
-    const view = loadOrder(t.tenant.db, serviceOrdersPort, order.id)
+    const view = loadOrder(t.tenant.db, order.id)
     view.fulfillments[0]!.sendTransactionEmail = true
-    await withFulfillmentEmail(
-      t.tenant.db,
-      systemActor(t.tenant.id, 'test'),
-      serviceOrdersPort,
-      failing,
-      view,
-    )
+    await withFulfillmentEmail(t.tenant.db, systemActor(t.tenant.id, 'test'), failing, view)
     expect(emailAudits()).toEqual([
       expect.objectContaining({ status: 'failed', provider: 'smtp', reason: 'connection refused' }),
     ])

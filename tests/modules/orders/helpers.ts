@@ -1,21 +1,22 @@
-// Test app for orders with an in-memory catalog behind the OrdersPort, so the order rules are
-// tested on their own; the real catalog, taxes, coupons and inventory are wired in
-// src/modules/orders-port.ts, whose off-premise block the fake keeps.
+// Test app for orders with an in-memory catalog in place of the other families (orders/others.ts:
+// replaceOthersForTests), so the order rules are tested on their own; the families' own answers
+// are tested through the service app (wiring.test.ts). The shipping rate and the off-premise
+// block stay the families'.
 import { expect } from 'bun:test'
 import { Elysia } from 'elysia'
 import { orderActionRoutes } from '../../../src/modules/orders/action-routes'
-import type {
-  CatalogVariantInfo,
-  CustomerSegments,
-  DepletionRequest,
-  GiftCardIssue,
-  OrderCoupon,
-  OrdersPort,
-  TaxCode,
-  TaxRateInfo,
-} from '../../../src/modules/orders/ports'
+import {
+  type CatalogVariantInfo,
+  type CustomerSegments,
+  type DepletionRequest,
+  type GiftCardIssue,
+  type OrderCoupon,
+  type Others,
+  replaceOthersForTests,
+  type TaxRateInfo,
+} from '../../../src/modules/orders/others'
 import { orderRoutes } from '../../../src/modules/orders/routes'
-import { serviceOrdersPort } from '../../../src/modules/orders-port'
+import type { TaxCode } from '../../../src/modules/orders/schema'
 import { httpConventions } from '../../../src/platform/http/conventions'
 import { type BodySchemas, takeOverBodyChecks } from '../../../src/platform/http/request-body'
 import { createTestApp, type RequestOptions, type TestApp, type TestResponse } from '../../harness'
@@ -32,13 +33,8 @@ export interface FakeCatalog {
   issued: GiftCardIssue[]
 }
 
-export function fakePort(catalog: FakeCatalog): OrdersPort {
-  const { attachOffPremise, changeOffPremiseMode, offPremiseBlocks, shippingRate } = serviceOrdersPort
+function fakeOthers(catalog: FakeCatalog): Partial<Others> {
   return {
-    attachOffPremise,
-    changeOffPremiseMode,
-    offPremiseBlocks,
-    shippingRate,
     findCustomer: (_db, id) => (id.startsWith('cust-') ? { id, name: `Customer ${id}` } : undefined),
     findVariant: (_db, ref) =>
       catalog.variants.find((v) =>
@@ -151,12 +147,12 @@ export async function createOrdersTestApp(): Promise<OrdersTestApp> {
     reversed: [],
     issued: [],
   }
-  const port = fakePort(catalog)
+  const restoreOthers = replaceOthersForTests(fakeOthers(catalog))
   const bodySchemas: BodySchemas = new Map()
   const ordersApp = new Elysia({ normalize: false })
     .use(httpConventions({ maxBodyBytes: t.platform.config.maxBodyBytes, log: t.platform.log, bodySchemas }))
-    .use(orderRoutes(t.platform.auth, port))
-    .use(orderActionRoutes(t.platform.auth, port, t.platform.messages)) as unknown as Elysia
+    .use(orderRoutes(t.platform.auth))
+    .use(orderActionRoutes(t.platform.auth, t.platform.messages)) as unknown as Elysia
   takeOverBodyChecks(ordersApp, bodySchemas)
 
   const request = async (method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse> => {
@@ -178,7 +174,13 @@ export async function createOrdersTestApp(): Promise<OrdersTestApp> {
     } catch {}
     return { status: response.status, headers: response.headers, body: parsed as any, text }
   }
-  return Object.assign(t, { catalog, ordersApp, request }) as OrdersTestApp
+  const closeApp = t.close
+  // The fake answers for the whole process: the families answer again once this app is closed.
+  const close = () => {
+    restoreOthers()
+    return closeApp()
+  }
+  return Object.assign(t, { catalog, ordersApp, request, close }) as OrdersTestApp
 }
 
 /** Sets the acme location's tax place to California. */

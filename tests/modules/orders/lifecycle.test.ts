@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { recordOrderPayment, recordOrderRefund } from '../../../src/modules/orders/lifecycle'
 import { systemActor } from '../../../src/platform/auth/actor'
-import { createOrdersTestApp, fakePort, inCalifornia, newOrder, type OrdersTestApp, ok } from './helpers'
+import { createOrdersTestApp, inCalifornia, newOrder, type OrdersTestApp, ok } from './helpers'
 
 let t: OrdersTestApp
 beforeEach(async () => {
@@ -13,7 +13,7 @@ afterEach(() => t.close())
 
 const actor = () => systemActor(t.tenant.id, 'payments', t.tenant.staff.id)
 const pay = (orderId: string, amount: number, tipAmount = 0, paymentIntentId = 'pi_1') =>
-  recordOrderPayment(t.tenant.db, actor(), fakePort(t.catalog), {
+  recordOrderPayment(t.tenant.db, actor(), {
     orderId,
     paymentIntentId,
     amount,
@@ -197,7 +197,7 @@ describe('payments and close', () => {
     })
     expect(view.paidAt).toBeString()
     expect(() => pay(order.id, 1)).toThrow('cannot take payments on an order that is paid')
-    view = recordOrderRefund(t.tenant.db, actor(), fakePort(t.catalog), {
+    view = recordOrderRefund(t.tenant.db, actor(), {
       orderId: order.id,
       paymentIntentId: 'pi_2',
       amount: 359,
@@ -212,7 +212,7 @@ describe('payments and close', () => {
       paidAt: null,
     })
     expect(() =>
-      recordOrderRefund(t.tenant.db, actor(), fakePort(t.catalog), {
+      recordOrderRefund(t.tenant.db, actor(), {
         orderId: order.id,
         paymentIntentId: 'pi_1',
         amount: 2000,

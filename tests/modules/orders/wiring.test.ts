@@ -2,7 +2,7 @@
 // its reversal, gift card issuance on payment, the OpenAPI description and the route table.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { recordOrderPayment } from '../../../src/modules/orders/lifecycle'
-import { serviceOrdersPort } from '../../../src/modules/orders-port'
+import { others } from '../../../src/modules/orders/others'
 import { systemActor } from '../../../src/platform/auth/actor'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 
@@ -32,7 +32,7 @@ describe('orders in the service app', () => {
       ],
     })
     await ok('POST', `/order/${order.id}/submit`)
-    const paid = recordOrderPayment(t.tenant.db, systemActor(t.tenant.id, 'payments'), serviceOrdersPort, {
+    const paid = recordOrderPayment(t.tenant.db, systemActor(t.tenant.id, 'payments'), {
       orderId: order.id,
       paymentIntentId: 'pi_gc',
       amount: 2500,
@@ -90,9 +90,9 @@ describe('orders in the service app', () => {
     const unknown = await t.request('POST', `/order/${order.id}/line`, { body: { sku: 'NOPE' } })
     expect(unknown.status).toBe(400)
     expect(countRows(t.tenant.db, 'order_lines')).toBe(2)
-    // Collection membership reaches the port, for coupons that apply to collections.
+    // Collection membership reaches orders, for coupons that apply to collections.
     const pizzas = await ok('POST', '/collection', { title: 'Pizzas', productIds: [pizza.id] })
-    expect(serviceOrdersPort.findVariant(t.tenant.db, { sku: 'PIZ-S' })?.collectionIds).toEqual([pizzas.id])
+    expect(others.findVariant(t.tenant.db, { sku: 'PIZ-S' })?.collectionIds).toEqual([pizzas.id])
   })
 
   test('submitting depletes the recipe stock of catalog lines; voiding a line puts it back', async () => {

@@ -1,7 +1,6 @@
 // A card payment whose order moves on while the card is at the provider: the charge is given
 // back before the refusal, and nothing is recorded.
 import { afterEach, beforeEach, expect, test } from 'bun:test'
-import { serviceOrdersPort } from '../../../src/modules/orders-port'
 import { takeCardPayment, takeLocalPayment } from '../../../src/modules/payments/take'
 import { systemActor } from '../../../src/platform/auth/actor'
 import { everyLocation } from '../../../src/platform/auth/location-scope'
@@ -28,17 +27,10 @@ test('the order is paid in cash while the card is out: the card charge is refund
     async authorizePayment(input) {
       const result = await sandbox.authorizePayment(input)
       // Meanwhile, another terminal takes the whole balance in cash.
-      takeLocalPayment(
-        t.tenant.db,
-        actor,
-        everyLocation,
-        { provider: sandbox, port: serviceOrdersPort },
-        order.id,
-        {
-          tender: 'cash',
-          amount: 3_000,
-        },
-      )
+      takeLocalPayment(t.tenant.db, actor, everyLocation, order.id, {
+        tender: 'cash',
+        amount: 3_000,
+      })
       return result
     },
     async refundPayment(id, amount, key) {
@@ -50,7 +42,7 @@ test('the order is paid in cash while the card is out: the card charge is refund
     t.tenant.db,
     actor,
     everyLocation,
-    { provider, port: serviceOrdersPort },
+    { provider },
     order.id,
     { tender: 'card', amount: 3_000, paymentMethod: 'tok_visa' },
     'race-key-1',

@@ -4,7 +4,6 @@
 // tenant isolation.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { recordOrderPayment } from '../../../src/modules/orders/lifecycle'
-import { serviceOrdersPort } from '../../../src/modules/orders-port'
 import { REFRESH_DATED_TAGS_JOB } from '../../../src/modules/tags/jobs'
 import { systemActor } from '../../../src/platform/auth/actor'
 import { zonedInstant } from '../../../src/platform/dates'
@@ -162,7 +161,7 @@ describe('dynamic tags: re-evaluated when a record is created or changed', () =>
     })
     await ok('POST', `/order/${order.id}/submit`)
     expect(carriers(tag.id)).toEqual([])
-    recordOrderPayment(t.tenant.db, systemActor(t.tenant.id, 'payments'), serviceOrdersPort, {
+    recordOrderPayment(t.tenant.db, systemActor(t.tenant.id, 'payments'), {
       orderId: order.id,
       paymentIntentId: 'pi_1',
       amount: order.total,

@@ -2,8 +2,8 @@
 // location and an owner staff user mapped to the subject `owner`, so `npm install && npm start`
 // gives a working service. DEFAULT_TENANT_SEED=demo (the default) fills it with the demo tasting
 // room, so there is something to look at; `empty` leaves one location called `Main`.
-import type { CreateTenantInput } from '../modules/tenants/model'
-import { createTenantWithOwner, createTenantWithOwnerInChildProcess } from '../modules/tenants/service'
+import type { CreateTenantInput } from '../modules/tenants'
+import { createTenantWithOwner, createTenantWithOwnerInChildProcess } from '../modules/tenants'
 import { systemOperator } from '../platform/operator/audit'
 import type { Platform } from '../platform/platform'
 import { firstTenant } from '../platform/tenancy/tenants'

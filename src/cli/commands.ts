@@ -4,14 +4,9 @@ import { parseArgs } from 'node:util'
 import { loadConfig } from '../config'
 import { registerFamilies } from '../modules'
 import { accessSources } from '../modules/access'
-import { createLocation } from '../modules/locations/service'
-import {
-  createStaffUser,
-  findStaffIdBySubject,
-  findStaffUser,
-  presentStaffUser,
-} from '../modules/staff/service'
-import { fillTenantDatabase } from '../modules/tenants/service'
+import { createLocation } from '../modules/locations'
+import { createStaffUser, findStaffIdBySubject, findStaffUser, presentStaffUser } from '../modules/staff'
+import { fillTenantDatabase } from '../modules/tenants'
 import { verifyAuditChain } from '../platform/audit/audit'
 import { systemActor } from '../platform/auth/actor'
 import { createCredential, listCredentials, revokeCredential } from '../platform/auth/credentials'

@@ -2,15 +2,16 @@
 // keys, the same actions as the operator API, recorded in the operator audit log as `system:cli`.
 import { copyFileSync, existsSync, statSync } from 'node:fs'
 import { registerFamilies } from '../modules'
-import { seeds } from '../modules/tenants/model'
-import { deleteTenant } from '../modules/tenants/removal'
 import {
   changeTenantStatus,
   createTenantWithOwner,
+  deleteTenant,
+  exportTenantTo,
+  importTenant,
   presentTenant,
   publishToCluster,
-} from '../modules/tenants/service'
-import { exportTenantTo, importTenant } from '../modules/tenants/transfer'
+  seeds,
+} from '../modules/tenants'
 import { recordOperatorAction, systemOperator } from '../platform/operator/audit'
 import { createOperatorKey, listOperatorKeys, revokeOperatorKey } from '../platform/operator/keys'
 import type { Platform } from '../platform/platform'

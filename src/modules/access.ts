@@ -2,9 +2,9 @@
 // implemented over the tables that the staff, labor and locations modules own. Handed to
 // openPlatform by the composition roots (src/server.ts, the command line).
 import type { AccessSources } from '../platform/auth/access-sources'
-import { jobAdjustments } from './labor/access'
-import { listLocationIds } from './locations/service'
-import { findStaffIdBySubject, findStaffUser, roleGrantsOf } from './staff/service'
+import { jobAdjustments } from './labor'
+import { listLocationIds } from './locations'
+import { findStaffIdBySubject, findStaffUser, roleGrantsOf } from './staff'
 
 export const accessSources: AccessSources = {
   staffIdBySubject: findStaffIdBySubject,

@@ -38,3 +38,8 @@ export const cashFamily = family({
   ],
   routes: (platform) => [cashRoutes(platform.auth)],
 })
+
+// What the other families may use.
+export { closeDrawer } from './close'
+export { createDrawer, getDrawerRow } from './drawers'
+export { appendDrawerEntry, cashDrawerFor } from './entries'

@@ -5,15 +5,14 @@
 // club-releases, so orders cannot import it).
 import { and, count, eq, ne } from 'drizzle-orm'
 import type { WriteRecord } from '../../platform/audit/record-write'
-import { onClubCadenceChange } from '../clubs/service'
+import { onClubCadenceChange } from '../clubs'
 import {
   registerCustomerLocationLink,
   registerCustomerReferenceMover,
   registerPaymentMethodUse,
-} from '../customers/references'
+} from '../customers'
 import { lendToOrders } from '../orders'
-import { registerTaggable } from '../tags/assignments'
-import { registerDynamicSource } from '../tags/dynamic'
+import { registerDynamicSource, registerTaggable } from '../tags'
 import { clubMemberships } from './schema'
 import { clubIdsOfCustomer, rescheduleMemberships } from './service'
 

@@ -23,3 +23,7 @@ export const clubMembershipsFamily = family({
   jobs: (platform) => registerClubMembershipJobs(platform),
   routes: (platform) => [clubMembershipRoutes(platform.auth)],
 })
+
+// What the other families may use.
+export type { ClubMembershipRow } from './schema'
+export { apply, createMembership, getMembershipRow, membershipOn, rescheduleMemberships } from './service'

@@ -2,8 +2,8 @@ import { t } from 'elysia'
 import { calendarDate } from '../../platform/dates'
 import { pagingQuery } from '../../platform/http/paging'
 import { int } from '../../platform/http/types'
-import { Cadence, Club } from '../clubs/model'
-import { Customer } from '../customers/model'
+import { Cadence, Club } from '../clubs'
+import { Customer } from '../customers'
 
 const status = t.Union([t.Literal('Active'), t.Literal('On Hold'), t.Literal('Cancelled')])
 const deliveryMethod = t.Union([t.Literal('Pickup'), t.Literal('Ship')], {

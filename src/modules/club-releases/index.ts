@@ -29,3 +29,6 @@ export const clubReleasesFamily = family({
   jobs: (platform) => registerClubReleaseJobs(platform),
   routes: (platform, jobs) => [clubReleaseRoutes(platform.auth, jobs)],
 })
+
+// What the other families may use.
+export { createRelease } from './service'

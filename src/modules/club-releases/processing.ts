@@ -25,10 +25,10 @@ import {
 import type { PaymentProvider } from '../../platform/payments/provider'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import { apply, getMembershipRow } from '../club-memberships'
 import { type ClubMembershipRow, clubMemberships } from '../club-memberships/schema'
-import { apply, getMembershipRow } from '../club-memberships/service'
-import { getOrderRow } from '../orders/view'
-import { takeCardPayment } from '../payments/take'
+import { getOrderRow } from '../orders'
+import { takeCardPayment } from '../payments'
 import { createMemberOrder, decide } from './member-order'
 import {
   type ClubReleaseRow,

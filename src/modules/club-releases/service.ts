@@ -10,9 +10,9 @@ import { conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { rescheduleMemberships } from '../club-memberships/service'
-import { getClubRow } from '../clubs/service'
-import { findVariant, findVariantBySku } from '../products/variants'
+import { rescheduleMemberships } from '../club-memberships'
+import { getClubRow } from '../clubs'
+import { findVariant, findVariantBySku } from '../products'
 import type { ClubReleaseView, CreateClubReleaseInput, UpdateClubReleaseInput } from './model'
 import {
   type ClubReleaseRow,

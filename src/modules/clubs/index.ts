@@ -15,3 +15,7 @@ export const clubsFamily = family({
   ],
   routes: (platform) => [clubRoutes(platform.auth)],
 })
+
+// What the other families may use.
+export { Cadence, Club } from './model'
+export { clubView, createClub, getClubRow, onClubCadenceChange } from './service'

@@ -5,7 +5,7 @@ import { and, asc, eq, inArray, max, min, sql } from 'drizzle-orm'
 import type { Calendar } from '../../platform/dates'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { products, productVariants } from '../products/schema'
-import { type ConditionSet, conditionsMatch } from '../tags/fields'
+import { type ConditionSet, conditionsMatch } from '../tags'
 import { productConditionFields } from './model'
 import { collectionProducts, collections } from './schema'
 

@@ -28,4 +28,4 @@ export const collectionsFamily = family({
 })
 
 // What the other families may use.
-export { collectionIdsOfProduct } from './service'
+export { collectionIdsOfProduct, createCollection } from './service'

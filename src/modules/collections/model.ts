@@ -3,7 +3,7 @@ import { pagingQuery } from '../../platform/http/paging'
 import { int, oneOf, webUrl } from '../../platform/http/types'
 import { SLUG_PATTERN } from '../../platform/slug'
 import { productStatuses } from '../products/schema'
-import { allOperators, type FieldKind } from '../tags/fields'
+import { allOperators, type FieldKind } from '../tags'
 import { collectionTypes } from './schema'
 
 /** The product fields Dynamic collection conditions may test. `price` is the lowest variant price, in cents. */

@@ -10,7 +10,7 @@ import type { Db } from '../../platform/tenancy/databases'
 import { calendarOfTenant } from '../../platform/tenancy/time-zones'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { products } from '../products/schema'
-import { assertConditionShape, type ConditionShape } from '../tags/fields'
+import { assertConditionShape, type ConditionShape } from '../tags'
 import { matchingProductIds } from './dynamic'
 import {
   type CollectionView,

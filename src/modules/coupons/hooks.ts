@@ -1,7 +1,7 @@
 // How coupons join the customers family: a coupon available to named customers names the
 // primary after a merge (the source's id replaced, duplicates collapsed).
 import { and, eq, sql } from 'drizzle-orm'
-import { registerCustomerReferenceMover } from '../customers/references'
+import { registerCustomerReferenceMover } from '../customers'
 import { coupons } from './schema'
 
 /** Registers what the family lends the others (its manifest's `hooks`, index.ts). */

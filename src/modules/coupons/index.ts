@@ -34,4 +34,4 @@ export {
   couponDiscount,
 } from './apply'
 export type { CouponRow } from './schema'
-export { findCouponByCode } from './service'
+export { createCoupon, findCouponByCode } from './service'

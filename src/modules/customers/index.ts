@@ -44,9 +44,11 @@ export const customersFamily = family({
 })
 
 // What the other families may use.
+export { Customer } from './model'
 export {
   registerCustomerLocationLink,
   registerCustomerReferenceCount,
   registerCustomerReferenceMover,
+  registerPaymentMethodUse,
 } from './references'
-export { findCustomerRow } from './service'
+export { createCustomer, customerViews, findCustomerRow, resolveCustomerId } from './service'

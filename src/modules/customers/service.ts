@@ -10,13 +10,7 @@ import { jsonRows, parseJsonRows } from '../../platform/tenancy/json-rows'
 import { preparedOn } from '../../platform/tenancy/prepared'
 import { insertRow, rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import {
-  assertManualTagIds,
-  removeAssignmentsOf,
-  replaceTags,
-  tagsForMany,
-  tagsJsonOf,
-} from '../tags/assignments'
+import { assertManualTagIds, removeAssignmentsOf, replaceTags, tagsForMany, tagsJsonOf } from '../tags'
 import { addressValues } from './address-values'
 import type { AddressView, CreateCustomerInput, CustomerView, UpdateCustomerInput } from './model'
 import { customerLocationLinks, customerReferencesOf } from './references'

@@ -7,9 +7,15 @@ import type { AuthPlugin } from '../../platform/auth/plugin'
 import { invalid } from '../../platform/http/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { attachTag, detachTag, moveAssignments, registerTaggable, tagsFor } from '../tags/assignments'
-import { registerDynamicSource } from '../tags/dynamic'
-import { objectTypes } from '../tags/fields'
+import {
+  attachTag,
+  detachTag,
+  moveAssignments,
+  objectTypes,
+  registerDynamicSource,
+  registerTaggable,
+  tagsFor,
+} from '../tags'
 import { tags } from '../tags/schema'
 import { AttachCustomerTag, Customer, CustomerParams, CustomerTagParams, type CustomerView } from './model'
 import { registerCustomerReferenceMover } from './references'

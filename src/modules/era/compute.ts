@@ -11,8 +11,8 @@
 // come from summed whole seconds. Jobs marked excludeFromLaborSummary stay out of the metrics totals.
 
 import { divideHalfUp } from '../../platform/rounding'
-import { shiftFigures } from '../labor/shifts'
-import type { OrderLineRow } from '../orders/schema'
+import { shiftFigures } from '../labor'
+import type { OrderLineRow } from '../orders'
 import type { EraMetricsRow } from './model'
 import { type Period, periodOf, periodsOf } from './periods'
 import type { EraReportParams, EraTimeRange } from './schema'

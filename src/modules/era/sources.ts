@@ -3,9 +3,9 @@
 import { and, between, eq, gte, inArray, isNotNull, lt, ne } from 'drizzle-orm'
 import { calendarDateIn } from '../../platform/dates'
 import type { Queryable } from '../../platform/tenancy/transaction'
+import { breaksOf } from '../labor'
 import { laborJobs, type laborShiftBreaks, laborShifts } from '../labor/schema'
-import { breaksOf } from '../labor/shifts'
-import type { LocationRow } from '../locations/schema'
+import type { LocationRow } from '../locations'
 import { type OrderLineRow, type OrderRow, orderLines, orders } from '../orders/schema'
 import { addDays } from './periods'
 

@@ -5,8 +5,8 @@ import type { Actor } from '../../platform/auth/actor'
 import { invalid } from '../../platform/http/problem'
 
 import type { Queryable } from '../../platform/tenancy/transaction'
+import { findLocation } from '../locations'
 import { type LocationRow, locations } from '../locations/schema'
-import { findLocation } from '../locations/service'
 
 export const TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$'
 

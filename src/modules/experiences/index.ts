@@ -10,3 +10,17 @@ export const experiencesFamily = family({
   models: { experiences: model },
   routes: (platform) => [experienceRoutes(platform.auth)],
 })
+
+// What the other families may use.
+export { addDays, TIME_PATTERN } from './clock'
+export { experienceByPrivateLink } from './links'
+export { paymentOptionSchema } from './model'
+export type { Bookable } from './schedules'
+export { bookableExperiences, endOf, occurrenceAt, occurrencesOn } from './schedules'
+export {
+  createExperience,
+  currentVersionRow,
+  getExperienceRow,
+  getVersionRow,
+  publishExperience,
+} from './service'

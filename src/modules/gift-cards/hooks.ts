@@ -4,7 +4,7 @@
 // ledger triggers. And how they join orders: the cards sold on an order are issued once it is
 // paid, and the `allowDiscounts` setting decides whether orders discount gift card sales.
 import { count, eq } from 'drizzle-orm'
-import { registerCustomerReferenceCount, registerCustomerReferenceMover } from '../customers/references'
+import { registerCustomerReferenceCount, registerCustomerReferenceMover } from '../customers'
 import { lendToOrders } from '../orders'
 import { issueGiftCardsForPaidOrder } from './sales'
 import { giftCards } from './schema'

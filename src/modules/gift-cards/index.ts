@@ -56,3 +56,7 @@ export const giftCardsFamily = family({
   jobs: (platform) => registerGiftCardJobs(platform),
   routes: (platform) => [giftCardRoutes(platform.auth)],
 })
+
+// What the other families may use.
+export { createGiftCard, getGiftCardRow } from './cards'
+export { adjustGiftCard, redeemGiftCard, voidRedemption } from './operations'

@@ -2,7 +2,7 @@ import type { TLiteral, TUnion } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
 import { int, money, signedMoney } from '../../platform/http/types'
-import { Customer } from '../customers/model'
+import { Customer } from '../customers'
 import {
   deliveryChannels,
   deliveryStatuses,

@@ -8,7 +8,7 @@ import { conflict, invalid } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { roleGrantsOf } from '../staff/service'
+import { roleGrantsOf } from '../staff'
 import type { GiftCardSettingsInput } from './model'
 import { type GiftCardSettingsRow, type GiftCardType, giftCardSettings } from './schema'
 

@@ -8,7 +8,7 @@ import type { Actor } from '../../platform/auth/actor'
 import { invalid } from '../../platform/http/problem'
 import { rowById } from '../../platform/tenancy/row-by-id'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import { findLocation } from '../locations/service'
+import { findLocation } from '../locations'
 import { depletionQuantity } from './costing'
 import { applyMovement, type Movement } from './ledger'
 import {

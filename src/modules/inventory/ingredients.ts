@@ -15,7 +15,7 @@ import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { findLocation } from '../locations/service'
+import { findLocation } from '../locations'
 import { vendors } from '../vendors/schema'
 import type { CreateIngredientInput, UpdateIngredientInput } from './model'
 import {

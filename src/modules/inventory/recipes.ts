@@ -11,7 +11,7 @@ import { divideHalfUp } from '../../platform/rounding'
 import type { Db } from '../../platform/tenancy/databases'
 import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { registerProductDeleteGuard } from '../products/references'
+import { registerProductDeleteGuard } from '../products'
 import { products } from '../products/schema'
 import type { CreateRecipeInput, UpdateRecipeInput } from './recipe-model'
 import {

@@ -12,7 +12,7 @@ import {
 } from '../../platform/auth/permissions'
 import { ApiError, type FieldError } from '../../platform/http/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import { roleGrantsOf } from '../staff/service'
+import { roleGrantsOf } from '../staff'
 import { laborJobAssignments, laborJobs } from './schema'
 
 /** Assignments in force at `at`, with their (not archived) jobs. */

@@ -56,4 +56,7 @@ export const laborFamily = family({
 })
 
 // What the other families may use.
-export { staffPermissionsAt } from './access'
+export { jobAdjustments, staffPermissions, staffPermissionsAt } from './access'
+export { createAssignment } from './assignments'
+export { createJob } from './jobs'
+export { breaksOf, shiftFigures } from './shifts'

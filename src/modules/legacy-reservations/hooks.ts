@@ -3,10 +3,9 @@
 // /customers?locationId=`), and tags attach to reservations of either kind (legacy `/reservation`
 // and tables-API) by id.
 import { eq } from 'drizzle-orm'
-import { registerCustomerLocationLink, registerCustomerReferenceMover } from '../customers/references'
+import { registerCustomerLocationLink, registerCustomerReferenceMover } from '../customers'
 import { tablesReservations } from '../tables-reservations/schema'
-import { registerTaggable } from '../tags/assignments'
-import { registerDynamicSource } from '../tags/dynamic'
+import { registerDynamicSource, registerTaggable } from '../tags'
 import { legacyReservations } from './schema'
 
 /** Registers what the family lends the others (its manifest's `hooks`, index.ts). */

@@ -2,7 +2,7 @@ import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
 import { bool, freeForm, int, money, oneOf } from '../../platform/http/types'
 import { SLUG_PATTERN } from '../../platform/slug'
-import { TIME_PATTERN } from '../experiences/clock'
+import { TIME_PATTERN } from '../experiences'
 import { daysOfWeek, paymentCharges } from './schema'
 
 const uuid = t.String({ format: 'uuid' })

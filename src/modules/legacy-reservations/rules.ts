@@ -4,7 +4,7 @@
 import { and, count, eq, ne, notInArray } from 'drizzle-orm'
 import { ApiError, conflict, type FieldError } from '../../platform/http/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import { findLocation } from '../locations/service'
+import { findLocation } from '../locations'
 import {
   type daysOfWeek,
   legacyReservations,

@@ -15,9 +15,9 @@ import { ApiError, conflict, invalid, notFound } from '../../platform/http/probl
 import { newId } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { resolveCustomerId } from '../customers/service'
+import { resolveCustomerId } from '../customers'
+import { findStaffUser } from '../staff'
 import { staffUsers } from '../staff/schema'
-import { findStaffUser } from '../staff/service'
 import type {
   CreateLegacyReservationInput,
   LegacyReservationView,

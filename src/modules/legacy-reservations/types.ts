@@ -17,7 +17,7 @@ import { newId, nowIso } from '../../platform/ids'
 import { slugTaken, uniqueSlug } from '../../platform/slug'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { findLocation } from '../locations/service'
+import { findLocation } from '../locations'
 import type {
   CreateReservationTypeInput,
   ReservationTypeView,

@@ -13,4 +13,13 @@ export const locationsFamily = family({
 })
 
 // What the other families may use.
-export { findLocation, getLocation } from './service'
+export { Location } from './model'
+export type { LocationRow } from './schema'
+export {
+  createLocation,
+  findLocation,
+  getLocation,
+  listLocationIds,
+  listLocations,
+  presentLocation,
+} from './service'

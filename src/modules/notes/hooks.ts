@@ -1,7 +1,7 @@
 // How notes join the customers family: a merge moves a source customer's notes to the primary,
 // and a customer with notes cannot be deleted (409 naming them; merge or set it inactive).
 import { count, eq } from 'drizzle-orm'
-import { registerCustomerReferenceCount, registerCustomerReferenceMover } from '../customers/references'
+import { registerCustomerReferenceCount, registerCustomerReferenceMover } from '../customers'
 import { notes } from './schema'
 
 /** Registers what the family lends the others (its manifest's `hooks`, index.ts). */

@@ -15,3 +15,6 @@ export const notesFamily = family({
   hooks: registerNotesHooks,
   routes: (platform) => [noteRoutes(platform.auth)],
 })
+
+// What the other families may use.
+export { createNote } from './service'

@@ -3,7 +3,7 @@
 // curbside or delivery order gets its `offPremise` block when created or moved into such a mode,
 // and every order view shows it.
 import { sql } from 'drizzle-orm'
-import { registerCustomerReferenceMover } from '../customers/references'
+import { registerCustomerReferenceMover } from '../customers'
 import { lendToOrders } from '../orders'
 import { attachOffPremise, changeOffPremiseMode } from './attach'
 import { offPremiseViews } from './present'

@@ -4,8 +4,7 @@ import type { Actor } from '../../platform/auth/actor'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import type { MessageSender } from '../../platform/messaging/sender'
 import type { Db } from '../../platform/tenancy/databases'
-import { Order, OrderParams } from '../orders/model'
-import { loadOrder, orderLocated } from '../orders/view'
+import { loadOrder, Order, OrderParams, orderLocated } from '../orders'
 import {
   arriveForPickup,
   completePickup,

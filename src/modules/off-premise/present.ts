@@ -2,7 +2,7 @@
 // for any number of orders: what off-premise lends orders as their offPremiseBlocks (hooks.ts).
 import { groupBy, rowsWhereIn } from '../../platform/tenancy/table-rows'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import type { OffPremiseView } from '../orders/model-off-premise'
+import type { OffPremiseView } from '../orders'
 import {
   type OffPremiseNotificationRow,
   type OrderOffPremiseRow,

@@ -8,7 +8,7 @@ import { newId, nowIso } from '../../platform/ids'
 import { earliestInstant, type NextWork } from '../../platform/jobs/due-tenants'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { getLocation } from '../locations/service'
+import { getLocation } from '../locations'
 import { windowProblems } from './hours'
 import type { ChannelControlInput, OffPremiseSettingsView, PutOffPremiseSettingsInput } from './model'
 import {

@@ -52,4 +52,13 @@ export const ordersFamily = family({
 })
 
 // What the other families may use.
+export { applyCoupon } from './discounts'
+export { closeOrder, recordOrderPayment, recordOrderRefund, submitOrder } from './lifecycle'
+export type { OrderView } from './model'
+export { Order, OrderParams } from './model'
+export type { OffPremiseInputValue, OffPremiseView } from './model-off-premise'
+export { assertStatus, OPEN_STATUSES } from './mutation'
+export { createOrder, putLocationTaxPlace } from './orders'
 export { lendToOrders, type ShipTo } from './others'
+export type { OrderLineRow, OrderRow } from './schema'
+export { getOrderRow, loadOrder, orderLocated } from './view'

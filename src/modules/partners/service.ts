@@ -4,8 +4,8 @@ import { type LocationScope, reaches, scopeCondition } from '../../platform/auth
 import { ApiError, notFound } from '../../platform/http/problem'
 import type { Tenant } from '../../platform/tenancy/tenants'
 import type { Queryable } from '../../platform/tenancy/transaction'
+import { findLocation } from '../locations'
 import { type LocationRow, locations } from '../locations/schema'
-import { findLocation } from '../locations/service'
 
 const address = (row: LocationRow) => ({
   address1: row.addressLine1,

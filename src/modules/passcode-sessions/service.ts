@@ -13,9 +13,9 @@ import type { RequestInfo } from '../../platform/http/request-context'
 import type { ControlDb, TenantPool } from '../../platform/tenancy/databases'
 import type { Tenant } from '../../platform/tenancy/tenants'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
-import { staffPermissionsAt } from '../labor/access'
-import { findLocation } from '../locations/service'
-import { findStaffUser } from '../staff/service'
+import { staffPermissionsAt } from '../labor'
+import { findLocation } from '../locations'
+import { findStaffUser } from '../staff'
 
 export interface PasscodeSignIn {
   locationId: string

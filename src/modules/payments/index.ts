@@ -23,3 +23,6 @@ export const paymentsFamily = family({
     paymentMixRoutes(platform.auth),
   ],
 })
+
+// What the other families may use.
+export { takeCardPayment, takeLocalPayment } from './take'

@@ -6,7 +6,7 @@ import type { AuthPlugin } from '../../platform/auth/plugin'
 import { idempotentCall, idempotentWrite } from '../../platform/http/idempotency'
 import { pageOf } from '../../platform/http/paging'
 import type { Db } from '../../platform/tenancy/databases'
-import { orderLocated } from '../orders/view'
+import { orderLocated } from '../orders'
 import { paymentMix } from './mix'
 import {
   CapturePayment,

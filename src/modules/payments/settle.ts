@@ -9,12 +9,16 @@ import { newId, nowIso } from '../../platform/ids'
 import { PaymentProviderError, providerProblem } from '../../platform/payments/provider'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { appendDrawerEntry } from '../cash/entries'
+import { appendDrawerEntry } from '../cash'
 import { cashDrawers } from '../cash/schema'
-import { adjustGiftCard, voidRedemption } from '../gift-cards/operations'
-import { recordOrderPayment, recordOrderRefund } from '../orders/lifecycle'
-import { assertStatus as assertOrderStatus, OPEN_STATUSES } from '../orders/mutation'
-import { getOrderRow } from '../orders/view'
+import { adjustGiftCard, voidRedemption } from '../gift-cards'
+import {
+  assertStatus as assertOrderStatus,
+  getOrderRow,
+  OPEN_STATUSES,
+  recordOrderPayment,
+  recordOrderRefund,
+} from '../orders'
 import type { CapturePaymentInput, PaymentView, RefundPaymentInput } from './model'
 import { type PaymentRow, type PaymentStatus, paymentIntents, paymentRefunds } from './schema'
 import { cashDrawerAt, type PaymentDeps, providerKey } from './take'

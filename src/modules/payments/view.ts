@@ -4,7 +4,7 @@ import { type LocationScope, scopeCondition } from '../../platform/auth/location
 import { offsetOf, type PageRequest } from '../../platform/http/paging'
 import { notFound } from '../../platform/http/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import { getOrderRow } from '../orders/view'
+import { getOrderRow } from '../orders'
 import type { PaymentView } from './model'
 import { type PaymentRow, paymentIntents, paymentRefunds, type RefundRow } from './schema'
 

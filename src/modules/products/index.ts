@@ -31,4 +31,6 @@ export const productsFamily = family({
 })
 
 // What the other families may use.
+export { registerProductDeleteGuard } from './references'
+export { createProduct } from './service'
 export { type CatalogVariant, findVariant, findVariantBySku } from './variants'

@@ -2,8 +2,8 @@
 // rate quote for a destination, and the rate orders charge (lent to them: hooks.ts).
 import { and, eq, inArray, isNull } from 'drizzle-orm'
 import type { Queryable } from '../../platform/tenancy/transaction'
+import { getOrderRow } from '../orders'
 import { orderLines } from '../orders/schema'
-import { getOrderRow } from '../orders/view'
 import { productVariants } from '../products/schema'
 import { quoteShippingRates } from './service'
 

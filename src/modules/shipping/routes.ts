@@ -1,8 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { pageOf } from '../../platform/http/paging'
-import { OrderParams } from '../orders/model'
-import { orderLocated } from '../orders/view'
+import { OrderParams, orderLocated } from '../orders'
 import {
   CreateShipping,
   OrderRateQuery,

@@ -12,4 +12,14 @@ export const staffFamily = family({
 })
 
 // What the other families may use.
-export { findStaffUser } from './service'
+export { nextUpdatedAt, staffView } from './management'
+export { StaffUser } from './model'
+export { assertMayManage } from './privileges'
+export type { StaffUserRow } from './schema'
+export {
+  createStaffUser,
+  findStaffIdBySubject,
+  findStaffUser,
+  presentStaffUser,
+  roleGrantsOf,
+} from './service'

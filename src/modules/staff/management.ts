@@ -11,7 +11,7 @@ import { ApiError, conflict, invalid, notFound } from '../../platform/http/probl
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { findLocation } from '../locations/service'
+import { findLocation } from '../locations'
 import type { RoleAssignmentInput, UpdateStaffUserInput } from './model'
 import { assertKeepsAnOwner, assertMayGrant, assertMayManage, tenantOwnerRolesOf } from './privileges'
 import { type StaffUserRow, staffIdentities, staffRoles, staffUsers } from './schema'

@@ -8,7 +8,7 @@ import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { preparedOn } from '../../platform/tenancy/prepared'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { findLocation } from '../locations/service'
+import { findLocation } from '../locations'
 import { assertMayGrant } from './privileges'
 import { type StaffUserRow, staffIdentities, staffRoles, staffUsers } from './schema'
 

@@ -2,10 +2,9 @@
 // signed option token that create redeems.
 import { notFound } from '../../platform/http/problem'
 import type { Db } from '../../platform/tenancy/databases'
-import { experienceByPrivateLink } from '../experiences/links'
-import { type Bookable, bookableExperiences, occurrencesOn } from '../experiences/schedules'
+import { type Bookable, bookableExperiences, experienceByPrivateLink, occurrencesOn } from '../experiences'
 import { paymentRequiredOptions } from '../experiences/schema'
-import { getLocation } from '../locations/service'
+import { getLocation } from '../locations'
 import { bookedCovers } from './service'
 import { type OptionClaims, signOptionToken } from './tokens'
 

@@ -21,3 +21,6 @@ export const tablesReservationsFamily = family({
   ],
   routes: (platform) => [tablesReservationRoutes(platform.auth)],
 })
+
+// What the other families may use.
+export { createTablesReservation } from './service'

@@ -3,7 +3,7 @@ import { calendarDate } from '../../platform/dates'
 import { idempotencyKeyHeader } from '../../platform/http/idempotency'
 import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
 import { oneOf } from '../../platform/http/types'
-import { paymentOptionSchema } from '../experiences/model'
+import { paymentOptionSchema } from '../experiences'
 
 const uuid = t.String({ format: 'uuid' })
 const dateTime = t.String({ format: 'date-time' })

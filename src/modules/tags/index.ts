@@ -34,5 +34,19 @@ export const tagsFamily = family({
 })
 
 // What the other families may use.
-export { registerTaggable, tagsFor } from './assignments'
+export {
+  assertManualTagIds,
+  attachTag,
+  detachTag,
+  moveAssignments,
+  registerTaggable,
+  removeAssignmentsOf,
+  replaceTags,
+  tagsFor,
+  tagsForMany,
+  tagsJsonOf,
+} from './assignments'
 export { registerDynamicSource } from './dynamic'
+export type { ConditionSet, ConditionShape, FieldKind } from './fields'
+export { allOperators, assertConditionShape, conditionsMatch, objectTypes } from './fields'
+export { createTag } from './service'

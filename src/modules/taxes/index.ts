@@ -16,3 +16,4 @@ export const taxesFamily = family({
 
 // What the other families may use.
 export { taxRateFor } from './rates'
+export { createTax } from './service'

@@ -7,7 +7,10 @@ import { fileURLToPath } from 'node:url'
 import type { Config } from '../../config'
 import type { OperatorActor } from '../../platform/operator/audit'
 import type { Tenant } from '../../platform/tenancy/tenants'
-import type { TenantFill } from './service'
+import type { CreateTenantInput } from './model'
+
+/** What a new tenant's database is filled with: its owner, and the seed's records. */
+export type TenantFill = Pick<CreateTenantInput, 'owner' | 'seed'>
 
 export interface FillRequest {
   /** Where the new database file goes: the tenant's path, which nothing else opens yet. */

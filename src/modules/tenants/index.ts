@@ -13,3 +13,17 @@ export const tenantsFamily = family({
   jobs: (platform) => registerTenantJobs(platform),
   routes: (platform) => [tenantAdminRoutes(platform)],
 })
+
+export type { CreateTenantInput } from './model'
+// What the other families may use.
+export { seeds } from './model'
+export { deleteTenant } from './removal'
+export {
+  changeTenantStatus,
+  createTenantWithOwner,
+  createTenantWithOwnerInChildProcess,
+  fillTenantDatabase,
+  presentTenant,
+  publishToCluster,
+} from './service'
+export { exportTenantTo, importTenant } from './transfer'

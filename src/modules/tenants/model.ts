@@ -4,8 +4,8 @@ import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
 import { bool, int, oneOf } from '../../platform/http/types'
 import { tenantStatuses } from '../../platform/tenancy/control-schema'
 import { MAX_EPHEMERAL_TTL_SECONDS } from '../../platform/tenancy/tenants'
-import { Location } from '../locations/model'
-import { StaffUser } from '../staff/model'
+import { Location } from '../locations'
+import { StaffUser } from '../staff'
 
 const dateTime = t.String({ format: 'date-time' })
 

@@ -30,13 +30,12 @@ import {
   type Tenant,
 } from '../../platform/tenancy/tenants'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
-import { seedDemo } from '../demo/seed'
-import type { LocationRow } from '../locations/schema'
-import { createLocation, getLocation, presentLocation } from '../locations/service'
-import { staffView } from '../staff/management'
-import type { StaffUserRow } from '../staff/schema'
-import { createStaffUser, findStaffUser } from '../staff/service'
-import { type FillRequest, type FirstRecordIds, fillInChildProcess } from './fill-process'
+import { seedDemo } from '../demo'
+import type { LocationRow } from '../locations'
+import { createLocation, getLocation, presentLocation } from '../locations'
+import type { StaffUserRow } from '../staff'
+import { createStaffUser, findStaffUser, staffView } from '../staff'
+import { type FillRequest, type FirstRecordIds, fillInChildProcess, type TenantFill } from './fill-process'
 import type { CreateTenantInput } from './model'
 
 export const presentTenant = (row: Tenant) => ({
@@ -86,8 +85,6 @@ function seedEmpty(db: Db, actor: Actor, tenant: Tenant, owner: CreateTenantInpu
     }),
   }
 }
-
-export type TenantFill = Pick<CreateTenantInput, 'owner' | 'seed'>
 
 /** Fills a new tenant's database with its first records (the seed's), audited as the operator's. */
 export function fillNewTenant(

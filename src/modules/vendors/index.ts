@@ -15,3 +15,6 @@ export const vendorsFamily = family({
   ],
   routes: (platform) => [vendorRoutes(platform.auth)],
 })
+
+// What the other families may use.
+export { createVendor } from './service'

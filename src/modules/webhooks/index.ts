@@ -14,3 +14,6 @@ export const webhooksFamily = family({
     return [webhookRoutes(platform.auth, settings), tablesWebhookRoutes(platform.auth, settings)]
   },
 })
+
+// What the other families may use.
+export { createWebhook } from './service'

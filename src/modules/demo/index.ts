@@ -1,0 +1,2 @@
+// What the other families may use.
+export { seedDemo } from './seed'

@@ -5163,7 +5163,7 @@ export interface paths {
         };
         /**
          * Cluster status
-         * @description The live nodes and their tenant counts, every tenant’s owner and epoch, and the last failover of each tenant with its recovery time (`rtoMs`) and recovery point (`restoredThrough`). On a single node, `enabled: false`.
+         * @description The live nodes and their tenant counts, every tenant’s owner and epoch, its replication lag as its owner measures it, whether it was lost, and the last failover of each tenant with its recovery time (`rtoMs`) and recovery point (`restoredThrough`). On a single node, `enabled: false`.
          */
         get: operations["getAdminCluster"];
         put?: never;
@@ -9205,6 +9205,23 @@ export interface components {
             /** @enum {string} */
             status: "active" | "revoked";
         };
+        /** @description One database’s Litestream replication as the node replicating it measures it. */
+        ReplicationLag: {
+            /**
+             * @description `failing`: Litestream’s last attempts for this database failed (lastError); `isolated`: it kept failing and now has a Litestream process of its own, so the other databases replicate on.
+             * @enum {string}
+             */
+            state: "replicating" | "failing" | "isolated";
+            /** Format: date-time */
+            lastSyncAt: string | null;
+            /** Format: date-time */
+            lastWriteAt: string | null;
+            /** @description How long the oldest write not yet uploaded has waited (to within the sync interval); 0: the replica holds every write. */
+            secondsBehind: number;
+            lastError: string | null;
+            /** Format: date-time */
+            lastErrorAt: string | null;
+        };
         DatabaseBackup: {
             /** @description `control` or the tenant id: the database file’s and replica’s name. */
             name: string;
@@ -9225,6 +9242,8 @@ export interface components {
                 /** Format: date-time */
                 latestReplicatedAt: string | null;
             } | null;
+            /** @description null when Litestream does not run here or does not replicate this database. */
+            replication: components["schemas"]["ReplicationLag"] | null;
         };
         BackupReport: {
             /**
@@ -9937,6 +9956,14 @@ export interface components {
             ownerAlive: boolean;
             /** @description The node it is being moved to. */
             moving: string | null;
+            /** @description Its owner died before Litestream uploaded it, and the replica holds nothing to restore: it is not served (503). Another failover tries the replica again; delete it to free the slug. */
+            lost: {
+                /** Format: date-time */
+                at: string;
+                reason: string;
+            } | null;
+            /** @description Its replication as its owner measures it; null when the owner did not answer. */
+            replication: components["schemas"]["ReplicationLag"] | null;
         };
         MoveTenantBody: {
             /** @description The target node id. */
@@ -14844,6 +14871,24 @@ export interface operations {
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
                             nextRunAt: string | null;
                         }[];
+                        /** @description To operators, while Litestream runs: each database it replicates (`control` or the tenant id), its lag and last upload. */
+                        replication?: {
+                            name: string;
+                            /**
+                             * @description `failing`: Litestream’s last attempts for this database failed (lastError); `isolated`: it kept failing and now has a Litestream process of its own, so the other databases replicate on.
+                             * @enum {string}
+                             */
+                            state: "replicating" | "failing" | "isolated";
+                            /** Format: date-time */
+                            lastSyncAt: string | null;
+                            /** Format: date-time */
+                            lastWriteAt: string | null;
+                            /** @description How long the oldest write not yet uploaded has waited (to within the sync interval); 0: the replica holds every write. */
+                            secondsBehind: number;
+                            lastError: string | null;
+                            /** Format: date-time */
+                            lastErrorAt: string | null;
+                        }[];
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;
@@ -14902,6 +14947,24 @@ export interface operations {
                             lastErrorAt: string | null;
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
                             nextRunAt: string | null;
+                        }[];
+                        /** @description To operators, while Litestream runs: each database it replicates (`control` or the tenant id), its lag and last upload. */
+                        replication?: {
+                            name: string;
+                            /**
+                             * @description `failing`: Litestream’s last attempts for this database failed (lastError); `isolated`: it kept failing and now has a Litestream process of its own, so the other databases replicate on.
+                             * @enum {string}
+                             */
+                            state: "replicating" | "failing" | "isolated";
+                            /** Format: date-time */
+                            lastSyncAt: string | null;
+                            /** Format: date-time */
+                            lastWriteAt: string | null;
+                            /** @description How long the oldest write not yet uploaded has waited (to within the sync interval); 0: the replica holds every write. */
+                            secondsBehind: number;
+                            lastError: string | null;
+                            /** Format: date-time */
+                            lastErrorAt: string | null;
                         }[];
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
@@ -14969,6 +15032,24 @@ export interface operations {
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
                             nextRunAt: string | null;
                         }[];
+                        /** @description To operators, while Litestream runs: each database it replicates (`control` or the tenant id), its lag and last upload. */
+                        replication?: {
+                            name: string;
+                            /**
+                             * @description `failing`: Litestream’s last attempts for this database failed (lastError); `isolated`: it kept failing and now has a Litestream process of its own, so the other databases replicate on.
+                             * @enum {string}
+                             */
+                            state: "replicating" | "failing" | "isolated";
+                            /** Format: date-time */
+                            lastSyncAt: string | null;
+                            /** Format: date-time */
+                            lastWriteAt: string | null;
+                            /** @description How long the oldest write not yet uploaded has waited (to within the sync interval); 0: the replica holds every write. */
+                            secondsBehind: number;
+                            lastError: string | null;
+                            /** Format: date-time */
+                            lastErrorAt: string | null;
+                        }[];
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;
@@ -15027,6 +15108,24 @@ export interface operations {
                             lastErrorAt: string | null;
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
                             nextRunAt: string | null;
+                        }[];
+                        /** @description To operators, while Litestream runs: each database it replicates (`control` or the tenant id), its lag and last upload. */
+                        replication?: {
+                            name: string;
+                            /**
+                             * @description `failing`: Litestream’s last attempts for this database failed (lastError); `isolated`: it kept failing and now has a Litestream process of its own, so the other databases replicate on.
+                             * @enum {string}
+                             */
+                            state: "replicating" | "failing" | "isolated";
+                            /** Format: date-time */
+                            lastSyncAt: string | null;
+                            /** Format: date-time */
+                            lastWriteAt: string | null;
+                            /** @description How long the oldest write not yet uploaded has waited (to within the sync interval); 0: the replica holds every write. */
+                            secondsBehind: number;
+                            lastError: string | null;
+                            /** Format: date-time */
+                            lastErrorAt: string | null;
                         }[];
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
@@ -15094,6 +15193,24 @@ export interface operations {
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
                             nextRunAt: string | null;
                         }[];
+                        /** @description To operators, while Litestream runs: each database it replicates (`control` or the tenant id), its lag and last upload. */
+                        replication?: {
+                            name: string;
+                            /**
+                             * @description `failing`: Litestream’s last attempts for this database failed (lastError); `isolated`: it kept failing and now has a Litestream process of its own, so the other databases replicate on.
+                             * @enum {string}
+                             */
+                            state: "replicating" | "failing" | "isolated";
+                            /** Format: date-time */
+                            lastSyncAt: string | null;
+                            /** Format: date-time */
+                            lastWriteAt: string | null;
+                            /** @description How long the oldest write not yet uploaded has waited (to within the sync interval); 0: the replica holds every write. */
+                            secondsBehind: number;
+                            lastError: string | null;
+                            /** Format: date-time */
+                            lastErrorAt: string | null;
+                        }[];
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;
@@ -15152,6 +15269,24 @@ export interface operations {
                             lastErrorAt: string | null;
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
                             nextRunAt: string | null;
+                        }[];
+                        /** @description To operators, while Litestream runs: each database it replicates (`control` or the tenant id), its lag and last upload. */
+                        replication?: {
+                            name: string;
+                            /**
+                             * @description `failing`: Litestream’s last attempts for this database failed (lastError); `isolated`: it kept failing and now has a Litestream process of its own, so the other databases replicate on.
+                             * @enum {string}
+                             */
+                            state: "replicating" | "failing" | "isolated";
+                            /** Format: date-time */
+                            lastSyncAt: string | null;
+                            /** Format: date-time */
+                            lastWriteAt: string | null;
+                            /** @description How long the oldest write not yet uploaded has waited (to within the sync interval); 0: the replica holds every write. */
+                            secondsBehind: number;
+                            lastError: string | null;
+                            /** Format: date-time */
+                            lastErrorAt: string | null;
                         }[];
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {

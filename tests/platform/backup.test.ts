@@ -10,9 +10,9 @@ import { backedUpDatabases } from '../../src/platform/backup/databases'
 import {
   LitestreamSupervisor,
   litestreamConfig,
-  litestreamLogLine,
   resolveLitestreamBinary,
 } from '../../src/platform/backup/litestream'
+import { litestreamLogLine } from '../../src/platform/backup/litestream-process'
 import { RestoreError, restoreTenant } from '../../src/platform/backup/restore'
 import { listSnapshots, pruneSnapshots, takeSnapshot } from '../../src/platform/backup/snapshots'
 import { litestreamMetaDir } from '../../src/platform/cluster/replica'
@@ -261,17 +261,19 @@ describe.if(litestream !== null)('litestream replica', () => {
     supervisor.start()
     cleanups.push(() => void supervisor.stop())
     expect(supervisor.syncDatabases()).toBe(false)
-    const firstPid = supervisor.status().pid
+    const pid = () => supervisor.status().processes[0]!.pid
+    const firstPid = pid()
     await t.addTenant('second')
     expect(supervisor.syncDatabases()).toBe(true)
     await Bun.sleep(300)
     const status = supervisor.status()
     expect(status).toMatchObject({ state: 'running', databases: 3 })
-    expect(status.pid).not.toBe(firstPid)
-    process.kill(status.pid!, 'SIGKILL')
+    const secondPid = pid()
+    expect(secondPid).not.toBe(firstPid)
+    process.kill(secondPid!, 'SIGKILL')
     await Bun.sleep(400)
     expect(supervisor.status()).toMatchObject({ state: 'running', restarts: 1 })
-    expect(supervisor.status().pid).not.toBe(status.pid)
+    expect(pid()).not.toBe(secondPid)
   }, 30_000)
 
   test("Litestream's log lines reach ours at their level", async () => {
@@ -297,10 +299,11 @@ describe.if(litestream !== null)('litestream replica', () => {
 test('a Litestream log line: its level mapped, its message unquoted, the rest kept', () => {
   const line =
     'time=2026-11-23T22:06:55.911Z level=ERROR msg="sync error" db=/d/t.sqlite error="create generation: no such file"'
-  expect(litestreamLogLine(line)).toEqual({
+  expect(litestreamLogLine(line)).toMatchObject({
     level: 'error',
     msg: 'sync error',
     detail: 'msg="sync error" db=/d/t.sqlite error="create generation: no such file"',
+    fields: { db: '/d/t.sqlite', error: 'create generation: no such file' },
   })
   expect(litestreamLogLine('time=x level=INFO msg=litestream version=v0.3.13')).toMatchObject({
     level: 'debug',
@@ -326,7 +329,8 @@ test('a Litestream that ignores SIGTERM is killed, so a stop or restart cannot h
     configPath: join(dir, 'litestream.yml'),
     replicaUrl: `file://${join(dir, 'replica')}`,
     log,
-    listDatabases: () => [],
+    // A database that does not exist yet: Litestream waits for it.
+    listDatabases: () => [{ name: 'waiting', path: join(dir, 'waiting.sqlite') }],
   })
   supervisor.start()
   await Bun.sleep(200)

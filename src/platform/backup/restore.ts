@@ -11,6 +11,9 @@ import { snapshotAt } from './snapshots'
 
 export class RestoreError extends Error {}
 
+/** The replica holds nothing of the tenant: Litestream never uploaded it. */
+export class NoReplicaError extends RestoreError {}
+
 const serveLockPath = (dataDir: string) => join(dataDir, 'serve.pid')
 
 /** `serve` records its pid here so `restore` can refuse to replace files under a live server. */
@@ -139,6 +142,8 @@ export async function fetchFromReplica(options: RestoreOptions, output: string):
     const listed = parseGenerations(
       await runLitestream(litestreamBin, ['generations', '-config', configPath, probe]),
     )
+    if (listed.length === 0)
+      throw new NoReplicaError(`the replica holds no backup of tenant ${options.tenant.slug}`)
     const newest = listed.reduce((latest, { end }) => (end > latest ? end : latest), '')
     const tied = listed.filter(({ end }) => end === newest).map(({ generation }) => generation)
     if (tied.length <= 1) await restore(output, tied[0])

@@ -66,6 +66,11 @@ export class TenantPool {
    * the tenants it owns and can write to (jobs skip the others).
    */
   isServed: (tenantId: string) => boolean = () => true
+  /**
+   * Told of every commit to a tenant database while Litestream owns checkpoints (it replicates
+   * them): how far behind the replica is starts there.
+   */
+  committed: (path: string) => void = () => {}
 
   constructor(
     private readonly dataDir: string,
@@ -175,6 +180,7 @@ export class TenantPool {
       }
       afterEachCommit(sqlite, () => checkpointSoon(path, synchronous, finish))
     }
+    if (this.options.walCheckpoint === 'external') afterEachCommit(sqlite, () => this.committed(path))
     this.onOpen(tenantId, sqlite)
     const handle = { sqlite, db: drizzleOn(sqlite) }
     this.handles.set(tenantId, handle)

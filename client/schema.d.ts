@@ -14199,7 +14199,29 @@ export interface components {
             };
         };
         TenantList: {
-            tenants: components["schemas"]["Tenant"][];
+            tenants: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name: string;
+                timeZone: string;
+                /** @description ISO 4217. */
+                currency: string;
+                /**
+                 * @description `suspended`: every tenant route answers 403 `tenant_suspended` and its jobs pause.
+                 * @enum {string}
+                 */
+                status: "active" | "suspended";
+                ephemeral: boolean;
+                /** Format: date-time */
+                expiresAt: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /** @description Several nodes: the node that owns it (every tenant of the cluster is listed). null on one node. */
+                node: string | null;
+            }[];
             page: {
                 total: number;
                 page: number;

@@ -3,6 +3,7 @@
 // killed under writes (RTO and lost writes measured and printed), a node cut off from etcd, and a
 // fourth node with a rebalance. `npm run test:cluster`; the scenarios run in order on one cluster.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { rmSync } from 'node:fs'
 import { runCli, sourceCommand } from '../e2e/cli'
 import {
   type ClusterEnv,
@@ -196,7 +197,59 @@ describe('a cluster of nodes', () => {
     expect(forwarded.headers.get('x-request-id')).toBe('cluster-trace-1')
     // Unknown tenants are 404 on every node.
     expect((await call(all[0]!, 'GET', '/locations', { token: staff, slug: 'nobody' })).status).toBe(404)
+    // Any node lists every tenant of the cluster, with the node that owns it.
+    const listed = await call(all[2]!, 'GET', '/admin/v1/tenants?limit=100', { token: operator })
+    expect(listed.json.page.total).toBe(30)
+    const owners = new Map(status.tenants.map((t: { slug: string; owner: string }) => [t.slug, t.owner]))
+    for (const tenant of listed.json.tenants) expect(tenant.node).toBe(owners.get(tenant.slug))
   }, 180_000)
+
+  test("a tenant's files removed under Litestream: the node's other tenants replicate on, and the lag shows it", async () => {
+    const n3 = nodes.get('n3')!
+    const created = await call(n3, 'POST', '/admin/v1/tenants', {
+      token: operator,
+      body: { slug: 'doomed', name: 'Doomed', owner: { subject: OWNER, email: OWNER } },
+    })
+    expect(created.status).toBe(201)
+    const doomed = created.json.tenant.id as string
+    const health = async () => (await call(n3, 'GET', '/health', { token: operator })).json
+    type Lag = { name: string; state: string; lastSyncAt: string | null; secondsBehind: number }
+    const lagOf = async (name: string) => ((await health()).replication as Lag[]).find((d) => d.name === name)
+    await waitFor('its first upload', async () => (await lagOf(doomed))?.lastSyncAt != null)
+    const path = `${n3.dataDir}/${doomed}.sqlite`
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true })
+    await call(n3, 'POST', '/vendor', { token: staff, slug: 'doomed', body: { name: 'into the void' } })
+    await waitFor('Litestream to report it failing', async () =>
+      ['failing', 'isolated'].includes((await lagOf(doomed))?.state ?? ''),
+    )
+    // Every other tenant of n3 gets its new write to the replica: its lag goes back to 0 after it.
+    const mine = (await clusterStatus(n3)).tenants.filter(
+      (t: { owner: string; id: string }) => t.owner === 'n3' && t.id !== doomed,
+    )
+    const writtenAt = new Date().toISOString()
+    for (const { slug } of mine)
+      expect(
+        (await call(n3, 'POST', '/vendor', { token: staff, slug, body: { name: 'still here' } })).status,
+      ).toBe(201)
+    await waitFor('the others to be uploaded', async () => {
+      const lags = (await health()).replication as Lag[]
+      return mine.every(({ id }: { id: string }) => {
+        const lag = lags.find((d) => d.name === id)
+        return lag?.state === 'replicating' && lag.secondsBehind === 0 && (lag.lastSyncAt ?? '') > writtenAt
+      })
+    })
+    // The operator API shows each tenant's lag as its owner measures it, from any node.
+    const viaN2 = await clusterStatus(nodes.get('n2')!)
+    const shown = viaN2.tenants.find((t: { id: string }) => t.id === mine[0].id)
+    expect(shown.replication).toMatchObject({ state: 'replicating', secondsBehind: 0 })
+    const deleted = await call(n3, 'DELETE', '/admin/v1/tenants/doomed?purgeSnapshots=true', {
+      token: operator,
+    })
+    expect(deleted.status, deleted.text).toBe(200)
+    await waitFor('the cluster to forget it', async () =>
+      (await clusterStatus(nodes.get('n1')!)).tenants.every((t: { slug: string }) => t.slug !== 'doomed'),
+    )
+  }, 120_000)
 
   test('a tenant moved under a write load loses no acknowledged write', async () => {
     const slug = (await clusterStatus(nodes.get('n1')!)).tenants.find(

@@ -641,6 +641,11 @@ export class ClusterNode {
     }
   }
 
+  /** Every tenant of the cluster as etcd has it, with its owner. */
+  tenantRecords(): TenantRecord[] {
+    return [...this.directory.tenants.values()].map(({ value }) => value)
+  }
+
   /** The tenant named by id or slug, as etcd has it (404 when unknown). */
   recordOf(idOrSlug: string): Versioned<TenantRecord> {
     const found = this.directory.tenants.get(idOrSlug) ?? this.directory.tenantBySlug(idOrSlug)

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { tenantMigrations } from '../../migrations/embedded'
 import { backedUpDatabases } from '../../src/platform/backup/databases'
 import {
   LitestreamSupervisor,
@@ -18,6 +19,8 @@ import { listSnapshots, pruneSnapshots, takeSnapshot } from '../../src/platform/
 import { litestreamMetaDir } from '../../src/platform/cluster/replica'
 import { createLogger, type Logger } from '../../src/platform/log'
 import { tenantDatabasePath } from '../../src/platform/tenancy/databases'
+import { migrate } from '../../src/platform/tenancy/migrator'
+import { openSqlite } from '../../src/platform/tenancy/sqlite'
 import { createTestApp, type TestApp } from '../harness'
 
 const cleanups: (() => void)[] = []
@@ -65,6 +68,46 @@ describe('snapshots', () => {
     expect(report.auditEntries).toBe(auditBefore.n)
     expect(report.tables.vendors).toBe(2)
     expect(vendorNames(path)).toEqual(['Alder', 'Birch'])
+  })
+
+  test('a restored file shares its WAL index with other processes: no write is lost when another starts the WAL over', async () => {
+    // A tenant database as migrations make it, in a snapshot (a test app would do, but its
+    // garbage lets the collector hide what a lingering connection does).
+    const dataDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-restore-'))
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+    const backupDir = join(dataDir, 'backups')
+    const tenant = { id: 'tenant-1', slug: 'one' }
+    const source = openSqlite(join(dataDir, 'source.sqlite'), { synchronous: 'NORMAL', busyTimeoutMs: 5000 })
+    migrate(source, tenantMigrations)
+    const { dir } = takeSnapshot(backupDir, [{ name: tenant.id, path: join(dataDir, 'source.sqlite') }])
+    source.close()
+    // In WAL mode, as Litestream restores a replica.
+    const snapshot = new Database(join(dir, `${tenant.id}.sqlite`))
+    snapshot.exec('PRAGMA journal_mode = WAL')
+    snapshot.close()
+    await restoreTenant({ dataDir, backupDir, tenant, from: 'snapshot' })
+    const path = tenantDatabasePath(dataDir, tenant.id)
+    // As on a new owner: this process writes, Litestream (another process) checkpoints and writes,
+    // which starts the WAL over, and this process writes again.
+    const inOtherProcess = (script: string) =>
+      Bun.spawnSync([
+        process.execPath,
+        '-e',
+        `const db = new (require('bun:sqlite').Database)(${JSON.stringify(path)}); db.exec('PRAGMA busy_timeout = 5000'); ${script}; db.close()`,
+      ])
+        .stdout.toString()
+        .trim()
+    const app = new Database(path, { readwrite: true, strict: true })
+    cleanups.push(() => app.close())
+    app.exec('PRAGMA busy_timeout = 5000')
+    app.exec('CREATE TABLE probe (n INTEGER)')
+    app.exec('INSERT INTO probe VALUES (1)')
+    inOtherProcess(`db.exec('PRAGMA wal_checkpoint(PASSIVE)'); db.exec('INSERT INTO probe VALUES (100)')`)
+    for (const n of [2, 3, 4]) app.exec(`INSERT INTO probe VALUES (${n})`)
+    const rows = 'SELECT group_concat(n) AS ns FROM (SELECT n FROM probe ORDER BY n)'
+    expect(app.query<{ ns: string }, []>(rows).get()!.ns).toBe('1,2,3,4,100')
+    // Before the fix this process saw 1,2,3,4 and a new connection 1,100.
+    expect(inOtherProcess(`console.log(db.query(${JSON.stringify(rows)}).get().ns)`)).toBe('1,2,3,4,100')
   })
 
   test('point in time: a snapshot before a later write leaves that write out', async () => {

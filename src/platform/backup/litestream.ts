@@ -35,10 +35,8 @@ const yamlString = (value: string) => JSON.stringify(value)
 
 /**
  * Litestream's YAML config for these databases (JSON strings are valid YAML scalars).
- * `intervalMs`: how often Litestream uploads what it has copied from each WAL (`sync-interval`).
- * It copies every second (its `monitor-interval`), which stays as it is: at 250 and 500 ms, the
- * cluster suite's writes to a tenant just moved in kept landing in WAL frames Litestream had
- * started over (a stale salt), so neither the replica nor the file held them.
+ * `intervalMs`: how often Litestream uploads what it has copied from each WAL (`sync-interval`);
+ * it copies every second (its default `monitor-interval`).
  */
 export function litestreamConfig(
   databases: readonly ReplicatedDatabase[],

@@ -64,13 +64,23 @@ const removeDatabaseFiles = (path: string) => {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true })
 }
 
+/**
+ * Closes a connection for good, its statements finalized, before its file may be renamed into
+ * place. A plain `close()` leaves it open while a statement lives (drizzle's are never finalized),
+ * and SQLite shares one WAL index per file within a process: the pool's connection on the renamed
+ * file used this one's `-shm`, deleted with the staging files, while Litestream used the real one.
+ * Once Litestream started the WAL over, the pool went on writing frames of the old WAL, which
+ * neither a new connection nor Litestream reads: acknowledged writes lost (tests/platform/backup.test.ts).
+ */
+export const closeForGood = (sqlite: Database) => sqlite.close(true)
+
 /** Opens the database at `path` read-only for `read`, and closes it. */
 export function readDatabase<T>(path: string, read: (sqlite: Database) => T): T {
   const sqlite = new Database(path, { readonly: true })
   try {
     return read(sqlite)
   } finally {
-    sqlite.close()
+    closeForGood(sqlite)
   }
 }
 
@@ -212,7 +222,7 @@ function verify(path: string): Pick<RestoreReport, 'auditEntries' | 'tables'> {
     }
     return { auditEntries, tables }
   } finally {
-    sqlite.close()
+    closeForGood(sqlite)
   }
 }
 

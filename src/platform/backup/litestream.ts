@@ -35,8 +35,8 @@ const yamlString = (value: string) => JSON.stringify(value)
 
 /**
  * Litestream's YAML config for these databases (JSON strings are valid YAML scalars).
- * `intervalMs`: how often Litestream uploads what it has copied from each WAL (`sync-interval`);
- * it copies every second (its default `monitor-interval`).
+ * `intervalMs`: how often Litestream copies each WAL (`monitor-interval`) and uploads what it
+ * copied (`sync-interval`): a write waits for both before the replica has it.
  */
 export function litestreamConfig(
   databases: readonly ReplicatedDatabase[],
@@ -47,7 +47,7 @@ export function litestreamConfig(
   const lines = ['dbs:']
   for (const db of databases) {
     const url = replicaUrlFor(baseUrl, db.name)
-    lines.push(`  - path: ${yamlString(db.path)}`, '    replicas:')
+    lines.push(`  - path: ${yamlString(db.path)}`, `    monitor-interval: ${intervalMs}ms`, '    replicas:')
     const file = filePathOf(url)
     if (file) {
       lines.push('      - type: file', `        path: ${yamlString(file)}`)

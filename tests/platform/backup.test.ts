@@ -319,6 +319,34 @@ describe.if(litestream !== null)('litestream replica', () => {
     expect(pid()).not.toBe(secondPid)
   }, 30_000)
 
+  test('a database that keeps failing gets a Litestream process of its own', async () => {
+    const { t, backupDir } = await appWithVendors(['Alder'])
+    cleanups.push(() => t.close())
+    const second = await t.addTenant('second')
+    const supervisor = new LitestreamSupervisor({
+      binary: litestream!,
+      configPath: join(t.dataDir, 'litestream.yml'),
+      replicaUrl: `file://${join(backupDir, 'replica')}`,
+      log: createLogger('silent'),
+      listDatabases: () => backedUpDatabases(t.dataDir, t.platform.control.db),
+      intervalMs: 100,
+    })
+    supervisor.start()
+    cleanups.push(() => void supervisor.stop())
+    const path = tenantDatabasePath(t.dataDir, second.id)
+    const stateOf = (name: string) => supervisor.databases().find((d) => d.name === name)?.state
+    const deadline = Date.now() + 10_000
+    while (supervisor.databases().some((d) => d.lastSyncAt === null) && Date.now() < deadline)
+      await Bun.sleep(50)
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true })
+    while (stateOf(second.id) !== 'isolated' && Date.now() < deadline) await Bun.sleep(50)
+    expect(stateOf(second.id)).toBe('isolated')
+    await Bun.sleep(300)
+    // Before, it was only taken out of the process it shared, and no process replicated it.
+    expect(supervisor.status().processes.map((p) => p.databases)).toEqual([2, 1])
+    expect(stateOf(t.tenant.id)).toBe('replicating')
+  }, 30_000)
+
   test("Litestream's log lines reach ours at their level", async () => {
     const { t, backupDir } = await appWithVendors(['Alder'])
     cleanups.push(() => t.close())

@@ -194,7 +194,9 @@ export class LitestreamSupervisor {
         touched.add(shard)
       }
     const restarts: Promise<void>[] = []
-    for (const id of new Set([...this.shards.keys(), ...touched])) {
+    // Every member's shard: one just isolated has no process yet.
+    const shards = [...this.shards.keys(), ...touched, ...[...this.tracked.values()].map((t) => t.shard)]
+    for (const id of new Set(shards)) {
       const members = [...this.tracked.values()].filter((t) => t.shard === id)
       const shard = this.shards.get(id)
       if (members.length === 0) {

@@ -18,9 +18,10 @@ import { RestoreError, restoreTenant } from '../../src/platform/backup/restore'
 import { listSnapshots, pruneSnapshots, takeSnapshot } from '../../src/platform/backup/snapshots'
 import { litestreamMetaDir } from '../../src/platform/cluster/replica'
 import { createLogger, type Logger } from '../../src/platform/log'
-import { tenantDatabasePath } from '../../src/platform/tenancy/databases'
+import { TenantPool, tenantDatabasePath } from '../../src/platform/tenancy/databases'
 import { migrate } from '../../src/platform/tenancy/migrator'
 import { openSqlite } from '../../src/platform/tenancy/sqlite'
+import { inWriteTransaction } from '../../src/platform/tenancy/transaction'
 import { createTestApp, type TestApp } from '../harness'
 
 const cleanups: (() => void)[] = []
@@ -108,6 +109,27 @@ describe('snapshots', () => {
     expect(app.query<{ ns: string }, []>(rows).get()!.ns).toBe('1,2,3,4,100')
     // Before the fix this process saw 1,2,3,4 and a new connection 1,100.
     expect(inOtherProcess(`console.log(db.query(${JSON.stringify(rows)}).get().ns)`)).toBe('1,2,3,4,100')
+  })
+
+  test('under Litestream, the pool reports the commits that changed rows, not the ones that changed nothing', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-pool-'))
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+    const pool = new TenantPool(dataDir, 4, {
+      synchronous: 'NORMAL',
+      busyTimeoutMs: 5000,
+      walCheckpoint: 'external',
+    })
+    cleanups.push(() => pool.close())
+    const reported: string[] = []
+    pool.committed = (path) => void reported.push(path)
+    const { db, sqlite } = pool.create('tenant-1')
+    const write = (sql: string) => inWriteTransaction(db, () => void sqlite.query(sql).run())
+    write('DELETE FROM vendors WHERE id IS NULL')
+    expect(reported).toEqual([])
+    write('UPDATE auth_version SET version = version + 1')
+    expect(reported).toEqual([tenantDatabasePath(dataDir, 'tenant-1')])
+    write('DELETE FROM vendors WHERE id IS NULL')
+    expect(reported).toHaveLength(1)
   })
 
   test('point in time: a snapshot before a later write leaves that write out', async () => {

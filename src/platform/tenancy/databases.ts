@@ -180,7 +180,19 @@ export class TenantPool {
       }
       afterEachCommit(sqlite, () => checkpointSoon(path, synchronous, finish))
     }
-    if (this.options.walCheckpoint === 'external') afterEachCommit(sqlite, () => this.committed(path))
+    if (this.options.walCheckpoint === 'external') {
+      // Only a commit that changed rows adds to the WAL. One that changed nothing (a job's pass
+      // finding nothing to do) gives Litestream nothing to upload, so the replica's lag, counted
+      // from it, never came back to 0.
+      const changes = sqlite.query<{ n: number }, []>('SELECT total_changes() AS n')
+      let counted = changes.get()!.n
+      afterEachCommit(sqlite, () => {
+        const now = changes.get()!.n
+        if (now === counted) return
+        counted = now
+        this.committed(path)
+      })
+    }
     this.onOpen(tenantId, sqlite)
     const handle = { sqlite, db: drizzleOn(sqlite) }
     this.handles.set(tenantId, handle)

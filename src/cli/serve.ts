@@ -58,12 +58,15 @@ function startBackups(platform: Platform): void {
     replicaUrl: config.litestreamReplicaUrl,
     s3: config.litestreamS3,
     log,
+    intervalMs: config.litestreamSyncIntervalMs,
+    shardSize: config.litestreamShardSize,
     listDatabases: () =>
       platform.cluster
         ? platform.cluster.replicatedDatabases()
         : backedUpDatabases(config.dataDir, platform.control.db),
   })
   supervisor.start()
+  platform.pool.committed = (path) => supervisor.noteWrite(path)
   platform.replication = supervisor
   if (platform.cluster) platform.cluster.replication = supervisor
   // Tenants may be created by the CLI in another process: pick them up for replication.

@@ -201,6 +201,8 @@ export const sharedEnv = (env: ClusterEnv): Record<string, string> => ({
   AUTH_AUDIENCE: AUDIENCE,
   AUTH_OPERATOR_CLAIM: 'operator',
   BACKUP_INTERVAL: '0',
+  // Several Litestream processes per node (about ten tenants each), as on a larger node.
+  LITESTREAM_SHARD_SIZE: '4',
   LOG_LEVEL: process.env.CLUSTER_LOG_LEVEL ?? 'error',
 })
 

@@ -5,18 +5,22 @@ import { Database } from 'bun:sqlite'
 import { afterEach, describe, expect, test } from 'bun:test'
 import { existsSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { tenantMigrations } from '../../migrations/embedded'
 import { backedUpDatabases } from '../../src/platform/backup/databases'
 import {
   LitestreamSupervisor,
   litestreamConfig,
-  litestreamLogLine,
   resolveLitestreamBinary,
 } from '../../src/platform/backup/litestream'
+import { litestreamLogLine } from '../../src/platform/backup/litestream-process'
 import { RestoreError, restoreTenant } from '../../src/platform/backup/restore'
 import { listSnapshots, pruneSnapshots, takeSnapshot } from '../../src/platform/backup/snapshots'
 import { litestreamMetaDir } from '../../src/platform/cluster/replica'
 import { createLogger, type Logger } from '../../src/platform/log'
-import { tenantDatabasePath } from '../../src/platform/tenancy/databases'
+import { TenantPool, tenantDatabasePath } from '../../src/platform/tenancy/databases'
+import { migrate } from '../../src/platform/tenancy/migrator'
+import { openSqlite } from '../../src/platform/tenancy/sqlite'
+import { inWriteTransaction } from '../../src/platform/tenancy/transaction'
 import { createTestApp, type TestApp } from '../harness'
 import { makeTestDir, removeTestDir } from '../temp-dirs'
 
@@ -66,6 +70,67 @@ describe('snapshots', () => {
     expect(report.auditEntries).toBe(auditBefore.n)
     expect(report.tables.vendors).toBe(2)
     expect(vendorNames(path)).toEqual(['Alder', 'Birch'])
+  })
+
+  test('a restored file shares its WAL index with other processes: no write is lost when another starts the WAL over', async () => {
+    // A tenant database as migrations make it, in a snapshot (a test app would do, but its
+    // garbage lets the collector hide what a lingering connection does).
+    const dataDir = makeTestDir('restore')
+    cleanups.push(() => removeTestDir(dataDir))
+    const backupDir = join(dataDir, 'backups')
+    const tenant = { id: 'tenant-1', slug: 'one' }
+    const source = openSqlite(join(dataDir, 'source.sqlite'), { synchronous: 'NORMAL', busyTimeoutMs: 5000 })
+    migrate(source, tenantMigrations)
+    const { dir } = takeSnapshot(backupDir, [{ name: tenant.id, path: join(dataDir, 'source.sqlite') }])
+    source.close()
+    // In WAL mode, as Litestream restores a replica.
+    const snapshot = new Database(join(dir, `${tenant.id}.sqlite`))
+    snapshot.exec('PRAGMA journal_mode = WAL')
+    snapshot.close()
+    await restoreTenant({ dataDir, backupDir, tenant, from: 'snapshot' })
+    const path = tenantDatabasePath(dataDir, tenant.id)
+    // As on a new owner: this process writes, Litestream (another process) checkpoints and writes,
+    // which starts the WAL over, and this process writes again.
+    const inOtherProcess = (script: string) =>
+      Bun.spawnSync([
+        process.execPath,
+        '-e',
+        `const db = new (require('bun:sqlite').Database)(${JSON.stringify(path)}); db.exec('PRAGMA busy_timeout = 5000'); ${script}; db.close()`,
+      ])
+        .stdout.toString()
+        .trim()
+    const app = new Database(path, { readwrite: true, strict: true })
+    cleanups.push(() => app.close())
+    app.exec('PRAGMA busy_timeout = 5000')
+    app.exec('CREATE TABLE probe (n INTEGER)')
+    app.exec('INSERT INTO probe VALUES (1)')
+    inOtherProcess(`db.exec('PRAGMA wal_checkpoint(PASSIVE)'); db.exec('INSERT INTO probe VALUES (100)')`)
+    for (const n of [2, 3, 4]) app.exec(`INSERT INTO probe VALUES (${n})`)
+    const rows = 'SELECT group_concat(n) AS ns FROM (SELECT n FROM probe ORDER BY n)'
+    expect(app.query<{ ns: string }, []>(rows).get()!.ns).toBe('1,2,3,4,100')
+    // Before the fix this process saw 1,2,3,4 and a new connection 1,100.
+    expect(inOtherProcess(`console.log(db.query(${JSON.stringify(rows)}).get().ns)`)).toBe('1,2,3,4,100')
+  })
+
+  test('under Litestream, the pool reports the commits that changed rows, not the ones that changed nothing', () => {
+    const dataDir = makeTestDir('pool')
+    cleanups.push(() => removeTestDir(dataDir))
+    const pool = new TenantPool(dataDir, 4, {
+      synchronous: 'NORMAL',
+      busyTimeoutMs: 5000,
+      walCheckpoint: 'external',
+    })
+    cleanups.push(() => pool.close())
+    const reported: string[] = []
+    pool.committed = (path) => void reported.push(path)
+    const { db, sqlite } = pool.create('tenant-1')
+    const write = (sql: string) => inWriteTransaction(db, () => void sqlite.query(sql).run())
+    write('DELETE FROM vendors WHERE id IS NULL')
+    expect(reported).toEqual([])
+    write('UPDATE auth_version SET version = version + 1')
+    expect(reported).toEqual([tenantDatabasePath(dataDir, 'tenant-1')])
+    write('DELETE FROM vendors WHERE id IS NULL')
+    expect(reported).toHaveLength(1)
   })
 
   test('point in time: a snapshot before a later write leaves that write out', async () => {
@@ -262,17 +327,47 @@ describe.if(litestream !== null)('litestream replica', () => {
     supervisor.start()
     cleanups.push(() => supervisor.stop())
     expect(supervisor.syncDatabases()).toBe(false)
-    const firstPid = supervisor.status().pid
+    const pid = () => supervisor.status().processes[0]!.pid
+    const firstPid = pid()
     await t.addTenant('second')
     expect(supervisor.syncDatabases()).toBe(true)
     await Bun.sleep(300)
     const status = supervisor.status()
     expect(status).toMatchObject({ state: 'running', databases: 3 })
-    expect(status.pid).not.toBe(firstPid)
-    process.kill(status.pid!, 'SIGKILL')
+    const secondPid = pid()
+    expect(secondPid).not.toBe(firstPid)
+    process.kill(secondPid!, 'SIGKILL')
     await Bun.sleep(400)
     expect(supervisor.status()).toMatchObject({ state: 'running', restarts: 1 })
-    expect(supervisor.status().pid).not.toBe(status.pid)
+    expect(pid()).not.toBe(secondPid)
+  }, 30_000)
+
+  test('a database that keeps failing gets a Litestream process of its own', async () => {
+    const { t, backupDir } = await appWithVendors(['Alder'])
+    cleanups.push(() => t.close())
+    const second = await t.addTenant('second')
+    const supervisor = new LitestreamSupervisor({
+      binary: litestream!,
+      configPath: join(t.dataDir, 'litestream.yml'),
+      replicaUrl: `file://${join(backupDir, 'replica')}`,
+      log: createLogger('silent'),
+      listDatabases: () => backedUpDatabases(t.dataDir, t.platform.control.db),
+      intervalMs: 100,
+    })
+    supervisor.start()
+    cleanups.push(() => void supervisor.stop())
+    const path = tenantDatabasePath(t.dataDir, second.id)
+    const stateOf = (name: string) => supervisor.databases().find((d) => d.name === name)?.state
+    const deadline = Date.now() + 10_000
+    while (supervisor.databases().some((d) => d.lastSyncAt === null) && Date.now() < deadline)
+      await Bun.sleep(50)
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true })
+    while (stateOf(second.id) !== 'isolated' && Date.now() < deadline) await Bun.sleep(50)
+    expect(stateOf(second.id)).toBe('isolated')
+    await Bun.sleep(300)
+    // Before, it was only taken out of the process it shared, and no process replicated it.
+    expect(supervisor.status().processes.map((p) => p.databases)).toEqual([2, 1])
+    expect(stateOf(t.tenant.id)).toBe('replicating')
   }, 30_000)
 
   test("Litestream's log lines reach ours at their level", async () => {
@@ -298,10 +393,11 @@ describe.if(litestream !== null)('litestream replica', () => {
 test('a Litestream log line: its level mapped, its message unquoted, the rest kept', () => {
   const line =
     'time=2026-11-23T22:06:55.911Z level=ERROR msg="sync error" db=/d/t.sqlite error="create generation: no such file"'
-  expect(litestreamLogLine(line)).toEqual({
+  expect(litestreamLogLine(line)).toMatchObject({
     level: 'error',
     msg: 'sync error',
     detail: 'msg="sync error" db=/d/t.sqlite error="create generation: no such file"',
+    fields: { db: '/d/t.sqlite', error: 'create generation: no such file' },
   })
   expect(litestreamLogLine('time=x level=INFO msg=litestream version=v0.3.13')).toMatchObject({
     level: 'debug',
@@ -327,7 +423,8 @@ test('a Litestream that ignores SIGTERM is killed, so a stop or restart cannot h
     configPath: join(dir, 'litestream.yml'),
     replicaUrl: `file://${join(dir, 'replica')}`,
     log,
-    listDatabases: () => [],
+    // A database that does not exist yet: Litestream waits for it.
+    listDatabases: () => [{ name: 'waiting', path: join(dir, 'waiting.sqlite') }],
   })
   supervisor.start()
   await Bun.sleep(200)

@@ -1,8 +1,6 @@
-// Are backups happening: the mode, the point-in-time window, each database's size and last
-// snapshot, the snapshots themselves, and how to restore (a command-line step).
-
-import type { PageProps } from '../api'
-import { get, isOperator } from '../api'
+// Are backups happening: the mode, the point-in-time window, each database's size, last snapshot
+// and replication lag, the snapshots themselves, and how to restore (a command-line step).
+import { get, isOperator, type PageProps } from '../api'
 import { Badge, bytes, Section, Table, useLoad, when } from '../ui'
 
 export function BackupsPage({ session }: PageProps) {
@@ -56,6 +54,24 @@ export function BackupsPage({ session }: PageProps) {
                   d.replica
                     ? `${when(d.replica.earliestRestorableAt)} – ${when(d.replica.latestReplicatedAt)}`
                     : '—',
+              ],
+              [
+                'Replication lag',
+                (d) =>
+                  d.replication ? (
+                    <Badge
+                      tone={
+                        d.replication.state === 'replicating' && d.replication.secondsBehind < 5
+                          ? 'good'
+                          : 'bad'
+                      }
+                    >
+                      {d.replication.state}, {d.replication.secondsBehind} s behind, last upload{' '}
+                      {when(d.replication.lastSyncAt)}
+                    </Badge>
+                  ) : (
+                    '—'
+                  ),
               ],
             ]}
           />

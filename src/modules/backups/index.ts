@@ -10,3 +10,6 @@ export const backupsFamily = family({
   models: { backups: model },
   routes: (platform) => [backupRoutes(platform), operatorBackupRoutes(platform)],
 })
+
+// What the other families may use.
+export { ReplicationLag } from './model'

@@ -3,6 +3,28 @@ import { oneOf } from '../../platform/http/types'
 
 const dateTime = t.String({ format: 'date-time' })
 
+export const ReplicationLag = t.Object(
+  {
+    state: oneOf(['replicating', 'failing', 'isolated'], {
+      description:
+        '`failing`: Litestream’s last attempts for this database failed (lastError); `isolated`: it kept failing and now has a Litestream process of its own, so the other databases replicate on.',
+    }),
+    lastSyncAt: t.Nullable(dateTime),
+    lastWriteAt: t.Nullable(dateTime),
+    secondsBehind: t.Number({
+      minimum: 0,
+      description:
+        'How long the oldest write not yet uploaded has waited (to within the sync interval); 0: the replica holds every write.',
+    }),
+    lastError: t.Nullable(t.String()),
+    lastErrorAt: t.Nullable(dateTime),
+  },
+  {
+    $id: '#/components/schemas/ReplicationLag',
+    description: 'One database’s Litestream replication as the node replicating it measures it.',
+  },
+)
+
 export const DatabaseBackup = t.Object(
   {
     name: t.String({ description: '`control` or the tenant id: the database file’s and replica’s name.' }),
@@ -24,6 +46,9 @@ export const DatabaseBackup = t.Object(
         },
       ),
     ),
+    replication: t.Nullable(ReplicationLag, {
+      description: 'null when Litestream does not run here or does not replicate this database.',
+    }),
   },
   { $id: '#/components/schemas/DatabaseBackup' },
 )

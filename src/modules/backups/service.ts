@@ -27,9 +27,11 @@ export function backupReport(platform: Platform, tenantId?: string) {
     (db) => tenantId === undefined || db.name === tenantId,
   )
   const mode = backupMode(config)
+  const lags = new Map(replication?.databases().map(({ name, ...lag }) => [name, lag]))
   const states = databaseBackupStates(config, databases).map((state) => ({
     ...state,
     tenantSlug: slugOf.get(state.name) ?? null,
+    replication: lags.get(state.name) ?? null,
   }))
   const snapshots = snapshotsHolding(
     config.backupDir,

@@ -2,6 +2,7 @@
 // the failovers with their measured recovery.
 import { t } from 'elysia'
 import { bool, int } from '../../platform/http/types'
+import { ReplicationLag } from '../backups'
 
 const dateTime = t.String({ format: 'date-time' })
 
@@ -21,6 +22,18 @@ export const ClusterTenant = t.Object({
     description: 'False between the owner’s lease expiring and another node claiming it.',
   }),
   moving: t.Nullable(t.String({ description: 'The node it is being moved to.' })),
+  lost: t.Nullable(
+    t.Object(
+      { at: dateTime, reason: t.String() },
+      {
+        description:
+          'Its owner died before Litestream uploaded it, and the replica holds nothing to restore: it is not served (503). Another failover tries the replica again; delete it to free the slug.',
+      },
+    ),
+  ),
+  replication: t.Nullable(ReplicationLag, {
+    description: 'Its replication as its owner measures it; null when the owner did not answer.',
+  }),
 })
 
 export const Failover = t.Object(

@@ -20,6 +20,29 @@ const singleNode = {
   failovers: [],
 }
 
+type Lag = ReturnType<NonNullable<Platform['replication']>['databases']>[number]
+
+/**
+ * Each tenant's replication as its owner measures it: this node's own, the others' from their
+ * `/health`, asked with the caller's operator credential.
+ */
+async function replicationOf(platform: Platform, cluster: Node, authorization: string | null) {
+  const lags = new Map<string, Lag>()
+  for (const lag of platform.replication?.databases() ?? []) lags.set(lag.name, lag)
+  const others = cluster.status().nodes.filter((node) => node.id !== cluster.id)
+  await Promise.all(
+    others.map(async (node) => {
+      const response = await fetch(`${node.url}/health`, {
+        headers: authorization ? { authorization } : {},
+        signal: AbortSignal.timeout(2000),
+      }).catch(() => null)
+      const body = (await response?.json().catch(() => null)) as { replication?: Lag[] } | null
+      for (const lag of body?.replication ?? []) lags.set(lag.name, lag)
+    }),
+  )
+  return lags
+}
+
 function clusterOf(platform: Platform): Node {
   if (!platform.cluster) throw conflict('This service runs as a single node: CLUSTER_ETCD_URL is not set')
   return platform.cluster
@@ -36,15 +59,31 @@ function audit(platform: Platform, operator: OperatorActor, move: Awaited<Return
 export const clusterRoutes = (platform: Platform) =>
   new Elysia({ name: 'cluster-admin', prefix: '/admin/v1/cluster', detail: { tags: ['Operator'] } })
     .use(platform.operator)
-    .get('', () => (platform.cluster ? { enabled: true, ...platform.cluster.status() } : singleNode), {
-      operator: true,
-      response: ClusterStatus,
-      detail: {
-        summary: 'Cluster status',
-        description:
-          'The live nodes and their tenant counts, every tenant’s owner and epoch, and the last failover of each tenant with its recovery time (`rtoMs`) and recovery point (`restoredThrough`). On a single node, `enabled: false`.',
+    .get(
+      '',
+      async ({ request }) => {
+        const cluster = platform.cluster
+        if (!cluster) return singleNode
+        const status = cluster.status()
+        const lags = await replicationOf(platform, cluster, request.headers.get('authorization'))
+        const tenants = status.tenants.map((tenant) => {
+          const found = lags.get(tenant.id)
+          if (!found) return { ...tenant, replication: null }
+          const { name: _name, ...lag } = found
+          return { ...tenant, replication: lag }
+        })
+        return { enabled: true, ...status, tenants }
       },
-    })
+      {
+        operator: true,
+        response: ClusterStatus,
+        detail: {
+          summary: 'Cluster status',
+          description:
+            'The live nodes and their tenant counts, every tenant’s owner and epoch, its replication lag as its owner measures it, whether it was lost, and the last failover of each tenant with its recovery time (`rtoMs`) and recovery point (`restoredThrough`). On a single node, `enabled: false`.',
+        },
+      },
+    )
     .post(
       '/tenants/:id/move',
       async ({ operator, params, body }) => {

@@ -6,6 +6,7 @@ import { Elysia, t } from 'elysia'
 import pkg from '../../../package.json'
 import type { Platform } from '../../platform/platform'
 import { findTenantBySlug, firstTenant } from '../../platform/tenancy/tenants'
+import { ReplicationLag } from '../backups'
 
 const HealthStatus = t.Object({
   status: t.Union([t.Literal('ok'), t.Literal('unavailable')]),
@@ -33,6 +34,12 @@ const HealthStatus = t.Object({
       ),
     }),
     { description: 'Background jobs: last run, next run and failures of each.' },
+  ),
+  replication: t.Optional(
+    t.Array(t.Composite([t.Object({ name: t.String() }), ReplicationLag]), {
+      description:
+        'To operators, while Litestream runs: each database it replicates (`control` or the tenant id), its lag and last upload.',
+    }),
   ),
   cluster: t.Optional(
     t.Object(
@@ -120,6 +127,7 @@ function checkDatabases(platform: Platform, detailed: boolean, readiness: boolea
     foundationEnabled: true,
     checks,
     jobs,
+    ...(detailed && platform.replication ? { replication: platform.replication.databases() } : {}),
     ...clusterSummary(platform, detailed),
   }
 }

@@ -112,7 +112,22 @@ export const TenantListQuery = t.Object({
   ...pagingQuery(100),
 })
 
-export const TenantList = t.Object({ tenants: t.Array(Tenant), page: pageInfoSchema })
+export const TenantList = t.Object({
+  tenants: t.Array(
+    t.Composite([
+      Tenant,
+      t.Object({
+        node: t.Nullable(
+          t.String({
+            description:
+              'Several nodes: the node that owns it (every tenant of the cluster is listed). null on one node.',
+          }),
+        ),
+      }),
+    ]),
+  ),
+  page: pageInfoSchema,
+})
 
 export const TenantParams = t.Object({
   id: t.String({ minLength: 1, maxLength: 200, description: 'The tenant’s id or slug.' }),

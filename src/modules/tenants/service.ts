@@ -210,6 +210,7 @@ export function listTenantsPage(
   platform: Platform,
   query: { q?: string; status?: TenantStatus } & PageRequest,
 ) {
+  if (platform.cluster) return clusterTenantsPage(platform.cluster.tenantRecords(), query)
   const control = platform.control.db
   const where = and(
     searchColumns(query.q, [tenants.slug, tenants.name]),
@@ -224,7 +225,30 @@ export function listTenantsPage(
     .limit(query.limit)
     .offset(offsetOf(query))
     .all()
-  return { tenants: rows.map(presentTenant), page: { total, page: query.page, limit: query.limit } }
+  return {
+    tenants: rows.map((row) => ({ ...presentTenant(row), node: null })),
+    page: { total, page: query.page, limit: query.limit },
+  }
+}
+
+/** Several nodes: every tenant of the cluster as etcd has it, with the node that owns it. */
+function clusterTenantsPage(
+  records: { tenant: Tenant; owner: string }[],
+  query: { q?: string; status?: TenantStatus } & PageRequest,
+) {
+  const needle = query.q?.toLowerCase()
+  const matching = records
+    .filter(({ tenant }) => !query.status || tenant.status === query.status)
+    .filter(
+      ({ tenant }) =>
+        !needle || tenant.slug.toLowerCase().includes(needle) || tenant.name.toLowerCase().includes(needle),
+    )
+    .sort((a, b) => a.tenant.slug.localeCompare(b.tenant.slug))
+  const page = matching.slice(offsetOf(query), offsetOf(query) + query.limit)
+  return {
+    tenants: page.map(({ tenant, owner }) => ({ ...presentTenant(tenant), node: owner })),
+    page: { total: matching.length, page: query.page, limit: query.limit },
+  }
 }
 
 const fileSize = (path: string) => (existsSync(path) ? statSync(path).size : 0)

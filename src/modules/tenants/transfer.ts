@@ -8,7 +8,7 @@ import { mkdtempSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { tenantMigrations } from '../../../migrations/embedded'
-import { checkAuditChain, checkIntegrity, RestoreError } from '../../platform/backup/restore'
+import { checkAuditChain, checkIntegrity, closeForGood, RestoreError } from '../../platform/backup/restore'
 import { ApiError, invalid } from '../../platform/http/problem'
 import { type OperatorActor, recordOperatorAction } from '../../platform/operator/audit'
 import type { Platform } from '../../platform/platform'
@@ -121,7 +121,7 @@ function prepareImport(path: string): { appliedMigrations: string[]; auditEntrie
     if (error instanceof RestoreError) throw refused(error.message)
     throw error
   } finally {
-    sqlite.close()
+    closeForGood(sqlite)
   }
 }
 

@@ -1,13 +1,12 @@
-// Continuous replication with Litestream (v0.3): one replica path per database, a generated
-// config, and a supervisor that restarts Litestream with backoff when it dies and reloads it when
-// the set of databases changes or a database file is replaced (v0.3 reads its config once and
-// holds each file open, so a reload is a clean restart).
-
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
+// Continuous replication with Litestream (v0.3): one replica path per database, and a supervisor
+// that spreads the databases over several Litestream processes (litestream-process.ts), so that
+// one database's trouble stops or delays only its own replication, and tells how far behind each
+// database's replica is.
+import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname } from 'node:path'
-import type { Subprocess } from 'bun'
 import type { Logger } from '../log'
+import { type LitestreamLine, LitestreamProcess } from './litestream-process'
 
 export interface ReplicatedDatabase {
   /** Stable name of the replica folder: `control` or the tenant id. */
@@ -34,16 +33,21 @@ export function filePathOf(url: string): string | null {
 
 const yamlString = (value: string) => JSON.stringify(value)
 
-/** Litestream's YAML config for these databases (JSON strings are valid YAML scalars). */
+/**
+ * Litestream's YAML config for these databases (JSON strings are valid YAML scalars).
+ * `intervalMs`: how often Litestream copies each WAL (`monitor-interval`) and uploads what it
+ * copied (`sync-interval`): a write waits for both before the replica has it.
+ */
 export function litestreamConfig(
   databases: readonly ReplicatedDatabase[],
   baseUrl: string,
   s3: S3Options = {},
+  intervalMs = 1000,
 ): string {
   const lines = ['dbs:']
   for (const db of databases) {
     const url = replicaUrlFor(baseUrl, db.name)
-    lines.push(`  - path: ${yamlString(db.path)}`, '    replicas:')
+    lines.push(`  - path: ${yamlString(db.path)}`, `    monitor-interval: ${intervalMs}ms`, '    replicas:')
     const file = filePathOf(url)
     if (file) {
       lines.push('      - type: file', `        path: ${yamlString(file)}`)
@@ -55,7 +59,7 @@ export function litestreamConfig(
       if (s3.secretAccessKey) lines.push(`        secret-access-key: ${yamlString(s3.secretAccessKey)}`)
       if (s3.forcePathStyle) lines.push('        force-path-style: true')
     }
-    lines.push('        sync-interval: 1s')
+    lines.push(`        sync-interval: ${intervalMs}ms`)
   }
   return `${lines.join('\n')}\n`
 }
@@ -73,249 +77,352 @@ export function resolveLitestreamBinary(explicit?: string): string | null {
   }
 }
 
-export interface LitestreamStatus {
-  state: 'running' | 'restarting' | 'stopped'
-  pid: number | null
-  restarts: number
-  lastExit: { code: number | null; at: string } | null
-  databases: number
-}
-
 export interface SupervisorOptions {
   binary: string
+  /** Named after it, each process has its config (litestream.yml: litestream-shard-1.yml...). */
   configPath: string
   replicaUrl: string
   s3?: S3Options
   log: Logger
   listDatabases: () => ReplicatedDatabase[]
+  /** Databases per Litestream process (LITESTREAM_SHARD_SIZE). */
+  shardSize?: number
+  /** LITESTREAM_SYNC_INTERVAL_MS. */
+  intervalMs?: number
   /** Backoff after an unexpected exit: base * 2^n, capped. */
   backoffMs?: { base: number; max: number }
 }
 
-/**
- * How long a SIGTERMed Litestream may take over its last sync before it is killed. Its stop
- * normally takes well under a second, but v0.3 can hang in it with uploads under way (seen in the
- * cluster suite, 10 s and more; Litestream issue #399), and until it exits no database of the
- * node is replicated: a tenant created then had no replica to fail over to.
- */
-const STOP_LIMIT_MS = 3000
+/** One database as replication sees it (`/health` and the operator API show it). */
+export interface DatabaseReplication {
+  name: string
+  /**
+   * `replicating`; `failing` (its last attempts failed, see lastError); `isolated` (moved to a
+   * process of its own after failing again and again).
+   */
+  state: 'replicating' | 'failing' | 'isolated'
+  /** When its last upload to the replica finished (null: none since its Litestream started). */
+  lastSyncAt: string | null
+  /** When this process last wrote to it. */
+  lastWriteAt: string | null
+  /**
+   * How long the oldest write this process made to it and Litestream has not uploaded yet has
+   * waited: 0 when the replica has them all (to within the sync interval).
+   */
+  secondsBehind: number
+  lastError: string | null
+  lastErrorAt: string | null
+}
+
+export interface LitestreamStatus {
+  state: 'running' | 'restarting' | 'stopped'
+  /** Each Litestream process: its pid (null while it restarts) and how many databases it holds. */
+  processes: { pid: number | null; databases: number; restarts: number }[]
+  restarts: number
+  lastExit: { code: number | null; at: string } | null
+  databases: number
+}
+
+/** Errors in a row, with no upload between them, after which a database gets a process of its own. */
+const ISOLATE_AFTER_ERRORS = 3
+const DEFAULT_SHARD_SIZE = 50
+
+interface Tracked {
+  name: string
+  path: string
+  /** The process (shard) replicating it; isolated ones have their own. */
+  shard: string
+  isolated: boolean
+  lastWriteAt: number | null
+  /** The oldest write not known to be in the replica. */
+  unsyncedSince: number | null
+  uploadStartedAt: number | null
+  lastSyncAt: number | null
+  /** Uploads finished since it joined. */
+  uploads: number
+  errorsInARow: number
+  lastError: string | null
+  lastErrorAt: number | null
+}
 
 export class LitestreamSupervisor {
-  private process: Subprocess | null = null
+  private readonly shards = new Map<string, LitestreamProcess>()
+  private readonly tracked = new Map<string, Tracked>()
+  private readonly waiters = new Map<string, Set<() => void>>()
+  private readonly shardSize: number
+  private readonly intervalMs: number
   private stopping = false
-  private restarts = 0
-  private consecutiveFailures = 0
-  private plannedRestart = false
-  private lastExit: LitestreamStatus['lastExit'] = null
-  private restartTimer: ReturnType<typeof setTimeout> | null = null
-  private current = ''
-  /**
-   * The file (device and inode) each database path named when Litestream could first have opened
-   * it. Litestream keeps that file open for good: when a restore or a move puts a new file at the
-   * path, it goes on replicating the old, deleted one (its syncs fail with "create generation: …
-   * -wal: no such file") until it restarts. The database set alone does not show that.
-   */
-  private filesSeen = new Map<string, string>()
+  private shardsMade = 0
 
-  constructor(private readonly options: SupervisorOptions) {}
+  constructor(private readonly options: SupervisorOptions) {
+    this.shardSize = options.shardSize ?? DEFAULT_SHARD_SIZE
+    this.intervalMs = options.intervalMs ?? 1000
+  }
 
   start(): void {
     this.stopping = false
-    this.writeConfig()
-    this.spawn()
+    this.apply()
   }
 
   /**
-   * Regenerates the config; restarts Litestream only when the database set changed or a database
-   * file was replaced under it.
+   * Brings the processes in line with the databases to replicate; restarts only the processes
+   * whose databases changed or whose files were replaced. True when one restarted.
    */
   syncDatabases(): boolean {
-    const before = this.current
-    const databases = this.options.listDatabases()
-    this.writeConfig(databases)
-    const replaced = this.fileReplaced(databases)
-    if ((this.current === before && !replaced) || this.stopping) return false
-    this.options.log.info(
-      replaced
-        ? 'litestream: a database file was replaced, restarting onto it'
-        : 'litestream: database set changed, restarting with the new config',
-    )
-    this.restartNow()
-    return true
+    return this.apply().length > 0
+  }
+
+  /** Like syncDatabases, but resolves once every restarted Litestream has made its last sync and exited. */
+  async reload(): Promise<void> {
+    await Promise.all(this.apply())
+  }
+
+  private apply(): Promise<void>[] {
+    if (this.stopping) return []
+    const wanted = new Map(this.options.listDatabases().map((db) => [db.path, db]))
+    const touched = new Set<string>()
+    for (const [path, tracked] of this.tracked)
+      if (!wanted.has(path)) {
+        this.tracked.delete(path)
+        touched.add(tracked.shard)
+        this.settle(path)
+      }
+    for (const [path, db] of wanted)
+      if (!this.tracked.has(path)) {
+        const shard = this.shardWithRoom()
+        this.tracked.set(path, newTracked(db, shard))
+        touched.add(shard)
+      }
+    const restarts: Promise<void>[] = []
+    // Every member's shard: one just isolated has no process yet.
+    const shards = [...this.shards.keys(), ...touched, ...[...this.tracked.values()].map((t) => t.shard)]
+    for (const id of new Set(shards)) {
+      const members = [...this.tracked.values()].filter((t) => t.shard === id)
+      const shard = this.shards.get(id)
+      if (members.length === 0) {
+        this.shards.delete(id)
+        if (shard) restarts.push(shard.stop())
+        continue
+      }
+      const process = shard ?? this.newShard(id)
+      const config = litestreamConfig(
+        members.map(({ name, path }) => ({ name, path })),
+        this.options.replicaUrl,
+        this.options.s3,
+        this.intervalMs,
+      )
+      if (
+        process.configure(
+          config,
+          members.map((t) => t.path),
+        )
+      ) {
+        this.options.log.info('litestream: its databases changed, restarting it', {
+          databases: members.length,
+        })
+        for (const member of members) member.uploadStartedAt = null
+        restarts.push(process.restart())
+      }
+    }
+    return restarts
+  }
+
+  /** The shard a new database joins: the first with room, else a new one. */
+  private shardWithRoom(): string {
+    const counts = new Map<string, number>()
+    for (const t of this.tracked.values())
+      if (!t.isolated) counts.set(t.shard, (counts.get(t.shard) ?? 0) + 1)
+    for (const [id, count] of counts) if (count < this.shardSize) return id
+    return `shard-${++this.shardsMade}`
+  }
+
+  private newShard(id: string): LitestreamProcess {
+    const configPath = this.options.configPath.replace(/(\.yml)?$/, `-${id}.yml`)
+    const process = new LitestreamProcess({
+      binary: this.options.binary,
+      configPath,
+      log: this.options.log,
+      backoffMs: this.options.backoffMs ?? { base: 1000, max: 60_000 },
+      onLine: (line) => this.observe(line),
+      onExit: (code, planned) => this.exited(id, code, planned),
+    })
+    this.shards.set(id, process)
+    return process
+  }
+
+  /** Uploads and errors, from Litestream's log, per database. */
+  private observe(line: LitestreamLine): void {
+    const tracked = line.fields.db ? this.tracked.get(line.fields.db) : undefined
+    if (!tracked) return
+    const now = Date.now()
+    if (line.msg === 'write wal segment') tracked.uploadStartedAt = now
+    else if (line.msg === 'wal segment written') {
+      // Writes made before the upload began are taken to be in it. One Litestream had not copied
+      // from the WAL yet is uploaded by its next sync, which corrects this within the interval.
+      const began = tracked.uploadStartedAt ?? now
+      tracked.unsyncedSince =
+        tracked.lastWriteAt === null || tracked.lastWriteAt < began
+          ? null
+          : Math.max(tracked.unsyncedSince ?? began, began)
+      tracked.uploadStartedAt = null
+      tracked.lastSyncAt = now
+      tracked.uploads++
+      tracked.errorsInARow = 0
+      this.settle(tracked.path)
+    } else if (line.level === 'error' && line.msg !== 'error closing db') {
+      tracked.lastError = line.fields.error ?? line.msg
+      tracked.lastErrorAt = now
+      tracked.errorsInARow++
+      this.settle(tracked.path)
+      if (tracked.errorsInARow >= ISOLATE_AFTER_ERRORS && !tracked.isolated) this.isolate(tracked)
+    }
   }
 
   /**
-   * Like syncDatabases, but waits until the Litestream that ran before has exited: its graceful
-   * stop makes a last sync of every database it replicated.
+   * A database failing again and again gets a Litestream of its own: the process it shared
+   * restarts without it, so its trouble cannot hold back the others' uploads, restarts or stops.
    */
-  async reload(): Promise<void> {
-    const before = this.current
-    const databases = this.options.listDatabases()
-    this.writeConfig(databases)
-    const replaced = this.fileReplaced(databases)
-    const proc = this.process
-    if ((this.current === before && !replaced) || this.stopping) return
-    if (!proc) {
-      if (!this.restartTimer) this.spawn()
-      return
+  private isolate(tracked: Tracked): void {
+    this.options.log.warn('litestream: a database keeps failing; replicating it in a process of its own', {
+      db: tracked.path,
+      error: tracked.lastError,
+    })
+    tracked.isolated = true
+    tracked.shard = `isolated-${++this.shardsMade}`
+    void this.reload()
+  }
+
+  private exited(id: string, code: number | null, planned: boolean): void {
+    if (planned) return
+    const members = [...this.tracked.values()].filter((t) => t.shard === id)
+    for (const member of members) {
+      member.uploadStartedAt = null
+      member.lastError ??= `its Litestream exited (code ${code})`
+      this.settle(member.path)
     }
-    this.plannedRestart = true
-    await this.terminate(proc)
+    // A process that dies over one of its databases (its error names the file) goes on without it.
+    const culprit = members.find((m) => m.lastErrorAt !== null && Date.now() - m.lastErrorAt < 5000)
+    if (culprit && !culprit.isolated && members.length > 1) this.isolate(culprit)
+  }
+
+  private settle(path: string): void {
+    for (const waiter of [...(this.waiters.get(path) ?? [])]) waiter()
+  }
+
+  /** A write to the database at `path` was committed (the tenant pool tells). */
+  noteWrite(path: string): void {
+    const tracked = this.tracked.get(path)
+    if (!tracked) return
+    const now = Date.now()
+    tracked.lastWriteAt = now
+    tracked.unsyncedSince ??= now
+  }
+
+  /**
+   * Follows the uploads of the database at `path`: each call of the function returned resolves
+   * once Litestream has finished an upload of it since the previous call (the first: since
+   * `follow`), and rejects as soon as Litestream cannot replicate it (its process is down, or it
+   * failed again and again), or once `limitMs` have passed since `follow`. Litestream's own reports,
+   * not a clock, say when to look again.
+   */
+  follow(path: string, limitMs: number): () => Promise<void> {
+    const deadline = Date.now() + limitMs
+    let seen = this.tracked.get(path)?.uploads ?? 0
+    return async () => {
+      for (;;) {
+        const tracked = this.tracked.get(path)
+        if (!tracked) throw new Error('it is not replicated by this node')
+        if (tracked.uploads > seen) {
+          seen = tracked.uploads
+          return
+        }
+        const why = tracked.lastError ? `: ${tracked.lastError}` : ''
+        if (this.shards.get(tracked.shard)?.state !== 'running')
+          throw new Error(`its Litestream is not running${why}`)
+        if (tracked.errorsInARow >= ISOLATE_AFTER_ERRORS)
+          throw new Error(`Litestream failed ${tracked.errorsInARow} times in a row${why}`)
+        const left = deadline - Date.now()
+        if (left <= 0) throw new Error(`Litestream uploaded nothing of it for ${limitMs} ms`)
+        await this.nextChange(path, left)
+      }
+    }
+  }
+
+  /** Resolves at the next upload, error or exit Litestream reports for the database, or after `ms`. */
+  private nextChange(path: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const waiting = this.waiters.get(path) ?? new Set()
+      this.waiters.set(path, waiting)
+      const done = () => {
+        clearTimeout(timer)
+        waiting.delete(done)
+        if (waiting.size === 0) this.waiters.delete(path)
+        resolve()
+      }
+      const timer = setTimeout(done, ms)
+      waiting.add(done)
+    })
+  }
+
+  /** Every database replicated, by name. */
+  databases(): DatabaseReplication[] {
+    const now = Date.now()
+    const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString())
+    return [...this.tracked.values()]
+      .map((t) => ({
+        name: t.name,
+        state: t.isolated
+          ? ('isolated' as const)
+          : t.errorsInARow > 0
+            ? ('failing' as const)
+            : ('replicating' as const),
+        lastSyncAt: iso(t.lastSyncAt),
+        lastWriteAt: iso(t.lastWriteAt),
+        secondsBehind: t.unsyncedSince === null ? 0 : Math.round((now - t.unsyncedSince) / 100) / 10,
+        lastError: t.lastError,
+        lastErrorAt: iso(t.lastErrorAt),
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name))
   }
 
   status(): LitestreamStatus {
+    const processes = [...this.shards.values()]
+    const exits = processes.map((p) => p.lastExit).filter((exit) => exit !== null)
     return {
-      state: this.stopping ? 'stopped' : this.process ? 'running' : 'restarting',
-      pid: this.process?.pid ?? null,
-      restarts: this.restarts,
-      lastExit: this.lastExit,
-      databases: this.options.listDatabases().length,
+      state: this.stopping
+        ? 'stopped'
+        : processes.every((p) => p.state === 'running')
+          ? 'running'
+          : 'restarting',
+      processes: [...this.shards.entries()].map(([id, p]) => ({
+        pid: p.pid,
+        databases: [...this.tracked.values()].filter((t) => t.shard === id).length,
+        restarts: p.restarts,
+      })),
+      restarts: processes.reduce((sum, p) => sum + p.restarts, 0),
+      lastExit: exits.sort((a, b) => b.at.localeCompare(a.at))[0] ?? null,
+      databases: this.tracked.size,
     }
   }
 
-  /** Stops Litestream; SIGTERM lets it finish its current sync first. */
+  /** Stops every Litestream; SIGTERM lets each finish its current sync first. */
   async stop(): Promise<void> {
     this.stopping = true
-    if (this.restartTimer) clearTimeout(this.restartTimer)
-    const proc = this.process
-    if (!proc) return
-    await this.terminate(proc)
-  }
-
-  /**
-   * SIGTERM lets Litestream make its last sync; one that has not exited within STOP_LIMIT_MS is
-   * killed, so a stuck shutdown cannot hold back the restart (and every database's replication)
-   * for good.
-   */
-  private terminate(proc: Subprocess): Promise<number> {
-    proc.kill('SIGTERM')
-    const limit = setTimeout(() => {
-      this.options.log.warn('litestream did not stop after SIGTERM; killing it', {
-        pid: proc.pid,
-        afterMs: STOP_LIMIT_MS,
-      })
-      proc.kill('SIGKILL')
-    }, STOP_LIMIT_MS)
-    return proc.exited.finally(() => clearTimeout(limit))
-  }
-
-  private writeConfig(databases = this.options.listDatabases()): void {
-    const config = litestreamConfig(databases, this.options.replicaUrl, this.options.s3)
-    if (config === this.current) return
-    mkdirSync(dirname(this.options.configPath), { recursive: true })
-    writeFileSync(this.options.configPath, config, { mode: 0o600 })
-    this.current = config
-  }
-
-  /**
-   * Whether a database file Litestream may hold open has been replaced at its path since; the new
-   * files are noted, as the caller restarts Litestream onto them.
-   */
-  private fileReplaced(databases: readonly ReplicatedDatabase[]): boolean {
-    let replaced = false
-    for (const { path } of databases) {
-      const now = fileIdentity(path)
-      if (now === undefined) continue
-      const seen = this.filesSeen.get(path)
-      if (seen !== undefined && seen !== now) replaced = true
-      this.filesSeen.set(path, now)
-    }
-    return replaced
-  }
-
-  private spawn(): void {
-    const databases = this.options.listDatabases()
-    this.filesSeen = new Map()
-    this.fileReplaced(databases)
-    const proc = Bun.spawn([this.options.binary, 'replicate', '-config', this.options.configPath], {
-      stdout: 'pipe',
-      stderr: 'pipe',
-    })
-    this.process = proc
-    this.options.log.info('litestream started', {
-      pid: proc.pid,
-      databases: databases.length,
-    })
-    void forwardLog(proc.stdout, this.options.log)
-    void forwardLog(proc.stderr, this.options.log)
-    const spawnedAt = Date.now()
-    void proc.exited.then((code) => this.onExit(proc, code, spawnedAt))
-  }
-
-  private restartNow(): void {
-    if (!this.process) {
-      this.spawn()
-      return
-    }
-    // onExit sees a planned restart and respawns at once, without backoff.
-    this.plannedRestart = true
-    void this.terminate(this.process)
-  }
-
-  private onExit(proc: Subprocess, code: number | null, spawnedAt: number): void {
-    if (this.process !== proc) return
-    this.process = null
-    this.lastExit = { code, at: new Date().toISOString() }
-    if (this.stopping) return
-    if (this.plannedRestart) {
-      this.options.log.info('litestream stopped for a restart', { pid: proc.pid, code })
-      this.plannedRestart = false
-      this.spawn()
-      return
-    }
-    // A run that lasted a while resets the backoff.
-    if (Date.now() - spawnedAt > 60_000) this.consecutiveFailures = 0
-    const { base, max } = this.options.backoffMs ?? { base: 1000, max: 60_000 }
-    const delay = Math.min(max, base * 2 ** this.consecutiveFailures)
-    this.consecutiveFailures++
-    this.restarts++
-    this.options.log.error('litestream exited unexpectedly; restarting', { code, delayMs: delay })
-    this.restartTimer = setTimeout(() => {
-      this.restartTimer = null
-      if (!this.stopping) this.spawn()
-    }, delay)
+    await Promise.all([...this.shards.values()].map((p) => p.stop()))
   }
 }
 
-const fileIdentity = (path: string): string | undefined => {
-  const stat = statSync(path, { throwIfNoEntry: false })
-  return stat ? `${stat.dev}:${stat.ino}` : undefined
-}
-
-/** Litestream's own level for each of its log lines; its routine progress is our debug. */
-const litestreamLevels: Record<string, keyof Logger> = {
-  DEBUG: 'debug',
-  INFO: 'debug',
-  WARN: 'warn',
-  ERROR: 'error',
-}
-
-/**
- * Litestream 0.3 logs `time=… level=… msg=… key=value…` lines on stdout: they go to our log at
- * their level, so a replication error (a generation it cannot start, a replica it cannot reach)
- * is seen by the operator, not dropped.
- */
-export function litestreamLogLine(line: string): { level: keyof Logger; msg: string; detail: string } {
-  // Uploads cut short by a stop are logged as errors ("context canceled"), on every restart.
-  const level = line.includes('context canceled')
-    ? 'debug'
-    : (litestreamLevels[/\blevel=(\w+)/.exec(line)?.[1] ?? ''] ?? 'warn')
-  const msg = /\bmsg=("(?:[^"\\]|\\.)*"|\S+)/.exec(line)?.[1]?.replace(/^"|"$/g, '') ?? line
-  const detail = line.replace(/^time=\S+\s*/, '').replace(/\blevel=\w+\s*/, '')
-  return { level, msg, detail }
-}
-
-async function forwardLog(stream: ReadableStream<Uint8Array>, log: Logger): Promise<void> {
-  const decoder = new TextDecoder()
-  let pending = ''
-  for await (const chunk of stream) {
-    pending += decoder.decode(chunk, { stream: true })
-    const lines = pending.split('\n')
-    pending = lines.pop() ?? ''
-    for (const line of lines) {
-      if (!line.trim()) continue
-      const { level, msg, detail } = litestreamLogLine(line)
-      log[level](`litestream: ${msg}`, { detail })
-    }
-  }
-}
+const newTracked = (db: ReplicatedDatabase, shard: string): Tracked => ({
+  name: db.name,
+  path: db.path,
+  shard,
+  isolated: false,
+  lastWriteAt: null,
+  unsyncedSince: null,
+  uploadStartedAt: null,
+  lastSyncAt: null,
+  uploads: 0,
+  errorsInARow: 0,
+  lastError: null,
+  lastErrorAt: null,
+})

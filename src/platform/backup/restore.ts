@@ -11,6 +11,9 @@ import { snapshotAt } from './snapshots'
 
 export class RestoreError extends Error {}
 
+/** The replica holds nothing of the tenant: Litestream never uploaded it. */
+export class NoReplicaError extends RestoreError {}
+
 const serveLockPath = (dataDir: string) => join(dataDir, 'serve.pid')
 
 /** `serve` records its pid here so `restore` can refuse to replace files under a live server. */
@@ -61,13 +64,23 @@ const removeDatabaseFiles = (path: string) => {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true })
 }
 
+/**
+ * Closes a connection for good, its statements finalized, before its file may be renamed into
+ * place. A plain `close()` leaves it open while a statement lives (drizzle's are never finalized),
+ * and SQLite shares one WAL index per file within a process: the pool's connection on the renamed
+ * file used this one's `-shm`, deleted with the staging files, while Litestream used the real one.
+ * Once Litestream started the WAL over, the pool went on writing frames of the old WAL, which
+ * neither a new connection nor Litestream reads: acknowledged writes lost (tests/platform/backup.test.ts).
+ */
+export const closeForGood = (sqlite: Database) => sqlite.close(true)
+
 /** Opens the database at `path` read-only for `read`, and closes it. */
 export function readDatabase<T>(path: string, read: (sqlite: Database) => T): T {
   const sqlite = new Database(path, { readonly: true })
   try {
     return read(sqlite)
   } finally {
-    sqlite.close()
+    closeForGood(sqlite)
   }
 }
 
@@ -139,6 +152,8 @@ export async function fetchFromReplica(options: RestoreOptions, output: string):
     const listed = parseGenerations(
       await runLitestream(litestreamBin, ['generations', '-config', configPath, probe]),
     )
+    if (listed.length === 0)
+      throw new NoReplicaError(`the replica holds no backup of tenant ${options.tenant.slug}`)
     const newest = listed.reduce((latest, { end }) => (end > latest ? end : latest), '')
     const tied = listed.filter(({ end }) => end === newest).map(({ generation }) => generation)
     if (tied.length <= 1) await restore(output, tied[0])
@@ -207,7 +222,7 @@ function verify(path: string): Pick<RestoreReport, 'auditEntries' | 'tables'> {
     }
     return { auditEntries, tables }
   } finally {
-    sqlite.close()
+    closeForGood(sqlite)
   }
 }
 

@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import type { ClusterConfig, Config } from '../../config'
 import type { LitestreamSupervisor, ReplicatedDatabase } from '../backup/litestream'
-import { writeMark } from '../backup/restore'
+import { NoReplicaError, writeMark } from '../backup/restore'
 import { ApiError, conflict, notFound } from '../http/problem'
 import type { Logger } from '../log'
 import { tenants } from '../tenancy/control-schema'
@@ -43,9 +43,10 @@ import { awaitReplica, litestreamMetaDir, newestWriteAt, restoreFromReplica } fr
 /**
  * `restoring`: the replica is being fetched. `ready`: served. `draining`: a move started, new
  * requests wait while the ones in flight finish. `moving`: writes refused, the replica catching up.
- * `handing-over`: out of replication, until the epoch is the new owner's.
+ * `handing-over`: out of replication, until the epoch is the new owner's. `leaving`: out of
+ * replication, its files removed once Litestream has let go of them.
  */
-type LocalState = 'restoring' | 'ready' | 'draining' | 'moving' | 'handing-over'
+type LocalState = 'restoring' | 'ready' | 'draining' | 'moving' | 'handing-over' | 'leaving'
 
 interface LocalTenant {
   state: LocalState
@@ -69,9 +70,13 @@ export interface ClusterDeps {
 
 /** How long in-flight requests of a tenant may take to finish before its move refuses the rest. */
 const DRAIN_LIMIT_MS = 2000
-/** How long a move waits for Litestream to ship the tenant's last writes. */
+/**
+ * The most a move waits for Litestream to ship the tenant's last writes: it goes on as soon as
+ * Litestream reports the upload, and fails as soon as it reports it cannot make it.
+ */
 const REPLICA_WAIT_MS = 20_000
-const RELOAD_DEBOUNCE_MS = 1000
+/** Changes of the node's tenants this close together share one restart of a Litestream. */
+const RELOAD_DEBOUNCE_MS = 300
 /** A restore that fails (replica not reachable yet) is tried again after this. */
 const RESTORE_RETRY_MS = 500
 
@@ -178,6 +183,7 @@ export class ClusterNode {
       if (
         local.state !== 'restoring' &&
         local.state !== 'handing-over' &&
+        local.state !== 'leaving' &&
         findTenantById(this.deps.control, id)
       )
         databases.push({ name: id, path: tenantDatabasePath(dataDir, id) })
@@ -217,6 +223,7 @@ export class ClusterNode {
       (target.slug ? this.directory.tenantBySlug(target.slug) : undefined)
     if (!found) return { kind: 'unknown' }
     const record = found.value
+    if (record.lost) return { kind: 'unavailable', reason: `the tenant is lost (${record.lost.reason})` }
     if (record.owner === this.id) {
       if (this.fenced()) return { kind: 'unavailable', reason: 'this node is cut off from etcd' }
       const local = this.local.get(record.tenant.id)
@@ -285,7 +292,7 @@ export class ClusterNode {
     }
     const revision = await createTenantRecord(this.etcd, this.settings.prefix, record)
     if (revision === null) {
-      this.removeLocalCopy(tenant.id)
+      await this.removeLocalCopy(tenant.id)
       throw conflict(`tenant "${tenant.slug}" already exists in the cluster`)
     }
     this.local.set(tenant.id, { state: 'ready', epoch: 1 })
@@ -318,7 +325,7 @@ export class ClusterNode {
     for (const tenant of listTenants(this.deps.control)) {
       const record = this.directory.tenants.get(tenant.id)?.value
       if (record?.owner === this.id) this.local.set(tenant.id, { state: 'ready', epoch: record.epoch })
-      else if (record) this.removeLocalCopy(tenant.id, 'keep-aside')
+      else if (record) void this.removeLocalCopy(tenant.id, 'keep-aside')
       else
         this.deps.log.warn('cluster: a local tenant is not in etcd; it is not served', {
           tenant: tenant.slug,
@@ -333,8 +340,8 @@ export class ClusterNode {
     for (const [id, { value: record }] of records) {
       const local = this.local.get(id)
       if (record.owner === this.id) {
-        if (this.busy.has(id)) continue
-        if (!local || local.epoch !== record.epoch) this.track(id, () => this.bringUp(id))
+        if (this.busy.has(id) || record.lost) continue
+        if (!local || local.epoch !== record.epoch) this.track(id, async () => void (await this.bringUp(id)))
         else if (local.state !== 'ready') continue
         else if (findTenantById(this.deps.control, id)) await this.publishRowChange(id)
         // Deleted here (the operator API, an expired ephemeral tenant): gone from the cluster too.
@@ -344,12 +351,13 @@ export class ClusterNode {
           tenant: record.tenant.slug,
           owner: record.owner,
         })
-        this.removeLocalCopy(id, 'keep-aside')
+        this.track(id, () => this.removeLocalCopy(id, 'keep-aside'))
       }
     }
     for (const [id, local] of this.local) {
       // Its record is gone from etcd: the tenant was deleted.
-      if (!records.has(id) && !this.busy.has(id) && local.state === 'ready') this.removeLocalCopy(id)
+      if (!records.has(id) && !this.busy.has(id) && local.state === 'ready')
+        this.track(id, () => this.removeLocalCopy(id))
     }
     this.claimOrphans(nodes)
     for (const [id, move] of this.directory.moves) {
@@ -406,12 +414,14 @@ export class ClusterNode {
       epoch: current.value.epoch + 1,
       writeMark: null,
       changedAt: new Date().toISOString(),
+      // Lost on the node that died: tried again here, from whatever the replica holds now.
+      lost: undefined,
     }
     const revision = await swapTenantRecord(this.etcd, this.settings.prefix, current, next)
     if (revision === null) return
     this.deps.log.warn('cluster: claimed a tenant of a departed node', { tenant: next.tenant.slug, from })
     this.directory.wrote(next, revision)
-    await this.bringUp(id)
+    if (!(await this.bringUp(id))) return
     const servingAt = Date.now()
     const report: FailoverReport = {
       tenantId: id,
@@ -426,11 +436,15 @@ export class ClusterNode {
     await this.etcd.put(this.k.failover(id), JSON.stringify(report)).catch(() => {})
   }
 
-  /** Restores the tenant from its replica and serves it; tried again until it works or is moot. */
-  private async bringUp(id: string): Promise<void> {
+  /**
+   * Restores the tenant from its replica and serves it; tried again until it works or is moot
+   * (false), or until the replica turns out to hold nothing: then the tenant is marked lost.
+   */
+  private async bringUp(id: string): Promise<boolean> {
     for (;;) {
-      const record = this.directory.tenants.get(id)?.value
-      if (!record || record.owner !== this.id || this.stopped) return
+      const current = this.directory.tenants.get(id)
+      const record = current?.value
+      if (!current || !record || record.owner !== this.id || this.stopped) return false
       this.local.set(id, { state: 'restoring', epoch: record.epoch })
       try {
         // Epoch 1 was never anyone else's: a copy here was created here (by the command line).
@@ -441,8 +455,12 @@ export class ClusterNode {
         this.scheduleReload()
         this.deps.log.info('cluster: serving tenant', { tenant: record.tenant.slug, epoch: record.epoch })
         this.notify()
-        return
+        return true
       } catch (error) {
+        if (error instanceof NoReplicaError) {
+          await this.markLost(current, error.message)
+          return false
+        }
         this.deps.log.warn('cluster: restore failed; trying again', {
           tenant: record.tenant.slug,
           error: String(error),
@@ -450,6 +468,20 @@ export class ClusterNode {
         await Bun.sleep(RESTORE_RETRY_MS)
       }
     }
+  }
+
+  /** No replica to restore: the tenant is recorded lost in etcd rather than tried forever. */
+  private async markLost(current: Versioned<TenantRecord>, reason: string): Promise<void> {
+    this.local.delete(current.value.tenant.id)
+    const next = { ...current.value, lost: { at: new Date().toISOString(), reason } }
+    const revision = await swapTenantRecord(this.etcd, this.settings.prefix, current, next)
+    if (revision !== null) this.directory.wrote(next, revision)
+    this.deps.log.error('cluster: tenant lost: its node died before Litestream uploaded it', {
+      tenant: next.tenant.slug,
+      from: current.value.owner,
+      reason,
+    })
+    this.notify()
   }
 
   private async restore(record: TenantRecord): Promise<void> {
@@ -475,15 +507,22 @@ export class ClusterNode {
     await swapTenantRecord(this.etcd, this.settings.prefix, current, { ...current.value, tenant: row })
   }
 
-  /** Forgets the tenant here: its control rows, its database and Litestream's state beside it. */
-  private removeLocalCopy(id: string, keep: 'keep-aside' | 'delete' = 'delete'): void {
-    this.local.delete(id)
+  /**
+   * Forgets the tenant here: its control rows, its database and Litestream's state beside it. The
+   * files go only once Litestream has let go of them: removed under it, they made it fail (and,
+   * in one process for every database, fail the others' last syncs with it).
+   */
+  private async removeLocalCopy(id: string, keep: 'keep-aside' | 'delete' = 'delete'): Promise<void> {
+    const local = this.local.get(id)
+    if (local) local.state = 'leaving'
+    this.notify()
     const { control, pool, config } = this.deps
     if (keep === 'keep-aside') this.keepAside(id)
+    await this.replication?.reload()
+    if (this.local.get(id) === local) this.local.delete(id)
     deleteTenantRows(control, id)
     pool.destroy(id)
     rmSync(litestreamMetaDir(tenantDatabasePath(config.dataDir, id)), { recursive: true, force: true })
-    this.scheduleReload()
     this.notify()
   }
 
@@ -534,8 +573,12 @@ export class ClusterNode {
     try {
       const mark = writeMark(this.deps.pool.get(id).sqlite)
       const row = findTenantById(this.deps.control, id) ?? current.value.tenant
-      // Still replicated: handed over only once the replica is read back holding every write.
-      await awaitReplica(this.deps.config, row, mark, REPLICA_WAIT_MS)
+      // Still replicated: handed over once Litestream reports the last writes uploaded and the
+      // replica, read back, holds them.
+      const replication = this.replication
+      if (!replication) throw new Error('Litestream does not run on this node')
+      const uploads = replication.follow(tenantDatabasePath(this.deps.config.dataDir, id), REPLICA_WAIT_MS)
+      await awaitReplica(this.deps.config, row, mark, uploads)
       local.state = 'handing-over'
       const next: TenantRecord = {
         tenant: row,
@@ -555,7 +598,7 @@ export class ClusterNode {
         writeMark: mark,
         pausedMs: Date.now() - started,
       })
-      this.removeLocalCopy(id)
+      await this.removeLocalCopy(id)
     } catch (error) {
       local.state = 'ready'
       this.scheduleReload()
@@ -589,12 +632,18 @@ export class ClusterNode {
           epoch: value.epoch,
           ownerAlive: this.directory.nodes.has(value.owner),
           moving: this.directory.moves.get(value.tenant.id)?.to ?? null,
+          lost: value.lost ?? null,
         }))
         .sort((a, b) => a.slug.localeCompare(b.slug)),
       failovers: [...this.directory.failovers.values()].sort((a, b) =>
         b.servingAt.localeCompare(a.servingAt),
       ),
     }
+  }
+
+  /** Every tenant of the cluster as etcd has it, with its owner. */
+  tenantRecords(): TenantRecord[] {
+    return [...this.directory.tenants.values()].map(({ value }) => value)
   }
 
   /** The tenant named by id or slug, as etcd has it (404 when unknown). */
@@ -609,6 +658,6 @@ export class ClusterNode {
     if ((await deleteTenantRecord(this.etcd, this.settings.prefix, tenant)) === null)
       await this.etcd.delete(this.k.tenant(tenant.id))
     this.directory.tenants.delete(tenant.id)
-    this.removeLocalCopy(tenant.id)
+    await this.removeLocalCopy(tenant.id)
   }
 }

@@ -22,6 +22,11 @@ export interface TenantRecord {
   /** Set by a move: the newest audit entry (seq) the replica must hold before the new owner serves. */
   writeMark: number | null
   changedAt: string
+  /**
+   * Set when the owner found no replica to restore (its node died before Litestream's first
+   * upload of it): not tried again until another node claims it; shown to operators.
+   */
+  lost?: { at: string; reason: string }
 }
 
 export interface MoveRequest {

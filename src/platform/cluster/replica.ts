@@ -45,32 +45,31 @@ export async function restoreFromReplica(config: Config, tenant: Tenant, mark: n
   }
 }
 
-/** Waits until Litestream has shipped every write up to `mark` to the replica. */
+/**
+ * Reads the replica back until it holds every write up to `mark`; between two reads, `nextUpload`
+ * waits for Litestream's next upload of the tenant (and throws when there will be none).
+ */
 export async function awaitReplica(
   config: Config,
   tenant: Tenant,
   mark: number,
-  limitMs: number,
+  nextUpload: () => Promise<void>,
 ): Promise<void> {
   const copy = `${tenantDatabasePath(config.dataDir, tenant.id)}.checking`
-  const deadline = Date.now() + limitMs
-  let held = -1
-  let failure = ''
   try {
-    while (Date.now() < deadline) {
+    for (;;) {
       rmSync(copy, { force: true })
-      held = await fetchFromReplica(replicaOptions(config, tenant), copy)
+      const held = await fetchFromReplica(replicaOptions(config, tenant), copy)
         .then(() => readDatabase(copy, writeMark))
         .catch((error) => {
-          failure = String(error instanceof Error ? error.message : error)
-          return -1
+          throw new Error(`reading the replica back: ${error instanceof Error ? error.message : error}`)
         })
       if (held >= mark) return
-      await Bun.sleep(1000)
+      await nextUpload().catch((error) => {
+        throw new Error(`the replica holds writes up to ${held} of ${mark}: ${error.message}`)
+      })
     }
   } finally {
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${copy}${suffix}`, { force: true })
   }
-  const why = held < 0 && failure ? ` (reading it back: ${failure})` : ''
-  throw new Error(`the replica still holds writes up to ${held} of ${mark} after ${limitMs} ms${why}`)
 }

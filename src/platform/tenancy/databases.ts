@@ -66,6 +66,11 @@ export class TenantPool {
    * the tenants it owns and can write to (jobs skip the others).
    */
   isServed: (tenantId: string) => boolean = () => true
+  /**
+   * Told of every commit to a tenant database while Litestream owns checkpoints (it replicates
+   * them): how far behind the replica is starts there.
+   */
+  committed: (path: string) => void = () => {}
 
   constructor(
     private readonly dataDir: string,
@@ -175,6 +180,19 @@ export class TenantPool {
           sqlite.exec('PRAGMA wal_checkpoint(PASSIVE)')
       }
       afterEachCommit(sqlite, () => checkpointSoon(path, synchronous, finish))
+    }
+    if (this.options.walCheckpoint === 'external') {
+      // Only a commit that changed rows adds to the WAL. One that changed nothing (a job's pass
+      // finding nothing to do) gives Litestream nothing to upload, so the replica's lag, counted
+      // from it, never came back to 0.
+      const changes = sqlite.query<{ n: number }, []>('SELECT total_changes() AS n')
+      let counted = changes.get()!.n
+      afterEachCommit(sqlite, () => {
+        const now = changes.get()!.n
+        if (now === counted) return
+        counted = now
+        this.committed(path)
+      })
     }
     this.onOpen(tenantId, sqlite)
     const handle = { sqlite, db: drizzleOn(sqlite) }

@@ -63,8 +63,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: control and tenant databases answer
-         * @description 200 when every database answers, 503 with status `unavailable` otherwise.
+         * Readiness: control and tenant databases answer, start-up work is done
+         * @description 200 when every database answers and what `serve` makes after it starts listening is done (on a first start, the embedded demo tenant, for some seconds: `checks.defaultTenant` is `pending` meanwhile); 503 with status `unavailable` otherwise. `/health/live` answers throughout.
          */
         get: operations["getHealthReady"];
         put?: never;
@@ -3221,6 +3221,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/shipping/off-premise/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a location’s off-premise settings
+         * @description A location that never saved its settings reads the defaults, with `id`, `createdAt` and `updatedAt` null (strategy `manual`, takeout 20 and delivery 45 quote minutes, no throttling, no lead time, scheduled orders allowed, first-party delivery off, guest messaging on, no configured hours, no channels). Channels whose snooze has ended read `ordering_on`. Windows are `{day, startTime, endTime}` in the location’s time zone, start inclusive, end exclusive; `endTime` before `startTime` runs past midnight into the next day (fri 22:00–02:00 is Friday 22:00 to Saturday 02:00); `24:00` ends at midnight; equal times are refused. An empty list means no configured hours (orders at any time). `firstPartyDelivery` governs first-party delivery orders; `takeoutThirdParty` every other off-premise order.
+         */
+        get: operations["getShippingOffPremiseSettings"];
+        /**
+         * Change a location’s off-premise settings
+         * @description Partial: fields not sent keep their value; each `onlineOrderingHours` list sent replaces that list; `thirdPartyChannels` replaces the channels (an entry with an existing `id` keeps that channel and its status; new channels start `ordering_on`; status changes go through the control route). Minutes 0..1440, lead time 0..720 hours. Windows are `{day, startTime, endTime}` in the location’s time zone, start inclusive, end exclusive; `endTime` before `startTime` runs past midnight into the next day (fri 22:00–02:00 is Friday 22:00 to Saturday 02:00); `24:00` ends at midnight; equal times are refused. An empty list means no configured hours (orders at any time). `firstPartyDelivery` governs first-party delivery orders; `takeoutThirdParty` every other off-premise order.
+         */
+        put: operations["updateShippingOffPremiseSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shipping/off-premise/channels/{channelId}/control": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn a channel on, off, or snooze it
+         * @description `ordering_on`, `ordering_off`, or `snooze` with `snoozeUntil` (future, within 7 days), for the whole channel or only one of its enabled `fulfillmentMode`s. A snoozed channel or mode turns itself back on at `snoozeUntil` (reads show it on at once; the `off-premise.snooze-expiry` job records it). Turning the whole channel on also turns each of its modes on. A channel of another location is 404.
+         */
+        post: operations["controlShippingOffPremiseChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/shipping": {
         parameters: {
             query?: never;
@@ -3307,50 +3351,6 @@ export interface paths {
         get: operations["getOrderShippingRates"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/shipping/off-premise/settings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get a location’s off-premise settings
-         * @description A location that never saved its settings reads the defaults, with `id`, `createdAt` and `updatedAt` null (strategy `manual`, takeout 20 and delivery 45 quote minutes, no throttling, no lead time, scheduled orders allowed, first-party delivery off, guest messaging on, no configured hours, no channels). Channels whose snooze has ended read `ordering_on`. Windows are `{day, startTime, endTime}` in the location’s time zone, start inclusive, end exclusive; `endTime` before `startTime` runs past midnight into the next day (fri 22:00–02:00 is Friday 22:00 to Saturday 02:00); `24:00` ends at midnight; equal times are refused. An empty list means no configured hours (orders at any time). `firstPartyDelivery` governs first-party delivery orders; `takeoutThirdParty` every other off-premise order.
-         */
-        get: operations["getShippingOffPremiseSettings"];
-        /**
-         * Change a location’s off-premise settings
-         * @description Partial: fields not sent keep their value; each `onlineOrderingHours` list sent replaces that list; `thirdPartyChannels` replaces the channels (an entry with an existing `id` keeps that channel and its status; new channels start `ordering_on`; status changes go through the control route). Minutes 0..1440, lead time 0..720 hours. Windows are `{day, startTime, endTime}` in the location’s time zone, start inclusive, end exclusive; `endTime` before `startTime` runs past midnight into the next day (fri 22:00–02:00 is Friday 22:00 to Saturday 02:00); `24:00` ends at midnight; equal times are refused. An empty list means no configured hours (orders at any time). `firstPartyDelivery` governs first-party delivery orders; `takeoutThirdParty` every other off-premise order.
-         */
-        put: operations["updateShippingOffPremiseSettings"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/shipping/off-premise/channels/{channelId}/control": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Turn a channel on, off, or snooze it
-         * @description `ordering_on`, `ordering_off`, or `snooze` with `snoozeUntil` (future, within 7 days), for the whole channel or only one of its enabled `fulfillmentMode`s. A snoozed channel or mode turns itself back on at `snoozeUntil` (reads show it on at once; the `off-premise.snooze-expiry` job records it). Turning the whole channel on also turns each of its modes on. A channel of another location is 404.
-         */
-        post: operations["controlShippingOffPremiseChannel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5006,6 +5006,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Backups of every database
+         * @description The control database and every tenant’s. Snapshots (BACKUP_DIR), Litestream replication (LITESTREAM_REPLICA_URL), database sizes and the window a point-in-time restore can reach, read from the files at the time of the request. Restoring is a command-line step (`restore`, listed in `restore`), never an API call: it replaces a database file.
+         */
+        get: operations["getAdminBackups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/tenants": {
         parameters: {
             query?: never;
@@ -5214,26 +5234,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/admin/v1/backups": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Backups of every database
-         * @description The control database and every tenant’s. Snapshots (BACKUP_DIR), Litestream replication (LITESTREAM_REPLICA_URL), database sizes and the window a point-in-time restore can reach, read from the files at the time of the request. Restoring is a command-line step (`restore`, listed in `restore`), never an API call: it replaces a database file.
-         */
-        get: operations["getAdminBackups"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/problems/{slug}": {
         parameters: {
             query?: never;
@@ -5256,526 +5256,6 @@ export interface paths {
     };
 }
 export interface webhooks {
-    "vendor.create": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * vendor create
-         * @description Emitted by `/vendor`. Payload: the vendor.
-         */
-        post: operations["vendorCreateEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "vendor.update": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * vendor update
-         * @description Emitted by `/vendor`. Payload: the vendor.
-         */
-        post: operations["vendorUpdateEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "vendor.delete": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * vendor delete
-         * @description Emitted by `/vendor`. Payload: the vendor.
-         */
-        post: operations["vendorDeleteEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "app.create": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * app create
-         * @description Emitted by `/apps` and `POST /apps/{id}/sync`. Payload: the app.
-         */
-        post: operations["appCreateEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "app.update": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * app update
-         * @description Emitted by `/apps` and `POST /apps/{id}/sync`. Payload: the app.
-         */
-        post: operations["appUpdateEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "app.delete": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * app delete
-         * @description Emitted by `/apps` and `POST /apps/{id}/sync`. Payload: the app.
-         */
-        post: operations["appDeleteEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "app.sync": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * app sync
-         * @description Emitted by `/apps` and `POST /apps/{id}/sync`. Payload: the app.
-         */
-        post: operations["appSyncEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "order.create": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * order create
-         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
-         */
-        post: operations["orderCreateEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "order.update": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * order update
-         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
-         */
-        post: operations["orderUpdateEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "order.submit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * order submit
-         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
-         */
-        post: operations["orderSubmitEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "order.void": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * order void
-         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
-         */
-        post: operations["orderVoidEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "order.close": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * order close
-         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
-         */
-        post: operations["orderCloseEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "order.pay": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * order pay
-         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
-         */
-        post: operations["orderPayEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "order.refund": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * order refund
-         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
-         */
-        post: operations["orderRefundEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "order.off_premise_staged": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * order off_premise_staged
-         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
-         */
-        post: operations["orderOffPremiseStagedEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "order.off_premise_ready": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * order off_premise_ready
-         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
-         */
-        post: operations["orderOffPremiseReadyEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "order.off_premise_arrived": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * order off_premise_arrived
-         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
-         */
-        post: operations["orderOffPremiseArrivedEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "order.off_premise_picked_up": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * order off_premise_picked_up
-         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
-         */
-        post: operations["orderOffPremisePickedUpEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "order.off_premise_dispatched": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * order off_premise_dispatched
-         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
-         */
-        post: operations["orderOffPremiseDispatchedEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "order.off_premise_delivered": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * order off_premise_delivered
-         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
-         */
-        post: operations["orderOffPremiseDeliveredEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "order.fulfill": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * order fulfill
-         * @description Emitted by `POST /order/{id}/fulfillment`, `.../fulfillment/all`. Payload: the order, plus `fulfillment` (the new one).
-         */
-        post: operations["orderFulfillEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "shipping.create": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * shipping create
-         * @description Emitted by `/shipping`. Payload: the shipping configuration.
-         */
-        post: operations["shippingCreateEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "shipping.update": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * shipping update
-         * @description Emitted by `/shipping`. Payload: the shipping configuration.
-         */
-        post: operations["shippingUpdateEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "shipping.delete": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * shipping delete
-         * @description Emitted by `/shipping`. Payload: the shipping configuration.
-         */
-        post: operations["shippingDeleteEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "off_premise_settings.update": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * off_premise_settings update
-         * @description Emitted by `PUT /shipping/off-premise/settings`. Payload: the location’s settings.
-         */
-        post: operations["offPremiseSettingsUpdateEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "off_premise_channel.update": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * off_premise_channel update
-         * @description Emitted by `POST /shipping/off-premise/channels/{id}/control`; the snooze-expiry job. Payload: the channel.
-         */
-        post: operations["offPremiseChannelUpdateEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "reservation.create": {
         parameters: {
             query?: never;
@@ -5860,7 +5340,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "cash_drawer.create": {
+    "vendor.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -5870,19 +5350,17 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * cash_drawer create
-         * @description Emitted by `/cash-management/drawers` and its assign and pause routes. Payload: the drawer.
-         *
-         *     Formerly `cash-drawer.create`: a subscription made with that name still receives this event, under that name, until the next release.
+         * vendor create
+         * @description Emitted by `/vendor`. Payload: the vendor.
          */
-        post: operations["cashDrawerCreateEvent"];
+        post: operations["vendorCreateEvent"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "cash_drawer.assign": {
+    "vendor.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -5892,19 +5370,17 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * cash_drawer assign
-         * @description Emitted by `/cash-management/drawers` and its assign and pause routes. Payload: the drawer.
-         *
-         *     Formerly `cash-drawer.assign`: a subscription made with that name still receives this event, under that name, until the next release.
+         * vendor update
+         * @description Emitted by `/vendor`. Payload: the vendor.
          */
-        post: operations["cashDrawerAssignEvent"];
+        post: operations["vendorUpdateEvent"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "cash_drawer.pause": {
+    "vendor.delete": {
         parameters: {
             query?: never;
             header?: never;
@@ -5914,508 +5390,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * cash_drawer pause
-         * @description Emitted by `/cash-management/drawers` and its assign and pause routes. Payload: the drawer.
-         *
-         *     Formerly `cash-drawer.pause`: a subscription made with that name still receives this event, under that name, until the next release.
+         * vendor delete
+         * @description Emitted by `/vendor`. Payload: the vendor.
          */
-        post: operations["cashDrawerPauseEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "cash_drawer.entry": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * cash_drawer entry
-         * @description Emitted by `POST /cash-management/drawers/{id}/entries`; cash payments and refunds. Payload: the drawer, plus `entry` (the new one).
-         *
-         *     Formerly `cash-drawer.entry`: a subscription made with that name still receives this event, under that name, until the next release.
-         */
-        post: operations["cashDrawerEntryEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "cash_drawer.close": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * cash_drawer close
-         * @description Emitted by `POST /cash-management/drawers/{id}/close`. Payload: the drawer, plus `closeoutSummary`.
-         *
-         *     Formerly `cash-drawer.close`: a subscription made with that name still receives this event, under that name, until the next release.
-         */
-        post: operations["cashDrawerCloseEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "payment.capture": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * payment capture
-         * @description Emitted by `/order/{id}/payments` and its capture, void and refund routes. Payload: the payment, with its refunds.
-         */
-        post: operations["paymentCaptureEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "payment.authorize": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * payment authorize
-         * @description Emitted by `/order/{id}/payments` and its capture, void and refund routes. Payload: the payment, with its refunds.
-         */
-        post: operations["paymentAuthorizeEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "payment.fail": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * payment fail
-         * @description Emitted by `/order/{id}/payments` and its capture, void and refund routes. Payload: the payment, with its refunds.
-         */
-        post: operations["paymentFailEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "payment.void": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * payment void
-         * @description Emitted by `/order/{id}/payments` and its capture, void and refund routes. Payload: the payment, with its refunds.
-         */
-        post: operations["paymentVoidEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "payment.refund": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * payment refund
-         * @description Emitted by `/order/{id}/payments` and its capture, void and refund routes. Payload: the payment, with its refunds.
-         */
-        post: operations["paymentRefundEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "labor_job.create": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * labor_job create
-         * @description Emitted by `/labor/jobs`. Payload: the job.
-         *
-         *     Formerly `labor-job.create`: a subscription made with that name still receives this event, under that name, until the next release.
-         */
-        post: operations["laborJobCreateEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "labor_job.update": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * labor_job update
-         * @description Emitted by `/labor/jobs`. Payload: the job.
-         *
-         *     Formerly `labor-job.update`: a subscription made with that name still receives this event, under that name, until the next release.
-         */
-        post: operations["laborJobUpdateEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "labor_job_assignment.create": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * labor_job_assignment create
-         * @description Emitted by `/labor/job-assignments`. Payload: the assignment.
-         *
-         *     Formerly `labor-job-assignment.create`: a subscription made with that name still receives this event, under that name, until the next release.
-         */
-        post: operations["laborJobAssignmentCreateEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "labor_job_assignment.update": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * labor_job_assignment update
-         * @description Emitted by `/labor/job-assignments`. Payload: the assignment.
-         *
-         *     Formerly `labor-job-assignment.update`: a subscription made with that name still receives this event, under that name, until the next release.
-         */
-        post: operations["laborJobAssignmentUpdateEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "labor_employee.create": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * labor_employee create
-         * @description Emitted by `PUT /labor/employees/{staffUserId}/profile`. Payload: the profile.
-         *
-         *     Formerly `labor-employee.create`: a subscription made with that name still receives this event, under that name, until the next release.
-         */
-        post: operations["laborEmployeeCreateEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "labor_employee.update": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * labor_employee update
-         * @description Emitted by `PUT /labor/employees/{staffUserId}/profile`. Payload: the profile.
-         *
-         *     Formerly `labor-employee.update`: a subscription made with that name still receives this event, under that name, until the next release.
-         */
-        post: operations["laborEmployeeUpdateEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "labor_shift.clock_in": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * labor_shift clock_in
-         * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
-         *
-         *     Formerly `labor-shift.clock-in`: a subscription made with that name still receives this event, under that name, until the next release.
-         */
-        post: operations["laborShiftClockInEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "labor_shift.break_start": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * labor_shift break_start
-         * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
-         *
-         *     Formerly `labor-shift.break-start`: a subscription made with that name still receives this event, under that name, until the next release.
-         */
-        post: operations["laborShiftBreakStartEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "labor_shift.break_end": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * labor_shift break_end
-         * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
-         *
-         *     Formerly `labor-shift.break-end`: a subscription made with that name still receives this event, under that name, until the next release.
-         */
-        post: operations["laborShiftBreakEndEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "labor_shift.clock_out": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * labor_shift clock_out
-         * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
-         *
-         *     Formerly `labor-shift.clock-out`: a subscription made with that name still receives this event, under that name, until the next release.
-         */
-        post: operations["laborShiftClockOutEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "media_asset.create": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * media_asset create
-         * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
-         *
-         *     Formerly `media-asset.create`: a subscription made with that name still receives this event, under that name, until the next release.
-         */
-        post: operations["mediaAssetCreateEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "media_asset.complete": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * media_asset complete
-         * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
-         *
-         *     Formerly `media-asset.complete`: a subscription made with that name still receives this event, under that name, until the next release.
-         */
-        post: operations["mediaAssetCompleteEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "media_asset.attach": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * media_asset attach
-         * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
-         *
-         *     Formerly `media-asset.attach`: a subscription made with that name still receives this event, under that name, until the next release.
-         */
-        post: operations["mediaAssetAttachEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "media_asset.reuse": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * media_asset reuse
-         * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
-         *
-         *     Formerly `media-asset.reuse`: a subscription made with that name still receives this event, under that name, until the next release.
-         */
-        post: operations["mediaAssetReuseEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "media_asset.delete": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * media_asset delete
-         * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
-         *
-         *     Formerly `media-asset.delete`: a subscription made with that name still receives this event, under that name, until the next release.
-         */
-        post: operations["mediaAssetDeleteEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "media_asset.restore": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * media_asset restore
-         * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
-         *
-         *     Formerly `media-asset.restore`: a subscription made with that name still receives this event, under that name, until the next release.
-         */
-        post: operations["mediaAssetRestoreEvent"];
+        post: operations["vendorDeleteEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7188,66 +6166,6 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "coupon.create": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * coupon create
-         * @description Emitted by `/coupon`, `/coupons`. Payload: the coupon.
-         */
-        post: operations["couponCreateEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "coupon.update": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * coupon update
-         * @description Emitted by `/coupon`, `/coupons`. Payload: the coupon.
-         */
-        post: operations["couponUpdateEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "coupon.delete": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * coupon delete
-         * @description Emitted by `/coupon`, `/coupons`. Payload: the coupon.
-         */
-        post: operations["couponDeleteEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "tag.create": {
         parameters: {
             query?: never;
@@ -7462,6 +6380,866 @@ export interface webhooks {
          * @description Emitted by `/tax`. Payload: the tax.
          */
         post: operations["taxDeleteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "coupon.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * coupon create
+         * @description Emitted by `/coupon`, `/coupons`. Payload: the coupon.
+         */
+        post: operations["couponCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "coupon.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * coupon update
+         * @description Emitted by `/coupon`, `/coupons`. Payload: the coupon.
+         */
+        post: operations["couponUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "coupon.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * coupon delete
+         * @description Emitted by `/coupon`, `/coupons`. Payload: the coupon.
+         */
+        post: operations["couponDeleteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ingredient.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ingredient create
+         * @description Emitted by `/inventory/ingredients`. Payload: the ingredient with its stocks.
+         */
+        post: operations["ingredientCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ingredient.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ingredient update
+         * @description Emitted by `/inventory/ingredients`. Payload: the ingredient with its stocks.
+         */
+        post: operations["ingredientUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ingredient.deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ingredient deactivate
+         * @description Emitted by `/inventory/ingredients`. Payload: the ingredient with its stocks.
+         */
+        post: operations["ingredientDeactivateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ingredient.reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ingredient reactivate
+         * @description Emitted by `/inventory/ingredients`. Payload: the ingredient with its stocks.
+         */
+        post: operations["ingredientReactivateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ingredient.receive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ingredient receive
+         * @description Emitted by the receiving, waste and count routes. Payload: `{ingredient, stock, movement}`.
+         */
+        post: operations["ingredientReceiveEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ingredient.waste": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ingredient waste
+         * @description Emitted by the receiving, waste and count routes. Payload: `{ingredient, stock, movement}`.
+         */
+        post: operations["ingredientWasteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ingredient.count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ingredient count
+         * @description Emitted by the receiving, waste and count routes. Payload: `{ingredient, stock, movement}`.
+         */
+        post: operations["ingredientCountEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ingredient_stock.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ingredient_stock update
+         * @description Emitted by setting a stock’s par and reorder quantities. Payload: the stock.
+         */
+        post: operations["ingredientStockUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ingredient_stock.low": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ingredient_stock low
+         * @description Emitted by a movement that takes on-hand from at or above par to below it. Payload: `{ingredientId, code, name, stock}`.
+         */
+        post: operations["ingredientStockLowEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recipe.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * recipe create
+         * @description Emitted by `/inventory/recipes`. Payload: the recipe with its components.
+         */
+        post: operations["recipeCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recipe.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * recipe update
+         * @description Emitted by `/inventory/recipes`. Payload: the recipe with its components.
+         */
+        post: operations["recipeUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recipe.deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * recipe deactivate
+         * @description Emitted by `/inventory/recipes`. Payload: the recipe with its components.
+         */
+        post: operations["recipeDeactivateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recipe.reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * recipe reactivate
+         * @description Emitted by `/inventory/recipes`. Payload: the recipe with its components.
+         */
+        post: operations["recipeReactivateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inventory.deplete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * inventory deplete
+         * @description Emitted by submitting an order, voiding it or its lines (`aggregateId` is the order). Payload: `{orderId, movements}`.
+         */
+        post: operations["inventoryDepleteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inventory.deplete_reversal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * inventory deplete_reversal
+         * @description Emitted by submitting an order, voiding it or its lines (`aggregateId` is the order). Payload: `{orderId, movements}`.
+         */
+        post: operations["inventoryDepleteReversalEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order create
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order update
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order submit
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderSubmitEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order void
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderVoidEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order close
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderCloseEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order pay
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderPayEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order refund
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderRefundEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.off_premise_staged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order off_premise_staged
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderOffPremiseStagedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.off_premise_ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order off_premise_ready
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderOffPremiseReadyEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.off_premise_arrived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order off_premise_arrived
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderOffPremiseArrivedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.off_premise_picked_up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order off_premise_picked_up
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderOffPremisePickedUpEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.off_premise_dispatched": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order off_premise_dispatched
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderOffPremiseDispatchedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.off_premise_delivered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order off_premise_delivered
+         * @description Emitted by `/order` and its lines, discounts, lifecycle, payments and off-premise routes. Payload: the order.
+         */
+        post: operations["orderOffPremiseDeliveredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.fulfill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order fulfill
+         * @description Emitted by `POST /order/{id}/fulfillment`, `.../fulfillment/all`. Payload: the order, plus `fulfillment` (the new one).
+         */
+        post: operations["orderFulfillEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order_settings.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order_settings update
+         * @description Emitted by `PUT /order-settings`. Payload: the settings.
+         */
+        post: operations["orderSettingsUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment capture
+         * @description Emitted by `/order/{id}/payments` and its capture, void and refund routes. Payload: the payment, with its refunds.
+         */
+        post: operations["paymentCaptureEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment authorize
+         * @description Emitted by `/order/{id}/payments` and its capture, void and refund routes. Payload: the payment, with its refunds.
+         */
+        post: operations["paymentAuthorizeEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment fail
+         * @description Emitted by `/order/{id}/payments` and its capture, void and refund routes. Payload: the payment, with its refunds.
+         */
+        post: operations["paymentFailEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment void
+         * @description Emitted by `/order/{id}/payments` and its capture, void and refund routes. Payload: the payment, with its refunds.
+         */
+        post: operations["paymentVoidEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment refund
+         * @description Emitted by `/order/{id}/payments` and its capture, void and refund routes. Payload: the payment, with its refunds.
+         */
+        post: operations["paymentRefundEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "off_premise_settings.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * off_premise_settings update
+         * @description Emitted by `PUT /shipping/off-premise/settings`. Payload: the location’s settings.
+         */
+        post: operations["offPremiseSettingsUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "off_premise_channel.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * off_premise_channel update
+         * @description Emitted by `POST /shipping/off-premise/channels/{id}/control`; the snooze-expiry job. Payload: the channel.
+         */
+        post: operations["offPremiseChannelUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "shipping.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * shipping create
+         * @description Emitted by `/shipping`. Payload: the shipping configuration.
+         */
+        post: operations["shippingCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "shipping.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * shipping update
+         * @description Emitted by `/shipping`. Payload: the shipping configuration.
+         */
+        post: operations["shippingUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "shipping.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * shipping delete
+         * @description Emitted by `/shipping`. Payload: the shipping configuration.
+         */
+        post: operations["shippingDeleteEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7848,7 +7626,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "order_settings.update": {
+    "cash_drawer.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -7858,17 +7636,19 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * order_settings update
-         * @description Emitted by `PUT /order-settings`. Payload: the settings.
+         * cash_drawer create
+         * @description Emitted by `/cash-management/drawers` and its assign and pause routes. Payload: the drawer.
+         *
+         *     Formerly `cash-drawer.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
-        post: operations["orderSettingsUpdateEvent"];
+        post: operations["cashDrawerCreateEvent"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "ingredient.create": {
+    "cash_drawer.assign": {
         parameters: {
             query?: never;
             header?: never;
@@ -7878,17 +7658,19 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * ingredient create
-         * @description Emitted by `/inventory/ingredients`. Payload: the ingredient with its stocks.
+         * cash_drawer assign
+         * @description Emitted by `/cash-management/drawers` and its assign and pause routes. Payload: the drawer.
+         *
+         *     Formerly `cash-drawer.assign`: a subscription made with that name still receives this event, under that name, until the next release.
          */
-        post: operations["ingredientCreateEvent"];
+        post: operations["cashDrawerAssignEvent"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "ingredient.update": {
+    "cash_drawer.pause": {
         parameters: {
             query?: never;
             header?: never;
@@ -7898,17 +7680,19 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * ingredient update
-         * @description Emitted by `/inventory/ingredients`. Payload: the ingredient with its stocks.
+         * cash_drawer pause
+         * @description Emitted by `/cash-management/drawers` and its assign and pause routes. Payload: the drawer.
+         *
+         *     Formerly `cash-drawer.pause`: a subscription made with that name still receives this event, under that name, until the next release.
          */
-        post: operations["ingredientUpdateEvent"];
+        post: operations["cashDrawerPauseEvent"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "ingredient.deactivate": {
+    "cash_drawer.entry": {
         parameters: {
             query?: never;
             header?: never;
@@ -7918,17 +7702,19 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * ingredient deactivate
-         * @description Emitted by `/inventory/ingredients`. Payload: the ingredient with its stocks.
+         * cash_drawer entry
+         * @description Emitted by `POST /cash-management/drawers/{id}/entries`; cash payments and refunds. Payload: the drawer, plus `entry` (the new one).
+         *
+         *     Formerly `cash-drawer.entry`: a subscription made with that name still receives this event, under that name, until the next release.
          */
-        post: operations["ingredientDeactivateEvent"];
+        post: operations["cashDrawerEntryEvent"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "ingredient.reactivate": {
+    "cash_drawer.close": {
         parameters: {
             query?: never;
             header?: never;
@@ -7938,17 +7724,19 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * ingredient reactivate
-         * @description Emitted by `/inventory/ingredients`. Payload: the ingredient with its stocks.
+         * cash_drawer close
+         * @description Emitted by `POST /cash-management/drawers/{id}/close`. Payload: the drawer, plus `closeoutSummary`.
+         *
+         *     Formerly `cash-drawer.close`: a subscription made with that name still receives this event, under that name, until the next release.
          */
-        post: operations["ingredientReactivateEvent"];
+        post: operations["cashDrawerCloseEvent"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "ingredient.receive": {
+    "app.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -7958,17 +7746,17 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * ingredient receive
-         * @description Emitted by the receiving, waste and count routes. Payload: `{ingredient, stock, movement}`.
+         * app create
+         * @description Emitted by `/apps` and `POST /apps/{id}/sync`. Payload: the app.
          */
-        post: operations["ingredientReceiveEvent"];
+        post: operations["appCreateEvent"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "ingredient.waste": {
+    "app.update": {
         parameters: {
             query?: never;
             header?: never;
@@ -7978,17 +7766,17 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * ingredient waste
-         * @description Emitted by the receiving, waste and count routes. Payload: `{ingredient, stock, movement}`.
+         * app update
+         * @description Emitted by `/apps` and `POST /apps/{id}/sync`. Payload: the app.
          */
-        post: operations["ingredientWasteEvent"];
+        post: operations["appUpdateEvent"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "ingredient.count": {
+    "app.delete": {
         parameters: {
             query?: never;
             header?: never;
@@ -7998,17 +7786,17 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * ingredient count
-         * @description Emitted by the receiving, waste and count routes. Payload: `{ingredient, stock, movement}`.
+         * app delete
+         * @description Emitted by `/apps` and `POST /apps/{id}/sync`. Payload: the app.
          */
-        post: operations["ingredientCountEvent"];
+        post: operations["appDeleteEvent"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "ingredient_stock.update": {
+    "app.sync": {
         parameters: {
             query?: never;
             header?: never;
@@ -8018,17 +7806,17 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * ingredient_stock update
-         * @description Emitted by setting a stock’s par and reorder quantities. Payload: the stock.
+         * app sync
+         * @description Emitted by `/apps` and `POST /apps/{id}/sync`. Payload: the app.
          */
-        post: operations["ingredientStockUpdateEvent"];
+        post: operations["appSyncEvent"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "ingredient_stock.low": {
+    "media_asset.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -8038,17 +7826,19 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * ingredient_stock low
-         * @description Emitted by a movement that takes on-hand from at or above par to below it. Payload: `{ingredientId, code, name, stock}`.
+         * media_asset create
+         * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
-        post: operations["ingredientStockLowEvent"];
+        post: operations["mediaAssetCreateEvent"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "recipe.create": {
+    "media_asset.complete": {
         parameters: {
             query?: never;
             header?: never;
@@ -8058,17 +7848,19 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * recipe create
-         * @description Emitted by `/inventory/recipes`. Payload: the recipe with its components.
+         * media_asset complete
+         * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.complete`: a subscription made with that name still receives this event, under that name, until the next release.
          */
-        post: operations["recipeCreateEvent"];
+        post: operations["mediaAssetCompleteEvent"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "recipe.update": {
+    "media_asset.attach": {
         parameters: {
             query?: never;
             header?: never;
@@ -8078,17 +7870,19 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * recipe update
-         * @description Emitted by `/inventory/recipes`. Payload: the recipe with its components.
+         * media_asset attach
+         * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.attach`: a subscription made with that name still receives this event, under that name, until the next release.
          */
-        post: operations["recipeUpdateEvent"];
+        post: operations["mediaAssetAttachEvent"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "recipe.deactivate": {
+    "media_asset.reuse": {
         parameters: {
             query?: never;
             header?: never;
@@ -8098,17 +7892,19 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * recipe deactivate
-         * @description Emitted by `/inventory/recipes`. Payload: the recipe with its components.
+         * media_asset reuse
+         * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.reuse`: a subscription made with that name still receives this event, under that name, until the next release.
          */
-        post: operations["recipeDeactivateEvent"];
+        post: operations["mediaAssetReuseEvent"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "recipe.reactivate": {
+    "media_asset.delete": {
         parameters: {
             query?: never;
             header?: never;
@@ -8118,17 +7914,19 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * recipe reactivate
-         * @description Emitted by `/inventory/recipes`. Payload: the recipe with its components.
+         * media_asset delete
+         * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.delete`: a subscription made with that name still receives this event, under that name, until the next release.
          */
-        post: operations["recipeReactivateEvent"];
+        post: operations["mediaAssetDeleteEvent"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "inventory.deplete": {
+    "media_asset.restore": {
         parameters: {
             query?: never;
             header?: never;
@@ -8138,17 +7936,19 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * inventory deplete
-         * @description Emitted by submitting an order, voiding it or its lines (`aggregateId` is the order). Payload: `{orderId, movements}`.
+         * media_asset restore
+         * @description Emitted by `/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts. Payload: the asset.
+         *
+         *     Formerly `media-asset.restore`: a subscription made with that name still receives this event, under that name, until the next release.
          */
-        post: operations["inventoryDepleteEvent"];
+        post: operations["mediaAssetRestoreEvent"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "inventory.deplete_reversal": {
+    "labor_job.create": {
         parameters: {
             query?: never;
             header?: never;
@@ -8158,10 +7958,210 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * inventory deplete_reversal
-         * @description Emitted by submitting an order, voiding it or its lines (`aggregateId` is the order). Payload: `{orderId, movements}`.
+         * labor_job create
+         * @description Emitted by `/labor/jobs`. Payload: the job.
+         *
+         *     Formerly `labor-job.create`: a subscription made with that name still receives this event, under that name, until the next release.
          */
-        post: operations["inventoryDepleteReversalEvent"];
+        post: operations["laborJobCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "labor_job.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * labor_job update
+         * @description Emitted by `/labor/jobs`. Payload: the job.
+         *
+         *     Formerly `labor-job.update`: a subscription made with that name still receives this event, under that name, until the next release.
+         */
+        post: operations["laborJobUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "labor_job_assignment.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * labor_job_assignment create
+         * @description Emitted by `/labor/job-assignments`. Payload: the assignment.
+         *
+         *     Formerly `labor-job-assignment.create`: a subscription made with that name still receives this event, under that name, until the next release.
+         */
+        post: operations["laborJobAssignmentCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "labor_job_assignment.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * labor_job_assignment update
+         * @description Emitted by `/labor/job-assignments`. Payload: the assignment.
+         *
+         *     Formerly `labor-job-assignment.update`: a subscription made with that name still receives this event, under that name, until the next release.
+         */
+        post: operations["laborJobAssignmentUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "labor_employee.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * labor_employee create
+         * @description Emitted by `PUT /labor/employees/{staffUserId}/profile`. Payload: the profile.
+         *
+         *     Formerly `labor-employee.create`: a subscription made with that name still receives this event, under that name, until the next release.
+         */
+        post: operations["laborEmployeeCreateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "labor_employee.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * labor_employee update
+         * @description Emitted by `PUT /labor/employees/{staffUserId}/profile`. Payload: the profile.
+         *
+         *     Formerly `labor-employee.update`: a subscription made with that name still receives this event, under that name, until the next release.
+         */
+        post: operations["laborEmployeeUpdateEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "labor_shift.clock_in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * labor_shift clock_in
+         * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
+         *
+         *     Formerly `labor-shift.clock-in`: a subscription made with that name still receives this event, under that name, until the next release.
+         */
+        post: operations["laborShiftClockInEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "labor_shift.break_start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * labor_shift break_start
+         * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
+         *
+         *     Formerly `labor-shift.break-start`: a subscription made with that name still receives this event, under that name, until the next release.
+         */
+        post: operations["laborShiftBreakStartEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "labor_shift.break_end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * labor_shift break_end
+         * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
+         *
+         *     Formerly `labor-shift.break-end`: a subscription made with that name still receives this event, under that name, until the next release.
+         */
+        post: operations["laborShiftBreakEndEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "labor_shift.clock_out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * labor_shift clock_out
+         * @description Emitted by `/labor/shifts` clock-in, breaks and clock-out. Payload: the shift.
+         *
+         *     Formerly `labor-shift.clock-out`: a subscription made with that name still receives this event, under that name, until the next release.
+         */
+        post: operations["laborShiftClockOutEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9363,107 +9363,157 @@ export interface components {
             /** @description What it means and what to do, in Markdown. */
             explanation: string;
         };
-        AppList: {
-            apps: components["schemas"]["App"][];
+        CreatePasscodeSession: {
+            /** @description The location the POS device is at. */
+            locationId: string;
+            staffUserId: string;
+            /** @description 4 to 8 digits. */
+            passcode: string;
+        };
+        OpenPasscodeSessionList: {
+            passcodeSessions: components["schemas"]["OpenPasscodeSession"][];
             page: {
                 total: number;
+                page: number;
+                limit: number;
             };
         };
-        AppSyncList: {
-            appSyncs: components["schemas"]["AppSyncWithAttempts"][];
-        };
-        AppSyncWithAttempts: {
-            id: string;
-            appId: string | null;
-            objectType: string;
-            objectId: string;
-            status: string;
-            issues: string[];
-            actions: {
-                id: string;
-                httpType: string;
-                url: string;
-                label: string;
-            }[];
+        PasscodeSession: {
+            /** @description `vps_` followed by 43 base64url characters; shown only here. */
+            token: string;
             /** Format: date-time */
-            lastActivityDate: string;
+            expiresAt: string;
+            staffUserId: string;
+            locationId: string;
+        };
+        CreateStaffUser: {
+            /** Format: email */
+            email: string;
+            firstName: string;
+            lastName: string;
+            /** @description e.g. `+1`. */
+            phoneCountryCode?: string | null;
+            phoneNumber?: string | null;
+            postalCode?: string | null;
+            /** @description The identity provider’s `sub` for this person. */
+            subject?: string;
+            roles?: components["schemas"]["RoleAssignment"][];
+            /** @description POS passcode, 4 to 8 digits. */
+            passcode?: string;
+        };
+        RoleAssignment: {
+            /**
+             * @description A built-in role; see docs/permissions.md for what each grants.
+             * @enum {string}
+             */
+            role: "owner" | "manager" | "staff" | "read_only";
+            /** @description Omit or null for tenant-wide. */
+            locationId?: string | null;
+        };
+        SetPasscode: {
+            /** @description 4 to 8 digits. */
+            passcode: string;
+        };
+        StaffList: {
+            staffUsers: components["schemas"]["StaffUser"][];
+            page: {
+                total: number;
+                page: number;
+                limit: number;
+            };
+        };
+        /** @description Partial update: only the fields sent change; null clears. */
+        UpdateStaffUser: {
+            /** Format: email */
+            email?: string;
+            firstName?: string;
+            lastName?: string;
+            /** @description e.g. `+1`. */
+            phoneCountryCode?: string | null;
+            phoneNumber?: string | null;
+            postalCode?: string | null;
+            /** @description null removes the mapping. */
+            subject?: string | null;
+        };
+        CreateLocation: {
+            name: string;
+            /** @description IANA time zone, e.g. `America/Los_Angeles`. Omitted: the tenant's time zone. */
+            timeZone?: string;
+            address?: {
+                line1?: string | null;
+                line2?: string | null;
+                city?: string | null;
+                stateCode?: string | null;
+                postalCode?: string | null;
+                /** @description ISO 3166-1 alpha-2. */
+                countryCode?: string | null;
+            };
+            phone?: string | null;
+            /** @description Where the location is taxed: an ISO 3166-2 subdivision (`US-CA`) or a country (`FR`). */
+            taxRegion?: string | null;
+        };
+        /** @description A place the business operates: a tasting room, a restaurant, a shop. */
+        Location: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            timeZone: string;
+            /**
+             * @description `inactive`: kept, with everything recorded there, but closed. A location with records is deactivated rather than deleted.
+             * @enum {string}
+             */
+            status: "active" | "inactive";
+            address: {
+                line1: string | null;
+                line2: string | null;
+                city: string | null;
+                stateCode: string | null;
+                postalCode: string | null;
+                countryCode: string | null;
+            };
+            phone: string | null;
+            taxRegion: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            attempts: {
-                id: string;
-                status: string;
-                /** Format: date-time */
-                activityDate: string;
-                issues: {
-                    id: string;
-                    appSyncAttemptId: string;
-                    issue: string;
-                }[];
-            }[];
         };
-        CreateApp: {
-            /** @description Lower-case letters, digits and dashes; unique within the tenant. */
-            slug: string;
-            name: string;
-            description?: string | null;
-            /**
-             * Format: uri
-             * @description An absolute http(s) URL.
-             */
-            homepageUrl?: string | null;
-            /**
-             * @description Inactive apps keep their data but cannot be synced.
-             * @enum {string}
-             */
-            status?: "active" | "inactive";
-        };
-        DeletedApp: {
-            message: string;
-        };
-        PostAppSync: {
-            /** @description The reporting app; must exist. */
-            appId?: string;
-            /** @description e.g. `Order`, `Customer`. */
-            objectType: string;
-            objectId: string;
-            /**
-             * @description How the app’s last sync of the object went.
-             * @enum {string}
-             */
-            status: "Success" | "Pending" | "Warning" | "Error";
-            issues?: string[];
-            actions?: {
-                /** @enum {string} */
-                httpType: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-                /**
-                 * Format: uri
-                 * @description An absolute http(s) URL.
-                 */
-                url: string;
-                label: string;
-            }[];
-        };
-        PutAppData: {
-            /** @description Replaces the whole object. */
-            data: {
-                [key: string]: unknown;
+        LocationList: {
+            locations: components["schemas"]["Location"][];
+            page: {
+                total: number;
+                page: number;
+                limit: number;
             };
         };
-        /** @description Partial update: only the fields sent change; null clears a field. Sync fields change only by sync. */
-        UpdateApp: {
-            /** @description Lower-case letters, digits and dashes; unique within the tenant. */
-            slug?: string;
-            name?: string;
-            description?: string | null;
+        RemovedLocation: {
             /**
-             * Format: uri
-             * @description An absolute http(s) URL.
+             * @description `deactivated` when records were made at the location: those keep their history.
+             * @enum {string}
              */
-            homepageUrl?: string | null;
+            outcome: "deleted" | "deactivated";
+            location: components["schemas"]["Location"];
+        };
+        /** @description Partial update: only the fields sent change; null clears a field. */
+        UpdateLocation: {
+            name?: string;
+            /** @description IANA time zone, e.g. `America/Los_Angeles`. */
+            timeZone?: string;
+            /** @description Only the address fields sent change; null clears one. */
+            address?: {
+                line1?: string | null;
+                line2?: string | null;
+                city?: string | null;
+                stateCode?: string | null;
+                postalCode?: string | null;
+                /** @description ISO 3166-1 alpha-2. */
+                countryCode?: string | null;
+            };
+            phone?: string | null;
+            /** @description Where the location is taxed: an ISO 3166-2 subdivision (`US-CA`) or a country (`FR`). */
+            taxRegion?: string | null;
             /**
-             * @description Inactive apps keep their data but cannot be synced.
+             * @description `inactive`: kept, with everything recorded there, but closed. A location with records is deactivated rather than deleted.
              * @enum {string}
              */
             status?: "active" | "inactive";
@@ -9488,993 +9538,86 @@ export interface components {
                 limit: number;
             };
         };
-        AddEntry: {
-            /** @enum {string} */
-            entryType: "cash_in" | "cash_collected" | "cash_out" | "payout" | "tip_out" | "cash_drop" | "no_sale";
-            /** @description Positive cents; the type gives the sign. `no_sale`: 0 or omitted. */
-            amount?: number;
-            comment?: string | null;
-            reason?: string | null;
-            /** @description e.g. who a tip_out paid; an existing staff user. */
-            relatedStaffUserId?: string | null;
-            payload?: {
-                [key: string]: unknown;
-            };
-        };
-        AssignDrawer: {
-            /** @description The staff user to assign; null unassigns (and unlocks). Omitted: the acting staff user. */
-            staffUserId?: string | null;
-            /** @description true: only the assigned staff user (or someone holding cash:approve) may record entries. false: unlock. Omitted: a lock follows the drawer only when the assignee does not change. */
-            lock?: boolean;
-        };
-        /** @description A cash drawer for one shift at a location: `open` → `paused` (replaced by a new open drawer) → `closed`, or `open` → `closed`. Money is integer cents. */
-        CashDrawer: {
-            /** Format: uuid */
-            id: string;
-            locationId: string;
-            /** @description The base label, with ` #n` from the second drawer of that label on. */
-            label: string;
-            baseLabel: string;
-            /** @description 1, 2, ... per base label per location. */
-            sequenceNumber: number;
-            /** @enum {string} */
-            state: "open" | "paused" | "closed";
-            assignedStaffUserId: string | null;
-            lockedToStaffUserId: string | null;
-            openingStaffUserId: string | null;
-            /** @description Cents in the drawer when it opened. */
-            startingBalance: number;
-            /** @description startingBalance + the sum of every entry’s balanceDelta. */
-            expectedBalance: number;
-            /** @description The counted cents, once closed. */
-            actualBalance: number | null;
-            /** @description actualBalance − expectedBalance, once closed. */
-            overShortAmount: number | null;
-            /** @enum {string|null} */
-            reconciliationStatus: "exact" | "over" | "short" | null;
+        TablesMeta: {
             /** @constant */
-            closeoutMode: "standard";
-            closeoutRequireApprovalAmount: number | null;
-            closeoutWarningAmount: number | null;
-            stateComment: string | null;
-            closedByStaffUserId: string | null;
-            approvedByStaffUserId: string | null;
-            parentDrawerId: string | null;
-            replacementDrawerId: string | null;
-            payload: {
-                [key: string]: unknown;
+            apiVersion: "v1";
+            /** @description The latest migration applied to this tenant’s database. */
+            databaseSchema: string;
+            tenantId: string;
+            locationId: string | null;
+            tenant: {
+                slug: string;
+                name: string;
+                timezone: string;
             };
-            /** Format: date-time */
-            openedAt: string;
-            /** Format: date-time */
-            pausedAt: string | null;
-            /** Format: date-time */
-            closedAt: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        CloseDrawer: {
-            /** @description The counted cents. */
-            actualBalance: number;
-            /** @constant */
-            closeoutMode?: "standard";
-            stateComment?: string | null;
-            /** @description Required (true) when the over/short is above closeoutWarningAmount. */
-            confirmWarning?: boolean;
-            /** @description An active staff user holding cash:approve at the drawer’s location. Required when the over/short is above closeoutRequireApprovalAmount or the closeout summary is blocked, unless the caller holds cash:approve. */
-            managerApprovedByStaffUserId?: string | null;
-        };
-        CloseResult: {
-            drawer: components["schemas"]["CashDrawer"];
-            reconciliation: components["schemas"]["DrawerReconciliation"];
-            closeoutSummary: components["schemas"]["CloseoutSummary"];
-        };
-        /** @description The shift behind a drawer: orders at its location live between the drawer opening and closing (or now), those of its assigned staff user when it has one, and their payments. Frozen when the drawer closes. */
-        CloseoutSummary: {
-            /** @description The drawer id: a drawer is one shift. */
-            shiftId: string;
-            locationId: string;
-            staffUserId: string | null;
-            /** Format: date-time */
-            from: string;
-            /** Format: date-time */
-            to: string;
-            orderIds: string[];
-            paymentIntentIds: string[];
-            openOrderIds: string[];
-            unresolvedPaymentIntentIds: string[];
-            orderCount: number;
-            openOrderCount: number;
-            paidOpenCheckCount: number;
-            authorizedPaymentCount: number;
-            openTabCount: number;
-            unresolvedPaymentCount: number;
-            capturedPaymentCount: number;
-            refundedPaymentCount: number;
-            grossCapturedAmount: number;
-            grossRefundedAmount: number;
-            netCapturedAmount: number;
-            tipAmount: number;
-            refundedTipAmount: number;
-            blockingReasons: string[];
-            /** @enum {string} */
-            status: "ready" | "blocked";
-        };
-        CreateDrawer: {
-            locationId: string;
-            /** @description e.g. `Bar`; becomes the baseLabel. */
-            label: string;
-            /** @description Cents counted into the drawer as it opens. */
-            startingBalance: number;
-            /** @description An active staff user; default: none. */
-            assignedStaffUserId?: string | null;
-            /**
-             * @description Default `standard`.
-             * @constant
-             */
-            closeoutMode?: "standard";
-            /** @description Over/short beyond this many cents needs a confirmation. Default 500; null: never. */
-            closeoutWarningAmount?: number | null;
-            /** @description Over/short beyond this many cents needs a manager’s approval. Default 2000; null: never. */
-            closeoutRequireApprovalAmount?: number | null;
-            stateComment?: string | null;
-            payload?: {
-                [key: string]: unknown;
-            };
-        };
-        DrawerDetail: {
-            drawer: components["schemas"]["CashDrawer"];
-            entries: components["schemas"]["DrawerEntry"][];
-            reconciliation: components["schemas"]["DrawerReconciliation"];
-            closeoutSummary: components["schemas"]["CloseoutSummary"];
-        };
-        DrawerEntry: {
-            /** Format: uuid */
-            id: string;
-            drawerId: string;
-            locationId: string;
-            /** @enum {string} */
-            entryType: "cash_in" | "cash_collected" | "cash_out" | "payout" | "tip_out" | "cash_drop" | "no_sale";
-            amount: number;
-            /** @description +amount for cash_in and cash_collected; −amount for cash_out, payout, tip_out and cash_drop; 0 for no_sale. */
-            balanceDelta: number;
-            comment: string | null;
-            reason: string | null;
-            createdByStaffUserId: string | null;
-            relatedStaffUserId: string | null;
-            paymentIntentId: string | null;
-            orderId: string | null;
-            payload: {
-                [key: string]: unknown;
-            };
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        DrawerList: {
-            drawers: components["schemas"]["CashDrawer"][];
-            page: {
-                total: number;
-                page: number;
-                limit: number;
-            };
-        };
-        DrawerReconciliation: {
-            drawerId: string;
-            /** @constant */
-            closeoutMode: "standard";
-            startingBalance: number;
-            expectedBalance: number;
-            actualBalance: number | null;
-            overShortAmount: number | null;
-            requiresWarningConfirmation: boolean;
-            requiresManagerApproval: boolean;
-            /**
-             * @description null until counted.
-             * @enum {string|null}
-             */
-            status: "exact" | "over" | "short" | null;
-        };
-        EntryResult: {
-            drawer: components["schemas"]["CashDrawer"];
-            entry: components["schemas"]["DrawerEntry"];
-            reconciliation: components["schemas"]["DrawerReconciliation"];
-            closeoutSummary: components["schemas"]["CloseoutSummary"];
-        };
-        PauseDrawer: {
-            /** @description true: the replacement starts with the paused drawer’s startingBalance. */
-            inheritStartingBalance?: boolean;
-            /** @description The replacement’s starting balance (instead of inheriting). Default 0. */
-            startingBalance?: number;
-            stateComment?: string | null;
-        };
-        PauseResult: {
-            pausedDrawer: components["schemas"]["CashDrawer"];
-            replacementDrawer: components["schemas"]["CashDrawer"];
-            reconciliation: components["schemas"]["DrawerReconciliation"];
-        };
-        CancelClubMembership: {
-            /**
-             * Format: date
-             * @description Defaults to today in the tenant’s time zone; not before the sign-up.
-             * @example 2025-06-30
-             */
-            cancelDate?: string;
-            cancelReason?: string | null;
-        };
-        ClubMembershipList: {
-            clubMemberships: components["schemas"]["ClubMembership"][];
-            total: number;
-        };
-        CreateClubMembership: {
-            customerId: string;
-            clubId: string;
-            /**
-             * @description `Ship` needs a `shipToCustomerAddressId` of the member.
-             * @enum {string}
-             */
-            orderDeliveryMethod: "Pickup" | "Ship";
-            /**
-             * Format: date
-             * @description Defaults to today in the tenant’s time zone.
-             * @example 2025-06-30
-             */
-            signupDate?: string;
-            billToCustomerAddressId?: string | null;
-            shipToCustomerAddressId?: string | null;
-            customerCreditCardId?: string | null;
-            /** @description Replaces the club’s cadence for this member; null returns to it. */
-            cadenceOverride?: {
-                /** @enum {string} */
-                unit: "day" | "week" | "month" | "year";
-                count: number;
+            location: {
+                id: string;
+                name: string;
+                timezone: string;
             } | null;
-            subscriptionTemplateId?: string | null;
-        };
-        HoldClubMembership: {
-            /**
-             * Format: date
-             * @description The first day the membership is active again; after today.
-             * @example 2025-06-30
-             */
-            holdUntil: string;
-            holdReason?: string | null;
-        };
-        /** @description Partial update of a live membership. Status changes go through hold, resume and cancel. */
-        UpdateClubMembership: {
-            /**
-             * @description `Ship` needs a `shipToCustomerAddressId` of the member.
-             * @enum {string}
-             */
-            orderDeliveryMethod?: "Pickup" | "Ship";
-            billToCustomerAddressId?: string | null;
-            shipToCustomerAddressId?: string | null;
-            customerCreditCardId?: string | null;
-            /** @description Replaces the club’s cadence for this member; null returns to it. */
-            cadenceOverride?: {
-                /** @enum {string} */
-                unit: "day" | "week" | "month" | "year";
-                count: number;
-            } | null;
-            subscriptionTemplateId?: string | null;
-            /**
-             * Format: date
-             * @description Set by club processing; the next date follows from it.
-             * @example 2025-06-30
-             */
-            lastProcessedDate?: string | null;
-            currentNumberOfShipments?: number;
-        };
-        ClubReleaseList: {
-            clubReleases: components["schemas"]["ClubRelease"][];
-            total: number;
-        };
-        /**
-         * @example {
-         *       "runId": "0193b2c4-5d6e-7f80-9a1b-2c3d4e5f6a7b"
-         *     }
-         */
-        ClubReleaseRun: {
-            /** Format: uuid */
-            runId: string;
-        };
-        ClubShipmentList: {
-            clubShipments: components["schemas"]["ClubShipment"][];
-            total: number;
-        };
-        /**
-         * @example {
-         *       "title": "Spring 2026 release",
-         *       "processDate": "2026-03-15",
-         *       "shipDate": "2026-03-20",
-         *       "items": [
-         *         {
-         *           "sku": "PINOT-2022",
-         *           "quantity": 2
-         *         },
-         *         {
-         *           "sku": "CHARD-2023",
-         *           "quantity": 1,
-         *           "price": 3200
-         *         }
-         *       ],
-         *       "deliveryMethods": [
-         *         "Ship",
-         *         "Pickup"
-         *       ]
-         *     }
-         */
-        CreateClubRelease: {
-            title: string;
-            /**
-             * Format: date
-             * @description The tenant’s local date the release is processed on, once Active.
-             * @example 2025-06-30
-             */
-            processDate: string;
-            items: {
-                productVariantId?: string;
-                sku?: string;
-                quantity: number;
-                /** @description Release price of one unit in cents; default the catalog price. */
-                price?: number;
+            /** @description The locations this staff user can act in. */
+            locations: {
+                id: string;
+                name: string;
+                timezone: string;
             }[];
-            /**
-             * Format: date
-             * @description When the shipment leaves; informational.
-             * @example 2025-06-30
-             */
-            shipDate?: string | null;
-            /** @description Which members the release is for, by their delivery method. Default both. */
-            deliveryMethods?: ("Ship" | "Pickup")[];
-        };
-        /**
-         * @description Partial; only while `Planning`. `items` replaces the whole list.
-         * @example {
-         *       "processDate": "2026-03-16",
-         *       "items": [
-         *         {
-         *           "sku": "PINOT-2022",
-         *           "quantity": 3
-         *         }
-         *       ]
-         *     }
-         */
-        UpdateClubRelease: {
-            title?: string;
-            /**
-             * Format: date
-             * @example 2025-06-30
-             */
-            processDate?: string;
-            items?: {
-                productVariantId?: string;
-                sku?: string;
-                quantity: number;
-                /** @description Release price of one unit in cents; default the catalog price. */
-                price?: number;
+            businesses: {
+                tenantSlug: string;
+                tenantName: string;
+                defaultLocation: {
+                    id: string;
+                    name: string;
+                    timezone: string;
+                } | null;
             }[];
-            /**
-             * Format: date
-             * @description When the shipment leaves; informational.
-             * @example 2025-06-30
-             */
-            shipDate?: string | null;
-            /** @description Which members the release is for, by their delivery method. Default both. */
-            deliveryMethods?: ("Ship" | "Pickup")[];
-        };
-        /** @description Every `count` `unit`s, e.g. `{unit: month, count: 3}` is quarterly. */
-        Cadence: {
-            /** @enum {string} */
-            unit: "day" | "week" | "month" | "year";
-            count: number;
-        };
-        ClubList: {
-            clubs: components["schemas"]["Club"][];
-            total: number;
-        };
-        CreateClub: {
-            title: string;
-            /** @description Lower-case words joined by dashes; unique within the tenant. */
-            slug: string;
-            /**
-             * @description `Traditional`: the winery picks each release (curated shipments); `Subscription`: the member receives a fixed selection on the cadence.
-             * @enum {string}
-             */
-            type?: "Traditional" | "Subscription";
-            content?: string | null;
-            /** Format: date-time */
-            publishDate?: string | null;
-            /** @description Only the members sent change; null clears one. */
-            seo?: {
-                title?: string | null;
-                description?: string | null;
-            };
-            /**
-             * @description Whether the club is offered on the web store.
-             * @enum {string}
-             */
-            webStatus?: "Available" | "Not Available";
-            /**
-             * @description Whether staff can sign members up in the admin and POS.
-             * @enum {string}
-             */
-            adminStatus?: "Available" | "Not Available";
-            cadence?: components["schemas"]["Cadence"];
-        };
-        /** @description Partial update: only the fields sent change; null clears a field. */
-        UpdateClub: {
-            title?: string;
-            /** @description Lower-case words joined by dashes; unique within the tenant. */
-            slug?: string;
-            /**
-             * @description `Traditional`: the winery picks each release (curated shipments); `Subscription`: the member receives a fixed selection on the cadence.
-             * @enum {string}
-             */
-            type?: "Traditional" | "Subscription";
-            content?: string | null;
-            /** Format: date-time */
-            publishDate?: string | null;
-            /** @description Only the members sent change; null clears one. */
-            seo?: {
-                title?: string | null;
-                description?: string | null;
-            };
-            /**
-             * @description Whether the club is offered on the web store.
-             * @enum {string}
-             */
-            webStatus?: "Available" | "Not Available";
-            /**
-             * @description Whether staff can sign members up in the admin and POS.
-             * @enum {string}
-             */
-            adminStatus?: "Available" | "Not Available";
-            cadence?: components["schemas"]["Cadence"];
-        };
-        ClusterNode: {
-            id: string;
-            /** @description Where the other nodes reach it (NODE_ADVERTISE_URL). */
-            url: string;
-            /** Format: date-time */
-            startedAt: string;
-            /** @description Tenants it owns. */
-            tenants: number;
-        };
-        ClusterTenant: {
-            /** Format: uuid */
-            id: string;
-            slug: string;
-            /** @description The node that serves and writes it. */
-            owner: string;
-            /** @description Incremented by every change of owner (compare-and-swap in etcd). */
-            epoch: number;
-            /** @description False between the owner’s lease expiring and another node claiming it. */
-            ownerAlive: boolean;
-            /** @description The node it is being moved to. */
-            moving: string | null;
-            /** @description Its owner died before Litestream uploaded it, and the replica holds nothing to restore: it is not served (503). Another failover tries the replica again; delete it to free the slug. */
-            lost: {
+            staffUser: {
+                id: string;
+                email: string;
+                firstName: string;
+                lastName: string;
+                phoneCountryCode: string | null;
+                phoneNumber: string | null;
+                postalCode: string | null;
                 /** Format: date-time */
-                at: string;
-                reason: string;
-            } | null;
-            /** @description Its replication as its owner measures it; null when the owner did not answer. */
-            replication: components["schemas"]["ReplicationLag"] | null;
-        };
-        MoveTenantBody: {
-            /** @description The target node id. */
-            to: string;
-        };
-        RebalanceResult: {
-            moves: components["schemas"]["MoveResult"][];
-            balanced: boolean;
-        };
-        CollectionList: {
-            collections: components["schemas"]["Collection"][];
-            total: number;
-        };
-        CreateCollection: {
-            title: string;
-            /**
-             * @description Manual: the collection holds exactly the products listed in `productIds`. Dynamic: it holds every product its `conditions` match, kept up to date as products are created and changed.
-             * @enum {string}
-             */
-            type?: "Manual" | "Dynamic";
-            /**
-             * @description Dynamic collections: whether all conditions or any one of them must hold. Null for Manual ones.
-             * @enum {string|null}
-             */
-            appliesToCondition?: "All" | "Any" | null;
-            /** @description Required (1..25) for Dynamic collections; must be empty for Manual ones. */
-            conditions?: {
-                /** @description A product field: title, subTitle, type, slug, departmentId, vendorId, webStatus, adminStatus, availableTo, price, createdAt (`price`: the lowest variant price, in cents). */
-                field: string;
-                /**
-                 * @description The operators of Dynamic tags (`POST /tag/{objectType}`), by the kind of the field.
-                 * @enum {string}
-                 */
-                operator: "equals" | "notEquals" | "contains" | "notContains" | "startsWith" | "endsWith" | "in" | "notIn" | "isEmpty" | "isNotEmpty" | "greaterThan" | "greaterThanOrEqual" | "lessThan" | "lessThanOrEqual" | "before" | "after" | "onOrBefore" | "onOrAfter" | "withinLastDays";
-                value?: (string | number | boolean | string[]) | null;
-            }[];
-            content?: string | null;
-            /** @enum {string} */
-            webStatus?: "Available" | "Not Available";
-            /** @enum {string} */
-            adminStatus?: "Available" | "Not Available";
-            /** @description Unique within the tenant (409 otherwise). Made from the title when not sent. */
-            slug?: string;
-            /**
-             * Format: uri
-             * @description An absolute http(s) URL.
-             */
-            featureImage?: string | null;
-            seo?: {
-                title?: string | null;
-                description?: string | null;
+                updatedAt: string;
+                roles: {
+                    id: string;
+                    role: string;
+                    locationId: string | null;
+                }[];
+                dashboardRole: string | null;
             };
-            /** @description Manual collections: products of the tenant, in display order; replaces the membership when sent. Refused (400) on a Dynamic collection, whose conditions decide. */
-            productIds?: string[];
-        };
-        /** @description Partial update: only the fields sent change; null clears a field. */
-        UpdateCollection: {
-            title?: string;
-            /**
-             * @description Manual: the collection holds exactly the products listed in `productIds`. Dynamic: it holds every product its `conditions` match, kept up to date as products are created and changed.
-             * @enum {string}
-             */
-            type?: "Manual" | "Dynamic";
-            /**
-             * @description Dynamic collections: whether all conditions or any one of them must hold. Null for Manual ones.
-             * @enum {string|null}
-             */
-            appliesToCondition?: "All" | "Any" | null;
-            /** @description Required (1..25) for Dynamic collections; must be empty for Manual ones. */
-            conditions?: {
-                /** @description A product field: title, subTitle, type, slug, departmentId, vendorId, webStatus, adminStatus, availableTo, price, createdAt (`price`: the lowest variant price, in cents). */
-                field: string;
-                /**
-                 * @description The operators of Dynamic tags (`POST /tag/{objectType}`), by the kind of the field.
-                 * @enum {string}
-                 */
-                operator: "equals" | "notEquals" | "contains" | "notContains" | "startsWith" | "endsWith" | "in" | "notIn" | "isEmpty" | "isNotEmpty" | "greaterThan" | "greaterThanOrEqual" | "lessThan" | "lessThanOrEqual" | "before" | "after" | "onOrBefore" | "onOrAfter" | "withinLastDays";
-                value?: (string | number | boolean | string[]) | null;
-            }[];
-            content?: string | null;
-            /** @enum {string} */
-            webStatus?: "Available" | "Not Available";
-            /** @enum {string} */
-            adminStatus?: "Available" | "Not Available";
-            /** @description Unique within the tenant (409 otherwise). Made from the title when not sent. */
-            slug?: string;
-            /**
-             * Format: uri
-             * @description An absolute http(s) URL.
-             */
-            featureImage?: string | null;
-            seo?: {
-                title?: string | null;
-                description?: string | null;
+            dashboardSections: string[];
+            locationRequiredForOperationalCommands: boolean;
+            capabilities: string[];
+            products: {
+                tablesReservations: {
+                    status: string;
+                    source: string;
+                    startsAt: string | null;
+                    endsAt: string | null;
+                };
+                platformPos: boolean;
             };
-            /** @description Manual collections: products of the tenant, in display order; replaces the membership when sent. Refused (400) on a Dynamic collection, whose conditions decide. */
-            productIds?: string[];
+            dependencies: {
+                postgres: boolean;
+                platformPayments: boolean;
+                platformOrders: boolean;
+                platformCustomers: boolean;
+                platformRestaurantFloor: boolean;
+            };
         };
-        CouponList: {
-            coupons: components["schemas"]["Coupon"][];
-            total: number;
-        };
-        CreateCoupon: {
-            title: string;
-            /** @description What the guest enters: letters, digits, - and _, up to 50; unique case-insensitively (409). Omitted on create: an 8-character code is generated. */
-            code?: string;
-            /** @description Shown to the guest when the coupon applies. */
-            actionMessage?: string | null;
+        UpdateMe: {
             /**
-             * @description Disabled coupons never apply. Default Enabled.
-             * @enum {string}
+             * Format: date-time
+             * @description The `updatedAt` you last read; anything else is 409 with the current `updatedAt`.
              */
-            status?: "Enabled" | "Disabled";
-            /**
-             * @description Unlimited (usageLimit null); Total: at most usageLimit redemptions in all; Per Customer: at most usageLimit per customer (anonymous carts cannot use it). Default Unlimited.
-             * @enum {string}
-             */
-            usageLimitType?: "Unlimited" | "Total" | "Per Customer";
-            /** @description Required (>= 1) unless usageLimitType is Unlimited. */
-            usageLimit?: number | null;
-            /**
-             * @description Store: the whole cart; Product: lines of the products in appliesToObjectIds; Collection: lines of products in the collections in appliesToObjectIds. Default Store.
-             * @enum {string}
-             */
-            appliesTo?: "Store" | "Product" | "Collection";
-            /** @description Product or collection ids (1..500) for Product and Collection coupons, each a product or collection of this tenant (400 naming the index otherwise); empty for Store. */
-            appliesToObjectIds?: string[];
-            /**
-             * @description Discount on the eligible items. Default No Discount.
-             * @enum {string}
-             */
-            productDiscountType?: "No Discount" | "Percentage Off" | "Dollar Off" | "Set Price" | "Free";
-            /** @description Depends on the discount type: Percentage Off in basis points, 1..10000 (1000 = 10%; above 100% is refused); Dollar Off in cents, 1..10000000000; Set Price in cents, 0..10000000000 (the price each eligible unit, or the shipping, is sold at); No Discount and Free take no value (null). */
-            productDiscount?: number | null;
-            /**
-             * @description Discount on shipping. Default No Discount.
-             * @enum {string}
-             */
-            shippingDiscountType?: "No Discount" | "Percentage Off" | "Dollar Off" | "Set Price" | "Free";
-            /** @description Depends on the discount type: Percentage Off in basis points, 1..10000 (1000 = 10%; above 100% is refused); Dollar Off in cents, 1..10000000000; Set Price in cents, 0..10000000000 (the price each eligible unit, or the shipping, is sold at); No Discount and Free take no value (null). */
-            shippingDiscount?: number | null;
-            /**
-             * Format: date
-             * @description First day the coupon applies (YYYY-MM-DD, in the location’s time zone); null: from now.
-             */
-            startDate?: string | null;
-            /**
-             * Format: date
-             * @description Last day the coupon applies, inclusive; null: no end. Not before startDate.
-             */
-            endDate?: string | null;
-            /** @description Cart subtotal the cart must reach, in cents. */
-            minimumCartAmount?: number | null;
-            /**
-             * @description Who may use it: Everyone; Customer, Club or Customer Tag with the customer, club or customer-tag ids in availableToObjectIds. Default Everyone.
-             * @enum {string}
-             */
-            availableTo?: "Everyone" | "Customer" | "Club" | "Customer Tag";
-            /** @description Customer, club or customer-tag ids (1..500) unless availableTo is Everyone, each a customer, club or customer tag of this tenant (400 naming the index otherwise). A customer id merged away is stored as the customer it was merged into, and a customer merge replaces the source’s id with the primary’s. */
-            availableToObjectIds?: string[];
-            /**
-             * @description combinable: may join other combinable coupons on a cart; exclusive: the only coupon on the cart. Default combinable.
-             * @enum {string}
-             */
-            combinability?: "combinable" | "exclusive";
-            /** @description A manager (discounts:approve) must approve it on the order. Default false. */
-            requiresManagerApproval?: boolean;
-            /** @description When false, a Store coupon also discounts service charges. Default true. */
-            excludesServiceCharges?: boolean;
-            /**
-             * @description pre_discount: service charges are computed on the subtotal before this discount; post_discount: after it. Default pre_discount.
-             * @enum {string}
-             */
-            serviceChargeInteraction?: "pre_discount" | "post_discount";
-            /** @description Cap on the whole discount (products and shipping), in cents. */
-            maxDiscountAmount?: number | null;
-            /** @description Free-form promotion set objects, stored as given for promotion engines; not used by the discount calculation. */
-            promotionSets?: {
-                [key: string]: unknown;
-            }[];
-        };
-        /** @description Partial update; the coupon that results is validated as a whole (e.g. a new discount type needs its value). */
-        UpdateCoupon: {
-            title?: string;
-            /** @description What the guest enters: letters, digits, - and _, up to 50; unique case-insensitively (409). Omitted on create: an 8-character code is generated. */
-            code?: string;
-            /** @description Shown to the guest when the coupon applies. */
-            actionMessage?: string | null;
-            /**
-             * @description Disabled coupons never apply. Default Enabled.
-             * @enum {string}
-             */
-            status?: "Enabled" | "Disabled";
-            /**
-             * @description Unlimited (usageLimit null); Total: at most usageLimit redemptions in all; Per Customer: at most usageLimit per customer (anonymous carts cannot use it). Default Unlimited.
-             * @enum {string}
-             */
-            usageLimitType?: "Unlimited" | "Total" | "Per Customer";
-            /** @description Required (>= 1) unless usageLimitType is Unlimited. */
-            usageLimit?: number | null;
-            /**
-             * @description Store: the whole cart; Product: lines of the products in appliesToObjectIds; Collection: lines of products in the collections in appliesToObjectIds. Default Store.
-             * @enum {string}
-             */
-            appliesTo?: "Store" | "Product" | "Collection";
-            /** @description Product or collection ids (1..500) for Product and Collection coupons, each a product or collection of this tenant (400 naming the index otherwise); empty for Store. */
-            appliesToObjectIds?: string[];
-            /**
-             * @description Discount on the eligible items. Default No Discount.
-             * @enum {string}
-             */
-            productDiscountType?: "No Discount" | "Percentage Off" | "Dollar Off" | "Set Price" | "Free";
-            /** @description Depends on the discount type: Percentage Off in basis points, 1..10000 (1000 = 10%; above 100% is refused); Dollar Off in cents, 1..10000000000; Set Price in cents, 0..10000000000 (the price each eligible unit, or the shipping, is sold at); No Discount and Free take no value (null). */
-            productDiscount?: number | null;
-            /**
-             * @description Discount on shipping. Default No Discount.
-             * @enum {string}
-             */
-            shippingDiscountType?: "No Discount" | "Percentage Off" | "Dollar Off" | "Set Price" | "Free";
-            /** @description Depends on the discount type: Percentage Off in basis points, 1..10000 (1000 = 10%; above 100% is refused); Dollar Off in cents, 1..10000000000; Set Price in cents, 0..10000000000 (the price each eligible unit, or the shipping, is sold at); No Discount and Free take no value (null). */
-            shippingDiscount?: number | null;
-            /**
-             * Format: date
-             * @description First day the coupon applies (YYYY-MM-DD, in the location’s time zone); null: from now.
-             */
-            startDate?: string | null;
-            /**
-             * Format: date
-             * @description Last day the coupon applies, inclusive; null: no end. Not before startDate.
-             */
-            endDate?: string | null;
-            /** @description Cart subtotal the cart must reach, in cents. */
-            minimumCartAmount?: number | null;
-            /**
-             * @description Who may use it: Everyone; Customer, Club or Customer Tag with the customer, club or customer-tag ids in availableToObjectIds. Default Everyone.
-             * @enum {string}
-             */
-            availableTo?: "Everyone" | "Customer" | "Club" | "Customer Tag";
-            /** @description Customer, club or customer-tag ids (1..500) unless availableTo is Everyone, each a customer, club or customer tag of this tenant (400 naming the index otherwise). A customer id merged away is stored as the customer it was merged into, and a customer merge replaces the source’s id with the primary’s. */
-            availableToObjectIds?: string[];
-            /**
-             * @description combinable: may join other combinable coupons on a cart; exclusive: the only coupon on the cart. Default combinable.
-             * @enum {string}
-             */
-            combinability?: "combinable" | "exclusive";
-            /** @description A manager (discounts:approve) must approve it on the order. Default false. */
-            requiresManagerApproval?: boolean;
-            /** @description When false, a Store coupon also discounts service charges. Default true. */
-            excludesServiceCharges?: boolean;
-            /**
-             * @description pre_discount: service charges are computed on the subtotal before this discount; post_discount: after it. Default pre_discount.
-             * @enum {string}
-             */
-            serviceChargeInteraction?: "pre_discount" | "post_discount";
-            /** @description Cap on the whole discount (products and shipping), in cents. */
-            maxDiscountAmount?: number | null;
-            /** @description Free-form promotion set objects, stored as given for promotion engines; not used by the discount calculation. */
-            promotionSets?: {
-                [key: string]: unknown;
-            }[];
-        };
-        CreateCredential: {
-            /** @example Booking partner */
-            name: string;
-            /**
-             * @example [
-             *       "reservations:read",
-             *       "reservations:write"
-             *     ]
-             */
-            scopes: ("reservations:read" | "reservations:write" | "webhooks:manage")[];
-            /** @description The locations the credential may act at (its allowlist). */
-            locationIds: string[];
-            /**
-             * @description Requests per minute; default 120.
-             * @example 120
-             */
-            rateLimitPerMinute?: number;
-        };
-        CreatedCredential: {
-            credential: components["schemas"]["Credential"];
-            /** @description The `tpk_live_` token. Shown only in this response: only its hash is stored. */
-            token: string;
-        };
-        CredentialList: {
-            credentials: components["schemas"]["Credential"][];
-        };
-        AddPaymentMethod: {
-            /** @description A token from the payment provider’s client library (Stripe: `pm_...` or `tok_...`; sandbox: `tok_visa`, `tok_mastercard`, ...). Never a card number. */
-            providerToken: string;
-        };
-        AddressList: {
-            addresses: components["schemas"]["CustomerAddress"][];
-            total: number;
-        };
-        AttachCustomerTag: {
-            /** @description A Manual customer tag. */
-            tagId: string;
-        };
-        CreateAddress: {
-            label: string;
-            name: string;
-            phone?: string | null;
-            line1: string;
-            line2?: string | null;
-            city: string;
-            region: string;
-            postalCode: string;
-            /** @description ISO 3166-1 alpha-2 (`US`, `FR`, ...); lower case is accepted and stored upper case. */
-            countryCode: string;
-        };
-        CreateCustomer: {
+            expectedUpdatedAt: string;
             firstName: string;
             lastName: string;
-            /**
-             * Format: email
-             * @description Unique within the tenant, case-insensitive.
-             */
-            email: string;
-            /** @description Your own reference for the customer (another system’s id). */
-            externalRef?: string | null;
-            phone?: string | null;
-            /**
-             * @description Inactive customers stay on record (orders, history) but are not offered at checkout.
-             * @enum {string}
-             */
-            status?: "active" | "inactive";
-            /** @description Ids of Manual customer tags (`GET /tag/customer`); the customer’s Manual tags become exactly these when sent (an empty list detaches them all; Dynamic tags stay as their conditions say). An id that is not a Manual customer tag is 400 naming its index. */
-            tags?: string[];
-            marketingOptIn?: boolean;
-            notes?: string | null;
-            company?: string | null;
-            jobTitle?: string | null;
-            spouse?: string | null;
-            /** @description Replaced as a whole when sent. */
-            additionalPhones?: string[];
-            /**
-             * Format: date
-             * @example 2025-06-30
-             */
-            birthDate?: string | null;
-            /**
-             * Format: date
-             * @example 2025-06-30
-             */
-            anniversaryDate?: string | null;
-            /** @description Only the profiles sent change; null clears one. */
-            socialProfiles?: {
-                facebook?: string | null;
-                x?: string | null;
-                instagram?: string | null;
-                linkedin?: string | null;
-            };
-            addresses?: components["schemas"]["CreateAddress"][];
-        };
-        CustomerPagedList: {
-            customers: components["schemas"]["Customer"][];
-            page: {
-                total: number;
-            };
-        };
-        CustomerTotalList: {
-            customers: components["schemas"]["Customer"][];
-            total: number;
-        };
-        MergeCustomers: {
-            /** @description The customer that remains. */
-            primaryCustomerId: string;
-            /** @description Customers merged into the primary and then removed; their ids keep resolving to it. */
-            sourceCustomerIds: string[];
-            /**
-             * @description Must be the literal `MERGE`.
-             * @constant
-             */
-            confirmation: "MERGE";
-        };
-        CustomersMergeResult: {
-            customer: components["schemas"]["Customer"];
-            aliases: components["schemas"]["CustomerAlias"][];
-        };
-        GiftCardsMergeResult: {
-            giftCard: components["schemas"]["GiftCard"];
-            source: components["schemas"]["GiftCard"];
-            transactions: components["schemas"]["GiftCardTransaction"][];
-        };
-        PaymentMethodList: {
-            paymentMethods: components["schemas"]["CustomerPaymentMethod"][];
-            total: number;
-        };
-        /** @description Partial update: only the fields sent change; null clears an optional field. */
-        UpdateAddress: {
-            label?: string;
-            name?: string;
-            phone?: string | null;
-            line1?: string;
-            line2?: string | null;
-            city?: string;
-            region?: string;
-            postalCode?: string;
-            /** @description ISO 3166-1 alpha-2 (`US`, `FR`, ...); lower case is accepted and stored upper case. */
-            countryCode?: string;
-        };
-        /** @description Partial update: only the fields sent change; null clears an optional field. */
-        UpdateCustomer: {
-            firstName?: string;
-            lastName?: string;
-            /**
-             * Format: email
-             * @description Unique within the tenant, case-insensitive.
-             */
-            email?: string;
-            /** @description Your own reference for the customer (another system’s id). */
-            externalRef?: string | null;
-            phone?: string | null;
-            /**
-             * @description Inactive customers stay on record (orders, history) but are not offered at checkout.
-             * @enum {string}
-             */
-            status?: "active" | "inactive";
-            /** @description Ids of Manual customer tags (`GET /tag/customer`); the customer’s Manual tags become exactly these when sent (an empty list detaches them all; Dynamic tags stay as their conditions say). An id that is not a Manual customer tag is 400 naming its index. */
-            tags?: string[];
-            marketingOptIn?: boolean;
-            notes?: string | null;
-            company?: string | null;
-            jobTitle?: string | null;
-            spouse?: string | null;
-            /** @description Replaced as a whole when sent. */
-            additionalPhones?: string[];
-            /**
-             * Format: date
-             * @example 2025-06-30
-             */
-            birthDate?: string | null;
-            /**
-             * Format: date
-             * @example 2025-06-30
-             */
-            anniversaryDate?: string | null;
-            /** @description Only the profiles sent change; null clears one. */
-            socialProfiles?: {
-                facebook?: string | null;
-                x?: string | null;
-                instagram?: string | null;
-                linkedin?: string | null;
-            };
-        };
-        /** @description One period of the metrics report, per location unless grouped without `RESTAURANT`. Amounts are integer cents. */
-        EraMetricsRow: {
-            /** @description The location; null when `groupBy` leaves out `RESTAURANT` (locations added together). */
-            restaurantGuid: string | null;
-            /**
-             * Format: date
-             * @description First business date of the period, clipped to the range.
-             * @example 2025-06-30
-             */
-            periodStart: string;
-            /**
-             * Format: date
-             * @description Last business date of the period, clipped to the range.
-             * @example 2025-06-30
-             */
-            periodEnd: string;
-            /** @description Line subtotals less discounts and included tax; voided lines and gift cards sold left out. */
-            netSalesAmount: number;
-            /** @description Net sales plus discounts. */
-            grossSalesAmount: number;
-            /** @description Discounts of the lines sold. */
-            discountAmount: number;
-            /** @description The orders’ tax. */
-            taxAmount: number;
-            /** @description The orders’ tips. */
-            tipAmount: number;
-            /** @description Orders opened in the period, voided ones left out. */
-            ordersCount: number;
-            /** @description Their guests: each order’s `seatCount`, or 1. */
-            guestCount: number;
-            /** @description Orders voided after being submitted. */
-            voidOrdersCount: number;
-            /** @description Units of lines voided after being sent. */
-            voidItemsCount: number;
-            /** @description What those lines would have cost. */
-            voidAmount: number;
-            /** @description The completed shifts’ `payCents` summed. */
-            hourlyJobTotalPay: number;
-            /** @description Net sales per order, half-up; null without orders. */
-            avgOrderValue: number | null;
-            /** @description Net sales per guest, half-up; null without guests. */
-            avgGuestAmount: number | null;
-            /** @description The completed shifts’ `paidSeconds` summed, in hours to the hundredth, half-up. */
-            hourlyJobTotalHours: number;
-            /** @description Labor cost over net sales, basis points, half-up; null without net sales. */
-            laborCostPercentBps: number | null;
-        };
-        EraRequest: {
-            /**
-             * @description First business date, `YYYY-MM-DD` (or Toast’s `YYYYMMDD`).
-             * @example 2025-06-01
-             */
-            startBusinessDate: string;
-            /** @description Last business date (inclusive), same forms; at most 732 days after the first. */
-            endBusinessDate: string;
-            /** @description Location ids to report on; every location when absent. */
-            restaurantIds?: string[];
-            /** @description `RESTAURANT` (one row per location; leave it out to add locations together); the labor report also knows `JOB` and `EMPLOYEE`. Default `[RESTAURANT]`, for labor `[RESTAURANT, JOB]`. */
-            groupBy?: string[];
-        };
-        Pending: {
-            reportRequestId: string;
-            /** @constant */
-            status: "pending";
-            requestedAt: string;
+            phoneCountryCode?: string | null;
+            phoneNumber?: string | null;
+            postalCode?: string | null;
         };
         CreateExperience: {
             name: string;
@@ -10658,619 +9801,314 @@ export interface components {
              */
             paymentOption?: "none" | "pay_at_venue" | "paid" | "prepaid" | "deposit" | "card_hold";
         };
-        ActivateBody: {
-            /** @description Defaults to the card’s initialAmount. */
-            amount?: number;
-            /** @description Where it happens; defaults to the x-location-id of the request. */
-            locationId?: string | null;
-            orderId?: string | null;
-            paymentReference?: string | null;
-            reason?: string | null;
+        AvailabilityList: {
+            data: components["schemas"]["AvailabilityOption"][];
+            timeZone: string;
         };
-        AdjustBody: {
-            /** @description Signed cents, not 0. */
-            amountDelta: number;
+        AvailabilityOption: {
+            /** @description Signed; redeem it with create before `expiresAt`. */
+            optionToken: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: uuid */
+            experienceId: string;
+            /** Format: uuid */
+            experienceVersionId: string;
+            name: string;
+            businessDate: string;
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            endsAt: string;
+            partySize: number;
+            remainingCapacity: number;
+            /**
+             * @description `none`: free; `pay_at_venue`: the price is settled at the restaurant; `paid`, `prepaid`, `deposit`, `card_hold`: a payment (or card hold) must be taken first, so the tables API refuses them with 402.
+             * @enum {string}
+             */
+            paymentOption: "none" | "pay_at_venue" | "paid" | "prepaid" | "deposit" | "card_hold";
+            /** @description True when create will answer 402 payment_required. */
+            paymentRequired: boolean;
+            booking: {
+                /** @description The payment option of the slot booked (`none`, `pay_at_venue`, ...). */
+                method: string;
+                currency: string;
+                /** @description Integer minor units. */
+                subtotalAmount: number;
+                taxAmount: number;
+                totalAmount: number;
+            };
+        };
+        CancelTablesReservation: {
             reason: string;
-            /** @description Where it happens; defaults to the x-location-id of the request. */
-            locationId?: string | null;
         };
-        CreateGiftCard: {
+        /** @description A problem document. `option_unavailable`: the option can no longer be booked under the rules published now; ask availability again. `idempotency_key_in_use`: a request with this key is still running. */
+        CreateConflict: {
+            type: string;
             title: string;
+            /** @constant */
+            status: 409;
+            /** @description The reason, in words. */
+            detail: string;
+            /** @enum {string} */
+            code: "option_unavailable" | "idempotency_key_in_use";
+            requestId: string;
             /**
-             * @description `Virtual` (digital) or `Physical`.
+             * @description `option_unavailable` only: `archived`; `start_not_offered` (the published version has no such start time); `closed` (past its cutoff); `party_size` (outside the published `partyMin`..`partyMax`); `capacity` (too few covers left).
              * @enum {string}
              */
-            type: "Virtual" | "Physical";
-            /** @description Unique, case-insensitive; spaces and dashes are ignored when matching. At least 6 letters or digits. */
-            code: string;
-            /** @description Cents loaded when the card is activated. */
-            initialAmount: number;
+            reason?: "archived" | "start_not_offered" | "closed" | "party_size" | "capacity";
+            /** @description `option_unavailable` only: covers still bookable at the start time now (0 if none). */
+            remainingCapacity?: number;
             /**
-             * @description `import` for cards brought over from another system.
-             * @enum {string}
+             * Format: uuid
+             * @description The version whose rules refused the option.
              */
-            source?: "manual" | "import";
-            originLocationId?: string | null;
-            /** @description Activate at once with `initialAmount` (default false: the card starts Inactive). */
-            activate?: boolean;
-            recipientName?: string | null;
-            recipientPhone?: string | null;
-            /** Format: email */
-            recipientEmail?: string | null;
-            /** Format: email */
-            purchaserEmail?: string | null;
-            purchaserPhone?: string | null;
-            fromName?: string | null;
-            giftMessage?: string | null;
-            notes?: string | null;
-            /** @enum {string|null} */
-            deliveryChannel?: "email" | "sms" | null;
-            /** @description Email address or phone number; defaults to the recipient’s. */
-            deliveryDestination?: string | null;
+            publishedVersionId?: string;
             /** Format: date-time */
-            deliveryScheduledAt?: string | null;
-            notifyPurchaserWhenOpened?: boolean;
-            /** @description YYYY-MM-DD */
-            expiryDate?: string | null;
-            productId?: string | null;
-            /** @description The customer who owns the card: a customer of this tenant (400 otherwise; an id merged away is stored as the customer it was merged into); null clears it. */
-            customerId?: string | null;
-        };
-        GiftCardList: {
-            giftCards: components["schemas"]["GiftCard"][];
-            total: number;
-        };
-        LedgerResult: {
-            giftCard: components["schemas"]["GiftCard"];
-            transaction: components["schemas"]["GiftCardTransaction"];
-            /** @description True when an earlier identical request is answered again. */
-            replayed: boolean;
-        };
-        LoadBody: {
-            /** @description Cents to add. */
-            amount: number;
-            /** @description Where it happens; defaults to the x-location-id of the request. */
-            locationId?: string | null;
-            orderId?: string | null;
-            paymentReference?: string | null;
-            reason?: string | null;
-        };
-        /** @description The source card’s whole balance moves onto this card. */
-        MergeBody: {
-            sourceGiftCardId: string;
-            reason?: string | null;
-            /** @description Where it happens; defaults to the x-location-id of the request. */
-            locationId?: string | null;
-        };
-        ReasonBody: {
-            reason?: string | null;
-            /** @description Where it happens; defaults to the x-location-id of the request. */
-            locationId?: string | null;
-        };
-        RedeemBody: {
-            /** @description Cents to take; more than the balance is 409. */
-            amount: number;
-            /** @description The part of `amount` that pays a tip (at most `amount`); 409 while the setting `tipsEnabled` is off. */
-            tipAmount?: number;
-            /** @description Idempotency: one redemption per reference. */
-            paymentReference: string;
-            orderId?: string | null;
-            /** @description Where it happens; defaults to the x-location-id of the request. */
-            locationId?: string | null;
-            /**
-             * @description Default `pos`.
-             * @enum {string}
-             */
-            channel?: "pos" | "online";
-        };
-        TransactionList: {
-            transactions: components["schemas"]["GiftCardTransaction"][];
-            total: number;
-        };
-        /** @description Partial update of descriptive and delivery fields; value changes only through the ledger routes. */
-        UpdateGiftCard: {
-            title?: string;
-            recipientName?: string | null;
-            recipientPhone?: string | null;
-            /** Format: email */
-            recipientEmail?: string | null;
-            /** Format: email */
-            purchaserEmail?: string | null;
-            purchaserPhone?: string | null;
-            fromName?: string | null;
-            giftMessage?: string | null;
-            notes?: string | null;
-            /** @enum {string|null} */
-            deliveryChannel?: "email" | "sms" | null;
-            /** @description Email address or phone number; defaults to the recipient’s. */
-            deliveryDestination?: string | null;
+            startsAt?: string;
+            partySize?: number;
+            partyMin?: number;
+            partyMax?: number;
+            capacity?: number;
             /** Format: date-time */
-            deliveryScheduledAt?: string | null;
-            notifyPurchaserWhenOpened?: boolean;
-            /** @description YYYY-MM-DD */
-            expiryDate?: string | null;
-            productId?: string | null;
-            /** @description The customer who owns the card: a customer of this tenant (400 otherwise; an id merged away is stored as the customer it was merged into); null clears it. */
-            customerId?: string | null;
+            closedAt?: string;
+            /** Format: uuid */
+            experienceId?: string;
         };
-        Count: {
-            locationId: string;
-            /** @description Base units found on the shelf. */
-            countedQuantity: number;
-            note?: string | null;
-        };
-        CreateIngredient: {
-            /** @description Unique within the tenant, case-insensitive. */
-            code: string;
-            name: string;
-            /** @description The unit quantities are counted in, e.g. `g`, `ml`, `each`. */
-            baseUnit: string;
-            description?: string | null;
-            /** @description The unit bought in, e.g. `case`. */
-            purchaseUnit?: string | null;
-            /** @description Base units per purchase unit (default 1). */
-            purchaseUnitQuantity?: number;
-            /** @description An active vendor of the tenant. */
-            vendorId?: string | null;
-        };
-        IngredientList: {
-            items: components["schemas"]["Ingredient"][];
-            page: {
-                total: number;
+        CreateTablesReservation: {
+            optionToken: string;
+            guest: {
+                name: string;
+                /** Format: email */
+                email: string;
+                phone?: string | null;
             };
         };
-        LowStockItem: {
-            ingredientId: string;
-            code: string;
-            name: string;
-            baseUnit: string;
-            purchaseUnit: string | null;
-            vendorId: string | null;
-            stock: components["schemas"]["IngredientStock"];
-            /** @description parQuantity − onHandQuantity. */
-            shortfallQuantity: number;
-            /** @description reorderQuantity when set and at least the shortfall, else the shortfall; in base units. */
-            suggestedOrderQuantity: number;
-            /** @description suggestedOrderQuantity in purchase units, rounded up. */
-            suggestedPurchaseUnits: number;
-        };
-        LowStockList: {
-            items: components["schemas"]["LowStockItem"][];
-            page: {
-                total: number;
-            };
-        };
-        MovementList: {
-            movements: components["schemas"]["InventoryMovement"][];
-            page: {
-                total: number;
-            };
-        };
-        Receiving: {
-            locationId: string;
-            /** @description Base units received. */
-            quantity: number;
-            /** @description Minor units per base unit. */
-            unitCost: number;
-            /** @description Recorded as the reference (`invoice`). */
-            invoiceNumber?: string;
-            note?: string | null;
-        };
-        StockChange: {
-            ingredient: components["schemas"]["Ingredient"];
-            stock: components["schemas"]["IngredientStock"];
-            movement: components["schemas"]["InventoryMovement"];
-        };
-        StockLevels: {
-            /** @description The level to stock up to; below it the ingredient is low on stock. Null clears. */
-            parQuantity?: number | null;
-            /** @description The usual quantity to order when low. Null clears. */
-            reorderQuantity?: number | null;
-        };
-        /** @description Partial update: only the fields sent change; null clears. */
-        UpdateIngredient: {
-            code?: string;
-            name?: string;
-            /** @description Refused (409) once the ingredient has movements. */
-            baseUnit?: string;
-            description?: string | null;
-            /** @description The unit bought in, e.g. `case`. */
-            purchaseUnit?: string | null;
-            /** @description Base units per purchase unit (default 1). */
-            purchaseUnitQuantity?: number;
-            /** @description An active vendor of the tenant. */
-            vendorId?: string | null;
-        };
-        Waste: {
-            locationId: string;
-            /** @description Base units wasted; at most the on-hand quantity at the location. */
-            quantity: number;
-            /**
-             * @description Default `other`.
-             * @enum {string}
-             */
-            reason?: "spoiled" | "expired" | "damaged" | "overproduction" | "mistake" | "staff_meal" | "other";
-            note?: string | null;
-        };
-        CreateRecipe: {
-            /**
-             * @description `menu_item`: what one sale of `productId` uses (depleted when an order is submitted). `prep`: a batch that produces `outputIngredientId`.
-             * @enum {string}
-             */
-            kind: "menu_item" | "prep";
-            title: string;
-            /** @description Portions (menu_item) or base units of the output ingredient (prep) one batch of the components makes. */
-            yieldQuantity: number;
-            components: {
-                /** @description An active ingredient; each at most once per recipe. */
-                ingredientId: string;
-                /** @description Base units per batch of yieldQuantity. */
-                quantity: number;
-            }[];
-            /** @description Required for menu_item (a product of this tenant, 400 otherwise), refused for prep. One active recipe per product; the product cannot be deleted while the recipe is active. */
-            productId?: string | null;
-            /** @description Required for prep, refused for menu_item; not one of the components. One active recipe per output. */
-            outputIngredientId?: string | null;
-            note?: string | null;
-        };
-        RecipeComponent: {
+        TablesReservation: {
             /** Format: uuid */
             id: string;
-            ingredientId: string;
-            quantity: number;
-        };
-        RecipeCost: {
-            recipeId: string;
-            yieldQuantity: number;
-            /** @description False when a component has no weighted-average cost yet. */
-            complete: boolean;
-            /** @description Sum of the costed components, minor units, for one batch. */
-            totalCost: number;
-            /** @description totalCost / yieldQuantity, rounded half up. */
-            costPerYieldUnit: number;
-            components: {
-                ingredientId: string;
-                code: string;
-                name: string;
-                quantity: number;
-                /** @description The ingredient’s current weighted-average unit cost. */
-                unitCost: number | null;
-                /** @description quantity × unitCost. */
-                cost: number | null;
-            }[];
-            missingCostIngredientIds: string[];
-        };
-        RecipeList: {
-            recipes: components["schemas"]["Recipe"][];
-            page: {
-                total: number;
-            };
-        };
-        /** @description Partial update; `components`, when sent, replaces the whole list. `kind` cannot change. Depletions already recorded are not touched. */
-        UpdateRecipe: {
-            title?: string;
-            /** @description Portions (menu_item) or base units of the output ingredient (prep) one batch of the components makes. */
-            yieldQuantity?: number;
-            components?: {
-                /** @description An active ingredient; each at most once per recipe. */
-                ingredientId: string;
-                /** @description Base units per batch of yieldQuantity. */
-                quantity: number;
-            }[];
-            productId?: string;
-            outputIngredientId?: string;
-            note?: string | null;
-        };
-        AssignmentList: {
-            assignments: components["schemas"]["JobAssignment"][];
-            page: {
-                total: number;
-            };
-        };
-        ClockIn: {
-            laborJobId: string;
-            staffUserId?: string;
-            locationId?: string;
-        };
-        CreateAssignment: {
-            staffUserId: string;
-            laborJobId: string;
-            locationId?: string;
-            primaryJob?: boolean;
-            /** @description Integer cents per hour; null uses the job default. */
-            basePayRateCents?: number | null;
-            /** Format: date-time */
-            startsAt?: string;
-            /** Format: date-time */
-            endsAt?: string | null;
-        };
-        CreateJob: {
-            title: string;
-            locationId?: string | null;
-            externalId?: string | null;
-            /** @description Short code, unique within the tenant (case-insensitive). */
-            code?: string | null;
-            tipped?: boolean;
-            /** @enum {string} */
-            compensationType?: "hourly" | "salary" | "none";
-            /** @description Integer cents. */
-            defaultWageAmount?: number | null;
-            /** @description ISO 4217 code; default USD. */
-            payCurrency?: string;
-            excludeFromLaborSummary?: boolean;
-            accessPrimitives?: {
-                grants?: string[];
-                denies?: string[];
-            };
-            payMetadata?: {
-                [key: string]: unknown;
-            };
-            jobMetadata?: {
-                [key: string]: unknown;
-            };
-        };
-        EmployeeList: {
-            employees: components["schemas"]["LaborEmployee"][];
-            page: {
-                total: number;
-            };
-        };
-        JobAssignment: {
-            id: string;
-            tenantId: string;
-            laborJobId: string;
-            staffUserId: string;
+            /** Format: uuid */
+            publicId: string;
+            confirmationCode: string;
+            /** Format: uuid */
             locationId: string;
-            primaryJob: boolean;
-            basePayRateCents: number | null;
-            startsAt: string;
-            endsAt: string | null;
-            active: boolean;
-            createdAt: string;
-            updatedAt: string;
-        };
-        JobList: {
-            jobs: components["schemas"]["LaborJob"][];
-            page: {
-                total: number;
-            };
-        };
-        LaborEmployee: {
-            tenantId: string;
-            staffUserId: string;
-            email: string;
-            firstName: string;
-            lastName: string;
-            preferredName: string | null;
-            displayName: string;
-            staffStatus: string;
-            profile: {
-                tenantId: string;
-                staffUserId: string;
-                employeeNumber: string | null;
-                externalPayrollId: string | null;
-                preferredName: string | null;
-                hireDate: string | null;
-                employmentStatus: string;
-                payType: string;
-                basePayRateCents: number | null;
-                overtimeEligible: boolean;
-                isTippedEmployee: boolean;
-                declaresCashTips: boolean;
-                participatesInTipPool: boolean;
-                primaryLocationId: string | null;
-                metadata: {
-                    [key: string]: unknown;
-                };
-                createdAt: string;
-                updatedAt: string;
-            } | null;
-            jobs: components["schemas"]["StaffJob"][];
-            activeJobs: components["schemas"]["StaffJob"][];
-            primaryJob: {
-                /** @description The job assignment id. */
-                id: string;
-                tenantId: string;
-                staffUserId: string;
-                laborJobId: string;
-                locationId: string;
-                jobCode: string | null;
-                title: string;
-                active: boolean;
-                primaryJob: boolean;
-                isTippedJob: boolean;
-                payType: string;
-                basePayRateCents: number | null;
-                overtimeEligible: boolean;
-                metadata: {
-                    [key: string]: unknown;
-                };
-                createdAt: string;
-                updatedAt: string;
-            } | null;
-            activeShift: {
-                id: string;
-                locationId: string;
-                jobRole: string;
-                status: string;
-                clockInAt: string;
-            } | null;
-        };
-        LaborJob: {
-            id: string;
-            tenantId: string;
-            locationId: string | null;
-            externalId: string | null;
-            code: string | null;
-            title: string;
-            tipped: boolean;
-            compensationType: string;
-            /** @description Cents per hour (hourly) or per pay period. */
-            defaultWageAmount: number | null;
-            payCurrency: string;
-            excludeFromLaborSummary: boolean;
-            /** @description Permission primitives from the catalogue (docs/permissions.md). */
-            accessPrimitives: {
-                /** @description Primitives a holder gains at the assignment’s location. */
-                grants: string[];
-                /** @description Primitives a holder loses there, whatever their roles say (denies win over grants). */
-                denies: string[];
-            };
-            payMetadata: {
-                [key: string]: unknown;
-            };
-            jobMetadata: {
-                [key: string]: unknown;
-            };
-            archivedAt: string | null;
-            createdAt: string;
-            updatedAt: string;
-        };
-        Profile: {
-            tenantId: string;
-            staffUserId: string;
-            employeeNumber: string | null;
-            externalPayrollId: string | null;
-            preferredName: string | null;
-            hireDate: string | null;
-            employmentStatus: string;
-            payType: string;
-            basePayRateCents: number | null;
-            overtimeEligible: boolean;
-            isTippedEmployee: boolean;
-            declaresCashTips: boolean;
-            participatesInTipPool: boolean;
-            primaryLocationId: string | null;
-            metadata: {
-                [key: string]: unknown;
-            };
-            createdAt: string;
-            updatedAt: string;
-        };
-        /** @description Creates the profile on first use (defaults: active, hourly, no rate), then partial. */
-        PutProfile: {
-            employeeNumber?: string | null;
-            externalPayrollId?: string | null;
-            preferredName?: string | null;
-            /**
-             * Format: date
-             * @example 2025-06-30
-             */
-            hireDate?: string | null;
+            /** Format: uuid */
+            experienceId: string;
+            /** Format: uuid */
+            experienceVersionId: string;
             /** @enum {string} */
-            employmentStatus?: "active" | "on_leave" | "terminated";
-            /** @enum {string} */
-            payType?: "hourly" | "salary" | "none";
-            /** @description Integer cents per hour (hourly) or per pay period. */
-            basePayRateCents?: number | null;
-            overtimeEligible?: boolean;
-            isTippedEmployee?: boolean;
-            declaresCashTips?: boolean;
-            participatesInTipPool?: boolean;
-            primaryLocationId?: string | null;
-            metadata?: {
-                [key: string]: unknown;
-            };
-        };
-        Shift: {
-            id: string;
-            tenantId: string;
-            staffUserId: string;
-            locationId: string;
-            laborJobId: string;
-            jobRole: string;
-            /** @description Cents an hour, fixed at clock-in (0 for jobs not paid hourly). */
-            payRateCents: number;
-            status: string;
+            lifecycle: "confirmed" | "cancelled";
+            version: number;
+            /** @description `api` (a tables-API credential) or `staff`. */
+            source: string;
+            /** @description The local date of the booking, YYYY-MM-DD. */
             businessDate: string;
-            clockInAt: string;
-            clockOutAt: string | null;
-            breaks: components["schemas"]["ShiftBreak"][];
-            /** @description Unpaid break time so far, whole seconds: the unpaid breaks’ milliseconds (an open break runs to clock-out, else now) summed, then truncated. */
-            breakSeconds: number;
-            /** @description Worked time so far, whole seconds: clockOutAt (else now) − clockInAt − the unpaid breaks, in milliseconds, truncated once per shift. Paid breaks are worked time. */
-            paidSeconds: number;
-            /** @description paidSeconds × payRateCents / 3600, rounded half-up to the cent: computed from the whole paidSeconds reported here, never from finer time. */
-            payCents: number;
-            createdAt: string;
-            updatedAt: string;
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            endsAt: string;
+            partySize: number;
+            guest: {
+                name: string;
+                email: string;
+                phone: string | null;
+            };
+            booking: {
+                /** @description The payment option of the slot booked (`none`, `pay_at_venue`, ...). */
+                method: string;
+                currency: string;
+                /** @description Integer minor units. */
+                subtotalAmount: number;
+                taxAmount: number;
+                totalAmount: number;
+            };
+            /** Format: date-time */
+            confirmedAt: string;
+            /** Format: date-time */
+            cancelledAt: string | null;
+            cancelReason: string | null;
         };
-        ShiftBreak: {
-            id: string;
-            paid: boolean;
-            startedAt: string;
-            endedAt: string | null;
+        TablesReservationData: {
+            data: components["schemas"]["TablesReservation"];
         };
-        ShiftList: {
-            shifts: components["schemas"]["Shift"][];
+        TablesReservationList: {
+            data: components["schemas"]["TablesReservation"][];
             page: {
                 total: number;
+                page: number;
+                limit: number;
             };
         };
-        StaffJob: {
-            /** @description The job assignment id. */
-            id: string;
-            tenantId: string;
-            staffUserId: string;
-            laborJobId: string;
-            locationId: string;
-            jobCode: string | null;
-            title: string;
-            active: boolean;
-            primaryJob: boolean;
-            isTippedJob: boolean;
-            payType: string;
-            basePayRateCents: number | null;
-            overtimeEligible: boolean;
-            metadata: {
-                [key: string]: unknown;
-            };
-            createdAt: string;
-            updatedAt: string;
-        };
-        StartBreak: {
-            paid?: boolean;
-        };
-        /** @description Partial update; `endsAt` ends the assignment. */
-        UpdateAssignment: {
-            primaryJob?: boolean;
-            /** @description Integer cents per hour; null uses the job default. */
-            basePayRateCents?: number | null;
-            /** Format: date-time */
-            startsAt?: string;
-            /** Format: date-time */
-            endsAt?: string | null;
-        };
-        /** @description Partial update: only the fields sent change. */
-        UpdateJob: {
-            title?: string;
-            locationId?: string | null;
-            externalId?: string | null;
-            /** @description Short code, unique within the tenant (case-insensitive). */
-            code?: string | null;
-            tipped?: boolean;
-            /** @enum {string} */
-            compensationType?: "hourly" | "salary" | "none";
-            /** @description Integer cents. */
-            defaultWageAmount?: number | null;
-            /** @description ISO 4217 code; default USD. */
-            payCurrency?: string;
-            excludeFromLaborSummary?: boolean;
-            accessPrimitives?: {
-                grants?: string[];
-                denies?: string[];
-            };
-            payMetadata?: {
-                [key: string]: unknown;
-            };
-            jobMetadata?: {
-                [key: string]: unknown;
-            };
+        CreateLegacyReservation: {
             /**
              * Format: date-time
-             * @description Set to archive the job (any time: now is used); null restores it.
+             * @description The start, with Z or an offset; its local time must be a time slot of the type.
              */
-            archivedAt?: string | null;
+            reservationDate: string;
+            reservationTypeId: string;
+            guestCount: number;
+            /** Format: uuid */
+            reservationLocationId: string;
+            /** Format: uuid */
+            inventoryLocationId: string;
+            /**
+             * @description `Web`: booked by the customer online.
+             * @enum {string}
+             */
+            channel?: "Admin" | "Web" | "POS" | "Phone" | "Third Party";
+            /**
+             * @description Default Pending.
+             * @enum {string}
+             */
+            status?: "Pending" | "Confirmed";
+            /** @description Default `default`. */
+            experienceType?: string;
+            externalReservationNumber?: string | null;
+            externalReservationVendor?: string | null;
+            reservationSource?: string | null;
+            reservationThirdPartyId?: string | null;
+            customerId?: string | null;
+            reservationTypeOptionId?: string | null;
+            reservationLocationTableId?: string | null;
+            reservationStaffId?: string | null;
+            isRequiresAHost?: boolean;
+            tenderType?: string | null;
+            notes?: string | null;
+            metaData?: {
+                [key: string]: unknown;
+            } | null;
+            appData?: {
+                [key: string]: unknown;
+            } | null;
+            flags?: string[];
+            /** @description Only with isPriceOverride. */
+            price?: number;
+            isPriceOverride?: boolean;
+            /** @description Skips the time-slot and lead-time checks (staff only, never on channel Web). */
+            isReservationDateOverride?: boolean;
+            /** @description Allows a location outside the type’s list. */
+            isReservationLocationOverride?: boolean;
+            /** @description Allows a guest count outside the type’s limits. */
+            isGuestCountOverride?: boolean;
+        };
+        LegacyReservation: {
+            /** Format: uuid */
+            id: string;
+            reservationNumber: number;
+            channel: string;
+            externalReservationNumber: string | null;
+            externalReservationVendor: string | null;
+            reservationSource: string | null;
+            customerId: string | null;
+            /** Format: date-time */
+            reservationDate: string;
+            reservationCloseOutDate: string | null;
+            lastProcessAttemptDate: string | null;
+            reservationPaidDate: string | null;
+            /** @description When the reminder email was sent. */
+            reminderEmailSendDate: string | null;
+            checkInTime: string | null;
+            closeOutTime: string | null;
+            /** Format: uuid */
+            reservationTypeId: string;
+            reservationTypeOptionId: string | null;
+            guestCount: number;
+            reservationLocationId: string;
+            reservationLocationTableId: string | null;
+            reservationStaffId: string | null;
+            experienceType: string;
+            isRequiresAHost: boolean;
+            inventoryLocationId: string;
+            status: string;
+            paymentStatus: string;
+            paymentCharge: string;
+            orderId: string | null;
+            orderNumber: number | null;
+            /** @description `pending` until the `legacy-reservations.remind` job (every five minutes) emails the customer a reminder within 24 hours of a Pending or Confirmed reservation: then `sent`, `failed` (the reason is in the `legacy_reservation.remind` audit entry), or `skipped` without a customer email; `sending` while claimed. Audited and emitted as `reservation` `remind`. */
+            reminderEmailSendStatus: string;
+            sku: string | null;
+            /** @description Integer minor units. */
+            price: number;
+            tenderType: string | null;
+            customerCreditCardId: string | null;
+            isPriceOverride: boolean;
+            isReservationDateOverride: boolean;
+            isReservationLocationOverride: boolean;
+            isGuestCountOverride: boolean;
+            reservationThirdPartyId: string | null;
+            notes: string | null;
+            systemNote: string | null;
+            metaData: {
+                [key: string]: unknown;
+            } | null;
+            appData: {
+                [key: string]: unknown;
+            } | null;
+            appSync: {
+                [key: string]: unknown;
+            } | null;
+            flags: string[];
+            reservationStaff: {
+                id: string;
+                firstName: string;
+                lastName: string;
+            } | null;
+            reservationType: {
+                id: string;
+                title: string;
+                slug: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        LegacyReservationList: {
+            reservations: components["schemas"]["LegacyReservation"][];
+            page: {
+                total: number;
+                page: number;
+                limit: number;
+            };
+        };
+        /** @description Partial: only the fields sent change; null clears an optional field. */
+        UpdateLegacyReservation: {
+            /** Format: date-time */
+            reservationDate?: string;
+            guestCount?: number;
+            /** Format: uuid */
+            reservationLocationId?: string;
+            /** Format: uuid */
+            inventoryLocationId?: string;
+            /** @enum {string} */
+            status?: "Pending" | "Confirmed" | "Checked In" | "Completed" | "Cancelled" | "No Show";
+            /** @enum {string} */
+            paymentStatus?: "unpaid" | "paid" | "refunded";
+            systemNote?: string | null;
+            customerId?: string | null;
+            reservationTypeOptionId?: string | null;
+            reservationLocationTableId?: string | null;
+            reservationStaffId?: string | null;
+            isRequiresAHost?: boolean;
+            tenderType?: string | null;
+            notes?: string | null;
+            metaData?: {
+                [key: string]: unknown;
+            } | null;
+            appData?: {
+                [key: string]: unknown;
+            } | null;
+            flags?: string[];
+            /** @description Only with isPriceOverride. */
+            price?: number;
+            isPriceOverride?: boolean;
+            /** @description Skips the time-slot and lead-time checks (staff only, never on channel Web). */
+            isReservationDateOverride?: boolean;
+            /** @description Allows a location outside the type’s list. */
+            isReservationLocationOverride?: boolean;
+            /** @description Allows a guest count outside the type’s limits. */
+            isGuestCountOverride?: boolean;
         };
         CreateReservationType: {
             title: string;
@@ -11470,354 +10308,853 @@ export interface components {
                 }[];
             }[];
         };
-        CreateLegacyReservation: {
-            /**
-             * Format: date-time
-             * @description The start, with Z or an offset; its local time must be a time slot of the type.
-             */
-            reservationDate: string;
-            reservationTypeId: string;
-            guestCount: number;
-            /** Format: uuid */
-            reservationLocationId: string;
-            /** Format: uuid */
-            inventoryLocationId: string;
-            /**
-             * @description `Web`: booked by the customer online.
-             * @enum {string}
-             */
-            channel?: "Admin" | "Web" | "POS" | "Phone" | "Third Party";
-            /**
-             * @description Default Pending.
-             * @enum {string}
-             */
-            status?: "Pending" | "Confirmed";
-            /** @description Default `default`. */
-            experienceType?: string;
-            externalReservationNumber?: string | null;
-            externalReservationVendor?: string | null;
-            reservationSource?: string | null;
-            reservationThirdPartyId?: string | null;
-            customerId?: string | null;
-            reservationTypeOptionId?: string | null;
-            reservationLocationTableId?: string | null;
-            reservationStaffId?: string | null;
-            isRequiresAHost?: boolean;
-            tenderType?: string | null;
-            notes?: string | null;
-            metaData?: {
-                [key: string]: unknown;
-            } | null;
-            appData?: {
-                [key: string]: unknown;
-            } | null;
-            flags?: string[];
-            /** @description Only with isPriceOverride. */
-            price?: number;
-            isPriceOverride?: boolean;
-            /** @description Skips the time-slot and lead-time checks (staff only, never on channel Web). */
-            isReservationDateOverride?: boolean;
-            /** @description Allows a location outside the type’s list. */
-            isReservationLocationOverride?: boolean;
-            /** @description Allows a guest count outside the type’s limits. */
-            isGuestCountOverride?: boolean;
-        };
-        LegacyReservation: {
-            /** Format: uuid */
-            id: string;
-            reservationNumber: number;
-            channel: string;
-            externalReservationNumber: string | null;
-            externalReservationVendor: string | null;
-            reservationSource: string | null;
-            customerId: string | null;
-            /** Format: date-time */
-            reservationDate: string;
-            reservationCloseOutDate: string | null;
-            lastProcessAttemptDate: string | null;
-            reservationPaidDate: string | null;
-            /** @description When the reminder email was sent. */
-            reminderEmailSendDate: string | null;
-            checkInTime: string | null;
-            closeOutTime: string | null;
-            /** Format: uuid */
-            reservationTypeId: string;
-            reservationTypeOptionId: string | null;
-            guestCount: number;
-            reservationLocationId: string;
-            reservationLocationTableId: string | null;
-            reservationStaffId: string | null;
-            experienceType: string;
-            isRequiresAHost: boolean;
-            inventoryLocationId: string;
-            status: string;
-            paymentStatus: string;
-            paymentCharge: string;
-            orderId: string | null;
-            orderNumber: number | null;
-            /** @description `pending` until the `legacy-reservations.remind` job (every five minutes) emails the customer a reminder within 24 hours of a Pending or Confirmed reservation: then `sent`, `failed` (the reason is in the `legacy_reservation.remind` audit entry), or `skipped` without a customer email; `sending` while claimed. Audited and emitted as `reservation` `remind`. */
-            reminderEmailSendStatus: string;
-            sku: string | null;
-            /** @description Integer minor units. */
-            price: number;
-            tenderType: string | null;
-            customerCreditCardId: string | null;
-            isPriceOverride: boolean;
-            isReservationDateOverride: boolean;
-            isReservationLocationOverride: boolean;
-            isGuestCountOverride: boolean;
-            reservationThirdPartyId: string | null;
-            notes: string | null;
-            systemNote: string | null;
-            metaData: {
-                [key: string]: unknown;
-            } | null;
-            appData: {
-                [key: string]: unknown;
-            } | null;
-            appSync: {
-                [key: string]: unknown;
-            } | null;
-            flags: string[];
-            reservationStaff: {
-                id: string;
-                firstName: string;
-                lastName: string;
-            } | null;
-            reservationType: {
-                id: string;
-                title: string;
-                slug: string;
-            };
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        LegacyReservationList: {
-            reservations: components["schemas"]["LegacyReservation"][];
-            page: {
-                total: number;
-                page: number;
-                limit: number;
-            };
-        };
-        /** @description Partial: only the fields sent change; null clears an optional field. */
-        UpdateLegacyReservation: {
-            /** Format: date-time */
-            reservationDate?: string;
-            guestCount?: number;
-            /** Format: uuid */
-            reservationLocationId?: string;
-            /** Format: uuid */
-            inventoryLocationId?: string;
-            /** @enum {string} */
-            status?: "Pending" | "Confirmed" | "Checked In" | "Completed" | "Cancelled" | "No Show";
-            /** @enum {string} */
-            paymentStatus?: "unpaid" | "paid" | "refunded";
-            systemNote?: string | null;
-            customerId?: string | null;
-            reservationTypeOptionId?: string | null;
-            reservationLocationTableId?: string | null;
-            reservationStaffId?: string | null;
-            isRequiresAHost?: boolean;
-            tenderType?: string | null;
-            notes?: string | null;
-            metaData?: {
-                [key: string]: unknown;
-            } | null;
-            appData?: {
-                [key: string]: unknown;
-            } | null;
-            flags?: string[];
-            /** @description Only with isPriceOverride. */
-            price?: number;
-            isPriceOverride?: boolean;
-            /** @description Skips the time-slot and lead-time checks (staff only, never on channel Web). */
-            isReservationDateOverride?: boolean;
-            /** @description Allows a location outside the type’s list. */
-            isReservationLocationOverride?: boolean;
-            /** @description Allows a guest count outside the type’s limits. */
-            isGuestCountOverride?: boolean;
-        };
-        CreateLocation: {
+        CreateVendor: {
             name: string;
-            /** @description IANA time zone, e.g. `America/Los_Angeles`. */
-            timeZone: string;
-            address?: {
-                line1?: string | null;
-                line2?: string | null;
-                city?: string | null;
-                stateCode?: string | null;
-                postalCode?: string | null;
-                /** @description ISO 3166-1 alpha-2. */
-                countryCode?: string | null;
-            };
-            phone?: string | null;
-            /** @description Where the location is taxed: an ISO 3166-2 subdivision (`US-CA`) or a country (`FR`). */
-            taxRegion?: string | null;
-        };
-        /** @description A place the business operates: a tasting room, a restaurant, a shop. */
-        Location: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            timeZone: string;
+            /** @description Short code, unique within the tenant (case-insensitive). */
+            code?: string | null;
             /**
-             * @description `inactive`: kept, with everything recorded there, but closed. A location with records is deactivated rather than deleted.
-             * @enum {string}
-             */
-            status: "active" | "inactive";
-            address: {
-                line1: string | null;
-                line2: string | null;
-                city: string | null;
-                stateCode: string | null;
-                postalCode: string | null;
-                countryCode: string | null;
-            };
-            phone: string | null;
-            taxRegion: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        LocationList: {
-            locations: components["schemas"]["Location"][];
-            page: {
-                total: number;
-                page: number;
-                limit: number;
-            };
-        };
-        RemovedLocation: {
-            /**
-             * @description `deactivated` when records were made at the location: those keep their history.
-             * @enum {string}
-             */
-            outcome: "deleted" | "deactivated";
-            location: components["schemas"]["Location"];
-        };
-        /** @description Partial update: only the fields sent change; null clears a field. */
-        UpdateLocation: {
-            name?: string;
-            /** @description IANA time zone, e.g. `America/Los_Angeles`. */
-            timeZone?: string;
-            /** @description Only the address fields sent change; null clears one. */
-            address?: {
-                line1?: string | null;
-                line2?: string | null;
-                city?: string | null;
-                stateCode?: string | null;
-                postalCode?: string | null;
-                /** @description ISO 3166-1 alpha-2. */
-                countryCode?: string | null;
-            };
-            phone?: string | null;
-            /** @description Where the location is taxed: an ISO 3166-2 subdivision (`US-CA`) or a country (`FR`). */
-            taxRegion?: string | null;
-            /**
-             * @description `inactive`: kept, with everything recorded there, but closed. A location with records is deactivated rather than deleted.
+             * @description Inactive vendors stay on record for history but are not offered for new purchasing.
              * @enum {string}
              */
             status?: "active" | "inactive";
-        };
-        AttachAsset: {
-            /** @description What the asset belongs to: `product`, `location`, `collection`, `customer`, `vendor`, `staff_user`, ... */
-            entityType: string;
-            entityId: string;
-            /** @description How it is used there: `primary`, `gallery`, `thumbnail`, `logo`, ... */
-            role: string;
-        };
-        CompleteUpload: {
-            /** @description The original file name; an extension of a known type (`.png`, `.pdf`...) must match the bytes. */
-            filename?: string;
-            /** @description SHA-256 the client computed; a mismatch is 400. */
-            checksum?: string;
-            /** @description Free-form key/value data kept with the asset (alt text, credits...). */
-            metadata?: {
-                [key: string]: unknown;
-            };
-        };
-        CreateDirectUpload: {
-            /** @enum {string} */
-            kind: "product_image" | "collection_image" | "location_image" | "logo" | "menu_image" | "staff_photo" | "experience_image" | "document";
-            /** @description The original file name; an extension of a known type (`.png`, `.pdf`...) must match the bytes. */
-            filename?: string;
             /**
-             * @description The type of the file to come; the upload must send it as Content-Type and the bytes must be of it.
+             * Format: uri
+             * @description An absolute http(s) URL.
+             */
+            website?: string | null;
+            phone?: string | null;
+            /** Format: email */
+            email?: string | null;
+            notes?: string | null;
+        };
+        /** @description Partial update: only the fields sent change; null clears a field. */
+        UpdateVendor: {
+            name?: string;
+            /** @description Short code, unique within the tenant (case-insensitive). */
+            code?: string | null;
+            /**
+             * @description Inactive vendors stay on record for history but are not offered for new purchasing.
              * @enum {string}
              */
-            mimeType?: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "image/avif" | "application/pdf";
-            /** @description The size of the file to come; larger than MEDIA_MAX_BYTES is 413 at once. */
-            sizeBytes?: number;
-            locationId?: string | null;
-            /** @description Free-form key/value data kept with the asset (alt text, credits...). */
-            metadata?: {
-                [key: string]: unknown;
-            };
+            status?: "active" | "inactive";
+            /**
+             * Format: uri
+             * @description An absolute http(s) URL.
+             */
+            website?: string | null;
+            phone?: string | null;
+            /** Format: email */
+            email?: string | null;
+            notes?: string | null;
         };
-        DirectUpload: {
-            asset: components["schemas"]["MediaAsset"];
-            /** @description PUT the bytes here before `expiresAt`. */
-            uploadUrl: string;
-            /** Format: date-time */
-            expiresAt: string;
-        };
-        /** @description An uploaded image or document, possibly attached to another record. */
-        MediaAsset: {
+        /** @description A supplier the business buys from (ingredients, wine, goods). */
+        Vendor: {
             /** Format: uuid */
             id: string;
-            tenantId: string;
-            locationId: string | null;
-            /** @description One of product_image, collection_image, location_image, logo, menu_image, staff_photo, experience_image, document. */
-            kind: string;
-            /** @description `embedded` (stored by this service) or `s3`. */
-            provider: string;
-            /** @description The object key in the store; reused assets share it. */
-            providerAssetId: string;
-            /** @description The direct-upload URL while a draft; null once ready. */
-            uploadUrl: string | null;
-            uploadExpiresAt: string | null;
-            /** @description Where the ready file is served; null while a draft. */
-            publicUrl: string | null;
-            /** @description `original` is the uploaded file. */
-            variants: {
-                [key: string]: string;
-            };
-            /** @enum {string} */
-            status: "draft" | "ready" | "deleted";
-            filename: string | null;
-            /** @description The type of the bytes, as sniffed from them. */
-            mimeType: string | null;
-            width: number | null;
-            height: number | null;
-            sizeBytes: number | null;
-            /** @description SHA-256 of the bytes, lower-case hex. */
-            checksum: string | null;
-            linkedEntityType: string | null;
-            linkedEntityId: string | null;
-            role: string | null;
-            metadata: {
-                [key: string]: unknown;
-            };
-            reusedFromAssetId: string | null;
-            createdByStaffUserId: string | null;
+            name: string;
+            code: string | null;
+            /**
+             * @description Inactive vendors stay on record for history but are not offered for new purchasing.
+             * @enum {string}
+             */
+            status: "active" | "inactive";
+            website: string | null;
+            phone: string | null;
+            email: string | null;
+            notes: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            /** Format: date-time */
-            deletedAt: string | null;
         };
-        ReuseAsset: {
-            locationId?: string | null;
-            /** @description The record the copy belongs to. */
-            linkedEntityType: string;
-            linkedEntityId: string;
-            /** @description How the copy is used there. */
-            role: string;
+        VendorList: {
+            vendors: components["schemas"]["Vendor"][];
+            page: {
+                total: number;
+                page: number;
+                limit: number;
+            };
+        };
+        AddPaymentMethod: {
+            /** @description A token from the payment provider’s client library (Stripe: `pm_...` or `tok_...`; sandbox: `tok_visa`, `tok_mastercard`, ...). Never a card number. */
+            providerToken: string;
+        };
+        AddressList: {
+            addresses: components["schemas"]["CustomerAddress"][];
+            total: number;
+        };
+        AttachCustomerTag: {
+            /** @description A Manual customer tag. */
+            tagId: string;
+        };
+        CreateAddress: {
+            label: string;
+            name: string;
+            phone?: string | null;
+            line1: string;
+            line2?: string | null;
+            city: string;
+            region: string;
+            postalCode: string;
+            /** @description ISO 3166-1 alpha-2 (`US`, `FR`, ...); lower case is accepted and stored upper case. */
+            countryCode: string;
+        };
+        CreateCustomer: {
+            firstName: string;
+            lastName: string;
+            /**
+             * Format: email
+             * @description Unique within the tenant, case-insensitive.
+             */
+            email: string;
+            /** @description Your own reference for the customer (another system’s id). */
+            externalRef?: string | null;
+            phone?: string | null;
+            /**
+             * @description Inactive customers stay on record (orders, history) but are not offered at checkout.
+             * @enum {string}
+             */
+            status?: "active" | "inactive";
+            /** @description Ids of Manual customer tags (`GET /tag/customer`); the customer’s Manual tags become exactly these when sent (an empty list detaches them all; Dynamic tags stay as their conditions say). An id that is not a Manual customer tag is 400 naming its index. */
+            tags?: string[];
+            marketingOptIn?: boolean;
+            notes?: string | null;
+            company?: string | null;
+            jobTitle?: string | null;
+            spouse?: string | null;
+            /** @description Replaced as a whole when sent. */
+            additionalPhones?: string[];
+            /**
+             * Format: date
+             * @example 2025-06-30
+             */
+            birthDate?: string | null;
+            /**
+             * Format: date
+             * @example 2025-06-30
+             */
+            anniversaryDate?: string | null;
+            /** @description Only the profiles sent change; null clears one. */
+            socialProfiles?: {
+                facebook?: string | null;
+                x?: string | null;
+                instagram?: string | null;
+                linkedin?: string | null;
+            };
+            addresses?: components["schemas"]["CreateAddress"][];
+        };
+        CustomerPagedList: {
+            customers: components["schemas"]["Customer"][];
+            page: {
+                total: number;
+            };
+        };
+        CustomerTotalList: {
+            customers: components["schemas"]["Customer"][];
+            total: number;
+        };
+        MergeCustomers: {
+            /** @description The customer that remains. */
+            primaryCustomerId: string;
+            /** @description Customers merged into the primary and then removed; their ids keep resolving to it. */
+            sourceCustomerIds: string[];
+            /**
+             * @description Must be the literal `MERGE`.
+             * @constant
+             */
+            confirmation: "MERGE";
+        };
+        CustomersMergeResult: {
+            customer: components["schemas"]["Customer"];
+            aliases: components["schemas"]["CustomerAlias"][];
+        };
+        GiftCardsMergeResult: {
+            giftCard: components["schemas"]["GiftCard"];
+            source: components["schemas"]["GiftCard"];
+            transactions: components["schemas"]["GiftCardTransaction"][];
+        };
+        PaymentMethodList: {
+            paymentMethods: components["schemas"]["CustomerPaymentMethod"][];
+            total: number;
+        };
+        /** @description Partial update: only the fields sent change; null clears an optional field. */
+        UpdateAddress: {
+            label?: string;
+            name?: string;
+            phone?: string | null;
+            line1?: string;
+            line2?: string | null;
+            city?: string;
+            region?: string;
+            postalCode?: string;
+            /** @description ISO 3166-1 alpha-2 (`US`, `FR`, ...); lower case is accepted and stored upper case. */
+            countryCode?: string;
+        };
+        /** @description Partial update: only the fields sent change; null clears an optional field. */
+        UpdateCustomer: {
+            firstName?: string;
+            lastName?: string;
+            /**
+             * Format: email
+             * @description Unique within the tenant, case-insensitive.
+             */
+            email?: string;
+            /** @description Your own reference for the customer (another system’s id). */
+            externalRef?: string | null;
+            phone?: string | null;
+            /**
+             * @description Inactive customers stay on record (orders, history) but are not offered at checkout.
+             * @enum {string}
+             */
+            status?: "active" | "inactive";
+            /** @description Ids of Manual customer tags (`GET /tag/customer`); the customer’s Manual tags become exactly these when sent (an empty list detaches them all; Dynamic tags stay as their conditions say). An id that is not a Manual customer tag is 400 naming its index. */
+            tags?: string[];
+            marketingOptIn?: boolean;
+            notes?: string | null;
+            company?: string | null;
+            jobTitle?: string | null;
+            spouse?: string | null;
+            /** @description Replaced as a whole when sent. */
+            additionalPhones?: string[];
+            /**
+             * Format: date
+             * @example 2025-06-30
+             */
+            birthDate?: string | null;
+            /**
+             * Format: date
+             * @example 2025-06-30
+             */
+            anniversaryDate?: string | null;
+            /** @description Only the profiles sent change; null clears one. */
+            socialProfiles?: {
+                facebook?: string | null;
+                x?: string | null;
+                instagram?: string | null;
+                linkedin?: string | null;
+            };
+        };
+        /** @description Every `count` `unit`s, e.g. `{unit: month, count: 3}` is quarterly. */
+        Cadence: {
+            /** @enum {string} */
+            unit: "day" | "week" | "month" | "year";
+            count: number;
+        };
+        ClubList: {
+            clubs: components["schemas"]["Club"][];
+            total: number;
+        };
+        CreateClub: {
+            title: string;
+            /** @description Lower-case words joined by dashes; unique within the tenant. */
+            slug: string;
+            /**
+             * @description `Traditional`: the winery picks each release (curated shipments); `Subscription`: the member receives a fixed selection on the cadence.
+             * @enum {string}
+             */
+            type?: "Traditional" | "Subscription";
+            content?: string | null;
+            /** Format: date-time */
+            publishDate?: string | null;
+            /** @description Only the members sent change; null clears one. */
+            seo?: {
+                title?: string | null;
+                description?: string | null;
+            };
+            /**
+             * @description Whether the club is offered on the web store.
+             * @enum {string}
+             */
+            webStatus?: "Available" | "Not Available";
+            /**
+             * @description Whether staff can sign members up in the admin and POS.
+             * @enum {string}
+             */
+            adminStatus?: "Available" | "Not Available";
+            cadence?: components["schemas"]["Cadence"];
+        };
+        /** @description Partial update: only the fields sent change; null clears a field. */
+        UpdateClub: {
+            title?: string;
+            /** @description Lower-case words joined by dashes; unique within the tenant. */
+            slug?: string;
+            /**
+             * @description `Traditional`: the winery picks each release (curated shipments); `Subscription`: the member receives a fixed selection on the cadence.
+             * @enum {string}
+             */
+            type?: "Traditional" | "Subscription";
+            content?: string | null;
+            /** Format: date-time */
+            publishDate?: string | null;
+            /** @description Only the members sent change; null clears one. */
+            seo?: {
+                title?: string | null;
+                description?: string | null;
+            };
+            /**
+             * @description Whether the club is offered on the web store.
+             * @enum {string}
+             */
+            webStatus?: "Available" | "Not Available";
+            /**
+             * @description Whether staff can sign members up in the admin and POS.
+             * @enum {string}
+             */
+            adminStatus?: "Available" | "Not Available";
+            cadence?: components["schemas"]["Cadence"];
+        };
+        CancelClubMembership: {
+            /**
+             * Format: date
+             * @description Defaults to today in the tenant’s time zone; not before the sign-up.
+             * @example 2025-06-30
+             */
+            cancelDate?: string;
+            cancelReason?: string | null;
+        };
+        ClubMembershipList: {
+            clubMemberships: components["schemas"]["ClubMembership"][];
+            total: number;
+        };
+        CreateClubMembership: {
+            customerId: string;
+            clubId: string;
+            /**
+             * @description `Ship` needs a `shipToCustomerAddressId` of the member.
+             * @enum {string}
+             */
+            orderDeliveryMethod: "Pickup" | "Ship";
+            /**
+             * Format: date
+             * @description Defaults to today in the tenant’s time zone.
+             * @example 2025-06-30
+             */
+            signupDate?: string;
+            billToCustomerAddressId?: string | null;
+            shipToCustomerAddressId?: string | null;
+            customerCreditCardId?: string | null;
+            /** @description Replaces the club’s cadence for this member; null returns to it. */
+            cadenceOverride?: {
+                /** @enum {string} */
+                unit: "day" | "week" | "month" | "year";
+                count: number;
+            } | null;
+            subscriptionTemplateId?: string | null;
+        };
+        HoldClubMembership: {
+            /**
+             * Format: date
+             * @description The first day the membership is active again; after today.
+             * @example 2025-06-30
+             */
+            holdUntil: string;
+            holdReason?: string | null;
+        };
+        /** @description Partial update of a live membership. Status changes go through hold, resume and cancel. */
+        UpdateClubMembership: {
+            /**
+             * @description `Ship` needs a `shipToCustomerAddressId` of the member.
+             * @enum {string}
+             */
+            orderDeliveryMethod?: "Pickup" | "Ship";
+            billToCustomerAddressId?: string | null;
+            shipToCustomerAddressId?: string | null;
+            customerCreditCardId?: string | null;
+            /** @description Replaces the club’s cadence for this member; null returns to it. */
+            cadenceOverride?: {
+                /** @enum {string} */
+                unit: "day" | "week" | "month" | "year";
+                count: number;
+            } | null;
+            subscriptionTemplateId?: string | null;
+            /**
+             * Format: date
+             * @description Set by club processing; the next date follows from it.
+             * @example 2025-06-30
+             */
+            lastProcessedDate?: string | null;
+            currentNumberOfShipments?: number;
+        };
+        ClubReleaseList: {
+            clubReleases: components["schemas"]["ClubRelease"][];
+            total: number;
+        };
+        /**
+         * @example {
+         *       "runId": "0193b2c4-5d6e-7f80-9a1b-2c3d4e5f6a7b"
+         *     }
+         */
+        ClubReleaseRun: {
+            /** Format: uuid */
+            runId: string;
+        };
+        ClubShipmentList: {
+            clubShipments: components["schemas"]["ClubShipment"][];
+            total: number;
+        };
+        /**
+         * @example {
+         *       "title": "Spring 2026 release",
+         *       "processDate": "2026-03-15",
+         *       "shipDate": "2026-03-20",
+         *       "items": [
+         *         {
+         *           "sku": "PINOT-2022",
+         *           "quantity": 2
+         *         },
+         *         {
+         *           "sku": "CHARD-2023",
+         *           "quantity": 1,
+         *           "price": 3200
+         *         }
+         *       ],
+         *       "deliveryMethods": [
+         *         "Ship",
+         *         "Pickup"
+         *       ]
+         *     }
+         */
+        CreateClubRelease: {
+            title: string;
+            /**
+             * Format: date
+             * @description The tenant’s local date the release is processed on, once Active.
+             * @example 2025-06-30
+             */
+            processDate: string;
+            items: {
+                productVariantId?: string;
+                sku?: string;
+                quantity: number;
+                /** @description Release price of one unit in cents; default the catalog price. */
+                price?: number;
+            }[];
+            /**
+             * Format: date
+             * @description When the shipment leaves; informational.
+             * @example 2025-06-30
+             */
+            shipDate?: string | null;
+            /** @description Which members the release is for, by their delivery method. Default both. */
+            deliveryMethods?: ("Ship" | "Pickup")[];
+        };
+        /**
+         * @description Partial; only while `Planning`. `items` replaces the whole list.
+         * @example {
+         *       "processDate": "2026-03-16",
+         *       "items": [
+         *         {
+         *           "sku": "PINOT-2022",
+         *           "quantity": 3
+         *         }
+         *       ]
+         *     }
+         */
+        UpdateClubRelease: {
+            title?: string;
+            /**
+             * Format: date
+             * @example 2025-06-30
+             */
+            processDate?: string;
+            items?: {
+                productVariantId?: string;
+                sku?: string;
+                quantity: number;
+                /** @description Release price of one unit in cents; default the catalog price. */
+                price?: number;
+            }[];
+            /**
+             * Format: date
+             * @description When the shipment leaves; informational.
+             * @example 2025-06-30
+             */
+            shipDate?: string | null;
+            /** @description Which members the release is for, by their delivery method. Default both. */
+            deliveryMethods?: ("Ship" | "Pickup")[];
+        };
+        BundleItem: {
+            productVariantId: string;
+            productId: string;
+            quantity: number;
+        };
+        CreateProduct: {
+            title: string;
+            /**
+             * @description What the product is. It sets the defaults of new variants: `taxType` (Wine: wine, Food: food, Gift Card: none, else generalMerchandise), `hasShipping` (Wine, General Merchandise, Bundle) and `hasInventory` (Wine, General Merchandise). Only a Bundle has `bundleItems`.
+             * @enum {string}
+             */
+            type: "Wine" | "General Merchandise" | "Food" | "Bundle" | "Event Ticket" | "Tasting" | "Gift Card";
+            variants: components["schemas"]["CreateVariant"][];
+            subTitle?: string | null;
+            /**
+             * Format: uri
+             * @description An absolute http(s) URL.
+             */
+            image?: string | null;
+            departmentId?: string | null;
+            /** @description A vendor of the tenant. */
+            vendorId?: string | null;
+            teaser?: string | null;
+            content?: string | null;
+            /** @enum {string} */
+            webStatus?: "Available" | "Not Available";
+            /** @enum {string} */
+            adminStatus?: "Available" | "Not Available";
+            /** @description Unique within the tenant (409 otherwise). Made from the title when not sent. */
+            slug?: string;
+            metaData?: {
+                [key: string]: unknown;
+            };
+            productTemplateId?: string | null;
+            images?: {
+                /** @description Keeps an existing image’s id. */
+                id?: string;
+                /**
+                 * Format: uri
+                 * @description An absolute http(s) URL.
+                 */
+                src: string;
+                sortOrder?: number;
+            }[];
+            /** @description Variants of other, non-bundle products; only a Bundle product has them. */
+            bundleItems?: {
+                productVariantId: string;
+                quantity: number;
+            }[];
+            security?: {
+                /**
+                 * @description Who may buy the product.
+                 * @enum {string}
+                 */
+                availableTo: "Everyone" | "Club Members Only" | "Nobody";
+            };
+        };
+        CreateVariant: {
+            title: string;
+            /** @description Unique within the tenant, case-insensitively (409 otherwise). */
+            sku: string;
+            /** @description Integer cents. */
+            price: number;
+            upcCode?: string | null;
+            volumeInML?: number | null;
+            /** @description Integer cents. */
+            costOfGood?: number | null;
+            /** @description Integer cents. */
+            comparePrice?: number | null;
+            /** @description Integer cents per unit. */
+            bottleDeposit?: number | null;
+            sortOrder?: number;
+            hasInventory?: boolean;
+            /**
+             * @description What happens when stock runs out: `Don't Sell` stops sales, `Back Order` keeps selling.
+             * @enum {string}
+             */
+            inventoryPolicy?: "Don't Sell" | "Back Order";
+            hasShipping?: boolean;
+            /**
+             * @description The tax category the variant is charged under: the rate columns of a Tax (`wine`, `food`, `generalMerchandise`, `freight`), or `none` for untaxed items such as gift cards.
+             * @enum {string}
+             */
+            taxType?: "wine" | "food" | "generalMerchandise" | "freight" | "none";
+            weight?: number | null;
+            /** @description Stock per location; on update, replaces the variant’s rows when sent. */
+            inventory?: {
+                /** @description A location of the tenant. */
+                inventoryLocationId: string;
+                /** @description Negative when back-ordered. */
+                availableForSaleCount?: number;
+                reserveCount?: number;
+                allocatedCount?: number;
+            }[];
+        };
+        Inventory: {
+            productVariantId: string;
+            inventoryLocationId: string;
+            /** @description Units on hand that may be sold. */
+            availableForSaleCount: number;
+            /** @description Units held back from sale (library, events). */
+            reserveCount: number;
+            /** @description Units promised to orders not yet fulfilled (club shipments, holds). */
+            allocatedCount: number;
+        };
+        ProductImage: {
+            id: string;
+            src: string;
+            sortOrder: number;
+        };
+        ProductList: {
+            products: components["schemas"]["Product"][];
+            total: number;
+        };
+        /** @description Partial update: only the fields sent change; null clears a field. */
+        UpdateProduct: {
+            title?: string;
+            /**
+             * @description What the product is. It sets the defaults of new variants: `taxType` (Wine: wine, Food: food, Gift Card: none, else generalMerchandise), `hasShipping` (Wine, General Merchandise, Bundle) and `hasInventory` (Wine, General Merchandise). Only a Bundle has `bundleItems`.
+             * @enum {string}
+             */
+            type?: "Wine" | "General Merchandise" | "Food" | "Bundle" | "Event Ticket" | "Tasting" | "Gift Card";
+            /** @description The full variant list: variants left out are deleted. */
+            variants?: components["schemas"]["UpdateVariant"][];
+            subTitle?: string | null;
+            /**
+             * Format: uri
+             * @description An absolute http(s) URL.
+             */
+            image?: string | null;
+            departmentId?: string | null;
+            /** @description A vendor of the tenant. */
+            vendorId?: string | null;
+            teaser?: string | null;
+            content?: string | null;
+            /** @enum {string} */
+            webStatus?: "Available" | "Not Available";
+            /** @enum {string} */
+            adminStatus?: "Available" | "Not Available";
+            /** @description Unique within the tenant (409 otherwise). Made from the title when not sent. */
+            slug?: string;
+            metaData?: {
+                [key: string]: unknown;
+            };
+            productTemplateId?: string | null;
+            images?: {
+                /** @description Keeps an existing image’s id. */
+                id?: string;
+                /**
+                 * Format: uri
+                 * @description An absolute http(s) URL.
+                 */
+                src: string;
+                sortOrder?: number;
+            }[];
+            /** @description Variants of other, non-bundle products; only a Bundle product has them. */
+            bundleItems?: {
+                productVariantId: string;
+                quantity: number;
+            }[];
+            security?: {
+                /**
+                 * @description Who may buy the product.
+                 * @enum {string}
+                 */
+                availableTo: "Everyone" | "Club Members Only" | "Nobody";
+            };
+        };
+        /** @description With `id`: changes that variant (fields not sent keep their value). Without `id`: a new variant, which needs `title`, `sku` and `price`. */
+        UpdateVariant: {
+            /** @description An existing variant of this product. */
+            id?: string;
+            title?: string;
+            /** @description Unique within the tenant, case-insensitively (409 otherwise). */
+            sku?: string;
+            /** @description Integer cents. */
+            price?: number;
+            upcCode?: string | null;
+            volumeInML?: number | null;
+            /** @description Integer cents. */
+            costOfGood?: number | null;
+            /** @description Integer cents. */
+            comparePrice?: number | null;
+            /** @description Integer cents per unit. */
+            bottleDeposit?: number | null;
+            sortOrder?: number;
+            hasInventory?: boolean;
+            /**
+             * @description What happens when stock runs out: `Don't Sell` stops sales, `Back Order` keeps selling.
+             * @enum {string}
+             */
+            inventoryPolicy?: "Don't Sell" | "Back Order";
+            hasShipping?: boolean;
+            /**
+             * @description The tax category the variant is charged under: the rate columns of a Tax (`wine`, `food`, `generalMerchandise`, `freight`), or `none` for untaxed items such as gift cards.
+             * @enum {string}
+             */
+            taxType?: "wine" | "food" | "generalMerchandise" | "freight" | "none";
+            weight?: number | null;
+            /** @description Stock per location; on update, replaces the variant’s rows when sent. */
+            inventory?: {
+                /** @description A location of the tenant. */
+                inventoryLocationId: string;
+                /** @description Negative when back-ordered. */
+                availableForSaleCount?: number;
+                reserveCount?: number;
+                allocatedCount?: number;
+            }[];
+        };
+        Variant: {
+            id: string;
+            title: string;
+            sku: string;
+            upcCode: string | null;
+            volumeInML: number | null;
+            /** @description Integer cents. */
+            costOfGood: number | null;
+            /** @description Integer cents. */
+            price: number;
+            /** @description Integer cents. */
+            comparePrice: number | null;
+            /** @description Integer cents. */
+            bottleDeposit: number | null;
+            sortOrder: number;
+            hasInventory: boolean;
+            /**
+             * @description What happens when stock runs out: `Don't Sell` stops sales, `Back Order` keeps selling.
+             * @enum {string}
+             */
+            inventoryPolicy: "Don't Sell" | "Back Order";
+            hasShipping: boolean;
+            /**
+             * @description The tax category the variant is charged under: the rate columns of a Tax (`wine`, `food`, `generalMerchandise`, `freight`), or `none` for untaxed items such as gift cards.
+             * @enum {string}
+             */
+            taxType: "wine" | "food" | "generalMerchandise" | "freight" | "none";
+            /** @description Shipping weight in pounds. */
+            weight: number | null;
+            inventory: components["schemas"]["Inventory"][];
+        };
+        WineAppellationList: {
+            wineAppellations: components["schemas"]["WineAppellation"][];
+            total: number;
+        };
+        WineVarietalList: {
+            wineVarietals: components["schemas"]["WineVarietal"][];
+            total: number;
+        };
+        CollectionList: {
+            collections: components["schemas"]["Collection"][];
+            total: number;
+        };
+        CreateCollection: {
+            title: string;
+            /**
+             * @description Manual: the collection holds exactly the products listed in `productIds`. Dynamic: it holds every product its `conditions` match, kept up to date as products are created and changed.
+             * @enum {string}
+             */
+            type?: "Manual" | "Dynamic";
+            /**
+             * @description Dynamic collections: whether all conditions or any one of them must hold. Null for Manual ones.
+             * @enum {string|null}
+             */
+            appliesToCondition?: "All" | "Any" | null;
+            /** @description Required (1..25) for Dynamic collections; must be empty for Manual ones. */
+            conditions?: {
+                /** @description A product field: title, subTitle, type, slug, departmentId, vendorId, webStatus, adminStatus, availableTo, price, createdAt (`price`: the lowest variant price, in cents). */
+                field: string;
+                /**
+                 * @description The operators of Dynamic tags (`POST /tag/{objectType}`), by the kind of the field.
+                 * @enum {string}
+                 */
+                operator: "equals" | "notEquals" | "contains" | "notContains" | "startsWith" | "endsWith" | "in" | "notIn" | "isEmpty" | "isNotEmpty" | "greaterThan" | "greaterThanOrEqual" | "lessThan" | "lessThanOrEqual" | "before" | "after" | "onOrBefore" | "onOrAfter" | "withinLastDays";
+                value?: (string | number | boolean | string[]) | null;
+            }[];
+            content?: string | null;
+            /** @enum {string} */
+            webStatus?: "Available" | "Not Available";
+            /** @enum {string} */
+            adminStatus?: "Available" | "Not Available";
+            /** @description Unique within the tenant (409 otherwise). Made from the title when not sent. */
+            slug?: string;
+            /**
+             * Format: uri
+             * @description An absolute http(s) URL.
+             */
+            featureImage?: string | null;
+            seo?: {
+                title?: string | null;
+                description?: string | null;
+            };
+            /** @description Manual collections: products of the tenant, in display order; replaces the membership when sent. Refused (400) on a Dynamic collection, whose conditions decide. */
+            productIds?: string[];
+        };
+        /** @description Partial update: only the fields sent change; null clears a field. */
+        UpdateCollection: {
+            title?: string;
+            /**
+             * @description Manual: the collection holds exactly the products listed in `productIds`. Dynamic: it holds every product its `conditions` match, kept up to date as products are created and changed.
+             * @enum {string}
+             */
+            type?: "Manual" | "Dynamic";
+            /**
+             * @description Dynamic collections: whether all conditions or any one of them must hold. Null for Manual ones.
+             * @enum {string|null}
+             */
+            appliesToCondition?: "All" | "Any" | null;
+            /** @description Required (1..25) for Dynamic collections; must be empty for Manual ones. */
+            conditions?: {
+                /** @description A product field: title, subTitle, type, slug, departmentId, vendorId, webStatus, adminStatus, availableTo, price, createdAt (`price`: the lowest variant price, in cents). */
+                field: string;
+                /**
+                 * @description The operators of Dynamic tags (`POST /tag/{objectType}`), by the kind of the field.
+                 * @enum {string}
+                 */
+                operator: "equals" | "notEquals" | "contains" | "notContains" | "startsWith" | "endsWith" | "in" | "notIn" | "isEmpty" | "isNotEmpty" | "greaterThan" | "greaterThanOrEqual" | "lessThan" | "lessThanOrEqual" | "before" | "after" | "onOrBefore" | "onOrAfter" | "withinLastDays";
+                value?: (string | number | boolean | string[]) | null;
+            }[];
+            content?: string | null;
+            /** @enum {string} */
+            webStatus?: "Available" | "Not Available";
+            /** @enum {string} */
+            adminStatus?: "Available" | "Not Available";
+            /** @description Unique within the tenant (409 otherwise). Made from the title when not sent. */
+            slug?: string;
+            /**
+             * Format: uri
+             * @description An absolute http(s) URL.
+             */
+            featureImage?: string | null;
+            seo?: {
+                title?: string | null;
+                description?: string | null;
+            };
+            /** @description Manual collections: products of the tenant, in display order; replaces the membership when sent. Refused (400) on a Dynamic collection, whose conditions decide. */
+            productIds?: string[];
+        };
+        CreateTag: {
+            /** @description Unique per object type, case-insensitive. */
+            title: string;
+            /**
+             * @description Manual tags are attached to and detached from objects by staff; Dynamic tags apply to every object whose fields meet their `conditions` (evaluated when the tag is created or changed and whenever an object is created or changed; they cannot be attached or detached by hand, 409).
+             * @enum {string}
+             */
+            type?: "Manual" | "Dynamic";
+            /**
+             * @description Dynamic tags: whether all conditions or any one of them must hold. Null for Manual tags.
+             * @enum {string|null}
+             */
+            appliesToCondition?: "All" | "Any" | null;
+            /** @description Required (1..25) for Dynamic tags; must be empty for Manual tags. */
+            conditions?: components["schemas"]["TagConditionSchema"][];
+        };
+        TagConditionSchema: {
+            /** @description A field of the object type. `customer`: firstName, lastName, email, phone, company, status, city, region, postalCode, countryCode, marketingOptIn, birthDate, anniversaryDate, createdAt, lifetimeValue, orderCount, lastOrderDate, clubMembershipCount; `club-membership`: status, clubId, customerId, orderDeliveryMethod, signupDate, cancelDate, lastProcessedDate, nextProcessDate, currentNumberOfShipments, createdAt; `order`: status, source, fulfillmentMode, locationId, customerId, couponCode, subtotal, discountTotal, taxTotal, tipTotal, total, createdAt; `reservation`: status, paymentStatus, reservationTypeId, locationId, customerId, guestCount, reservationDate, createdAt. */
+            field: string;
+            /**
+             * @description Strings: equals, notEquals, contains, notContains, startsWith, endsWith, in, notIn (case-insensitive). Numbers (money in cents): equals, notEquals, greaterThan, greaterThanOrEqual, lessThan, lessThanOrEqual. Booleans: equals. Dates: equals, notEquals, before, after, onOrBefore, onOrAfter, withinLastDays (value: days; today counts as day 0), compared on the tenant’s calendar: a timestamp such as `createdAt` takes its date in the tenant’s time zone. Every kind: isEmpty, isNotEmpty (no value).
+             * @enum {string}
+             */
+            operator: "equals" | "notEquals" | "contains" | "notContains" | "startsWith" | "endsWith" | "in" | "notIn" | "isEmpty" | "isNotEmpty" | "greaterThan" | "greaterThanOrEqual" | "lessThan" | "lessThanOrEqual" | "before" | "after" | "onOrBefore" | "onOrAfter" | "withinLastDays";
+            value?: (string | number | boolean | string[]) | null;
+        };
+        TagList: {
+            tags: components["schemas"]["Tag"][];
+            total: number;
+        };
+        /** @description Partial update; the tag that results is validated as a whole. A Manual tag still attached to objects cannot become Dynamic (409). */
+        UpdateTag: {
+            title?: string;
+            /**
+             * @description Manual tags are attached to and detached from objects by staff; Dynamic tags apply to every object whose fields meet their `conditions` (evaluated when the tag is created or changed and whenever an object is created or changed; they cannot be attached or detached by hand, 409).
+             * @enum {string}
+             */
+            type?: "Manual" | "Dynamic";
+            /**
+             * @description Dynamic tags: whether all conditions or any one of them must hold. Null for Manual tags.
+             * @enum {string|null}
+             */
+            appliesToCondition?: "All" | "Any" | null;
+            /** @description Required (1..25) for Dynamic tags; must be empty for Manual tags. */
+            conditions?: components["schemas"]["TagConditionSchema"][];
         };
         CreateNote: {
             content: string;
@@ -11862,691 +11199,381 @@ export interface components {
             /** @description The club membership the note is about: a club membership of this tenant (400 naming the field otherwise); null clears it. */
             clubMembershipId?: string | null;
         };
-        Channel: {
-            /** Format: uuid */
-            id: string;
+        CreateTax: {
             title: string;
-            provider: string;
+            /** @description ISO 3166-1 alpha-2 country code; stored upper-case. */
+            countryCode: string;
+            /** @description State or province (the ISO 3166-2 subdivision code after the dash, e.g. CA, NSW); stored upper-case. Null (or absent): the tax of the whole country, used where no state-specific tax exists. */
+            stateCode?: string | null;
+            /** @description Tax rate on shipping and delivery charges, in basis points (875 = 8.75%), 0..10000. */
+            freight: number;
+            /** @description Tax rate on food, in basis points (875 = 8.75%), 0..10000. */
+            food: number;
+            /** @description Tax rate on general merchandise, in basis points (875 = 8.75%), 0..10000. */
+            generalMerchandise: number;
+            /** @description Tax rate on wine and other alcohol, in basis points (875 = 8.75%), 0..10000. */
+            wine: number;
             /**
-             * @description As of the response: a snooze that has ended reads `ordering_on`.
-             * @enum {string}
-             */
-            status: "ordering_on" | "ordering_off" | "snoozed";
-            /** Format: date-time */
-            snoozeUntil: string | null;
-            enabledFulfillmentModes: ("takeout" | "delivery")[];
-            acceptsScheduledOrders: boolean;
-            autoAcceptOrders: boolean;
-            throttlingMinutes: number;
-            fulfillmentControls: {
-                /** @enum {string} */
-                fulfillmentMode: "takeout" | "delivery";
-                /** @enum {string} */
-                status: "ordering_on" | "ordering_off" | "snoozed";
-                /** Format: date-time */
-                snoozeUntil: string | null;
-            }[];
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        ChannelControl: {
-            /** @enum {string} */
-            action: "ordering_on" | "ordering_off" | "snooze";
-            /**
-             * Format: date-time
-             * @description Required with `snooze`: a future instant, within 7 days.
-             */
-            snoozeUntil?: string;
-            /**
-             * @description Only this mode of the channel; default the whole channel.
-             * @enum {string}
-             */
-            fulfillmentMode?: "takeout" | "delivery";
-        };
-        /** @description How a location takes takeout and delivery orders. One per location; a location that never saved its own reads the defaults. */
-        OffPremiseSettings: {
-            /**
-             * Format: uuid
-             * @description null until the settings are first saved.
-             */
-            id: string | null;
-            locationId: string;
-            /** @enum {string} */
-            quoteTimeStrategy: "manual" | "throttled";
-            takeoutQuoteMinutes: number;
-            deliveryQuoteMinutes: number;
-            takeoutThrottlingMinutes: number;
-            deliveryThrottlingMinutes: number;
-            firstPartyDeliveryEnabled: boolean;
-            allowScheduledOrders: boolean;
-            batchReadyEnabled: boolean;
-            guestMessagingEnabled: boolean;
-            leadTimeHours: number;
-            /** @enum {string} */
-            dispatchAssignmentMode: "manual" | "staff_drivers" | "couriers";
-            onlineOrderingHours: components["schemas"]["OrderingHours"];
-            thirdPartyChannels: components["schemas"]["Channel"][];
-            /**
-             * Format: date-time
-             * @description null until first saved.
-             */
-            createdAt: string | null;
-            /**
-             * Format: date-time
-             * @description null until first saved.
-             */
-            updatedAt: string | null;
-        };
-        OrderingHours: {
-            takeoutThirdParty: components["schemas"]["Window"][];
-            firstPartyDelivery: components["schemas"]["Window"][];
-        };
-        PutOffPremiseSettings: {
-            /**
-             * @description `manual`: promise = now + quote minutes. `throttled`: also paced at least the throttling minutes after the latest promised ASAP order of the mode still in preparation.
-             * @enum {string}
-             */
-            quoteTimeStrategy?: "manual" | "throttled";
-            /** @description Minutes from order to ready, takeout. */
-            takeoutQuoteMinutes?: number;
-            /** @description Minutes from order to delivered, delivery. */
-            deliveryQuoteMinutes?: number;
-            /** @description Pacing between takeout promises (strategy throttled). */
-            takeoutThrottlingMinutes?: number;
-            /** @description Pacing between delivery promises (strategy throttled). */
-            deliveryThrottlingMinutes?: number;
-            firstPartyDeliveryEnabled?: boolean;
-            allowScheduledOrders?: boolean;
-            /** @description Allows marking a whole staging batch ready at once. */
-            batchReadyEnabled?: boolean;
-            /** @description Queue guest notifications (order ready...). */
-            guestMessagingEnabled?: boolean;
-            /** @description Minimum lead time of scheduled orders. */
-            leadTimeHours?: number;
-            /**
-             * @description `manual`: dispatch to a staff driver or a courier; `staff_drivers` or `couriers`: only that.
-             * @enum {string}
-             */
-            dispatchAssignmentMode?: "manual" | "staff_drivers" | "couriers";
-            /** @description Each list sent replaces that list. */
-            onlineOrderingHours?: {
-                takeoutThirdParty?: components["schemas"]["Window"][];
-                firstPartyDelivery?: components["schemas"]["Window"][];
-            };
-            /** @description Replaces the list of channels. */
-            thirdPartyChannels?: {
-                /**
-                 * Format: uuid
-                 * @description An existing channel’s id keeps it (and its status).
-                 */
-                id?: string;
-                title: string;
-                /** @description e.g. `doordash`, `ubereats`, `grubhub`. */
-                provider: string;
-                /** @description Default both. */
-                enabledFulfillmentModes?: ("takeout" | "delivery")[];
-                /** @description Default false. */
-                acceptsScheduledOrders?: boolean;
-                /** @description Default true. */
-                autoAcceptOrders?: boolean;
-                /** @description Default 0. Kept for the partner integration. */
-                throttlingMinutes?: number;
-            }[];
-        };
-        Window: {
-            /** @enum {string} */
-            day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
-            /** @description `HH:MM`, local time of the location. */
-            startTime: string;
-            /** @description `HH:MM` local time, exclusive; `24:00` is the end of the day. Before `startTime`: the window runs past midnight into the next day. */
-            endTime: string;
-        };
-        ArriveBody: {
-            vehicleMakeModel?: string | null;
-            vehicleColor?: string | null;
-            parkingSpot?: string | null;
-            arrivalNote?: string | null;
-        };
-        DeliverBody: {
-            deliveryNotes?: string | null;
-        };
-        DispatchBody: {
-            /** @description A staff driver: an active staff user. Or give `courierName`. */
-            driverStaffUserId?: string | null;
-            courierName?: string | null;
-            courierPhone?: string | null;
-            vehicleLabel?: string | null;
-            dispatchNote?: string | null;
-        };
-        EmptyBody: Record<string, never>;
-        StageBody: {
-            stagingArea?: string | null;
-            stagingSlot?: string | null;
-            handoffZone?: string | null;
-            /** @description Groups orders made ready together; needs `batchReadyEnabled`. */
-            batchId?: string | null;
-            batchLabel?: string | null;
-        };
-        AddLine: {
-            /**
-             * @description Default `catalog`. `open_item` lines have a typed-in title and price.
-             * @enum {string}
-             */
-            lineType?: "catalog" | "open_item";
-            /** @description Catalog lines: the variant sold (or give `sku`). */
-            productVariantId?: string | null;
-            /** @description Catalog lines: the SKU of the variant sold (instead of `productVariantId`). */
-            sku?: string | null;
-            /** @description Catalog lines: optional; must be the variant’s product when sent. */
-            productId?: string | null;
-            /** @description Open items: required. Catalog lines take the product’s title. */
-            title?: string | null;
-            /** @description Open items only (required there): price of one unit in cents. Refused on catalog lines, which are priced from the variant. */
-            unitPrice?: number;
-            /**
-             * @description Not needed for gift card open items. Open items only (required there): what kind of item it is; sets its `taxCode` unless `taxCode` is sent.
-             * @enum {string}
-             */
-            openItemScope?: "food" | "wine" | "generalMerchandise" | "freight";
-            /**
-             * @description Which rate of the location’s Tax record applies: `food`, `wine`, `generalMerchandise` or `freight`.
-             * @enum {string}
-             */
-            taxCode?: "food" | "wine" | "generalMerchandise" | "freight";
-            giftCardSale?: components["schemas"]["GiftCardSaleInput"];
-            /** @description Default 1. */
-            quantity?: number;
-            modifiers?: components["schemas"]["ModifierInputSchema"][];
-            routing?: {
-                prepStationIds?: string[];
-                assemblyLineId?: string | null;
-                immediatePrepStationIds?: string[];
-                /** @enum {string|null} */
-                modifierRouting?: "with_parent" | "separate" | null;
-                /** @enum {string|null} */
-                ticketDestination?: "prep_only" | "expo_only" | "prep_and_expo" | null;
-                appliedRuleIds?: string[];
-            } | null;
-            category?: string | null;
-            salesCategory?: string | null;
-            menuId?: string | null;
-            sizeName?: string | null;
-            seatId?: string | null;
-            seatNumber?: number | null;
-            course?: string | null;
-            /** @description e.g. `dine_in`, `takeout`. */
-            diningOption?: string | null;
-            diningOptionLabel?: string | null;
-            prepTimeSeconds?: number | null;
-            /** @description Kitchen note, e.g. “allergy: nuts”. */
-            note?: string | null;
-        };
-        /** @description Sells a gift card of the line’s price (quantity 1, untaxed, not discounted); issued when the order is paid. */
-        GiftCardSaleInput: {
-            /** @enum {string|null} */
-            cardType?: "Virtual" | "Physical" | null;
-            code?: string | null;
-            recipientName?: string | null;
-            /** Format: email */
-            recipientEmail?: string | null;
-            recipientPhone?: string | null;
-            fromName?: string | null;
-            /** Format: email */
-            purchaserEmail?: string | null;
-            purchaserPhone?: string | null;
-            giftMessage?: string | null;
-            notes?: string | null;
-            /** @enum {string|null} */
-            deliveryChannel?: "email" | "sms" | null;
-            deliveryDestination?: string | null;
-            /** Format: date-time */
-            deliveryScheduledAt?: string | null;
-            notifyPurchaserWhenOpened?: boolean;
-        };
-        LineItem: {
-            /** Format: uuid */
-            id: string;
-            /** @enum {string} */
-            lineType: "catalog" | "open_item";
-            /**
-             * @description `new` until the order is submitted (sent to the kitchen), then `sent`.
-             * @enum {string}
-             */
-            sendStatus: "new" | "sent";
-            productId: string | null;
-            productVariantId: string | null;
-            sku: string | null;
-            title: string;
-            quantity: number;
-            /** @description Cents per unit before modifiers: the variant’s price, or the open item’s. */
-            unitPrice: number;
-            /** @description Resolved from the location’s Tax record by `taxCode` when the line was added or last changed; 0 when untaxed or no tax is configured. */
-            taxRateBps: number;
-            /**
-             * @description Which rate of the location’s Tax record applies: `food`, `wine`, `generalMerchandise` or `freight`.
-             * @enum {string|null}
-             */
-            taxCode: "food" | "wine" | "generalMerchandise" | "freight" | null;
-            /**
-             * @description `Added`: tax on top of the price. `Included`: the price already contains the tax.
+             * @description Added: tax is added on top of prices. Included: prices already include the tax (VAT style).
              * @enum {string}
              */
             taxCalculation: "Added" | "Included";
-            category: string | null;
-            salesCategory: string | null;
-            openItemScope: string | null;
-            /** @description `base` (catalog price) or `open_price` (open item). */
-            pricingStrategyApplied: string;
-            menuId: string | null;
-            sizeName: string | null;
-            seatId: string | null;
-            seatNumber: number | null;
-            course: string | null;
-            diningOption: string | null;
-            diningOptionLabel: string | null;
-            prepTimeSeconds: number | null;
-            note: string | null;
-            modifiers: components["schemas"]["Modifier"][];
-            /** @description Where the kitchen ticket of a line (or modifier) goes. */
-            routing: {
-                /** @default [] */
-                prepStationIds: string[];
-                assemblyLineId: string | null;
-                /** @default [] */
-                immediatePrepStationIds: string[];
-                /** @enum {string|null} */
-                modifierRouting: "with_parent" | "separate" | null;
-                /** @enum {string|null} */
-                ticketDestination: "prep_only" | "expo_only" | "prep_and_expo" | null;
-                appliedRuleIds: string[];
-            } | null;
-            /** @description A gift card sold on the line; the card is issued (or a pre-printed `code` activated) when the order is paid. */
-            giftCardSale: {
-                /** @enum {string|null} */
-                cardType: "Virtual" | "Physical" | null;
-                code: string | null;
-                recipientName: string | null;
-                /** Format: email */
-                recipientEmail: string | null;
-                recipientPhone: string | null;
-                fromName: string | null;
-                /** Format: email */
-                purchaserEmail: string | null;
-                purchaserPhone: string | null;
-                giftMessage: string | null;
-                notes: string | null;
-                /** @enum {string|null} */
-                deliveryChannel: "email" | "sms" | null;
-                deliveryDestination: string | null;
-                /** Format: date-time */
-                deliveryScheduledAt: string | null;
-                notifyPurchaserWhenOpened: boolean;
-            } | null;
-            /** @description Computed: the modifiers’ amounts per unit, cents. */
-            modifierTotal: number;
-            /** @description Computed: (unitPrice + modifierTotal) × quantity; 0 once voided. */
-            subtotal: number;
-            /** @description Computed: this line’s share of every applied discount. */
-            discountAmount: number;
-            /** @description The variant’s bottle deposit per unit when the line was added, cents (0: none). */
-            bottleDeposit: number;
-            /** @description Computed: bottleDeposit × quantity; 0 once voided. Never discounted. */
-            bottleDepositAmount: number;
-            /** @description Computed per line on (subtotal − discountAmount, plus bottleDepositAmount when the tenant taxes deposits), rounded half-up to the cent: `Added` round(net × rate / 10000); `Included` net − round(net × 10000 / (10000 + rate)). */
-            taxAmount: number;
-            /** @description Computed: subtotal − discountAmount + bottleDepositAmount, plus taxAmount when `Added`. */
+        };
+        TaxList: {
+            taxes: components["schemas"]["Tax"][];
             total: number;
-            /** @description Computed: units of this line covered by fulfillments (matched by SKU, earlier lines first). */
-            quantityFulfilled: number;
-            /** Format: date-time */
-            sentAt: string | null;
-            voidReasonId: string | null;
-            voidReasonName: string | null;
-            /** Format: date-time */
-            voidedAt: string | null;
-            voidedByStaffUserId: string | null;
-            voidedByStaffName: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
         };
-        Modifier: {
-            productId: string | null;
-            title: string;
-            /** @description Cents, as entered. */
-            priceDelta: number;
-            quantity: number;
-            groupId: string | null;
-            groupTitle: string | null;
-            portionId: string | null;
-            portionLabel: string | null;
-            portionPriceMultiplier: number;
+        /** @description Partial update: only the fields sent change. */
+        UpdateTax: {
+            title?: string;
+            /** @description ISO 3166-1 alpha-2 country code; stored upper-case. */
+            countryCode?: string;
+            /** @description State or province (the ISO 3166-2 subdivision code after the dash, e.g. CA, NSW); stored upper-case. Null (or absent): the tax of the whole country, used where no state-specific tax exists. */
+            stateCode?: string | null;
+            /** @description Tax rate on shipping and delivery charges, in basis points (875 = 8.75%), 0..10000. */
+            freight?: number;
+            /** @description Tax rate on food, in basis points (875 = 8.75%), 0..10000. */
+            food?: number;
+            /** @description Tax rate on general merchandise, in basis points (875 = 8.75%), 0..10000. */
+            generalMerchandise?: number;
+            /** @description Tax rate on wine and other alcohol, in basis points (875 = 8.75%), 0..10000. */
+            wine?: number;
             /**
-             * @description `base` charges `priceDelta`; `no_charge` charges nothing (a free choice); `open_price` charges `openPriceAmount`.
+             * @description Added: tax is added on top of prices. Included: prices already include the tax (VAT style).
              * @enum {string}
              */
-            pricingStrategy: "base" | "no_charge" | "open_price";
-            openPriceAmount: number | null;
-            sizeName: string | null;
-            sequenceOrdinal: number | null;
-            preModifierOptionId: string | null;
-            preModifierLabel: string | null;
-            /** @enum {string|null} */
-            preModifierPosition: "prefix" | "suffix" | null;
-            displayLabel: string | null;
-            defaultApplied: boolean;
-            /** @description Where the kitchen ticket of a line (or modifier) goes. */
-            routing: {
-                /** @default [] */
-                prepStationIds: string[];
-                assemblyLineId: string | null;
-                /** @default [] */
-                immediatePrepStationIds: string[];
-                /** @enum {string|null} */
-                modifierRouting: "with_parent" | "separate" | null;
-                /** @enum {string|null} */
-                ticketDestination: "prep_only" | "expo_only" | "prep_and_expo" | null;
-                appliedRuleIds: string[];
-            } | null;
-            modifiers: {
-                productId: string | null;
-                title: string;
-                /** @description Cents, as entered. */
-                priceDelta: number;
-                quantity: number;
-                groupId: string | null;
-                groupTitle: string | null;
-                portionId: string | null;
-                portionLabel: string | null;
-                portionPriceMultiplier: number;
-                /**
-                 * @description `base` charges `priceDelta`; `no_charge` charges nothing (a free choice); `open_price` charges `openPriceAmount`.
-                 * @enum {string}
-                 */
-                pricingStrategy: "base" | "no_charge" | "open_price";
-                openPriceAmount: number | null;
-                sizeName: string | null;
-                sequenceOrdinal: number | null;
-                preModifierOptionId: string | null;
-                preModifierLabel: string | null;
-                /** @enum {string|null} */
-                preModifierPosition: "prefix" | "suffix" | null;
-                displayLabel: string | null;
-                defaultApplied: boolean;
-                /** @description Where the kitchen ticket of a line (or modifier) goes. */
-                routing: {
-                    /** @default [] */
-                    prepStationIds: string[];
-                    assemblyLineId: string | null;
-                    /** @default [] */
-                    immediatePrepStationIds: string[];
-                    /** @enum {string|null} */
-                    modifierRouting: "with_parent" | "separate" | null;
-                    /** @enum {string|null} */
-                    ticketDestination: "prep_only" | "expo_only" | "prep_and_expo" | null;
-                    appliedRuleIds: string[];
-                } | null;
-                modifiers: {
-                    productId: string | null;
-                    title: string;
-                    /** @description Cents, as entered. */
-                    priceDelta: number;
-                    quantity: number;
-                    groupId: string | null;
-                    groupTitle: string | null;
-                    portionId: string | null;
-                    portionLabel: string | null;
-                    portionPriceMultiplier: number;
-                    /**
-                     * @description `base` charges `priceDelta`; `no_charge` charges nothing (a free choice); `open_price` charges `openPriceAmount`.
-                     * @enum {string}
-                     */
-                    pricingStrategy: "base" | "no_charge" | "open_price";
-                    openPriceAmount: number | null;
-                    sizeName: string | null;
-                    sequenceOrdinal: number | null;
-                    preModifierOptionId: string | null;
-                    preModifierLabel: string | null;
-                    /** @enum {string|null} */
-                    preModifierPosition: "prefix" | "suffix" | null;
-                    displayLabel: string | null;
-                    defaultApplied: boolean;
-                    /** @description Where the kitchen ticket of a line (or modifier) goes. */
-                    routing: {
-                        /** @default [] */
-                        prepStationIds: string[];
-                        assemblyLineId: string | null;
-                        /** @default [] */
-                        immediatePrepStationIds: string[];
-                        /** @enum {string|null} */
-                        modifierRouting: "with_parent" | "separate" | null;
-                        /** @enum {string|null} */
-                        ticketDestination: "prep_only" | "expo_only" | "prep_and_expo" | null;
-                        appliedRuleIds: string[];
-                    } | null;
-                    modifiers: unknown[];
-                    /** @description Computed, cents per one unit of the line: round-half-up(price × portionPriceMultiplier) — price being `priceDelta` (`base`), 0 (`no_charge`) or `openPriceAmount` (`open_price`) — plus the amounts of nested modifiers, times `quantity`. */
-                    amount: number;
-                }[];
-                /** @description Computed, cents per one unit of the line: round-half-up(price × portionPriceMultiplier) — price being `priceDelta` (`base`), 0 (`no_charge`) or `openPriceAmount` (`open_price`) — plus the amounts of nested modifiers, times `quantity`. */
-                amount: number;
-            }[];
-            /** @description Computed, cents per one unit of the line: round-half-up(price × portionPriceMultiplier) — price being `priceDelta` (`base`), 0 (`no_charge`) or `openPriceAmount` (`open_price`) — plus the amounts of nested modifiers, times `quantity`. */
-            amount: number;
+            taxCalculation?: "Added" | "Included";
         };
-        ModifierInputSchema: {
-            productId?: string | null;
+        CouponList: {
+            coupons: components["schemas"]["Coupon"][];
+            total: number;
+        };
+        CreateCoupon: {
             title: string;
-            groupId?: string | null;
-            groupTitle?: string | null;
-            portionId?: string | null;
-            /** @description e.g. `Left half`, `Whole`. */
-            portionLabel?: string | null;
-            sizeName?: string | null;
-            sequenceOrdinal?: number | null;
-            preModifierOptionId?: string | null;
-            /** @description e.g. `Extra`, `Light`, `No`. */
-            preModifierLabel?: string | null;
-            /** @enum {string|null} */
-            preModifierPosition?: "prefix" | "suffix" | null;
-            displayLabel?: string | null;
-            /** @description Part of the item by default (shown, not charged extra unless priced). */
-            defaultApplied?: boolean;
-            /** @description Cents added to one unit of the parent (negative for a removal credit). Default 0. */
-            priceDelta?: number;
-            /** @description Per unit of the parent. Default 1. */
-            quantity?: number;
-            /** @description Share of the modifier’s own price charged for a portion: 0.5 for a half. Default 1. Taken to 4 decimal places. */
-            portionPriceMultiplier?: number;
+            /** @description What the guest enters: letters, digits, - and _, up to 50; unique case-insensitively (409). Omitted on create: an 8-character code is generated. */
+            code?: string;
+            /** @description Shown to the guest when the coupon applies. */
+            actionMessage?: string | null;
             /**
-             * @description `base` charges `priceDelta`; `no_charge` charges nothing (a free choice); `open_price` charges `openPriceAmount`.
+             * @description Disabled coupons never apply. Default Enabled.
              * @enum {string}
              */
-            pricingStrategy?: "base" | "no_charge" | "open_price";
-            /** @description Price of an `open_price` modifier, in cents. */
-            openPriceAmount?: number | null;
-            routing?: {
-                prepStationIds?: string[];
-                assemblyLineId?: string | null;
-                immediatePrepStationIds?: string[];
-                /** @enum {string|null} */
-                modifierRouting?: "with_parent" | "separate" | null;
-                /** @enum {string|null} */
-                ticketDestination?: "prep_only" | "expo_only" | "prep_and_expo" | null;
-                appliedRuleIds?: string[];
-            } | null;
-            modifiers?: {
-                productId?: string | null;
-                title: string;
-                groupId?: string | null;
-                groupTitle?: string | null;
-                portionId?: string | null;
-                /** @description e.g. `Left half`, `Whole`. */
-                portionLabel?: string | null;
-                sizeName?: string | null;
-                sequenceOrdinal?: number | null;
-                preModifierOptionId?: string | null;
-                /** @description e.g. `Extra`, `Light`, `No`. */
-                preModifierLabel?: string | null;
-                /** @enum {string|null} */
-                preModifierPosition?: "prefix" | "suffix" | null;
-                displayLabel?: string | null;
-                /** @description Part of the item by default (shown, not charged extra unless priced). */
-                defaultApplied?: boolean;
-                /** @description Cents added to one unit of the parent (negative for a removal credit). Default 0. */
-                priceDelta?: number;
-                /** @description Per unit of the parent. Default 1. */
-                quantity?: number;
-                /** @description Share of the modifier’s own price charged for a portion: 0.5 for a half. Default 1. Taken to 4 decimal places. */
-                portionPriceMultiplier?: number;
-                /**
-                 * @description `base` charges `priceDelta`; `no_charge` charges nothing (a free choice); `open_price` charges `openPriceAmount`.
-                 * @enum {string}
-                 */
-                pricingStrategy?: "base" | "no_charge" | "open_price";
-                /** @description Price of an `open_price` modifier, in cents. */
-                openPriceAmount?: number | null;
-                routing?: {
-                    prepStationIds?: string[];
-                    assemblyLineId?: string | null;
-                    immediatePrepStationIds?: string[];
-                    /** @enum {string|null} */
-                    modifierRouting?: "with_parent" | "separate" | null;
-                    /** @enum {string|null} */
-                    ticketDestination?: "prep_only" | "expo_only" | "prep_and_expo" | null;
-                    appliedRuleIds?: string[];
-                } | null;
-                modifiers?: {
-                    productId?: string | null;
-                    title: string;
-                    groupId?: string | null;
-                    groupTitle?: string | null;
-                    portionId?: string | null;
-                    /** @description e.g. `Left half`, `Whole`. */
-                    portionLabel?: string | null;
-                    sizeName?: string | null;
-                    sequenceOrdinal?: number | null;
-                    preModifierOptionId?: string | null;
-                    /** @description e.g. `Extra`, `Light`, `No`. */
-                    preModifierLabel?: string | null;
-                    /** @enum {string|null} */
-                    preModifierPosition?: "prefix" | "suffix" | null;
-                    displayLabel?: string | null;
-                    /** @description Part of the item by default (shown, not charged extra unless priced). */
-                    defaultApplied?: boolean;
-                    /** @description Cents added to one unit of the parent (negative for a removal credit). Default 0. */
-                    priceDelta?: number;
-                    /** @description Per unit of the parent. Default 1. */
-                    quantity?: number;
-                    /** @description Share of the modifier’s own price charged for a portion: 0.5 for a half. Default 1. Taken to 4 decimal places. */
-                    portionPriceMultiplier?: number;
-                    /**
-                     * @description `base` charges `priceDelta`; `no_charge` charges nothing (a free choice); `open_price` charges `openPriceAmount`.
-                     * @enum {string}
-                     */
-                    pricingStrategy?: "base" | "no_charge" | "open_price";
-                    /** @description Price of an `open_price` modifier, in cents. */
-                    openPriceAmount?: number | null;
-                    routing?: {
-                        prepStationIds?: string[];
-                        assemblyLineId?: string | null;
-                        immediatePrepStationIds?: string[];
-                        /** @enum {string|null} */
-                        modifierRouting?: "with_parent" | "separate" | null;
-                        /** @enum {string|null} */
-                        ticketDestination?: "prep_only" | "expo_only" | "prep_and_expo" | null;
-                        appliedRuleIds?: string[];
-                    } | null;
-                }[];
+            status?: "Enabled" | "Disabled";
+            /**
+             * @description Unlimited (usageLimit null); Total: at most usageLimit redemptions in all; Per Customer: at most usageLimit per customer (anonymous carts cannot use it). Default Unlimited.
+             * @enum {string}
+             */
+            usageLimitType?: "Unlimited" | "Total" | "Per Customer";
+            /** @description Required (>= 1) unless usageLimitType is Unlimited. */
+            usageLimit?: number | null;
+            /**
+             * @description Store: the whole cart; Product: lines of the products in appliesToObjectIds; Collection: lines of products in the collections in appliesToObjectIds. Default Store.
+             * @enum {string}
+             */
+            appliesTo?: "Store" | "Product" | "Collection";
+            /** @description Product or collection ids (1..500) for Product and Collection coupons, each a product or collection of this tenant (400 naming the index otherwise); empty for Store. */
+            appliesToObjectIds?: string[];
+            /**
+             * @description Discount on the eligible items. Default No Discount.
+             * @enum {string}
+             */
+            productDiscountType?: "No Discount" | "Percentage Off" | "Dollar Off" | "Set Price" | "Free";
+            /** @description Depends on the discount type: Percentage Off in basis points, 1..10000 (1000 = 10%; above 100% is refused); Dollar Off in cents, 1..10000000000; Set Price in cents, 0..10000000000 (the price each eligible unit, or the shipping, is sold at); No Discount and Free take no value (null). */
+            productDiscount?: number | null;
+            /**
+             * @description Discount on shipping. Default No Discount.
+             * @enum {string}
+             */
+            shippingDiscountType?: "No Discount" | "Percentage Off" | "Dollar Off" | "Set Price" | "Free";
+            /** @description Depends on the discount type: Percentage Off in basis points, 1..10000 (1000 = 10%; above 100% is refused); Dollar Off in cents, 1..10000000000; Set Price in cents, 0..10000000000 (the price each eligible unit, or the shipping, is sold at); No Discount and Free take no value (null). */
+            shippingDiscount?: number | null;
+            /**
+             * Format: date
+             * @description First day the coupon applies (YYYY-MM-DD, in the location’s time zone); null: from now.
+             */
+            startDate?: string | null;
+            /**
+             * Format: date
+             * @description Last day the coupon applies, inclusive; null: no end. Not before startDate.
+             */
+            endDate?: string | null;
+            /** @description Cart subtotal the cart must reach, in cents. */
+            minimumCartAmount?: number | null;
+            /**
+             * @description Who may use it: Everyone; Customer, Club or Customer Tag with the customer, club or customer-tag ids in availableToObjectIds. Default Everyone.
+             * @enum {string}
+             */
+            availableTo?: "Everyone" | "Customer" | "Club" | "Customer Tag";
+            /** @description Customer, club or customer-tag ids (1..500) unless availableTo is Everyone, each a customer, club or customer tag of this tenant (400 naming the index otherwise). A customer id merged away is stored as the customer it was merged into, and a customer merge replaces the source’s id with the primary’s. */
+            availableToObjectIds?: string[];
+            /**
+             * @description combinable: may join other combinable coupons on a cart; exclusive: the only coupon on the cart. Default combinable.
+             * @enum {string}
+             */
+            combinability?: "combinable" | "exclusive";
+            /** @description A manager (discounts:approve) must approve it on the order. Default false. */
+            requiresManagerApproval?: boolean;
+            /** @description When false, a Store coupon also discounts service charges. Default true. */
+            excludesServiceCharges?: boolean;
+            /**
+             * @description pre_discount: service charges are computed on the subtotal before this discount; post_discount: after it. Default pre_discount.
+             * @enum {string}
+             */
+            serviceChargeInteraction?: "pre_discount" | "post_discount";
+            /** @description Cap on the whole discount (products and shipping), in cents. */
+            maxDiscountAmount?: number | null;
+            /** @description Free-form promotion set objects, stored as given for promotion engines; not used by the discount calculation. */
+            promotionSets?: {
+                [key: string]: unknown;
             }[];
         };
-        /** @description Partial update of a line not yet sent to the kitchen; fields not sent keep their value. */
-        UpdateLine: {
-            /** @description Default 1. */
-            quantity?: number;
-            modifiers?: components["schemas"]["ModifierInputSchema"][];
-            routing?: {
-                prepStationIds?: string[];
-                assemblyLineId?: string | null;
-                immediatePrepStationIds?: string[];
-                /** @enum {string|null} */
-                modifierRouting?: "with_parent" | "separate" | null;
-                /** @enum {string|null} */
-                ticketDestination?: "prep_only" | "expo_only" | "prep_and_expo" | null;
-                appliedRuleIds?: string[];
-            } | null;
-            category?: string | null;
-            salesCategory?: string | null;
-            menuId?: string | null;
-            sizeName?: string | null;
-            seatId?: string | null;
-            seatNumber?: number | null;
-            course?: string | null;
-            /** @description e.g. `dine_in`, `takeout`. */
-            diningOption?: string | null;
-            diningOptionLabel?: string | null;
-            prepTimeSeconds?: number | null;
-            /** @description Kitchen note, e.g. “allergy: nuts”. */
+        /** @description Partial update; the coupon that results is validated as a whole (e.g. a new discount type needs its value). */
+        UpdateCoupon: {
+            title?: string;
+            /** @description What the guest enters: letters, digits, - and _, up to 50; unique case-insensitively (409). Omitted on create: an 8-character code is generated. */
+            code?: string;
+            /** @description Shown to the guest when the coupon applies. */
+            actionMessage?: string | null;
+            /**
+             * @description Disabled coupons never apply. Default Enabled.
+             * @enum {string}
+             */
+            status?: "Enabled" | "Disabled";
+            /**
+             * @description Unlimited (usageLimit null); Total: at most usageLimit redemptions in all; Per Customer: at most usageLimit per customer (anonymous carts cannot use it). Default Unlimited.
+             * @enum {string}
+             */
+            usageLimitType?: "Unlimited" | "Total" | "Per Customer";
+            /** @description Required (>= 1) unless usageLimitType is Unlimited. */
+            usageLimit?: number | null;
+            /**
+             * @description Store: the whole cart; Product: lines of the products in appliesToObjectIds; Collection: lines of products in the collections in appliesToObjectIds. Default Store.
+             * @enum {string}
+             */
+            appliesTo?: "Store" | "Product" | "Collection";
+            /** @description Product or collection ids (1..500) for Product and Collection coupons, each a product or collection of this tenant (400 naming the index otherwise); empty for Store. */
+            appliesToObjectIds?: string[];
+            /**
+             * @description Discount on the eligible items. Default No Discount.
+             * @enum {string}
+             */
+            productDiscountType?: "No Discount" | "Percentage Off" | "Dollar Off" | "Set Price" | "Free";
+            /** @description Depends on the discount type: Percentage Off in basis points, 1..10000 (1000 = 10%; above 100% is refused); Dollar Off in cents, 1..10000000000; Set Price in cents, 0..10000000000 (the price each eligible unit, or the shipping, is sold at); No Discount and Free take no value (null). */
+            productDiscount?: number | null;
+            /**
+             * @description Discount on shipping. Default No Discount.
+             * @enum {string}
+             */
+            shippingDiscountType?: "No Discount" | "Percentage Off" | "Dollar Off" | "Set Price" | "Free";
+            /** @description Depends on the discount type: Percentage Off in basis points, 1..10000 (1000 = 10%; above 100% is refused); Dollar Off in cents, 1..10000000000; Set Price in cents, 0..10000000000 (the price each eligible unit, or the shipping, is sold at); No Discount and Free take no value (null). */
+            shippingDiscount?: number | null;
+            /**
+             * Format: date
+             * @description First day the coupon applies (YYYY-MM-DD, in the location’s time zone); null: from now.
+             */
+            startDate?: string | null;
+            /**
+             * Format: date
+             * @description Last day the coupon applies, inclusive; null: no end. Not before startDate.
+             */
+            endDate?: string | null;
+            /** @description Cart subtotal the cart must reach, in cents. */
+            minimumCartAmount?: number | null;
+            /**
+             * @description Who may use it: Everyone; Customer, Club or Customer Tag with the customer, club or customer-tag ids in availableToObjectIds. Default Everyone.
+             * @enum {string}
+             */
+            availableTo?: "Everyone" | "Customer" | "Club" | "Customer Tag";
+            /** @description Customer, club or customer-tag ids (1..500) unless availableTo is Everyone, each a customer, club or customer tag of this tenant (400 naming the index otherwise). A customer id merged away is stored as the customer it was merged into, and a customer merge replaces the source’s id with the primary’s. */
+            availableToObjectIds?: string[];
+            /**
+             * @description combinable: may join other combinable coupons on a cart; exclusive: the only coupon on the cart. Default combinable.
+             * @enum {string}
+             */
+            combinability?: "combinable" | "exclusive";
+            /** @description A manager (discounts:approve) must approve it on the order. Default false. */
+            requiresManagerApproval?: boolean;
+            /** @description When false, a Store coupon also discounts service charges. Default true. */
+            excludesServiceCharges?: boolean;
+            /**
+             * @description pre_discount: service charges are computed on the subtotal before this discount; post_discount: after it. Default pre_discount.
+             * @enum {string}
+             */
+            serviceChargeInteraction?: "pre_discount" | "post_discount";
+            /** @description Cap on the whole discount (products and shipping), in cents. */
+            maxDiscountAmount?: number | null;
+            /** @description Free-form promotion set objects, stored as given for promotion engines; not used by the discount calculation. */
+            promotionSets?: {
+                [key: string]: unknown;
+            }[];
+        };
+        Count: {
+            locationId: string;
+            /** @description Base units found on the shelf. */
+            countedQuantity: number;
             note?: string | null;
-            /** @description Open items only. */
-            title?: string | null;
-            /** @description Open items only. */
-            unitPrice?: number;
         };
-        /** @description For takeout, pickup, curbside and delivery orders only. The quote is computed from the location’s off-premise settings. */
-        OffPremiseInput: {
-            channel?: {
-                /** @enum {string} */
-                kind: "first_party" | "third_party";
-                /** @description Required for `third_party`: a channel of the order’s location. */
-                channelId?: string | null;
+        CreateIngredient: {
+            /** @description Unique within the tenant, case-insensitive. */
+            code: string;
+            name: string;
+            /** @description The unit quantities are counted in, e.g. `g`, `ml`, `each`. */
+            baseUnit: string;
+            description?: string | null;
+            /** @description The unit bought in, e.g. `case`. */
+            purchaseUnit?: string | null;
+            /** @description Base units per purchase unit (default 1). */
+            purchaseUnitQuantity?: number;
+            /** @description An active vendor of the tenant. */
+            vendorId?: string | null;
+        };
+        IngredientList: {
+            items: components["schemas"]["Ingredient"][];
+            page: {
+                total: number;
             };
-            /** @description Fields not sent are taken from the customer record, when there is one. */
-            customer?: {
-                /** @description Default the order’s customer. */
-                customerId?: string | null;
-                firstName?: string | null;
-                lastName?: string | null;
-                phone?: string | null;
-                /** Format: email */
-                email?: string | null;
+        };
+        LowStockItem: {
+            ingredientId: string;
+            code: string;
+            name: string;
+            baseUnit: string;
+            purchaseUnit: string | null;
+            vendorId: string | null;
+            stock: components["schemas"]["IngredientStock"];
+            /** @description parQuantity − onHandQuantity. */
+            shortfallQuantity: number;
+            /** @description reorderQuantity when set and at least the shortfall, else the shortfall; in base units. */
+            suggestedOrderQuantity: number;
+            /** @description suggestedOrderQuantity in purchase units, rounded up. */
+            suggestedPurchaseUnits: number;
+        };
+        LowStockList: {
+            items: components["schemas"]["LowStockItem"][];
+            page: {
+                total: number;
             };
+        };
+        MovementList: {
+            movements: components["schemas"]["InventoryMovement"][];
+            page: {
+                total: number;
+            };
+        };
+        Receiving: {
+            locationId: string;
+            /** @description Base units received. */
+            quantity: number;
+            /** @description Minor units per base unit. */
+            unitCost: number;
+            /** @description Recorded as the reference (`invoice`). */
+            invoiceNumber?: string;
+            note?: string | null;
+        };
+        StockChange: {
+            ingredient: components["schemas"]["Ingredient"];
+            stock: components["schemas"]["IngredientStock"];
+            movement: components["schemas"]["InventoryMovement"];
+        };
+        StockLevels: {
+            /** @description The level to stock up to; below it the ingredient is low on stock. Null clears. */
+            parQuantity?: number | null;
+            /** @description The usual quantity to order when low. Null clears. */
+            reorderQuantity?: number | null;
+        };
+        /** @description Partial update: only the fields sent change; null clears. */
+        UpdateIngredient: {
+            code?: string;
+            name?: string;
+            /** @description Refused (409) once the ingredient has movements. */
+            baseUnit?: string;
+            description?: string | null;
+            /** @description The unit bought in, e.g. `case`. */
+            purchaseUnit?: string | null;
+            /** @description Base units per purchase unit (default 1). */
+            purchaseUnitQuantity?: number;
+            /** @description An active vendor of the tenant. */
+            vendorId?: string | null;
+        };
+        Waste: {
+            locationId: string;
+            /** @description Base units wasted; at most the on-hand quantity at the location. */
+            quantity: number;
             /**
-             * Format: date-time
-             * @description A future instant; absent: as soon as possible.
+             * @description Default `other`.
+             * @enum {string}
              */
-            scheduledFor?: string;
-            /** @description Not for delivery orders. */
-            pickup?: {
-                /**
-                 * @description Default `curbside` for curbside orders, else `standard`.
-                 * @enum {string}
-                 */
-                kind?: "standard" | "curbside";
-                curbside?: {
-                    vehicleMakeModel?: string | null;
-                    vehicleColor?: string | null;
-                    instructions?: string | null;
-                    parkingSpot?: string | null;
-                };
+            reason?: "spoiled" | "expired" | "damaged" | "overproduction" | "mistake" | "staff_meal" | "other";
+            note?: string | null;
+        };
+        CreateRecipe: {
+            /**
+             * @description `menu_item`: what one sale of `productId` uses (depleted when an order is submitted). `prep`: a batch that produces `outputIngredientId`.
+             * @enum {string}
+             */
+            kind: "menu_item" | "prep";
+            title: string;
+            /** @description Portions (menu_item) or base units of the output ingredient (prep) one batch of the components makes. */
+            yieldQuantity: number;
+            components: {
+                /** @description An active ingredient; each at most once per recipe. */
+                ingredientId: string;
+                /** @description Base units per batch of yieldQuantity. */
+                quantity: number;
+            }[];
+            /** @description Required for menu_item (a product of this tenant, 400 otherwise), refused for prep. One active recipe per product; the product cannot be deleted while the recipe is active. */
+            productId?: string | null;
+            /** @description Required for prep, refused for menu_item; not one of the components. One active recipe per output. */
+            outputIngredientId?: string | null;
+            note?: string | null;
+        };
+        RecipeComponent: {
+            /** Format: uuid */
+            id: string;
+            ingredientId: string;
+            quantity: number;
+        };
+        RecipeCost: {
+            recipeId: string;
+            yieldQuantity: number;
+            /** @description False when a component has no weighted-average cost yet. */
+            complete: boolean;
+            /** @description Sum of the costed components, minor units, for one batch. */
+            totalCost: number;
+            /** @description totalCost / yieldQuantity, rounded half up. */
+            costPerYieldUnit: number;
+            components: {
+                ingredientId: string;
+                code: string;
+                name: string;
+                quantity: number;
+                /** @description The ingredient’s current weighted-average unit cost. */
+                unitCost: number | null;
+                /** @description quantity × unitCost. */
+                cost: number | null;
+            }[];
+            missingCostIngredientIds: string[];
+        };
+        RecipeList: {
+            recipes: components["schemas"]["Recipe"][];
+            page: {
+                total: number;
             };
-            /** @description Only for delivery orders. */
-            delivery?: {
-                /** @description An address of the order’s customer; fills `addressLabel`. */
-                addressId?: string | null;
-                addressLabel?: string | null;
-                instructions?: string | null;
-            };
-            guestMessaging?: {
-                /** @description Default true. */
-                enabled?: boolean;
-                /**
-                 * @description Default `sms`.
-                 * @enum {string}
-                 */
-                preferredChannel?: "sms" | "email";
-            };
+        };
+        /** @description Partial update; `components`, when sent, replaces the whole list. `kind` cannot change. Depletions already recorded are not touched. */
+        UpdateRecipe: {
+            title?: string;
+            /** @description Portions (menu_item) or base units of the output ingredient (prep) one batch of the components makes. */
+            yieldQuantity?: number;
+            components?: {
+                /** @description An active ingredient; each at most once per recipe. */
+                ingredientId: string;
+                /** @description Base units per batch of yieldQuantity. */
+                quantity: number;
+            }[];
+            productId?: string;
+            outputIngredientId?: string;
+            note?: string | null;
         };
         /**
          * @example {
@@ -13094,83 +12121,526 @@ export interface components {
             /** @description Why, e.g. “Customer changed mind”, “Kitchen error”. */
             voidReasonName: string;
         };
-        ConnectedPage: {
-            results: components["schemas"]["PartnerRestaurant"][];
-            pageSize: number;
-            currentPageNum: number;
-            currentPageToken: string | null;
-            /** @description null on the last page. */
-            nextPageToken: string | null;
-            totalResultCount: number;
-            lastPage: boolean;
+        AddLine: {
+            /**
+             * @description Default `catalog`. `open_item` lines have a typed-in title and price.
+             * @enum {string}
+             */
+            lineType?: "catalog" | "open_item";
+            /** @description Catalog lines: the variant sold (or give `sku`). */
+            productVariantId?: string | null;
+            /** @description Catalog lines: the SKU of the variant sold (instead of `productVariantId`). */
+            sku?: string | null;
+            /** @description Catalog lines: optional; must be the variant’s product when sent. */
+            productId?: string | null;
+            /** @description Open items: required. Catalog lines take the product’s title. */
+            title?: string | null;
+            /** @description Open items only (required there): price of one unit in cents. Refused on catalog lines, which are priced from the variant. */
+            unitPrice?: number;
+            /**
+             * @description Not needed for gift card open items. Open items only (required there): what kind of item it is; sets its `taxCode` unless `taxCode` is sent.
+             * @enum {string}
+             */
+            openItemScope?: "food" | "wine" | "generalMerchandise" | "freight";
+            /**
+             * @description Which rate of the location’s Tax record applies: `food`, `wine`, `generalMerchandise` or `freight`.
+             * @enum {string}
+             */
+            taxCode?: "food" | "wine" | "generalMerchandise" | "freight";
+            giftCardSale?: components["schemas"]["GiftCardSaleInput"];
+            /** @description Default 1. */
+            quantity?: number;
+            modifiers?: components["schemas"]["ModifierInputSchema"][];
+            routing?: {
+                prepStationIds?: string[];
+                assemblyLineId?: string | null;
+                immediatePrepStationIds?: string[];
+                /** @enum {string|null} */
+                modifierRouting?: "with_parent" | "separate" | null;
+                /** @enum {string|null} */
+                ticketDestination?: "prep_only" | "expo_only" | "prep_and_expo" | null;
+                appliedRuleIds?: string[];
+            } | null;
+            category?: string | null;
+            salesCategory?: string | null;
+            menuId?: string | null;
+            sizeName?: string | null;
+            seatId?: string | null;
+            seatNumber?: number | null;
+            course?: string | null;
+            /** @description e.g. `dine_in`, `takeout`. */
+            diningOption?: string | null;
+            diningOptionLabel?: string | null;
+            prepTimeSeconds?: number | null;
+            /** @description Kitchen note, e.g. “allergy: nuts”. */
+            note?: string | null;
         };
-        PartnerRestaurant: {
-            /** @description The location id. */
+        /** @description Sells a gift card of the line’s price (quantity 1, untaxed, not discounted); issued when the order is paid. */
+        GiftCardSaleInput: {
+            /** @enum {string|null} */
+            cardType?: "Virtual" | "Physical" | null;
+            code?: string | null;
+            recipientName?: string | null;
+            /** Format: email */
+            recipientEmail?: string | null;
+            recipientPhone?: string | null;
+            fromName?: string | null;
+            /** Format: email */
+            purchaserEmail?: string | null;
+            purchaserPhone?: string | null;
+            giftMessage?: string | null;
+            notes?: string | null;
+            /** @enum {string|null} */
+            deliveryChannel?: "email" | "sms" | null;
+            deliveryDestination?: string | null;
+            /** Format: date-time */
+            deliveryScheduledAt?: string | null;
+            notifyPurchaserWhenOpened?: boolean;
+        };
+        LineItem: {
+            /** Format: uuid */
             id: string;
-            /** @description The location id (Toast’s name for it). */
-            restaurantGuid: string;
-            /** @description The tenant id. */
-            managementGroupGuid: string;
-            /** @description The location name. */
-            name: string;
-            /** @description The tenant (business) name. */
-            restaurantName: string;
-            locationName: string;
-            /** @description IANA time zone of the location. */
-            timeZone: string;
-            address: components["schemas"]["RestaurantAddress"];
+            /** @enum {string} */
+            lineType: "catalog" | "open_item";
+            /**
+             * @description `new` until the order is submitted (sent to the kitchen), then `sent`.
+             * @enum {string}
+             */
+            sendStatus: "new" | "sent";
+            productId: string | null;
+            productVariantId: string | null;
+            sku: string | null;
+            title: string;
+            quantity: number;
+            /** @description Cents per unit before modifiers: the variant’s price, or the open item’s. */
+            unitPrice: number;
+            /** @description Resolved from the location’s Tax record by `taxCode` when the line was added or last changed; 0 when untaxed or no tax is configured. */
+            taxRateBps: number;
+            /**
+             * @description Which rate of the location’s Tax record applies: `food`, `wine`, `generalMerchandise` or `freight`.
+             * @enum {string|null}
+             */
+            taxCode: "food" | "wine" | "generalMerchandise" | "freight" | null;
+            /**
+             * @description `Added`: tax on top of the price. `Included`: the price already contains the tax.
+             * @enum {string}
+             */
+            taxCalculation: "Added" | "Included";
+            category: string | null;
+            salesCategory: string | null;
+            openItemScope: string | null;
+            /** @description `base` (catalog price) or `open_price` (open item). */
+            pricingStrategyApplied: string;
+            menuId: string | null;
+            sizeName: string | null;
+            seatId: string | null;
+            seatNumber: number | null;
+            course: string | null;
+            diningOption: string | null;
+            diningOptionLabel: string | null;
+            prepTimeSeconds: number | null;
+            note: string | null;
+            modifiers: components["schemas"]["Modifier"][];
+            /** @description Where the kitchen ticket of a line (or modifier) goes. */
+            routing: {
+                /** @default [] */
+                prepStationIds: string[];
+                assemblyLineId: string | null;
+                /** @default [] */
+                immediatePrepStationIds: string[];
+                /** @enum {string|null} */
+                modifierRouting: "with_parent" | "separate" | null;
+                /** @enum {string|null} */
+                ticketDestination: "prep_only" | "expo_only" | "prep_and_expo" | null;
+                appliedRuleIds: string[];
+            } | null;
+            /** @description A gift card sold on the line; the card is issued (or a pre-printed `code` activated) when the order is paid. */
+            giftCardSale: {
+                /** @enum {string|null} */
+                cardType: "Virtual" | "Physical" | null;
+                code: string | null;
+                recipientName: string | null;
+                /** Format: email */
+                recipientEmail: string | null;
+                recipientPhone: string | null;
+                fromName: string | null;
+                /** Format: email */
+                purchaserEmail: string | null;
+                purchaserPhone: string | null;
+                giftMessage: string | null;
+                notes: string | null;
+                /** @enum {string|null} */
+                deliveryChannel: "email" | "sms" | null;
+                deliveryDestination: string | null;
+                /** Format: date-time */
+                deliveryScheduledAt: string | null;
+                notifyPurchaserWhenOpened: boolean;
+            } | null;
+            /** @description Computed: the modifiers’ amounts per unit, cents. */
+            modifierTotal: number;
+            /** @description Computed: (unitPrice + modifierTotal) × quantity; 0 once voided. */
+            subtotal: number;
+            /** @description Computed: this line’s share of every applied discount. */
+            discountAmount: number;
+            /** @description The variant’s bottle deposit per unit when the line was added, cents (0: none). */
+            bottleDeposit: number;
+            /** @description Computed: bottleDeposit × quantity; 0 once voided. Never discounted. */
+            bottleDepositAmount: number;
+            /** @description Computed per line on (subtotal − discountAmount, plus bottleDepositAmount when the tenant taxes deposits), rounded half-up to the cent: `Added` round(net × rate / 10000); `Included` net − round(net × 10000 / (10000 + rate)). */
+            taxAmount: number;
+            /** @description Computed: subtotal − discountAmount + bottleDepositAmount, plus taxAmount when `Added`. */
+            total: number;
+            /** @description Computed: units of this line covered by fulfillments (matched by SKU, earlier lines first). */
+            quantityFulfilled: number;
             /** Format: date-time */
-            createdDate: string;
+            sentAt: string | null;
+            voidReasonId: string | null;
+            voidReasonName: string | null;
             /** Format: date-time */
-            modifiedDate: string;
+            voidedAt: string | null;
+            voidedByStaffUserId: string | null;
+            voidedByStaffName: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
-        RestaurantAddress: {
-            address1: string | null;
-            address2: string | null;
-            city: string | null;
-            stateCode: string | null;
-            zipCode: string | null;
-            country: string | null;
-            phone: string | null;
+        Modifier: {
+            productId: string | null;
+            title: string;
+            /** @description Cents, as entered. */
+            priceDelta: number;
+            quantity: number;
+            groupId: string | null;
+            groupTitle: string | null;
+            portionId: string | null;
+            portionLabel: string | null;
+            portionPriceMultiplier: number;
+            /**
+             * @description `base` charges `priceDelta`; `no_charge` charges nothing (a free choice); `open_price` charges `openPriceAmount`.
+             * @enum {string}
+             */
+            pricingStrategy: "base" | "no_charge" | "open_price";
+            openPriceAmount: number | null;
+            sizeName: string | null;
+            sequenceOrdinal: number | null;
+            preModifierOptionId: string | null;
+            preModifierLabel: string | null;
+            /** @enum {string|null} */
+            preModifierPosition: "prefix" | "suffix" | null;
+            displayLabel: string | null;
+            defaultApplied: boolean;
+            /** @description Where the kitchen ticket of a line (or modifier) goes. */
+            routing: {
+                /** @default [] */
+                prepStationIds: string[];
+                assemblyLineId: string | null;
+                /** @default [] */
+                immediatePrepStationIds: string[];
+                /** @enum {string|null} */
+                modifierRouting: "with_parent" | "separate" | null;
+                /** @enum {string|null} */
+                ticketDestination: "prep_only" | "expo_only" | "prep_and_expo" | null;
+                appliedRuleIds: string[];
+            } | null;
+            modifiers: {
+                productId: string | null;
+                title: string;
+                /** @description Cents, as entered. */
+                priceDelta: number;
+                quantity: number;
+                groupId: string | null;
+                groupTitle: string | null;
+                portionId: string | null;
+                portionLabel: string | null;
+                portionPriceMultiplier: number;
+                /**
+                 * @description `base` charges `priceDelta`; `no_charge` charges nothing (a free choice); `open_price` charges `openPriceAmount`.
+                 * @enum {string}
+                 */
+                pricingStrategy: "base" | "no_charge" | "open_price";
+                openPriceAmount: number | null;
+                sizeName: string | null;
+                sequenceOrdinal: number | null;
+                preModifierOptionId: string | null;
+                preModifierLabel: string | null;
+                /** @enum {string|null} */
+                preModifierPosition: "prefix" | "suffix" | null;
+                displayLabel: string | null;
+                defaultApplied: boolean;
+                /** @description Where the kitchen ticket of a line (or modifier) goes. */
+                routing: {
+                    /** @default [] */
+                    prepStationIds: string[];
+                    assemblyLineId: string | null;
+                    /** @default [] */
+                    immediatePrepStationIds: string[];
+                    /** @enum {string|null} */
+                    modifierRouting: "with_parent" | "separate" | null;
+                    /** @enum {string|null} */
+                    ticketDestination: "prep_only" | "expo_only" | "prep_and_expo" | null;
+                    appliedRuleIds: string[];
+                } | null;
+                modifiers: {
+                    productId: string | null;
+                    title: string;
+                    /** @description Cents, as entered. */
+                    priceDelta: number;
+                    quantity: number;
+                    groupId: string | null;
+                    groupTitle: string | null;
+                    portionId: string | null;
+                    portionLabel: string | null;
+                    portionPriceMultiplier: number;
+                    /**
+                     * @description `base` charges `priceDelta`; `no_charge` charges nothing (a free choice); `open_price` charges `openPriceAmount`.
+                     * @enum {string}
+                     */
+                    pricingStrategy: "base" | "no_charge" | "open_price";
+                    openPriceAmount: number | null;
+                    sizeName: string | null;
+                    sequenceOrdinal: number | null;
+                    preModifierOptionId: string | null;
+                    preModifierLabel: string | null;
+                    /** @enum {string|null} */
+                    preModifierPosition: "prefix" | "suffix" | null;
+                    displayLabel: string | null;
+                    defaultApplied: boolean;
+                    /** @description Where the kitchen ticket of a line (or modifier) goes. */
+                    routing: {
+                        /** @default [] */
+                        prepStationIds: string[];
+                        assemblyLineId: string | null;
+                        /** @default [] */
+                        immediatePrepStationIds: string[];
+                        /** @enum {string|null} */
+                        modifierRouting: "with_parent" | "separate" | null;
+                        /** @enum {string|null} */
+                        ticketDestination: "prep_only" | "expo_only" | "prep_and_expo" | null;
+                        appliedRuleIds: string[];
+                    } | null;
+                    modifiers: unknown[];
+                    /** @description Computed, cents per one unit of the line: round-half-up(price × portionPriceMultiplier) — price being `priceDelta` (`base`), 0 (`no_charge`) or `openPriceAmount` (`open_price`) — plus the amounts of nested modifiers, times `quantity`. */
+                    amount: number;
+                }[];
+                /** @description Computed, cents per one unit of the line: round-half-up(price × portionPriceMultiplier) — price being `priceDelta` (`base`), 0 (`no_charge`) or `openPriceAmount` (`open_price`) — plus the amounts of nested modifiers, times `quantity`. */
+                amount: number;
+            }[];
+            /** @description Computed, cents per one unit of the line: round-half-up(price × portionPriceMultiplier) — price being `priceDelta` (`base`), 0 (`no_charge`) or `openPriceAmount` (`open_price`) — plus the amounts of nested modifiers, times `quantity`. */
+            amount: number;
         };
-        RestaurantDetail: {
-            guid: string;
-            general: {
-                /** @description The tenant (business) name. */
-                name: string;
-                locationName: string;
-                timeZone: string;
-                managementGroupGuid: string;
-                currencyCode: string;
-                /** @description Business days start at this local hour (0: midnight). */
-                closeoutHour: number;
+        ModifierInputSchema: {
+            productId?: string | null;
+            title: string;
+            groupId?: string | null;
+            groupTitle?: string | null;
+            portionId?: string | null;
+            /** @description e.g. `Left half`, `Whole`. */
+            portionLabel?: string | null;
+            sizeName?: string | null;
+            sequenceOrdinal?: number | null;
+            preModifierOptionId?: string | null;
+            /** @description e.g. `Extra`, `Light`, `No`. */
+            preModifierLabel?: string | null;
+            /** @enum {string|null} */
+            preModifierPosition?: "prefix" | "suffix" | null;
+            displayLabel?: string | null;
+            /** @description Part of the item by default (shown, not charged extra unless priced). */
+            defaultApplied?: boolean;
+            /** @description Cents added to one unit of the parent (negative for a removal credit). Default 0. */
+            priceDelta?: number;
+            /** @description Per unit of the parent. Default 1. */
+            quantity?: number;
+            /** @description Share of the modifier’s own price charged for a portion: 0.5 for a half. Default 1. Taken to 4 decimal places. */
+            portionPriceMultiplier?: number;
+            /**
+             * @description `base` charges `priceDelta`; `no_charge` charges nothing (a free choice); `open_price` charges `openPriceAmount`.
+             * @enum {string}
+             */
+            pricingStrategy?: "base" | "no_charge" | "open_price";
+            /** @description Price of an `open_price` modifier, in cents. */
+            openPriceAmount?: number | null;
+            routing?: {
+                prepStationIds?: string[];
+                assemblyLineId?: string | null;
+                immediatePrepStationIds?: string[];
+                /** @enum {string|null} */
+                modifierRouting?: "with_parent" | "separate" | null;
+                /** @enum {string|null} */
+                ticketDestination?: "prep_only" | "expo_only" | "prep_and_expo" | null;
+                appliedRuleIds?: string[];
+            } | null;
+            modifiers?: {
+                productId?: string | null;
+                title: string;
+                groupId?: string | null;
+                groupTitle?: string | null;
+                portionId?: string | null;
+                /** @description e.g. `Left half`, `Whole`. */
+                portionLabel?: string | null;
+                sizeName?: string | null;
+                sequenceOrdinal?: number | null;
+                preModifierOptionId?: string | null;
+                /** @description e.g. `Extra`, `Light`, `No`. */
+                preModifierLabel?: string | null;
+                /** @enum {string|null} */
+                preModifierPosition?: "prefix" | "suffix" | null;
+                displayLabel?: string | null;
+                /** @description Part of the item by default (shown, not charged extra unless priced). */
+                defaultApplied?: boolean;
+                /** @description Cents added to one unit of the parent (negative for a removal credit). Default 0. */
+                priceDelta?: number;
+                /** @description Per unit of the parent. Default 1. */
+                quantity?: number;
+                /** @description Share of the modifier’s own price charged for a portion: 0.5 for a half. Default 1. Taken to 4 decimal places. */
+                portionPriceMultiplier?: number;
+                /**
+                 * @description `base` charges `priceDelta`; `no_charge` charges nothing (a free choice); `open_price` charges `openPriceAmount`.
+                 * @enum {string}
+                 */
+                pricingStrategy?: "base" | "no_charge" | "open_price";
+                /** @description Price of an `open_price` modifier, in cents. */
+                openPriceAmount?: number | null;
+                routing?: {
+                    prepStationIds?: string[];
+                    assemblyLineId?: string | null;
+                    immediatePrepStationIds?: string[];
+                    /** @enum {string|null} */
+                    modifierRouting?: "with_parent" | "separate" | null;
+                    /** @enum {string|null} */
+                    ticketDestination?: "prep_only" | "expo_only" | "prep_and_expo" | null;
+                    appliedRuleIds?: string[];
+                } | null;
+                modifiers?: {
+                    productId?: string | null;
+                    title: string;
+                    groupId?: string | null;
+                    groupTitle?: string | null;
+                    portionId?: string | null;
+                    /** @description e.g. `Left half`, `Whole`. */
+                    portionLabel?: string | null;
+                    sizeName?: string | null;
+                    sequenceOrdinal?: number | null;
+                    preModifierOptionId?: string | null;
+                    /** @description e.g. `Extra`, `Light`, `No`. */
+                    preModifierLabel?: string | null;
+                    /** @enum {string|null} */
+                    preModifierPosition?: "prefix" | "suffix" | null;
+                    displayLabel?: string | null;
+                    /** @description Part of the item by default (shown, not charged extra unless priced). */
+                    defaultApplied?: boolean;
+                    /** @description Cents added to one unit of the parent (negative for a removal credit). Default 0. */
+                    priceDelta?: number;
+                    /** @description Per unit of the parent. Default 1. */
+                    quantity?: number;
+                    /** @description Share of the modifier’s own price charged for a portion: 0.5 for a half. Default 1. Taken to 4 decimal places. */
+                    portionPriceMultiplier?: number;
+                    /**
+                     * @description `base` charges `priceDelta`; `no_charge` charges nothing (a free choice); `open_price` charges `openPriceAmount`.
+                     * @enum {string}
+                     */
+                    pricingStrategy?: "base" | "no_charge" | "open_price";
+                    /** @description Price of an `open_price` modifier, in cents. */
+                    openPriceAmount?: number | null;
+                    routing?: {
+                        prepStationIds?: string[];
+                        assemblyLineId?: string | null;
+                        immediatePrepStationIds?: string[];
+                        /** @enum {string|null} */
+                        modifierRouting?: "with_parent" | "separate" | null;
+                        /** @enum {string|null} */
+                        ticketDestination?: "prep_only" | "expo_only" | "prep_and_expo" | null;
+                        appliedRuleIds?: string[];
+                    } | null;
+                }[];
+            }[];
+        };
+        /** @description Partial update of a line not yet sent to the kitchen; fields not sent keep their value. */
+        UpdateLine: {
+            /** @description Default 1. */
+            quantity?: number;
+            modifiers?: components["schemas"]["ModifierInputSchema"][];
+            routing?: {
+                prepStationIds?: string[];
+                assemblyLineId?: string | null;
+                immediatePrepStationIds?: string[];
+                /** @enum {string|null} */
+                modifierRouting?: "with_parent" | "separate" | null;
+                /** @enum {string|null} */
+                ticketDestination?: "prep_only" | "expo_only" | "prep_and_expo" | null;
+                appliedRuleIds?: string[];
+            } | null;
+            category?: string | null;
+            salesCategory?: string | null;
+            menuId?: string | null;
+            sizeName?: string | null;
+            seatId?: string | null;
+            seatNumber?: number | null;
+            course?: string | null;
+            /** @description e.g. `dine_in`, `takeout`. */
+            diningOption?: string | null;
+            diningOptionLabel?: string | null;
+            prepTimeSeconds?: number | null;
+            /** @description Kitchen note, e.g. “allergy: nuts”. */
+            note?: string | null;
+            /** @description Open items only. */
+            title?: string | null;
+            /** @description Open items only. */
+            unitPrice?: number;
+        };
+        /** @description For takeout, pickup, curbside and delivery orders only. The quote is computed from the location’s off-premise settings. */
+        OffPremiseInput: {
+            channel?: {
+                /** @enum {string} */
+                kind: "first_party" | "third_party";
+                /** @description Required for `third_party`: a channel of the order’s location. */
+                channelId?: string | null;
             };
-            location: components["schemas"]["RestaurantAddress"];
-            createdDate: string;
-            modifiedDate: string;
-        };
-        CreatePasscodeSession: {
-            /** @description The location the POS device is at. */
-            locationId: string;
-            staffUserId: string;
-            /** @description 4 to 8 digits. */
-            passcode: string;
-        };
-        OpenPasscodeSessionList: {
-            passcodeSessions: components["schemas"]["OpenPasscodeSession"][];
-            page: {
-                total: number;
-                page: number;
-                limit: number;
+            /** @description Fields not sent are taken from the customer record, when there is one. */
+            customer?: {
+                /** @description Default the order’s customer. */
+                customerId?: string | null;
+                firstName?: string | null;
+                lastName?: string | null;
+                phone?: string | null;
+                /** Format: email */
+                email?: string | null;
             };
-        };
-        PasscodeSession: {
-            /** @description `vps_` followed by 43 base64url characters; shown only here. */
-            token: string;
-            /** Format: date-time */
-            expiresAt: string;
-            staffUserId: string;
-            locationId: string;
+            /**
+             * Format: date-time
+             * @description A future instant; absent: as soon as possible.
+             */
+            scheduledFor?: string;
+            /** @description Not for delivery orders. */
+            pickup?: {
+                /**
+                 * @description Default `curbside` for curbside orders, else `standard`.
+                 * @enum {string}
+                 */
+                kind?: "standard" | "curbside";
+                curbside?: {
+                    vehicleMakeModel?: string | null;
+                    vehicleColor?: string | null;
+                    instructions?: string | null;
+                    parkingSpot?: string | null;
+                };
+            };
+            /** @description Only for delivery orders. */
+            delivery?: {
+                /** @description An address of the order’s customer; fills `addressLabel`. */
+                addressId?: string | null;
+                addressLabel?: string | null;
+                instructions?: string | null;
+            };
+            guestMessaging?: {
+                /** @description Default true. */
+                enabled?: boolean;
+                /**
+                 * @description Default `sms`.
+                 * @enum {string}
+                 */
+                preferredChannel?: "sms" | "email";
+            };
         };
         CapturePayment: {
             /** @description The tip to capture (replacing the authorized one); amount + tip may not exceed the authorized amount. */
@@ -13275,245 +12745,170 @@ export interface components {
         VoidPayment: {
             reason?: string | null;
         };
-        BundleItem: {
-            productVariantId: string;
-            productId: string;
-            quantity: number;
-        };
-        CreateProduct: {
-            title: string;
-            /**
-             * @description What the product is. It sets the defaults of new variants: `taxType` (Wine: wine, Food: food, Gift Card: none, else generalMerchandise), `hasShipping` (Wine, General Merchandise, Bundle) and `hasInventory` (Wine, General Merchandise). Only a Bundle has `bundleItems`.
-             * @enum {string}
-             */
-            type: "Wine" | "General Merchandise" | "Food" | "Bundle" | "Event Ticket" | "Tasting" | "Gift Card";
-            variants: components["schemas"]["CreateVariant"][];
-            subTitle?: string | null;
-            /**
-             * Format: uri
-             * @description An absolute http(s) URL.
-             */
-            image?: string | null;
-            departmentId?: string | null;
-            /** @description A vendor of the tenant. */
-            vendorId?: string | null;
-            teaser?: string | null;
-            content?: string | null;
-            /** @enum {string} */
-            webStatus?: "Available" | "Not Available";
-            /** @enum {string} */
-            adminStatus?: "Available" | "Not Available";
-            /** @description Unique within the tenant (409 otherwise). Made from the title when not sent. */
-            slug?: string;
-            metaData?: {
-                [key: string]: unknown;
-            };
-            productTemplateId?: string | null;
-            images?: {
-                /** @description Keeps an existing image’s id. */
-                id?: string;
-                /**
-                 * Format: uri
-                 * @description An absolute http(s) URL.
-                 */
-                src: string;
-                sortOrder?: number;
-            }[];
-            /** @description Variants of other, non-bundle products; only a Bundle product has them. */
-            bundleItems?: {
-                productVariantId: string;
-                quantity: number;
-            }[];
-            security?: {
-                /**
-                 * @description Who may buy the product.
-                 * @enum {string}
-                 */
-                availableTo: "Everyone" | "Club Members Only" | "Nobody";
-            };
-        };
-        CreateVariant: {
-            title: string;
-            /** @description Unique within the tenant, case-insensitively (409 otherwise). */
-            sku: string;
-            /** @description Integer cents. */
-            price: number;
-            upcCode?: string | null;
-            volumeInML?: number | null;
-            /** @description Integer cents. */
-            costOfGood?: number | null;
-            /** @description Integer cents. */
-            comparePrice?: number | null;
-            /** @description Integer cents per unit. */
-            bottleDeposit?: number | null;
-            sortOrder?: number;
-            hasInventory?: boolean;
-            /**
-             * @description What happens when stock runs out: `Don't Sell` stops sales, `Back Order` keeps selling.
-             * @enum {string}
-             */
-            inventoryPolicy?: "Don't Sell" | "Back Order";
-            hasShipping?: boolean;
-            /**
-             * @description The tax category the variant is charged under: the rate columns of a Tax (`wine`, `food`, `generalMerchandise`, `freight`), or `none` for untaxed items such as gift cards.
-             * @enum {string}
-             */
-            taxType?: "wine" | "food" | "generalMerchandise" | "freight" | "none";
-            weight?: number | null;
-            /** @description Stock per location; on update, replaces the variant’s rows when sent. */
-            inventory?: {
-                /** @description A location of the tenant. */
-                inventoryLocationId: string;
-                /** @description Negative when back-ordered. */
-                availableForSaleCount?: number;
-                reserveCount?: number;
-                allocatedCount?: number;
-            }[];
-        };
-        Inventory: {
-            productVariantId: string;
-            inventoryLocationId: string;
-            /** @description Units on hand that may be sold. */
-            availableForSaleCount: number;
-            /** @description Units held back from sale (library, events). */
-            reserveCount: number;
-            /** @description Units promised to orders not yet fulfilled (club shipments, holds). */
-            allocatedCount: number;
-        };
-        ProductImage: {
-            id: string;
-            src: string;
-            sortOrder: number;
-        };
-        ProductList: {
-            products: components["schemas"]["Product"][];
-            total: number;
-        };
-        /** @description Partial update: only the fields sent change; null clears a field. */
-        UpdateProduct: {
-            title?: string;
-            /**
-             * @description What the product is. It sets the defaults of new variants: `taxType` (Wine: wine, Food: food, Gift Card: none, else generalMerchandise), `hasShipping` (Wine, General Merchandise, Bundle) and `hasInventory` (Wine, General Merchandise). Only a Bundle has `bundleItems`.
-             * @enum {string}
-             */
-            type?: "Wine" | "General Merchandise" | "Food" | "Bundle" | "Event Ticket" | "Tasting" | "Gift Card";
-            /** @description The full variant list: variants left out are deleted. */
-            variants?: components["schemas"]["UpdateVariant"][];
-            subTitle?: string | null;
-            /**
-             * Format: uri
-             * @description An absolute http(s) URL.
-             */
-            image?: string | null;
-            departmentId?: string | null;
-            /** @description A vendor of the tenant. */
-            vendorId?: string | null;
-            teaser?: string | null;
-            content?: string | null;
-            /** @enum {string} */
-            webStatus?: "Available" | "Not Available";
-            /** @enum {string} */
-            adminStatus?: "Available" | "Not Available";
-            /** @description Unique within the tenant (409 otherwise). Made from the title when not sent. */
-            slug?: string;
-            metaData?: {
-                [key: string]: unknown;
-            };
-            productTemplateId?: string | null;
-            images?: {
-                /** @description Keeps an existing image’s id. */
-                id?: string;
-                /**
-                 * Format: uri
-                 * @description An absolute http(s) URL.
-                 */
-                src: string;
-                sortOrder?: number;
-            }[];
-            /** @description Variants of other, non-bundle products; only a Bundle product has them. */
-            bundleItems?: {
-                productVariantId: string;
-                quantity: number;
-            }[];
-            security?: {
-                /**
-                 * @description Who may buy the product.
-                 * @enum {string}
-                 */
-                availableTo: "Everyone" | "Club Members Only" | "Nobody";
-            };
-        };
-        /** @description With `id`: changes that variant (fields not sent keep their value). Without `id`: a new variant, which needs `title`, `sku` and `price`. */
-        UpdateVariant: {
-            /** @description An existing variant of this product. */
-            id?: string;
-            title?: string;
-            /** @description Unique within the tenant, case-insensitively (409 otherwise). */
-            sku?: string;
-            /** @description Integer cents. */
-            price?: number;
-            upcCode?: string | null;
-            volumeInML?: number | null;
-            /** @description Integer cents. */
-            costOfGood?: number | null;
-            /** @description Integer cents. */
-            comparePrice?: number | null;
-            /** @description Integer cents per unit. */
-            bottleDeposit?: number | null;
-            sortOrder?: number;
-            hasInventory?: boolean;
-            /**
-             * @description What happens when stock runs out: `Don't Sell` stops sales, `Back Order` keeps selling.
-             * @enum {string}
-             */
-            inventoryPolicy?: "Don't Sell" | "Back Order";
-            hasShipping?: boolean;
-            /**
-             * @description The tax category the variant is charged under: the rate columns of a Tax (`wine`, `food`, `generalMerchandise`, `freight`), or `none` for untaxed items such as gift cards.
-             * @enum {string}
-             */
-            taxType?: "wine" | "food" | "generalMerchandise" | "freight" | "none";
-            weight?: number | null;
-            /** @description Stock per location; on update, replaces the variant’s rows when sent. */
-            inventory?: {
-                /** @description A location of the tenant. */
-                inventoryLocationId: string;
-                /** @description Negative when back-ordered. */
-                availableForSaleCount?: number;
-                reserveCount?: number;
-                allocatedCount?: number;
-            }[];
-        };
-        Variant: {
+        Channel: {
+            /** Format: uuid */
             id: string;
             title: string;
-            sku: string;
-            upcCode: string | null;
-            volumeInML: number | null;
-            /** @description Integer cents. */
-            costOfGood: number | null;
-            /** @description Integer cents. */
-            price: number;
-            /** @description Integer cents. */
-            comparePrice: number | null;
-            /** @description Integer cents. */
-            bottleDeposit: number | null;
-            sortOrder: number;
-            hasInventory: boolean;
+            provider: string;
             /**
-             * @description What happens when stock runs out: `Don't Sell` stops sales, `Back Order` keeps selling.
+             * @description As of the response: a snooze that has ended reads `ordering_on`.
              * @enum {string}
              */
-            inventoryPolicy: "Don't Sell" | "Back Order";
-            hasShipping: boolean;
+            status: "ordering_on" | "ordering_off" | "snoozed";
+            /** Format: date-time */
+            snoozeUntil: string | null;
+            enabledFulfillmentModes: ("takeout" | "delivery")[];
+            acceptsScheduledOrders: boolean;
+            autoAcceptOrders: boolean;
+            throttlingMinutes: number;
+            fulfillmentControls: {
+                /** @enum {string} */
+                fulfillmentMode: "takeout" | "delivery";
+                /** @enum {string} */
+                status: "ordering_on" | "ordering_off" | "snoozed";
+                /** Format: date-time */
+                snoozeUntil: string | null;
+            }[];
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ChannelControl: {
+            /** @enum {string} */
+            action: "ordering_on" | "ordering_off" | "snooze";
             /**
-             * @description The tax category the variant is charged under: the rate columns of a Tax (`wine`, `food`, `generalMerchandise`, `freight`), or `none` for untaxed items such as gift cards.
+             * Format: date-time
+             * @description Required with `snooze`: a future instant, within 7 days.
+             */
+            snoozeUntil?: string;
+            /**
+             * @description Only this mode of the channel; default the whole channel.
              * @enum {string}
              */
-            taxType: "wine" | "food" | "generalMerchandise" | "freight" | "none";
-            /** @description Shipping weight in pounds. */
-            weight: number | null;
-            inventory: components["schemas"]["Inventory"][];
+            fulfillmentMode?: "takeout" | "delivery";
+        };
+        /** @description How a location takes takeout and delivery orders. One per location; a location that never saved its own reads the defaults. */
+        OffPremiseSettings: {
+            /**
+             * Format: uuid
+             * @description null until the settings are first saved.
+             */
+            id: string | null;
+            locationId: string;
+            /** @enum {string} */
+            quoteTimeStrategy: "manual" | "throttled";
+            takeoutQuoteMinutes: number;
+            deliveryQuoteMinutes: number;
+            takeoutThrottlingMinutes: number;
+            deliveryThrottlingMinutes: number;
+            firstPartyDeliveryEnabled: boolean;
+            allowScheduledOrders: boolean;
+            batchReadyEnabled: boolean;
+            guestMessagingEnabled: boolean;
+            leadTimeHours: number;
+            /** @enum {string} */
+            dispatchAssignmentMode: "manual" | "staff_drivers" | "couriers";
+            onlineOrderingHours: components["schemas"]["OrderingHours"];
+            thirdPartyChannels: components["schemas"]["Channel"][];
+            /**
+             * Format: date-time
+             * @description null until first saved.
+             */
+            createdAt: string | null;
+            /**
+             * Format: date-time
+             * @description null until first saved.
+             */
+            updatedAt: string | null;
+        };
+        OrderingHours: {
+            takeoutThirdParty: components["schemas"]["Window"][];
+            firstPartyDelivery: components["schemas"]["Window"][];
+        };
+        PutOffPremiseSettings: {
+            /**
+             * @description `manual`: promise = now + quote minutes. `throttled`: also paced at least the throttling minutes after the latest promised ASAP order of the mode still in preparation.
+             * @enum {string}
+             */
+            quoteTimeStrategy?: "manual" | "throttled";
+            /** @description Minutes from order to ready, takeout. */
+            takeoutQuoteMinutes?: number;
+            /** @description Minutes from order to delivered, delivery. */
+            deliveryQuoteMinutes?: number;
+            /** @description Pacing between takeout promises (strategy throttled). */
+            takeoutThrottlingMinutes?: number;
+            /** @description Pacing between delivery promises (strategy throttled). */
+            deliveryThrottlingMinutes?: number;
+            firstPartyDeliveryEnabled?: boolean;
+            allowScheduledOrders?: boolean;
+            /** @description Allows marking a whole staging batch ready at once. */
+            batchReadyEnabled?: boolean;
+            /** @description Queue guest notifications (order ready...). */
+            guestMessagingEnabled?: boolean;
+            /** @description Minimum lead time of scheduled orders. */
+            leadTimeHours?: number;
+            /**
+             * @description `manual`: dispatch to a staff driver or a courier; `staff_drivers` or `couriers`: only that.
+             * @enum {string}
+             */
+            dispatchAssignmentMode?: "manual" | "staff_drivers" | "couriers";
+            /** @description Each list sent replaces that list. */
+            onlineOrderingHours?: {
+                takeoutThirdParty?: components["schemas"]["Window"][];
+                firstPartyDelivery?: components["schemas"]["Window"][];
+            };
+            /** @description Replaces the list of channels. */
+            thirdPartyChannels?: {
+                /**
+                 * Format: uuid
+                 * @description An existing channel’s id keeps it (and its status).
+                 */
+                id?: string;
+                title: string;
+                /** @description e.g. `doordash`, `ubereats`, `grubhub`. */
+                provider: string;
+                /** @description Default both. */
+                enabledFulfillmentModes?: ("takeout" | "delivery")[];
+                /** @description Default false. */
+                acceptsScheduledOrders?: boolean;
+                /** @description Default true. */
+                autoAcceptOrders?: boolean;
+                /** @description Default 0. Kept for the partner integration. */
+                throttlingMinutes?: number;
+            }[];
+        };
+        Window: {
+            /** @enum {string} */
+            day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+            /** @description `HH:MM`, local time of the location. */
+            startTime: string;
+            /** @description `HH:MM` local time, exclusive; `24:00` is the end of the day. Before `startTime`: the window runs past midnight into the next day. */
+            endTime: string;
+        };
+        ArriveBody: {
+            vehicleMakeModel?: string | null;
+            vehicleColor?: string | null;
+            parkingSpot?: string | null;
+            arrivalNote?: string | null;
+        };
+        DeliverBody: {
+            deliveryNotes?: string | null;
+        };
+        DispatchBody: {
+            /** @description A staff driver: an active staff user. Or give `courierName`. */
+            driverStaffUserId?: string | null;
+            courierName?: string | null;
+            courierPhone?: string | null;
+            vehicleLabel?: string | null;
+            dispatchNote?: string | null;
+        };
+        EmptyBody: Record<string, never>;
+        StageBody: {
+            stagingArea?: string | null;
+            stagingSlot?: string | null;
+            handoffZone?: string | null;
+            /** @description Groups orders made ready together; needs `batchReadyEnabled`. */
+            batchId?: string | null;
+            batchLabel?: string | null;
         };
         CreateShipping: {
             title: string;
@@ -13724,576 +13119,549 @@ export interface components {
                 };
             }[];
         };
-        CreateStaffUser: {
-            /** Format: email */
-            email: string;
-            firstName: string;
-            lastName: string;
-            /** @description e.g. `+1`. */
-            phoneCountryCode?: string | null;
-            phoneNumber?: string | null;
-            postalCode?: string | null;
-            /** @description The identity provider’s `sub` for this person. */
-            subject?: string;
-            roles?: components["schemas"]["RoleAssignment"][];
-            /** @description POS passcode, 4 to 8 digits. */
-            passcode?: string;
+        ActivateBody: {
+            /** @description Defaults to the card’s initialAmount. */
+            amount?: number;
+            /** @description Where it happens; defaults to the x-location-id of the request. */
+            locationId?: string | null;
+            orderId?: string | null;
+            paymentReference?: string | null;
+            reason?: string | null;
         };
-        RoleAssignment: {
-            /**
-             * @description A built-in role; see docs/permissions.md for what each grants.
-             * @enum {string}
-             */
-            role: "owner" | "manager" | "staff" | "read_only";
-            /** @description Omit or null for tenant-wide. */
+        AdjustBody: {
+            /** @description Signed cents, not 0. */
+            amountDelta: number;
+            reason: string;
+            /** @description Where it happens; defaults to the x-location-id of the request. */
             locationId?: string | null;
         };
-        SetPasscode: {
-            /** @description 4 to 8 digits. */
-            passcode: string;
-        };
-        StaffList: {
-            staffUsers: components["schemas"]["StaffUser"][];
-            page: {
-                total: number;
-                page: number;
-                limit: number;
-            };
-        };
-        /** @description Partial update: only the fields sent change; null clears. */
-        UpdateStaffUser: {
-            /** Format: email */
-            email?: string;
-            firstName?: string;
-            lastName?: string;
-            /** @description e.g. `+1`. */
-            phoneCountryCode?: string | null;
-            phoneNumber?: string | null;
-            postalCode?: string | null;
-            /** @description null removes the mapping. */
-            subject?: string | null;
-        };
-        TablesMeta: {
-            /** @constant */
-            apiVersion: "v1";
-            /** @description The latest migration applied to this tenant’s database. */
-            databaseSchema: string;
-            tenantId: string;
-            locationId: string | null;
-            tenant: {
-                slug: string;
-                name: string;
-                timezone: string;
-            };
-            location: {
-                id: string;
-                name: string;
-                timezone: string;
-            } | null;
-            /** @description The locations this staff user can act in. */
-            locations: {
-                id: string;
-                name: string;
-                timezone: string;
-            }[];
-            businesses: {
-                tenantSlug: string;
-                tenantName: string;
-                defaultLocation: {
-                    id: string;
-                    name: string;
-                    timezone: string;
-                } | null;
-            }[];
-            staffUser: {
-                id: string;
-                email: string;
-                firstName: string;
-                lastName: string;
-                phoneCountryCode: string | null;
-                phoneNumber: string | null;
-                postalCode: string | null;
-                /** Format: date-time */
-                updatedAt: string;
-                roles: {
-                    id: string;
-                    role: string;
-                    locationId: string | null;
-                }[];
-                dashboardRole: string | null;
-            };
-            dashboardSections: string[];
-            locationRequiredForOperationalCommands: boolean;
-            capabilities: string[];
-            products: {
-                tablesReservations: {
-                    status: string;
-                    source: string;
-                    startsAt: string | null;
-                    endsAt: string | null;
-                };
-                platformPos: boolean;
-            };
-            dependencies: {
-                postgres: boolean;
-                platformPayments: boolean;
-                platformOrders: boolean;
-                platformCustomers: boolean;
-                platformRestaurantFloor: boolean;
-            };
-        };
-        UpdateMe: {
-            /**
-             * Format: date-time
-             * @description The `updatedAt` you last read; anything else is 409 with the current `updatedAt`.
-             */
-            expectedUpdatedAt: string;
-            firstName: string;
-            lastName: string;
-            phoneCountryCode?: string | null;
-            phoneNumber?: string | null;
-            postalCode?: string | null;
-        };
-        AvailabilityList: {
-            data: components["schemas"]["AvailabilityOption"][];
-            timeZone: string;
-        };
-        AvailabilityOption: {
-            /** @description Signed; redeem it with create before `expiresAt`. */
-            optionToken: string;
-            /** Format: date-time */
-            expiresAt: string;
-            /** Format: uuid */
-            experienceId: string;
-            /** Format: uuid */
-            experienceVersionId: string;
-            name: string;
-            businessDate: string;
-            /** Format: date-time */
-            startsAt: string;
-            /** Format: date-time */
-            endsAt: string;
-            partySize: number;
-            remainingCapacity: number;
-            /**
-             * @description `none`: free; `pay_at_venue`: the price is settled at the restaurant; `paid`, `prepaid`, `deposit`, `card_hold`: a payment (or card hold) must be taken first, so the tables API refuses them with 402.
-             * @enum {string}
-             */
-            paymentOption: "none" | "pay_at_venue" | "paid" | "prepaid" | "deposit" | "card_hold";
-            /** @description True when create will answer 402 payment_required. */
-            paymentRequired: boolean;
-            booking: {
-                /** @description The payment option of the slot booked (`none`, `pay_at_venue`, ...). */
-                method: string;
-                currency: string;
-                /** @description Integer minor units. */
-                subtotalAmount: number;
-                taxAmount: number;
-                totalAmount: number;
-            };
-        };
-        CancelTablesReservation: {
-            reason: string;
-        };
-        /** @description A problem document. `option_unavailable`: the option can no longer be booked under the rules published now; ask availability again. `idempotency_key_in_use`: a request with this key is still running. */
-        CreateConflict: {
-            type: string;
+        CreateGiftCard: {
             title: string;
-            /** @constant */
-            status: 409;
-            /** @description The reason, in words. */
-            detail: string;
-            /** @enum {string} */
-            code: "option_unavailable" | "idempotency_key_in_use";
-            requestId: string;
             /**
-             * @description `option_unavailable` only: `archived`; `start_not_offered` (the published version has no such start time); `closed` (past its cutoff); `party_size` (outside the published `partyMin`..`partyMax`); `capacity` (too few covers left).
+             * @description `Virtual` (digital) or `Physical`.
              * @enum {string}
              */
-            reason?: "archived" | "start_not_offered" | "closed" | "party_size" | "capacity";
-            /** @description `option_unavailable` only: covers still bookable at the start time now (0 if none). */
-            remainingCapacity?: number;
+            type: "Virtual" | "Physical";
+            /** @description Unique, case-insensitive; spaces and dashes are ignored when matching. At least 6 letters or digits. */
+            code: string;
+            /** @description Cents loaded when the card is activated. */
+            initialAmount: number;
             /**
-             * Format: uuid
-             * @description The version whose rules refused the option.
+             * @description `import` for cards brought over from another system.
+             * @enum {string}
              */
-            publishedVersionId?: string;
+            source?: "manual" | "import";
+            originLocationId?: string | null;
+            /** @description Activate at once with `initialAmount` (default false: the card starts Inactive). */
+            activate?: boolean;
+            recipientName?: string | null;
+            recipientPhone?: string | null;
+            /** Format: email */
+            recipientEmail?: string | null;
+            /** Format: email */
+            purchaserEmail?: string | null;
+            purchaserPhone?: string | null;
+            fromName?: string | null;
+            giftMessage?: string | null;
+            notes?: string | null;
+            /** @enum {string|null} */
+            deliveryChannel?: "email" | "sms" | null;
+            /** @description Email address or phone number; defaults to the recipient’s. */
+            deliveryDestination?: string | null;
             /** Format: date-time */
-            startsAt?: string;
-            partySize?: number;
-            partyMin?: number;
-            partyMax?: number;
-            capacity?: number;
-            /** Format: date-time */
-            closedAt?: string;
-            /** Format: uuid */
-            experienceId?: string;
+            deliveryScheduledAt?: string | null;
+            notifyPurchaserWhenOpened?: boolean;
+            /** @description YYYY-MM-DD */
+            expiryDate?: string | null;
+            productId?: string | null;
+            /** @description The customer who owns the card: a customer of this tenant (400 otherwise; an id merged away is stored as the customer it was merged into); null clears it. */
+            customerId?: string | null;
         };
-        CreateTablesReservation: {
-            optionToken: string;
-            guest: {
-                name: string;
-                /** Format: email */
-                email: string;
-                phone?: string | null;
+        GiftCardList: {
+            giftCards: components["schemas"]["GiftCard"][];
+            total: number;
+        };
+        LedgerResult: {
+            giftCard: components["schemas"]["GiftCard"];
+            transaction: components["schemas"]["GiftCardTransaction"];
+            /** @description True when an earlier identical request is answered again. */
+            replayed: boolean;
+        };
+        LoadBody: {
+            /** @description Cents to add. */
+            amount: number;
+            /** @description Where it happens; defaults to the x-location-id of the request. */
+            locationId?: string | null;
+            orderId?: string | null;
+            paymentReference?: string | null;
+            reason?: string | null;
+        };
+        /** @description The source card’s whole balance moves onto this card. */
+        MergeBody: {
+            sourceGiftCardId: string;
+            reason?: string | null;
+            /** @description Where it happens; defaults to the x-location-id of the request. */
+            locationId?: string | null;
+        };
+        ReasonBody: {
+            reason?: string | null;
+            /** @description Where it happens; defaults to the x-location-id of the request. */
+            locationId?: string | null;
+        };
+        RedeemBody: {
+            /** @description Cents to take; more than the balance is 409. */
+            amount: number;
+            /** @description The part of `amount` that pays a tip (at most `amount`); 409 while the setting `tipsEnabled` is off. */
+            tipAmount?: number;
+            /** @description Idempotency: one redemption per reference. */
+            paymentReference: string;
+            orderId?: string | null;
+            /** @description Where it happens; defaults to the x-location-id of the request. */
+            locationId?: string | null;
+            /**
+             * @description Default `pos`.
+             * @enum {string}
+             */
+            channel?: "pos" | "online";
+        };
+        TransactionList: {
+            transactions: components["schemas"]["GiftCardTransaction"][];
+            total: number;
+        };
+        /** @description Partial update of descriptive and delivery fields; value changes only through the ledger routes. */
+        UpdateGiftCard: {
+            title?: string;
+            recipientName?: string | null;
+            recipientPhone?: string | null;
+            /** Format: email */
+            recipientEmail?: string | null;
+            /** Format: email */
+            purchaserEmail?: string | null;
+            purchaserPhone?: string | null;
+            fromName?: string | null;
+            giftMessage?: string | null;
+            notes?: string | null;
+            /** @enum {string|null} */
+            deliveryChannel?: "email" | "sms" | null;
+            /** @description Email address or phone number; defaults to the recipient’s. */
+            deliveryDestination?: string | null;
+            /** Format: date-time */
+            deliveryScheduledAt?: string | null;
+            notifyPurchaserWhenOpened?: boolean;
+            /** @description YYYY-MM-DD */
+            expiryDate?: string | null;
+            productId?: string | null;
+            /** @description The customer who owns the card: a customer of this tenant (400 otherwise; an id merged away is stored as the customer it was merged into); null clears it. */
+            customerId?: string | null;
+        };
+        AddEntry: {
+            /** @enum {string} */
+            entryType: "cash_in" | "cash_collected" | "cash_out" | "payout" | "tip_out" | "cash_drop" | "no_sale";
+            /** @description Positive cents; the type gives the sign. `no_sale`: 0 or omitted. */
+            amount?: number;
+            comment?: string | null;
+            reason?: string | null;
+            /** @description e.g. who a tip_out paid; an existing staff user. */
+            relatedStaffUserId?: string | null;
+            payload?: {
+                [key: string]: unknown;
             };
         };
-        TablesReservation: {
+        AssignDrawer: {
+            /** @description The staff user to assign; null unassigns (and unlocks). Omitted: the acting staff user. */
+            staffUserId?: string | null;
+            /** @description true: only the assigned staff user (or someone holding cash:approve) may record entries. false: unlock. Omitted: a lock follows the drawer only when the assignee does not change. */
+            lock?: boolean;
+        };
+        /** @description A cash drawer for one shift at a location: `open` → `paused` (replaced by a new open drawer) → `closed`, or `open` → `closed`. Money is integer cents. */
+        CashDrawer: {
             /** Format: uuid */
             id: string;
-            /** Format: uuid */
-            publicId: string;
-            confirmationCode: string;
-            /** Format: uuid */
             locationId: string;
-            /** Format: uuid */
-            experienceId: string;
-            /** Format: uuid */
-            experienceVersionId: string;
+            /** @description The base label, with ` #n` from the second drawer of that label on. */
+            label: string;
+            baseLabel: string;
+            /** @description 1, 2, ... per base label per location. */
+            sequenceNumber: number;
             /** @enum {string} */
-            lifecycle: "confirmed" | "cancelled";
-            version: number;
-            /** @description `api` (a tables-API credential) or `staff`. */
-            source: string;
-            /** @description The local date of the booking, YYYY-MM-DD. */
-            businessDate: string;
-            /** Format: date-time */
-            startsAt: string;
-            /** Format: date-time */
-            endsAt: string;
-            partySize: number;
-            guest: {
-                name: string;
-                email: string;
-                phone: string | null;
+            state: "open" | "paused" | "closed";
+            assignedStaffUserId: string | null;
+            lockedToStaffUserId: string | null;
+            openingStaffUserId: string | null;
+            /** @description Cents in the drawer when it opened. */
+            startingBalance: number;
+            /** @description startingBalance + the sum of every entry’s balanceDelta. */
+            expectedBalance: number;
+            /** @description The counted cents, once closed. */
+            actualBalance: number | null;
+            /** @description actualBalance − expectedBalance, once closed. */
+            overShortAmount: number | null;
+            /** @enum {string|null} */
+            reconciliationStatus: "exact" | "over" | "short" | null;
+            /** @constant */
+            closeoutMode: "standard";
+            closeoutRequireApprovalAmount: number | null;
+            closeoutWarningAmount: number | null;
+            stateComment: string | null;
+            closedByStaffUserId: string | null;
+            approvedByStaffUserId: string | null;
+            parentDrawerId: string | null;
+            replacementDrawerId: string | null;
+            payload: {
+                [key: string]: unknown;
             };
-            booking: {
-                /** @description The payment option of the slot booked (`none`, `pay_at_venue`, ...). */
-                method: string;
-                currency: string;
-                /** @description Integer minor units. */
-                subtotalAmount: number;
-                taxAmount: number;
-                totalAmount: number;
+            /** Format: date-time */
+            openedAt: string;
+            /** Format: date-time */
+            pausedAt: string | null;
+            /** Format: date-time */
+            closedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CloseDrawer: {
+            /** @description The counted cents. */
+            actualBalance: number;
+            /** @constant */
+            closeoutMode?: "standard";
+            stateComment?: string | null;
+            /** @description Required (true) when the over/short is above closeoutWarningAmount. */
+            confirmWarning?: boolean;
+            /** @description An active staff user holding cash:approve at the drawer’s location. Required when the over/short is above closeoutRequireApprovalAmount or the closeout summary is blocked, unless the caller holds cash:approve. */
+            managerApprovedByStaffUserId?: string | null;
+        };
+        CloseResult: {
+            drawer: components["schemas"]["CashDrawer"];
+            reconciliation: components["schemas"]["DrawerReconciliation"];
+            closeoutSummary: components["schemas"]["CloseoutSummary"];
+        };
+        /** @description The shift behind a drawer: orders at its location live between the drawer opening and closing (or now), those of its assigned staff user when it has one, and their payments. Frozen when the drawer closes. */
+        CloseoutSummary: {
+            /** @description The drawer id: a drawer is one shift. */
+            shiftId: string;
+            locationId: string;
+            staffUserId: string | null;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            orderIds: string[];
+            paymentIntentIds: string[];
+            openOrderIds: string[];
+            unresolvedPaymentIntentIds: string[];
+            orderCount: number;
+            openOrderCount: number;
+            paidOpenCheckCount: number;
+            authorizedPaymentCount: number;
+            openTabCount: number;
+            unresolvedPaymentCount: number;
+            capturedPaymentCount: number;
+            refundedPaymentCount: number;
+            grossCapturedAmount: number;
+            grossRefundedAmount: number;
+            netCapturedAmount: number;
+            tipAmount: number;
+            refundedTipAmount: number;
+            blockingReasons: string[];
+            /** @enum {string} */
+            status: "ready" | "blocked";
+        };
+        CreateDrawer: {
+            locationId: string;
+            /** @description e.g. `Bar`; becomes the baseLabel. */
+            label: string;
+            /** @description Cents counted into the drawer as it opens. */
+            startingBalance: number;
+            /** @description An active staff user; default: none. */
+            assignedStaffUserId?: string | null;
+            /**
+             * @description Default `standard`.
+             * @constant
+             */
+            closeoutMode?: "standard";
+            /** @description Over/short beyond this many cents needs a confirmation. Default 500; null: never. */
+            closeoutWarningAmount?: number | null;
+            /** @description Over/short beyond this many cents needs a manager’s approval. Default 2000; null: never. */
+            closeoutRequireApprovalAmount?: number | null;
+            stateComment?: string | null;
+            payload?: {
+                [key: string]: unknown;
+            };
+        };
+        DrawerDetail: {
+            drawer: components["schemas"]["CashDrawer"];
+            entries: components["schemas"]["DrawerEntry"][];
+            reconciliation: components["schemas"]["DrawerReconciliation"];
+            closeoutSummary: components["schemas"]["CloseoutSummary"];
+        };
+        DrawerEntry: {
+            /** Format: uuid */
+            id: string;
+            drawerId: string;
+            locationId: string;
+            /** @enum {string} */
+            entryType: "cash_in" | "cash_collected" | "cash_out" | "payout" | "tip_out" | "cash_drop" | "no_sale";
+            amount: number;
+            /** @description +amount for cash_in and cash_collected; −amount for cash_out, payout, tip_out and cash_drop; 0 for no_sale. */
+            balanceDelta: number;
+            comment: string | null;
+            reason: string | null;
+            createdByStaffUserId: string | null;
+            relatedStaffUserId: string | null;
+            paymentIntentId: string | null;
+            orderId: string | null;
+            payload: {
+                [key: string]: unknown;
             };
             /** Format: date-time */
-            confirmedAt: string;
+            createdAt: string;
             /** Format: date-time */
-            cancelledAt: string | null;
-            cancelReason: string | null;
+            updatedAt: string;
         };
-        TablesReservationData: {
-            data: components["schemas"]["TablesReservation"];
-        };
-        TablesReservationList: {
-            data: components["schemas"]["TablesReservation"][];
+        DrawerList: {
+            drawers: components["schemas"]["CashDrawer"][];
             page: {
                 total: number;
                 page: number;
                 limit: number;
             };
         };
-        CreateTag: {
-            /** @description Unique per object type, case-insensitive. */
-            title: string;
+        DrawerReconciliation: {
+            drawerId: string;
+            /** @constant */
+            closeoutMode: "standard";
+            startingBalance: number;
+            expectedBalance: number;
+            actualBalance: number | null;
+            overShortAmount: number | null;
+            requiresWarningConfirmation: boolean;
+            requiresManagerApproval: boolean;
             /**
-             * @description Manual tags are attached to and detached from objects by staff; Dynamic tags apply to every object whose fields meet their `conditions` (evaluated when the tag is created or changed and whenever an object is created or changed; they cannot be attached or detached by hand, 409).
-             * @enum {string}
-             */
-            type?: "Manual" | "Dynamic";
-            /**
-             * @description Dynamic tags: whether all conditions or any one of them must hold. Null for Manual tags.
+             * @description null until counted.
              * @enum {string|null}
              */
-            appliesToCondition?: "All" | "Any" | null;
-            /** @description Required (1..25) for Dynamic tags; must be empty for Manual tags. */
-            conditions?: components["schemas"]["TagConditionSchema"][];
+            status: "exact" | "over" | "short" | null;
         };
-        TagConditionSchema: {
-            /** @description A field of the object type. `customer`: firstName, lastName, email, phone, company, status, city, region, postalCode, countryCode, marketingOptIn, birthDate, anniversaryDate, createdAt, lifetimeValue, orderCount, lastOrderDate, clubMembershipCount; `club-membership`: status, clubId, customerId, orderDeliveryMethod, signupDate, cancelDate, lastProcessedDate, nextProcessDate, currentNumberOfShipments, createdAt; `order`: status, source, fulfillmentMode, locationId, customerId, couponCode, subtotal, discountTotal, taxTotal, tipTotal, total, createdAt; `reservation`: status, paymentStatus, reservationTypeId, locationId, customerId, guestCount, reservationDate, createdAt. */
-            field: string;
-            /**
-             * @description Strings: equals, notEquals, contains, notContains, startsWith, endsWith, in, notIn (case-insensitive). Numbers (money in cents): equals, notEquals, greaterThan, greaterThanOrEqual, lessThan, lessThanOrEqual. Booleans: equals. Dates: equals, notEquals, before, after, onOrBefore, onOrAfter, withinLastDays (value: days; today counts as day 0), compared on the tenant’s calendar: a timestamp such as `createdAt` takes its date in the tenant’s time zone. Every kind: isEmpty, isNotEmpty (no value).
-             * @enum {string}
-             */
-            operator: "equals" | "notEquals" | "contains" | "notContains" | "startsWith" | "endsWith" | "in" | "notIn" | "isEmpty" | "isNotEmpty" | "greaterThan" | "greaterThanOrEqual" | "lessThan" | "lessThanOrEqual" | "before" | "after" | "onOrBefore" | "onOrAfter" | "withinLastDays";
-            value?: (string | number | boolean | string[]) | null;
+        EntryResult: {
+            drawer: components["schemas"]["CashDrawer"];
+            entry: components["schemas"]["DrawerEntry"];
+            reconciliation: components["schemas"]["DrawerReconciliation"];
+            closeoutSummary: components["schemas"]["CloseoutSummary"];
         };
-        TagList: {
-            tags: components["schemas"]["Tag"][];
-            total: number;
+        PauseDrawer: {
+            /** @description true: the replacement starts with the paused drawer’s startingBalance. */
+            inheritStartingBalance?: boolean;
+            /** @description The replacement’s starting balance (instead of inheriting). Default 0. */
+            startingBalance?: number;
+            stateComment?: string | null;
         };
-        /** @description Partial update; the tag that results is validated as a whole. A Manual tag still attached to objects cannot become Dynamic (409). */
-        UpdateTag: {
-            title?: string;
-            /**
-             * @description Manual tags are attached to and detached from objects by staff; Dynamic tags apply to every object whose fields meet their `conditions` (evaluated when the tag is created or changed and whenever an object is created or changed; they cannot be attached or detached by hand, 409).
-             * @enum {string}
-             */
-            type?: "Manual" | "Dynamic";
-            /**
-             * @description Dynamic tags: whether all conditions or any one of them must hold. Null for Manual tags.
-             * @enum {string|null}
-             */
-            appliesToCondition?: "All" | "Any" | null;
-            /** @description Required (1..25) for Dynamic tags; must be empty for Manual tags. */
-            conditions?: components["schemas"]["TagConditionSchema"][];
+        PauseResult: {
+            pausedDrawer: components["schemas"]["CashDrawer"];
+            replacementDrawer: components["schemas"]["CashDrawer"];
+            reconciliation: components["schemas"]["DrawerReconciliation"];
         };
-        CreateTax: {
-            title: string;
-            /** @description ISO 3166-1 alpha-2 country code; stored upper-case. */
-            countryCode: string;
-            /** @description State or province (the ISO 3166-2 subdivision code after the dash, e.g. CA, NSW); stored upper-case. Null (or absent): the tax of the whole country, used where no state-specific tax exists. */
-            stateCode?: string | null;
-            /** @description Tax rate on shipping and delivery charges, in basis points (875 = 8.75%), 0..10000. */
-            freight: number;
-            /** @description Tax rate on food, in basis points (875 = 8.75%), 0..10000. */
-            food: number;
-            /** @description Tax rate on general merchandise, in basis points (875 = 8.75%), 0..10000. */
-            generalMerchandise: number;
-            /** @description Tax rate on wine and other alcohol, in basis points (875 = 8.75%), 0..10000. */
-            wine: number;
-            /**
-             * @description Added: tax is added on top of prices. Included: prices already include the tax (VAT style).
-             * @enum {string}
-             */
-            taxCalculation: "Added" | "Included";
+        AppList: {
+            apps: components["schemas"]["App"][];
+            page: {
+                total: number;
+            };
         };
-        TaxList: {
-            taxes: components["schemas"]["Tax"][];
-            total: number;
+        AppSyncList: {
+            appSyncs: components["schemas"]["AppSyncWithAttempts"][];
         };
-        /** @description Partial update: only the fields sent change. */
-        UpdateTax: {
-            title?: string;
-            /** @description ISO 3166-1 alpha-2 country code; stored upper-case. */
-            countryCode?: string;
-            /** @description State or province (the ISO 3166-2 subdivision code after the dash, e.g. CA, NSW); stored upper-case. Null (or absent): the tax of the whole country, used where no state-specific tax exists. */
-            stateCode?: string | null;
-            /** @description Tax rate on shipping and delivery charges, in basis points (875 = 8.75%), 0..10000. */
-            freight?: number;
-            /** @description Tax rate on food, in basis points (875 = 8.75%), 0..10000. */
-            food?: number;
-            /** @description Tax rate on general merchandise, in basis points (875 = 8.75%), 0..10000. */
-            generalMerchandise?: number;
-            /** @description Tax rate on wine and other alcohol, in basis points (875 = 8.75%), 0..10000. */
-            wine?: number;
-            /**
-             * @description Added: tax is added on top of prices. Included: prices already include the tax (VAT style).
-             * @enum {string}
-             */
-            taxCalculation?: "Added" | "Included";
+        AppSyncWithAttempts: {
+            id: string;
+            appId: string | null;
+            objectType: string;
+            objectId: string;
+            status: string;
+            issues: string[];
+            actions: {
+                id: string;
+                httpType: string;
+                url: string;
+                label: string;
+            }[];
+            /** Format: date-time */
+            lastActivityDate: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            attempts: {
+                id: string;
+                status: string;
+                /** Format: date-time */
+                activityDate: string;
+                issues: {
+                    id: string;
+                    appSyncAttemptId: string;
+                    issue: string;
+                }[];
+            }[];
         };
-        CreateTenant: {
-            /** @description Lower-case letters, digits and dashes; unique in this instance (`x-tenant-slug`). */
+        CreateApp: {
+            /** @description Lower-case letters, digits and dashes; unique within the tenant. */
             slug: string;
             name: string;
-            /** @description IANA; default `UTC`. */
-            timeZone?: string;
-            /** @description ISO 4217; default `USD`. */
-            currency?: string;
-            owner: {
-                /** @description The identity provider’s `sub` of the owner. */
-                subject: string;
-                /** Format: email */
-                email: string;
-                firstName?: string;
-                lastName?: string;
-            };
+            description?: string | null;
             /**
-             * @description `empty` (default): one location and the owner. `demo`: a believable tasting room with weeks of activity.
+             * Format: uri
+             * @description An absolute http(s) URL.
+             */
+            homepageUrl?: string | null;
+            /**
+             * @description Inactive apps keep their data but cannot be synced.
              * @enum {string}
              */
-            seed?: "empty" | "demo";
-            /** @description Deleted by the scheduler after `ttlSeconds`, without a snapshot. */
-            ephemeral?: boolean;
-            /** @description Ephemeral tenants only: seconds until the scheduler deletes it (default 3600). */
-            ttlSeconds?: number;
+            status?: "active" | "inactive";
         };
-        CreatedTenant: {
-            tenant: components["schemas"]["Tenant"];
-            location: components["schemas"]["Location"];
-            owner: components["schemas"]["StaffUser"];
+        DeletedApp: {
+            message: string;
         };
-        DeletedTenant: {
-            tenant: components["schemas"]["Tenant"];
-            /** @description Where the final snapshot was written (BACKUP_DIR). */
-            finalSnapshot: string | null;
-            snapshotsPurged: number;
+        PostAppSync: {
+            /** @description The reporting app; must exist. */
+            appId?: string;
+            /** @description e.g. `Order`, `Customer`. */
+            objectType: string;
+            objectId: string;
+            /**
+             * @description How the app’s last sync of the object went.
+             * @enum {string}
+             */
+            status: "Success" | "Pending" | "Warning" | "Error";
+            issues?: string[];
+            actions?: {
+                /** @enum {string} */
+                httpType: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                /**
+                 * Format: uri
+                 * @description An absolute http(s) URL.
+                 */
+                url: string;
+                label: string;
+            }[];
         };
-        ImportedTenant: {
-            tenant: components["schemas"]["Tenant"];
-            /** @description Migrations the imported file lacked. */
-            appliedMigrations: string[];
-            /** @description Entries of the audit chain, all verified. */
-            auditEntries: number;
+        PutAppData: {
+            /** @description Replaces the whole object. */
+            data: {
+                [key: string]: unknown;
+            };
         };
-        OperatorAuditEntry: {
+        /** @description Partial update: only the fields sent change; null clears a field. Sync fields change only by sync. */
+        UpdateApp: {
+            /** @description Lower-case letters, digits and dashes; unique within the tenant. */
+            slug?: string;
+            name?: string;
+            description?: string | null;
+            /**
+             * Format: uri
+             * @description An absolute http(s) URL.
+             */
+            homepageUrl?: string | null;
+            /**
+             * @description Inactive apps keep their data but cannot be synced.
+             * @enum {string}
+             */
+            status?: "active" | "inactive";
+        };
+        AttachAsset: {
+            /** @description What the asset belongs to: `product`, `location`, `collection`, `customer`, `vendor`, `staff_user`, ... */
+            entityType: string;
+            entityId: string;
+            /** @description How it is used there: `primary`, `gallery`, `thumbnail`, `logo`, ... */
+            role: string;
+        };
+        CompleteUpload: {
+            /** @description The original file name; an extension of a known type (`.png`, `.pdf`...) must match the bytes. */
+            filename?: string;
+            /** @description SHA-256 the client computed; a mismatch is 400. */
+            checksum?: string;
+            /** @description Free-form key/value data kept with the asset (alt text, credits...). */
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        CreateDirectUpload: {
+            /** @enum {string} */
+            kind: "product_image" | "collection_image" | "location_image" | "logo" | "menu_image" | "staff_photo" | "experience_image" | "document";
+            /** @description The original file name; an extension of a known type (`.png`, `.pdf`...) must match the bytes. */
+            filename?: string;
+            /**
+             * @description The type of the file to come; the upload must send it as Content-Type and the bytes must be of it.
+             * @enum {string}
+             */
+            mimeType?: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "image/avif" | "application/pdf";
+            /** @description The size of the file to come; larger than MEDIA_MAX_BYTES is 413 at once. */
+            sizeBytes?: number;
+            locationId?: string | null;
+            /** @description Free-form key/value data kept with the asset (alt text, credits...). */
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        DirectUpload: {
+            asset: components["schemas"]["MediaAsset"];
+            /** @description PUT the bytes here before `expiresAt`. */
+            uploadUrl: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        /** @description An uploaded image or document, possibly attached to another record. */
+        MediaAsset: {
+            /** Format: uuid */
             id: string;
-            /** @description `operator-key:<id>`, an operator JWT’s `sub`, `system:cli` or `system:<job>`. */
-            subject: string;
-            /** @description `tenant.create`, `tenant.suspend`, `tenant.delete`, `operator_key.create`... */
-            action: string;
-            tenantId: string | null;
-            tenantSlug: string | null;
+            tenantId: string;
+            locationId: string | null;
+            /** @description One of product_image, collection_image, location_image, logo, menu_image, staff_photo, experience_image, document. */
+            kind: string;
+            /** @description `embedded` (stored by this service) or `s3`. */
+            provider: string;
+            /** @description The object key in the store; reused assets share it. */
+            providerAssetId: string;
+            /** @description The direct-upload URL while a draft; null once ready. */
+            uploadUrl: string | null;
+            uploadExpiresAt: string | null;
+            /** @description Where the ready file is served; null while a draft. */
+            publicUrl: string | null;
+            /** @description `original` is the uploaded file. */
+            variants: {
+                [key: string]: string;
+            };
+            /** @enum {string} */
+            status: "draft" | "ready" | "deleted";
+            filename: string | null;
+            /** @description The type of the bytes, as sniffed from them. */
+            mimeType: string | null;
+            width: number | null;
+            height: number | null;
+            sizeBytes: number | null;
+            /** @description SHA-256 of the bytes, lower-case hex. */
+            checksum: string | null;
+            linkedEntityType: string | null;
+            linkedEntityId: string | null;
+            role: string | null;
             metadata: {
                 [key: string]: unknown;
             };
-            requestId: string | null;
-            ipAddress: string | null;
-            userAgent: string | null;
-            /** Format: date-time */
-            createdAt: string;
-        };
-        OperatorAuditList: {
-            auditEntries: components["schemas"]["OperatorAuditEntry"][];
-            page: {
-                total: number;
-                page: number;
-                limit: number;
-            };
-        };
-        TenantDetail: {
-            /** Format: uuid */
-            id: string;
-            slug: string;
-            name: string;
-            timeZone: string;
-            /** @description ISO 4217. */
-            currency: string;
-            /**
-             * @description `suspended`: every tenant route answers 403 `tenant_suspended` and its jobs pause.
-             * @enum {string}
-             */
-            status: "active" | "suspended";
-            ephemeral: boolean;
-            /** Format: date-time */
-            expiresAt: string | null;
+            reusedFromAssetId: string | null;
+            createdByStaffUserId: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            database: {
-                /** @description The database file. */
-                sizeBytes: number;
-                /** @description Its write-ahead log, not yet checkpointed. */
-                walBytes: number;
-                /** @description The newest audit entry: every write leaves one. */
-                lastWriteAt: string | null;
-                /** @description The last migration applied. */
-                schemaVersion: string | null;
-                /** @description Applied when the database is next opened. */
-                pendingMigrations: number;
-            };
-            backup: {
-                /** @description Snapshots in BACKUP_DIR holding this tenant. */
-                snapshots: number;
-                /** Format: date-time */
-                lastSnapshotAt: string | null;
-                /** @description null when LITESTREAM_REPLICA_URL is not set. */
-                replication: {
-                    replicaUrl: string;
-                    /** @description Of the Litestream process (`running`, `restarting`, `stopped`). */
-                    state: string | null;
-                } | null;
-            };
-        };
-        TenantList: {
-            tenants: {
-                /** Format: uuid */
-                id: string;
-                slug: string;
-                name: string;
-                timeZone: string;
-                /** @description ISO 4217. */
-                currency: string;
-                /**
-                 * @description `suspended`: every tenant route answers 403 `tenant_suspended` and its jobs pause.
-                 * @enum {string}
-                 */
-                status: "active" | "suspended";
-                ephemeral: boolean;
-                /** Format: date-time */
-                expiresAt: string | null;
-                /** Format: date-time */
-                createdAt: string;
-                /** Format: date-time */
-                updatedAt: string;
-                /** @description Several nodes: the node that owns it (every tenant of the cluster is listed). null on one node. */
-                node: string | null;
-            }[];
-            page: {
-                total: number;
-                page: number;
-                limit: number;
-            };
-        };
-        CreateVendor: {
-            name: string;
-            /** @description Short code, unique within the tenant (case-insensitive). */
-            code?: string | null;
-            /**
-             * @description Inactive vendors stay on record for history but are not offered for new purchasing.
-             * @enum {string}
-             */
-            status?: "active" | "inactive";
-            /**
-             * Format: uri
-             * @description An absolute http(s) URL.
-             */
-            website?: string | null;
-            phone?: string | null;
-            /** Format: email */
-            email?: string | null;
-            notes?: string | null;
-        };
-        /** @description Partial update: only the fields sent change; null clears a field. */
-        UpdateVendor: {
-            name?: string;
-            /** @description Short code, unique within the tenant (case-insensitive). */
-            code?: string | null;
-            /**
-             * @description Inactive vendors stay on record for history but are not offered for new purchasing.
-             * @enum {string}
-             */
-            status?: "active" | "inactive";
-            /**
-             * Format: uri
-             * @description An absolute http(s) URL.
-             */
-            website?: string | null;
-            phone?: string | null;
-            /** Format: email */
-            email?: string | null;
-            notes?: string | null;
-        };
-        /** @description A supplier the business buys from (ingredients, wine, goods). */
-        Vendor: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            code: string | null;
-            /**
-             * @description Inactive vendors stay on record for history but are not offered for new purchasing.
-             * @enum {string}
-             */
-            status: "active" | "inactive";
-            website: string | null;
-            phone: string | null;
-            email: string | null;
-            notes: string | null;
             /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
+            deletedAt: string | null;
         };
-        VendorList: {
-            vendors: components["schemas"]["Vendor"][];
-            page: {
-                total: number;
-                page: number;
-                limit: number;
-            };
+        ReuseAsset: {
+            locationId?: string | null;
+            /** @description The record the copy belongs to. */
+            linkedEntityType: string;
+            linkedEntityId: string;
+            /** @description How the copy is used there. */
+            role: string;
         };
         CreateTablesSubscription: {
             /** @description The event object to receive, matched case-insensitively; a name the event catalogue does not have (docs/events.md) is 400. E.g. `reservation`. */
@@ -14499,13 +13867,645 @@ export interface components {
                 limit: number;
             };
         };
-        WineAppellationList: {
-            wineAppellations: components["schemas"]["WineAppellation"][];
-            total: number;
+        AssignmentList: {
+            assignments: components["schemas"]["JobAssignment"][];
+            page: {
+                total: number;
+            };
         };
-        WineVarietalList: {
-            wineVarietals: components["schemas"]["WineVarietal"][];
-            total: number;
+        ClockIn: {
+            laborJobId: string;
+            staffUserId?: string;
+            locationId?: string;
+        };
+        CreateAssignment: {
+            staffUserId: string;
+            laborJobId: string;
+            locationId?: string;
+            primaryJob?: boolean;
+            /** @description Integer cents per hour; null uses the job default. */
+            basePayRateCents?: number | null;
+            /** Format: date-time */
+            startsAt?: string;
+            /** Format: date-time */
+            endsAt?: string | null;
+        };
+        CreateJob: {
+            title: string;
+            locationId?: string | null;
+            externalId?: string | null;
+            /** @description Short code, unique within the tenant (case-insensitive). */
+            code?: string | null;
+            tipped?: boolean;
+            /** @enum {string} */
+            compensationType?: "hourly" | "salary" | "none";
+            /** @description Integer cents. */
+            defaultWageAmount?: number | null;
+            /** @description ISO 4217 code; default USD. */
+            payCurrency?: string;
+            excludeFromLaborSummary?: boolean;
+            accessPrimitives?: {
+                grants?: string[];
+                denies?: string[];
+            };
+            payMetadata?: {
+                [key: string]: unknown;
+            };
+            jobMetadata?: {
+                [key: string]: unknown;
+            };
+        };
+        EmployeeList: {
+            employees: components["schemas"]["LaborEmployee"][];
+            page: {
+                total: number;
+            };
+        };
+        JobAssignment: {
+            id: string;
+            tenantId: string;
+            laborJobId: string;
+            staffUserId: string;
+            locationId: string;
+            primaryJob: boolean;
+            basePayRateCents: number | null;
+            startsAt: string;
+            endsAt: string | null;
+            active: boolean;
+            createdAt: string;
+            updatedAt: string;
+        };
+        JobList: {
+            jobs: components["schemas"]["LaborJob"][];
+            page: {
+                total: number;
+            };
+        };
+        LaborEmployee: {
+            tenantId: string;
+            staffUserId: string;
+            email: string;
+            firstName: string;
+            lastName: string;
+            preferredName: string | null;
+            displayName: string;
+            staffStatus: string;
+            profile: {
+                tenantId: string;
+                staffUserId: string;
+                employeeNumber: string | null;
+                externalPayrollId: string | null;
+                preferredName: string | null;
+                hireDate: string | null;
+                employmentStatus: string;
+                payType: string;
+                basePayRateCents: number | null;
+                overtimeEligible: boolean;
+                isTippedEmployee: boolean;
+                declaresCashTips: boolean;
+                participatesInTipPool: boolean;
+                primaryLocationId: string | null;
+                metadata: {
+                    [key: string]: unknown;
+                };
+                createdAt: string;
+                updatedAt: string;
+            } | null;
+            jobs: components["schemas"]["StaffJob"][];
+            activeJobs: components["schemas"]["StaffJob"][];
+            primaryJob: {
+                /** @description The job assignment id. */
+                id: string;
+                tenantId: string;
+                staffUserId: string;
+                laborJobId: string;
+                locationId: string;
+                jobCode: string | null;
+                title: string;
+                active: boolean;
+                primaryJob: boolean;
+                isTippedJob: boolean;
+                payType: string;
+                basePayRateCents: number | null;
+                overtimeEligible: boolean;
+                metadata: {
+                    [key: string]: unknown;
+                };
+                createdAt: string;
+                updatedAt: string;
+            } | null;
+            activeShift: {
+                id: string;
+                locationId: string;
+                jobRole: string;
+                status: string;
+                clockInAt: string;
+            } | null;
+        };
+        LaborJob: {
+            id: string;
+            tenantId: string;
+            locationId: string | null;
+            externalId: string | null;
+            code: string | null;
+            title: string;
+            tipped: boolean;
+            compensationType: string;
+            /** @description Cents per hour (hourly) or per pay period. */
+            defaultWageAmount: number | null;
+            payCurrency: string;
+            excludeFromLaborSummary: boolean;
+            /** @description Permission primitives from the catalogue (docs/permissions.md). */
+            accessPrimitives: {
+                /** @description Primitives a holder gains at the assignment’s location. */
+                grants: string[];
+                /** @description Primitives a holder loses there, whatever their roles say (denies win over grants). */
+                denies: string[];
+            };
+            payMetadata: {
+                [key: string]: unknown;
+            };
+            jobMetadata: {
+                [key: string]: unknown;
+            };
+            archivedAt: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        Profile: {
+            tenantId: string;
+            staffUserId: string;
+            employeeNumber: string | null;
+            externalPayrollId: string | null;
+            preferredName: string | null;
+            hireDate: string | null;
+            employmentStatus: string;
+            payType: string;
+            basePayRateCents: number | null;
+            overtimeEligible: boolean;
+            isTippedEmployee: boolean;
+            declaresCashTips: boolean;
+            participatesInTipPool: boolean;
+            primaryLocationId: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            createdAt: string;
+            updatedAt: string;
+        };
+        /** @description Creates the profile on first use (defaults: active, hourly, no rate), then partial. */
+        PutProfile: {
+            employeeNumber?: string | null;
+            externalPayrollId?: string | null;
+            preferredName?: string | null;
+            /**
+             * Format: date
+             * @example 2025-06-30
+             */
+            hireDate?: string | null;
+            /** @enum {string} */
+            employmentStatus?: "active" | "on_leave" | "terminated";
+            /** @enum {string} */
+            payType?: "hourly" | "salary" | "none";
+            /** @description Integer cents per hour (hourly) or per pay period. */
+            basePayRateCents?: number | null;
+            overtimeEligible?: boolean;
+            isTippedEmployee?: boolean;
+            declaresCashTips?: boolean;
+            participatesInTipPool?: boolean;
+            primaryLocationId?: string | null;
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        Shift: {
+            id: string;
+            tenantId: string;
+            staffUserId: string;
+            locationId: string;
+            laborJobId: string;
+            jobRole: string;
+            /** @description Cents an hour, fixed at clock-in (0 for jobs not paid hourly). */
+            payRateCents: number;
+            status: string;
+            businessDate: string;
+            clockInAt: string;
+            clockOutAt: string | null;
+            breaks: components["schemas"]["ShiftBreak"][];
+            /** @description Unpaid break time so far, whole seconds: the unpaid breaks’ milliseconds (an open break runs to clock-out, else now) summed, then truncated. */
+            breakSeconds: number;
+            /** @description Worked time so far, whole seconds: clockOutAt (else now) − clockInAt − the unpaid breaks, in milliseconds, truncated once per shift. Paid breaks are worked time. */
+            paidSeconds: number;
+            /** @description paidSeconds × payRateCents / 3600, rounded half-up to the cent: computed from the whole paidSeconds reported here, never from finer time. */
+            payCents: number;
+            createdAt: string;
+            updatedAt: string;
+        };
+        ShiftBreak: {
+            id: string;
+            paid: boolean;
+            startedAt: string;
+            endedAt: string | null;
+        };
+        ShiftList: {
+            shifts: components["schemas"]["Shift"][];
+            page: {
+                total: number;
+            };
+        };
+        StaffJob: {
+            /** @description The job assignment id. */
+            id: string;
+            tenantId: string;
+            staffUserId: string;
+            laborJobId: string;
+            locationId: string;
+            jobCode: string | null;
+            title: string;
+            active: boolean;
+            primaryJob: boolean;
+            isTippedJob: boolean;
+            payType: string;
+            basePayRateCents: number | null;
+            overtimeEligible: boolean;
+            metadata: {
+                [key: string]: unknown;
+            };
+            createdAt: string;
+            updatedAt: string;
+        };
+        StartBreak: {
+            paid?: boolean;
+        };
+        /** @description Partial update; `endsAt` ends the assignment. */
+        UpdateAssignment: {
+            primaryJob?: boolean;
+            /** @description Integer cents per hour; null uses the job default. */
+            basePayRateCents?: number | null;
+            /** Format: date-time */
+            startsAt?: string;
+            /** Format: date-time */
+            endsAt?: string | null;
+        };
+        /** @description Partial update: only the fields sent change. */
+        UpdateJob: {
+            title?: string;
+            locationId?: string | null;
+            externalId?: string | null;
+            /** @description Short code, unique within the tenant (case-insensitive). */
+            code?: string | null;
+            tipped?: boolean;
+            /** @enum {string} */
+            compensationType?: "hourly" | "salary" | "none";
+            /** @description Integer cents. */
+            defaultWageAmount?: number | null;
+            /** @description ISO 4217 code; default USD. */
+            payCurrency?: string;
+            excludeFromLaborSummary?: boolean;
+            accessPrimitives?: {
+                grants?: string[];
+                denies?: string[];
+            };
+            payMetadata?: {
+                [key: string]: unknown;
+            };
+            jobMetadata?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description Set to archive the job (any time: now is used); null restores it.
+             */
+            archivedAt?: string | null;
+        };
+        ConnectedPage: {
+            results: components["schemas"]["PartnerRestaurant"][];
+            pageSize: number;
+            currentPageNum: number;
+            currentPageToken: string | null;
+            /** @description null on the last page. */
+            nextPageToken: string | null;
+            totalResultCount: number;
+            lastPage: boolean;
+        };
+        PartnerRestaurant: {
+            /** @description The location id. */
+            id: string;
+            /** @description The location id (Toast’s name for it). */
+            restaurantGuid: string;
+            /** @description The tenant id. */
+            managementGroupGuid: string;
+            /** @description The location name. */
+            name: string;
+            /** @description The tenant (business) name. */
+            restaurantName: string;
+            locationName: string;
+            /** @description IANA time zone of the location. */
+            timeZone: string;
+            address: components["schemas"]["RestaurantAddress"];
+            /** Format: date-time */
+            createdDate: string;
+            /** Format: date-time */
+            modifiedDate: string;
+        };
+        RestaurantAddress: {
+            address1: string | null;
+            address2: string | null;
+            city: string | null;
+            stateCode: string | null;
+            zipCode: string | null;
+            country: string | null;
+            phone: string | null;
+        };
+        RestaurantDetail: {
+            guid: string;
+            general: {
+                /** @description The tenant (business) name. */
+                name: string;
+                locationName: string;
+                timeZone: string;
+                managementGroupGuid: string;
+                currencyCode: string;
+                /** @description Business days start at this local hour (0: midnight). */
+                closeoutHour: number;
+            };
+            location: components["schemas"]["RestaurantAddress"];
+            createdDate: string;
+            modifiedDate: string;
+        };
+        /** @description One period of the metrics report, per location unless grouped without `RESTAURANT`. Amounts are integer cents. */
+        EraMetricsRow: {
+            /** @description The location; null when `groupBy` leaves out `RESTAURANT` (locations added together). */
+            restaurantGuid: string | null;
+            /**
+             * Format: date
+             * @description First business date of the period, clipped to the range.
+             * @example 2025-06-30
+             */
+            periodStart: string;
+            /**
+             * Format: date
+             * @description Last business date of the period, clipped to the range.
+             * @example 2025-06-30
+             */
+            periodEnd: string;
+            /** @description Line subtotals less discounts and included tax; voided lines and gift cards sold left out. */
+            netSalesAmount: number;
+            /** @description Net sales plus discounts. */
+            grossSalesAmount: number;
+            /** @description Discounts of the lines sold. */
+            discountAmount: number;
+            /** @description The orders’ tax. */
+            taxAmount: number;
+            /** @description The orders’ tips. */
+            tipAmount: number;
+            /** @description Orders opened in the period, voided ones left out. */
+            ordersCount: number;
+            /** @description Their guests: each order’s `seatCount`, or 1. */
+            guestCount: number;
+            /** @description Orders voided after being submitted. */
+            voidOrdersCount: number;
+            /** @description Units of lines voided after being sent. */
+            voidItemsCount: number;
+            /** @description What those lines would have cost. */
+            voidAmount: number;
+            /** @description The completed shifts’ `payCents` summed. */
+            hourlyJobTotalPay: number;
+            /** @description Net sales per order, half-up; null without orders. */
+            avgOrderValue: number | null;
+            /** @description Net sales per guest, half-up; null without guests. */
+            avgGuestAmount: number | null;
+            /** @description The completed shifts’ `paidSeconds` summed, in hours to the hundredth, half-up. */
+            hourlyJobTotalHours: number;
+            /** @description Labor cost over net sales, basis points, half-up; null without net sales. */
+            laborCostPercentBps: number | null;
+        };
+        EraRequest: {
+            /**
+             * @description First business date, `YYYY-MM-DD` (or Toast’s `YYYYMMDD`).
+             * @example 2025-06-01
+             */
+            startBusinessDate: string;
+            /** @description Last business date (inclusive), same forms; at most 732 days after the first. */
+            endBusinessDate: string;
+            /** @description Location ids to report on; every location when absent. */
+            restaurantIds?: string[];
+            /** @description `RESTAURANT` (one row per location; leave it out to add locations together); the labor report also knows `JOB` and `EMPLOYEE`. Default `[RESTAURANT]`, for labor `[RESTAURANT, JOB]`. */
+            groupBy?: string[];
+        };
+        Pending: {
+            reportRequestId: string;
+            /** @constant */
+            status: "pending";
+            requestedAt: string;
+        };
+        CreateCredential: {
+            /** @example Booking partner */
+            name: string;
+            /**
+             * @example [
+             *       "reservations:read",
+             *       "reservations:write"
+             *     ]
+             */
+            scopes: ("reservations:read" | "reservations:write" | "webhooks:manage")[];
+            /** @description The locations the credential may act at (its allowlist). */
+            locationIds: string[];
+            /**
+             * @description Requests per minute; default 120.
+             * @example 120
+             */
+            rateLimitPerMinute?: number;
+        };
+        CreatedCredential: {
+            credential: components["schemas"]["Credential"];
+            /** @description The `tpk_live_` token. Shown only in this response: only its hash is stored. */
+            token: string;
+        };
+        CredentialList: {
+            credentials: components["schemas"]["Credential"][];
+        };
+        CreateTenant: {
+            /** @description Lower-case letters, digits and dashes; unique in this instance (`x-tenant-slug`). */
+            slug: string;
+            name: string;
+            /** @description IANA; default `UTC`. */
+            timeZone?: string;
+            /** @description ISO 4217; default `USD`. */
+            currency?: string;
+            owner: {
+                /** @description The identity provider’s `sub` of the owner. */
+                subject: string;
+                /** Format: email */
+                email: string;
+                firstName?: string;
+                lastName?: string;
+            };
+            /**
+             * @description `empty` (default): one location and the owner. `demo`: a believable tasting room with weeks of activity.
+             * @enum {string}
+             */
+            seed?: "empty" | "demo";
+            /** @description Deleted by the scheduler after `ttlSeconds`, without a snapshot. */
+            ephemeral?: boolean;
+            /** @description Ephemeral tenants only: seconds until the scheduler deletes it (default 3600). */
+            ttlSeconds?: number;
+        };
+        CreatedTenant: {
+            tenant: components["schemas"]["Tenant"];
+            location: components["schemas"]["Location"];
+            owner: components["schemas"]["StaffUser"];
+        };
+        DeletedTenant: {
+            tenant: components["schemas"]["Tenant"];
+            /** @description Where the final snapshot was written (BACKUP_DIR). */
+            finalSnapshot: string | null;
+            snapshotsPurged: number;
+        };
+        ImportedTenant: {
+            tenant: components["schemas"]["Tenant"];
+            /** @description Migrations the imported file lacked. */
+            appliedMigrations: string[];
+            /** @description Entries of the audit chain, all verified. */
+            auditEntries: number;
+        };
+        OperatorAuditEntry: {
+            id: string;
+            /** @description `operator-key:<id>`, an operator JWT’s `sub`, `system:cli` or `system:<job>`. */
+            subject: string;
+            /** @description `tenant.create`, `tenant.suspend`, `tenant.delete`, `operator_key.create`... */
+            action: string;
+            tenantId: string | null;
+            tenantSlug: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            requestId: string | null;
+            ipAddress: string | null;
+            userAgent: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        OperatorAuditList: {
+            auditEntries: components["schemas"]["OperatorAuditEntry"][];
+            page: {
+                total: number;
+                page: number;
+                limit: number;
+            };
+        };
+        TenantDetail: {
+            /** Format: uuid */
+            id: string;
+            slug: string;
+            name: string;
+            timeZone: string;
+            /** @description ISO 4217. */
+            currency: string;
+            /**
+             * @description `suspended`: every tenant route answers 403 `tenant_suspended` and its jobs pause.
+             * @enum {string}
+             */
+            status: "active" | "suspended";
+            ephemeral: boolean;
+            /** Format: date-time */
+            expiresAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            database: {
+                /** @description The database file. */
+                sizeBytes: number;
+                /** @description Its write-ahead log, not yet checkpointed. */
+                walBytes: number;
+                /** @description The newest audit entry: every write leaves one. */
+                lastWriteAt: string | null;
+                /** @description The last migration applied. */
+                schemaVersion: string | null;
+                /** @description Applied when the database is next opened. */
+                pendingMigrations: number;
+            };
+            backup: {
+                /** @description Snapshots in BACKUP_DIR holding this tenant. */
+                snapshots: number;
+                /** Format: date-time */
+                lastSnapshotAt: string | null;
+                /** @description null when LITESTREAM_REPLICA_URL is not set. */
+                replication: {
+                    replicaUrl: string;
+                    /** @description Of the Litestream process (`running`, `restarting`, `stopped`). */
+                    state: string | null;
+                } | null;
+            };
+        };
+        TenantList: {
+            tenants: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name: string;
+                timeZone: string;
+                /** @description ISO 4217. */
+                currency: string;
+                /**
+                 * @description `suspended`: every tenant route answers 403 `tenant_suspended` and its jobs pause.
+                 * @enum {string}
+                 */
+                status: "active" | "suspended";
+                ephemeral: boolean;
+                /** Format: date-time */
+                expiresAt: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /** @description Several nodes: the node that owns it (every tenant of the cluster is listed). null on one node. */
+                node: string | null;
+            }[];
+            page: {
+                total: number;
+                page: number;
+                limit: number;
+            };
+        };
+        ClusterNode: {
+            id: string;
+            /** @description Where the other nodes reach it (NODE_ADVERTISE_URL). */
+            url: string;
+            /** Format: date-time */
+            startedAt: string;
+            /** @description Tenants it owns. */
+            tenants: number;
+        };
+        ClusterTenant: {
+            /** Format: uuid */
+            id: string;
+            slug: string;
+            /** @description The node that serves and writes it. */
+            owner: string;
+            /** @description Incremented by every change of owner (compare-and-swap in etcd). */
+            epoch: number;
+            /** @description False between the owner’s lease expiring and another node claiming it. */
+            ownerAlive: boolean;
+            /** @description The node it is being moved to. */
+            moving: string | null;
+            /** @description Its owner died before Litestream uploaded it, and the replica holds nothing to restore: it is not served (503). Another failover tries the replica again; delete it to free the slug. */
+            lost: {
+                /** Format: date-time */
+                at: string;
+                reason: string;
+            } | null;
+            /** @description Its replication as its owner measures it; null when the owner did not answer. */
+            replication: components["schemas"]["ReplicationLag"] | null;
+        };
+        MoveTenantBody: {
+            /** @description The target node id. */
+            to: string;
+        };
+        RebalanceResult: {
+            moves: components["schemas"]["MoveResult"][];
+            balanced: boolean;
         };
         /** @description An RFC 9457 problem document (`application/problem+json`). Members beyond these carry the state a refusal depends on (`currentStatus`, `currentVersion`, ...). */
         Problem: {
@@ -14700,6 +14700,7 @@ export interface components {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
                 "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -14776,6 +14777,8 @@ export interface components {
         Location: string;
         /** @description The record’s `version`, as `if-match` takes it: the digits alone, not a quoted entity tag. */
         ETag: string;
+        /** @description Where the credential’s limit stands (sent to credentials only): `limit=<n>, remaining=<n>, reset=<seconds>`. */
+        RateLimit: string;
         /** @description Requests the tables-API credential may make in the window (sent to credentials only). */
         RateLimitLimit: number;
         /** @description Requests the credential has left in the window. */
@@ -14871,7 +14874,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs; on `/health/ready`, start-up work still to do is `pending` (`defaultTenant`). */
                         checks: {
                             [key: string]: string;
                         };
@@ -14948,7 +14951,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs; on `/health/ready`, start-up work still to do is `pending` (`defaultTenant`). */
                         checks: {
                             [key: string]: string;
                         };
@@ -15032,7 +15035,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs; on `/health/ready`, start-up work still to do is `pending` (`defaultTenant`). */
                         checks: {
                             [key: string]: string;
                         };
@@ -15109,7 +15112,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs; on `/health/ready`, start-up work still to do is `pending` (`defaultTenant`). */
                         checks: {
                             [key: string]: string;
                         };
@@ -15193,7 +15196,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs; on `/health/ready`, start-up work still to do is `pending` (`defaultTenant`). */
                         checks: {
                             [key: string]: string;
                         };
@@ -15270,7 +15273,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
                         foundationEnabled: boolean;
-                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs. */
+                        /** @description Each database touched and its result (`ok`; `failed`, or the error to operators); `replication` is the Litestream state when it runs; on `/health/ready`, start-up work still to do is `pending` (`defaultTenant`). */
                         checks: {
                             [key: string]: string;
                         };
@@ -16747,6 +16750,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -16799,6 +16803,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -16850,6 +16855,7 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     Location: components["headers"]["Location"];
                     ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -16869,6 +16875,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -16913,6 +16920,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -16966,6 +16974,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -24685,6 +24694,136 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getShippingOffPremiseSettings: {
+        parameters: {
+            query: {
+                locationId: string;
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OffPremiseSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateShippingOffPremiseSettings: {
+        parameters: {
+            query: {
+                locationId: string;
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PutOffPremiseSettings"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OffPremiseSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    controlShippingOffPremiseChannel: {
+        parameters: {
+            query: {
+                locationId: string;
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChannelControl"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OffPremiseSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listShippings: {
         parameters: {
             query?: {
@@ -24971,136 +25110,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["URITooLong"];
-            431: components["responses"]["RequestHeaderFieldsTooLarge"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getShippingOffPremiseSettings: {
-        parameters: {
-            query: {
-                locationId: string;
-            };
-            header?: {
-                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
-                "x-tenant-id"?: components["parameters"]["TenantId"];
-                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
-                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
-                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
-                "x-location-id"?: components["parameters"]["LocationId"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OffPremiseSettings"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            414: components["responses"]["URITooLong"];
-            431: components["responses"]["RequestHeaderFieldsTooLarge"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    updateShippingOffPremiseSettings: {
-        parameters: {
-            query: {
-                locationId: string;
-            };
-            header?: {
-                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
-                "x-tenant-id"?: components["parameters"]["TenantId"];
-                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
-                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
-                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
-                "x-location-id"?: components["parameters"]["LocationId"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["PutOffPremiseSettings"];
-            };
-        };
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OffPremiseSettings"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["URITooLong"];
-            415: components["responses"]["UnsupportedMediaType"];
-            431: components["responses"]["RequestHeaderFieldsTooLarge"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    controlShippingOffPremiseChannel: {
-        parameters: {
-            query: {
-                locationId: string;
-            };
-            header?: {
-                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
-                "x-tenant-id"?: components["parameters"]["TenantId"];
-                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
-                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
-                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
-                "x-location-id"?: components["parameters"]["LocationId"];
-            };
-            path: {
-                channelId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ChannelControl"];
-            };
-        };
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OffPremiseSettings"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["URITooLong"];
-            415: components["responses"]["UnsupportedMediaType"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -27815,6 +27824,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -27862,6 +27872,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -27915,6 +27926,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -27964,6 +27976,7 @@ export interface operations {
             204: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -29529,6 +29542,35 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getAdminBackups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listAdminTenants: {
         parameters: {
             query?: {
@@ -29947,35 +29989,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getAdminBackups: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BackupReport"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            414: components["responses"]["URITooLong"];
-            431: components["responses"]["RequestHeaderFieldsTooLarge"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
     getProblem: {
         parameters: {
             query?: never;
@@ -30005,1178 +30018,6 @@ export interface operations {
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    vendorCreateEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "vendor";
-                    /** @constant */
-                    action: "create";
-                    payload: components["schemas"]["Vendor"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    vendorUpdateEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "vendor";
-                    /** @constant */
-                    action: "update";
-                    payload: components["schemas"]["Vendor"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    vendorDeleteEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "vendor";
-                    /** @constant */
-                    action: "delete";
-                    payload: components["schemas"]["Vendor"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    appCreateEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "app";
-                    /** @constant */
-                    action: "create";
-                    payload: components["schemas"]["App"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    appUpdateEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "app";
-                    /** @constant */
-                    action: "update";
-                    payload: components["schemas"]["App"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    appDeleteEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "app";
-                    /** @constant */
-                    action: "delete";
-                    payload: components["schemas"]["App"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    appSyncEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "app";
-                    /** @constant */
-                    action: "sync";
-                    payload: components["schemas"]["App"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    orderCreateEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "order";
-                    /** @constant */
-                    action: "create";
-                    payload: components["schemas"]["Order"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    orderUpdateEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "order";
-                    /** @constant */
-                    action: "update";
-                    payload: components["schemas"]["Order"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    orderSubmitEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "order";
-                    /** @constant */
-                    action: "submit";
-                    payload: components["schemas"]["Order"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    orderVoidEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "order";
-                    /** @constant */
-                    action: "void";
-                    payload: components["schemas"]["Order"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    orderCloseEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "order";
-                    /** @constant */
-                    action: "close";
-                    payload: components["schemas"]["Order"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    orderPayEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "order";
-                    /** @constant */
-                    action: "pay";
-                    payload: components["schemas"]["Order"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    orderRefundEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "order";
-                    /** @constant */
-                    action: "refund";
-                    payload: components["schemas"]["Order"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    orderOffPremiseStagedEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "order";
-                    /** @constant */
-                    action: "off_premise_staged";
-                    payload: components["schemas"]["Order"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    orderOffPremiseReadyEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "order";
-                    /** @constant */
-                    action: "off_premise_ready";
-                    payload: components["schemas"]["Order"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    orderOffPremiseArrivedEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "order";
-                    /** @constant */
-                    action: "off_premise_arrived";
-                    payload: components["schemas"]["Order"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    orderOffPremisePickedUpEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "order";
-                    /** @constant */
-                    action: "off_premise_picked_up";
-                    payload: components["schemas"]["Order"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    orderOffPremiseDispatchedEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "order";
-                    /** @constant */
-                    action: "off_premise_dispatched";
-                    payload: components["schemas"]["Order"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    orderOffPremiseDeliveredEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "order";
-                    /** @constant */
-                    action: "off_premise_delivered";
-                    payload: components["schemas"]["Order"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    orderFulfillEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "order";
-                    /** @constant */
-                    action: "fulfill";
-                    payload: components["schemas"]["Order"] & {
-                        fulfillment: components["schemas"]["Fulfillment"];
-                    };
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    shippingCreateEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "shipping";
-                    /** @constant */
-                    action: "create";
-                    payload: components["schemas"]["ShippingConfiguration"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    shippingUpdateEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "shipping";
-                    /** @constant */
-                    action: "update";
-                    payload: components["schemas"]["ShippingConfiguration"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    shippingDeleteEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "shipping";
-                    /** @constant */
-                    action: "delete";
-                    payload: components["schemas"]["ShippingConfiguration"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    offPremiseSettingsUpdateEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "off_premise_settings";
-                    /** @constant */
-                    action: "update";
-                    payload: components["schemas"]["OffPremiseSettings"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    offPremiseChannelUpdateEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "off_premise_channel";
-                    /** @constant */
-                    action: "update";
-                    payload: components["schemas"]["Channel"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
         };
     };
     reservationCreateEvent: {
@@ -31366,7 +30207,7 @@ export interface operations {
             };
         };
     };
-    cashDrawerCreateEvent: {
+    vendorCreateEvent: {
         parameters: {
             query?: never;
             header: {
@@ -31383,11 +30224,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string} */
-                    object: "cash_drawer" | "cash-drawer";
+                    /** @constant */
+                    object: "vendor";
                     /** @constant */
                     action: "create";
-                    payload: components["schemas"]["CashDrawer"];
+                    payload: components["schemas"]["Vendor"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
                     tenantId: string;
@@ -31411,191 +30252,7 @@ export interface operations {
             };
         };
     };
-    cashDrawerAssignEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    object: "cash_drawer" | "cash-drawer";
-                    /** @constant */
-                    action: "assign";
-                    payload: components["schemas"]["CashDrawer"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    cashDrawerPauseEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    object: "cash_drawer" | "cash-drawer";
-                    /** @constant */
-                    action: "pause";
-                    payload: components["schemas"]["CashDrawer"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    cashDrawerEntryEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    object: "cash_drawer" | "cash-drawer";
-                    /** @constant */
-                    action: "entry";
-                    payload: components["schemas"]["CashDrawer"] & {
-                        entry: components["schemas"]["DrawerEntry"];
-                    };
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    cashDrawerCloseEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    object: "cash_drawer" | "cash-drawer";
-                    /** @constant */
-                    action: "close";
-                    payload: components["schemas"]["CashDrawer"] & {
-                        closeoutSummary: components["schemas"]["CloseoutSummary"];
-                    };
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    paymentCaptureEvent: {
+    vendorUpdateEvent: {
         parameters: {
             query?: never;
             header: {
@@ -31613,280 +30270,10 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @constant */
-                    object: "payment";
-                    /** @constant */
-                    action: "capture";
-                    payload: components["schemas"]["Payment"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    paymentAuthorizeEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "payment";
-                    /** @constant */
-                    action: "authorize";
-                    payload: components["schemas"]["Payment"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    paymentFailEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "payment";
-                    /** @constant */
-                    action: "fail";
-                    payload: components["schemas"]["Payment"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    paymentVoidEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "payment";
-                    /** @constant */
-                    action: "void";
-                    payload: components["schemas"]["Payment"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    paymentRefundEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "payment";
-                    /** @constant */
-                    action: "refund";
-                    payload: components["schemas"]["Payment"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    laborJobCreateEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    object: "labor_job" | "labor-job";
-                    /** @constant */
-                    action: "create";
-                    payload: components["schemas"]["LaborJob"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    laborJobUpdateEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    object: "labor_job" | "labor-job";
+                    object: "vendor";
                     /** @constant */
                     action: "update";
-                    payload: components["schemas"]["LaborJob"];
+                    payload: components["schemas"]["Vendor"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
                     tenantId: string;
@@ -31910,7 +30297,7 @@ export interface operations {
             };
         };
     };
-    laborJobAssignmentCreateEvent: {
+    vendorDeleteEvent: {
         parameters: {
             query?: never;
             header: {
@@ -31927,596 +30314,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string} */
-                    object: "labor_job_assignment" | "labor-job-assignment";
                     /** @constant */
-                    action: "create";
-                    payload: components["schemas"]["JobAssignment"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    laborJobAssignmentUpdateEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    object: "labor_job_assignment" | "labor-job-assignment";
-                    /** @constant */
-                    action: "update";
-                    payload: components["schemas"]["JobAssignment"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    laborEmployeeCreateEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    object: "labor_employee" | "labor-employee";
-                    /** @constant */
-                    action: "create";
-                    payload: components["schemas"]["Profile"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    laborEmployeeUpdateEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    object: "labor_employee" | "labor-employee";
-                    /** @constant */
-                    action: "update";
-                    payload: components["schemas"]["Profile"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    laborShiftClockInEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    object: "labor_shift" | "labor-shift";
-                    /** @enum {string} */
-                    action: "clock_in" | "clock-in";
-                    payload: components["schemas"]["Shift"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    laborShiftBreakStartEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    object: "labor_shift" | "labor-shift";
-                    /** @enum {string} */
-                    action: "break_start" | "break-start";
-                    payload: components["schemas"]["Shift"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    laborShiftBreakEndEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    object: "labor_shift" | "labor-shift";
-                    /** @enum {string} */
-                    action: "break_end" | "break-end";
-                    payload: components["schemas"]["Shift"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    laborShiftClockOutEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    object: "labor_shift" | "labor-shift";
-                    /** @enum {string} */
-                    action: "clock_out" | "clock-out";
-                    payload: components["schemas"]["Shift"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    mediaAssetCreateEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    object: "media_asset" | "media-asset";
-                    /** @constant */
-                    action: "create";
-                    payload: components["schemas"]["MediaAsset"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    mediaAssetCompleteEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    object: "media_asset" | "media-asset";
-                    /** @constant */
-                    action: "complete";
-                    payload: components["schemas"]["MediaAsset"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    mediaAssetAttachEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    object: "media_asset" | "media-asset";
-                    /** @constant */
-                    action: "attach";
-                    payload: components["schemas"]["MediaAsset"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    mediaAssetReuseEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    object: "media_asset" | "media-asset";
-                    /** @constant */
-                    action: "reuse";
-                    payload: components["schemas"]["MediaAsset"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    mediaAssetDeleteEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    object: "media_asset" | "media-asset";
+                    object: "vendor";
                     /** @constant */
                     action: "delete";
-                    payload: components["schemas"]["MediaAsset"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    mediaAssetRestoreEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    object: "media_asset" | "media-asset";
-                    /** @constant */
-                    action: "restore";
-                    payload: components["schemas"]["MediaAsset"];
+                    payload: components["schemas"]["Vendor"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
                     tenantId: string;
@@ -34170,141 +31972,6 @@ export interface operations {
             };
         };
     };
-    couponCreateEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "coupon";
-                    /** @constant */
-                    action: "create";
-                    payload: components["schemas"]["Coupon"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    couponUpdateEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "coupon";
-                    /** @constant */
-                    action: "update";
-                    payload: components["schemas"]["Coupon"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    couponDeleteEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "coupon";
-                    /** @constant */
-                    action: "delete";
-                    payload: components["schemas"]["Coupon"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     tagCreateEvent: {
         parameters: {
             query?: never;
@@ -34787,6 +32454,1954 @@ export interface operations {
                     /** @constant */
                     action: "delete";
                     payload: components["schemas"]["Tax"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    couponCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "coupon";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["Coupon"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    couponUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "coupon";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["Coupon"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    couponDeleteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "coupon";
+                    /** @constant */
+                    action: "delete";
+                    payload: components["schemas"]["Coupon"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ingredientCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "ingredient";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["Ingredient"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ingredientUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "ingredient";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["Ingredient"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ingredientDeactivateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "ingredient";
+                    /** @constant */
+                    action: "deactivate";
+                    payload: components["schemas"]["Ingredient"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ingredientReactivateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "ingredient";
+                    /** @constant */
+                    action: "reactivate";
+                    payload: components["schemas"]["Ingredient"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ingredientReceiveEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "ingredient";
+                    /** @constant */
+                    action: "receive";
+                    payload: components["schemas"]["StockChange"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ingredientWasteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "ingredient";
+                    /** @constant */
+                    action: "waste";
+                    payload: components["schemas"]["StockChange"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ingredientCountEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "ingredient";
+                    /** @constant */
+                    action: "count";
+                    payload: components["schemas"]["StockChange"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ingredientStockUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "ingredient_stock";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["IngredientStock"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ingredientStockLowEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "ingredient_stock";
+                    /** @constant */
+                    action: "low";
+                    payload: {
+                        ingredientId: string;
+                        code: string;
+                        name: string;
+                        stock: components["schemas"]["IngredientStock"];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recipeCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "recipe";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["Recipe"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recipeUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "recipe";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["Recipe"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recipeDeactivateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "recipe";
+                    /** @constant */
+                    action: "deactivate";
+                    payload: components["schemas"]["Recipe"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recipeReactivateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "recipe";
+                    /** @constant */
+                    action: "reactivate";
+                    payload: components["schemas"]["Recipe"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    inventoryDepleteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "inventory";
+                    /** @constant */
+                    action: "deplete";
+                    payload: {
+                        orderId: string;
+                        movements: components["schemas"]["InventoryMovement"][];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    inventoryDepleteReversalEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "inventory";
+                    /** @constant */
+                    action: "deplete_reversal";
+                    payload: {
+                        orderId: string;
+                        movements: components["schemas"]["InventoryMovement"][];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderSubmitEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "submit";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderVoidEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "void";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderCloseEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "close";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderPayEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "pay";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderRefundEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "refund";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderOffPremiseStagedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "off_premise_staged";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderOffPremiseReadyEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "off_premise_ready";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderOffPremiseArrivedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "off_premise_arrived";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderOffPremisePickedUpEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "off_premise_picked_up";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderOffPremiseDispatchedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "off_premise_dispatched";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderOffPremiseDeliveredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "off_premise_delivered";
+                    payload: components["schemas"]["Order"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderFulfillEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order";
+                    /** @constant */
+                    action: "fulfill";
+                    payload: components["schemas"]["Order"] & {
+                        fulfillment: components["schemas"]["Fulfillment"];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderSettingsUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "order_settings";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["OrderSettings"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentCaptureEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "payment";
+                    /** @constant */
+                    action: "capture";
+                    payload: components["schemas"]["Payment"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentAuthorizeEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "payment";
+                    /** @constant */
+                    action: "authorize";
+                    payload: components["schemas"]["Payment"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentFailEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "payment";
+                    /** @constant */
+                    action: "fail";
+                    payload: components["schemas"]["Payment"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentVoidEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "payment";
+                    /** @constant */
+                    action: "void";
+                    payload: components["schemas"]["Payment"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentRefundEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "payment";
+                    /** @constant */
+                    action: "refund";
+                    payload: components["schemas"]["Payment"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    offPremiseSettingsUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "off_premise_settings";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["OffPremiseSettings"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    offPremiseChannelUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "off_premise_channel";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["Channel"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    shippingCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "shipping";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["ShippingConfiguration"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    shippingUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "shipping";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["ShippingConfiguration"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    shippingDeleteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    object: "shipping";
+                    /** @constant */
+                    action: "delete";
+                    payload: components["schemas"]["ShippingConfiguration"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
                     tenantId: string;
@@ -35712,7 +35327,7 @@ export interface operations {
             };
         };
     };
-    orderSettingsUpdateEvent: {
+    cashDrawerCreateEvent: {
         parameters: {
             query?: never;
             header: {
@@ -35729,56 +35344,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    object: "order_settings";
-                    /** @constant */
-                    action: "update";
-                    payload: components["schemas"]["OrderSettings"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    ingredientCreateEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "ingredient";
+                    /** @enum {string} */
+                    object: "cash_drawer" | "cash-drawer";
                     /** @constant */
                     action: "create";
-                    payload: components["schemas"]["Ingredient"];
+                    payload: components["schemas"]["CashDrawer"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
                     tenantId: string;
@@ -35802,7 +35372,7 @@ export interface operations {
             };
         };
     };
-    ingredientUpdateEvent: {
+    cashDrawerAssignEvent: {
         parameters: {
             query?: never;
             header: {
@@ -35819,11 +35389,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @enum {string} */
+                    object: "cash_drawer" | "cash-drawer";
                     /** @constant */
-                    object: "ingredient";
-                    /** @constant */
-                    action: "update";
-                    payload: components["schemas"]["Ingredient"];
+                    action: "assign";
+                    payload: components["schemas"]["CashDrawer"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
                     tenantId: string;
@@ -35847,7 +35417,7 @@ export interface operations {
             };
         };
     };
-    ingredientDeactivateEvent: {
+    cashDrawerPauseEvent: {
         parameters: {
             query?: never;
             header: {
@@ -35864,11 +35434,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @enum {string} */
+                    object: "cash_drawer" | "cash-drawer";
                     /** @constant */
-                    object: "ingredient";
-                    /** @constant */
-                    action: "deactivate";
-                    payload: components["schemas"]["Ingredient"];
+                    action: "pause";
+                    payload: components["schemas"]["CashDrawer"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
                     tenantId: string;
@@ -35892,7 +35462,7 @@ export interface operations {
             };
         };
     };
-    ingredientReactivateEvent: {
+    cashDrawerEntryEvent: {
         parameters: {
             query?: never;
             header: {
@@ -35909,240 +35479,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @enum {string} */
+                    object: "cash_drawer" | "cash-drawer";
                     /** @constant */
-                    object: "ingredient";
-                    /** @constant */
-                    action: "reactivate";
-                    payload: components["schemas"]["Ingredient"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    ingredientReceiveEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "ingredient";
-                    /** @constant */
-                    action: "receive";
-                    payload: components["schemas"]["StockChange"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    ingredientWasteEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "ingredient";
-                    /** @constant */
-                    action: "waste";
-                    payload: components["schemas"]["StockChange"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    ingredientCountEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "ingredient";
-                    /** @constant */
-                    action: "count";
-                    payload: components["schemas"]["StockChange"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    ingredientStockUpdateEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "ingredient_stock";
-                    /** @constant */
-                    action: "update";
-                    payload: components["schemas"]["IngredientStock"];
-                    /** @description The staff user id, or the subject of whoever acted. */
-                    user: string;
-                    tenantId: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: disables the subscription; its deliveries become dead letters. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    ingredientStockLowEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt. */
-                "webhook-timestamp": number;
-                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    object: "ingredient_stock";
-                    /** @constant */
-                    action: "low";
-                    payload: {
-                        ingredientId: string;
-                        code: string;
-                        name: string;
-                        stock: components["schemas"]["IngredientStock"];
+                    action: "entry";
+                    payload: components["schemas"]["CashDrawer"] & {
+                        entry: components["schemas"]["DrawerEntry"];
                     };
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
@@ -36167,7 +35509,54 @@ export interface operations {
             };
         };
     };
-    recipeCreateEvent: {
+    cashDrawerCloseEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    object: "cash_drawer" | "cash-drawer";
+                    /** @constant */
+                    action: "close";
+                    payload: components["schemas"]["CashDrawer"] & {
+                        closeoutSummary: components["schemas"]["CloseoutSummary"];
+                    };
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appCreateEvent: {
         parameters: {
             query?: never;
             header: {
@@ -36185,10 +35574,10 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @constant */
-                    object: "recipe";
+                    object: "app";
                     /** @constant */
                     action: "create";
-                    payload: components["schemas"]["Recipe"];
+                    payload: components["schemas"]["App"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
                     tenantId: string;
@@ -36212,7 +35601,7 @@ export interface operations {
             };
         };
     };
-    recipeUpdateEvent: {
+    appUpdateEvent: {
         parameters: {
             query?: never;
             header: {
@@ -36230,10 +35619,10 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @constant */
-                    object: "recipe";
+                    object: "app";
                     /** @constant */
                     action: "update";
-                    payload: components["schemas"]["Recipe"];
+                    payload: components["schemas"]["App"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
                     tenantId: string;
@@ -36257,7 +35646,7 @@ export interface operations {
             };
         };
     };
-    recipeDeactivateEvent: {
+    appDeleteEvent: {
         parameters: {
             query?: never;
             header: {
@@ -36275,10 +35664,10 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @constant */
-                    object: "recipe";
+                    object: "app";
                     /** @constant */
-                    action: "deactivate";
-                    payload: components["schemas"]["Recipe"];
+                    action: "delete";
+                    payload: components["schemas"]["App"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
                     tenantId: string;
@@ -36302,7 +35691,7 @@ export interface operations {
             };
         };
     };
-    recipeReactivateEvent: {
+    appSyncEvent: {
         parameters: {
             query?: never;
             header: {
@@ -36320,10 +35709,10 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @constant */
-                    object: "recipe";
+                    object: "app";
                     /** @constant */
-                    action: "reactivate";
-                    payload: components["schemas"]["Recipe"];
+                    action: "sync";
+                    payload: components["schemas"]["App"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
                     tenantId: string;
@@ -36347,7 +35736,7 @@ export interface operations {
             };
         };
     };
-    inventoryDepleteEvent: {
+    mediaAssetCreateEvent: {
         parameters: {
             query?: never;
             header: {
@@ -36364,14 +35753,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
-                    object: "inventory";
-                    /** @constant */
-                    action: "deplete";
-                    payload: {
-                        orderId: string;
-                        movements: components["schemas"]["InventoryMovement"][];
-                    };
+                    action: "create";
+                    payload: components["schemas"]["MediaAsset"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
                     tenantId: string;
@@ -36395,7 +35781,7 @@ export interface operations {
             };
         };
     };
-    inventoryDepleteReversalEvent: {
+    mediaAssetCompleteEvent: {
         parameters: {
             query?: never;
             header: {
@@ -36412,14 +35798,641 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
-                    object: "inventory";
+                    action: "complete";
+                    payload: components["schemas"]["MediaAsset"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    mediaAssetAttachEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
                     /** @constant */
-                    action: "deplete_reversal";
-                    payload: {
-                        orderId: string;
-                        movements: components["schemas"]["InventoryMovement"][];
-                    };
+                    action: "attach";
+                    payload: components["schemas"]["MediaAsset"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    mediaAssetReuseEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
+                    /** @constant */
+                    action: "reuse";
+                    payload: components["schemas"]["MediaAsset"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    mediaAssetDeleteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
+                    /** @constant */
+                    action: "delete";
+                    payload: components["schemas"]["MediaAsset"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    mediaAssetRestoreEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    object: "media_asset" | "media-asset";
+                    /** @constant */
+                    action: "restore";
+                    payload: components["schemas"]["MediaAsset"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    laborJobCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    object: "labor_job" | "labor-job";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["LaborJob"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    laborJobUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    object: "labor_job" | "labor-job";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["LaborJob"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    laborJobAssignmentCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    object: "labor_job_assignment" | "labor-job-assignment";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["JobAssignment"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    laborJobAssignmentUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    object: "labor_job_assignment" | "labor-job-assignment";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["JobAssignment"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    laborEmployeeCreateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    object: "labor_employee" | "labor-employee";
+                    /** @constant */
+                    action: "create";
+                    payload: components["schemas"]["Profile"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    laborEmployeeUpdateEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    object: "labor_employee" | "labor-employee";
+                    /** @constant */
+                    action: "update";
+                    payload: components["schemas"]["Profile"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    laborShiftClockInEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    object: "labor_shift" | "labor-shift";
+                    /** @enum {string} */
+                    action: "clock_in" | "clock-in";
+                    payload: components["schemas"]["Shift"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    laborShiftBreakStartEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    object: "labor_shift" | "labor-shift";
+                    /** @enum {string} */
+                    action: "break_start" | "break-start";
+                    payload: components["schemas"]["Shift"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    laborShiftBreakEndEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    object: "labor_shift" | "labor-shift";
+                    /** @enum {string} */
+                    action: "break_end" | "break-end";
+                    payload: components["schemas"]["Shift"];
+                    /** @description The staff user id, or the subject of whoever acted. */
+                    user: string;
+                    tenantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within the timeout acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription; its deliveries become dead letters. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    laborShiftClockOutEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and 32 hex digits: the same on every retry and replay of this event to this subscription. De-duplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the subscription’s `whsec_` secret (Standard Webhooks; verify with any of its libraries). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    object: "labor_shift" | "labor-shift";
+                    /** @enum {string} */
+                    action: "clock_out" | "clock-out";
+                    payload: components["schemas"]["Shift"];
                     /** @description The staff user id, or the subject of whoever acted. */
                     user: string;
                     tenantId: string;

@@ -392,13 +392,20 @@ export class ClusterNode {
    */
   private claimOrphans(nodes: Map<string, NodeRecord>): void {
     if (Date.now() - this.startedAt < this.ttlMs) return
-    const orphans = [...this.directory.tenants.values()]
-      .filter(({ value }) => !nodes.has(value.owner))
-      .map(({ value }) => value.tenant.id)
-    if (orphans.length === 0) return
-    const plan = assignOrphans(orphans, this.directory.countsByNode())
-    for (const [id, node] of plan) {
-      if (node !== this.id || this.busy.has(id)) continue
+    const records = [...this.directory.tenants.values()].map(({ value }) => value)
+    const orphaned = records.filter((r) => !nodes.has(r.owner))
+    if (orphaned.length === 0) return
+    // Claims complete in any order, and each survivor sees them land in its own: planning over the
+    // tenants already claimed from the nodes still leaving orphans too, against the counts without
+    // them, gives every survivor the plan it would have made before the first claim.
+    const departing = new Set(orphaned.map((r) => r.owner))
+    const claimed = records.filter((r) => nodes.has(r.owner) && departing.has(r.claimedFrom ?? ''))
+    const orphans = orphaned.map((r) => r.tenant.id)
+    const counts = this.directory.countsByNode()
+    for (const r of claimed) counts.set(r.owner, counts.get(r.owner)! - 1)
+    const plan = assignOrphans([...orphans, ...claimed.map((r) => r.tenant.id)], counts)
+    for (const id of orphans) {
+      if (plan.get(id) !== this.id || this.busy.has(id)) continue
       this.track(id, () => this.claim(id))
     }
   }
@@ -416,6 +423,7 @@ export class ClusterNode {
       changedAt: new Date().toISOString(),
       // Lost on the node that died: tried again here, from whatever the replica holds now.
       lost: undefined,
+      claimedFrom: from,
     }
     const revision = await swapTenantRecord(this.etcd, this.settings.prefix, current, next)
     if (revision === null) return

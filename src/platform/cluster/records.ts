@@ -27,6 +27,12 @@ export interface TenantRecord {
    * upload of it): not tried again until another node claims it; shown to operators.
    */
   lost?: { at: string; reason: string }
+  /**
+   * Set by a claim of a departed node's tenant: that node. Survivors plan a failover over the
+   * orphans and the tenants already claimed from it, so every survivor's plan is the same
+   * whichever claims it has seen land.
+   */
+  claimedFrom?: string
 }
 
 export interface MoveRequest {

@@ -5,6 +5,7 @@ import { registerGiftCardJobs } from './jobs'
 import * as model from './model'
 import { GiftCard, GiftCardSettings, GiftCardTransaction } from './model'
 import { giftCardRoutes } from './routes'
+import { ledgerEntryTypes } from './schema'
 
 export const giftCardsFamily = family({
   name: 'gift-cards',
@@ -22,17 +23,8 @@ export const giftCardsFamily = family({
     },
     {
       object: 'gift_card',
-      actions: [
-        'activate',
-        'load',
-        'void_load',
-        'redeem',
-        'void_redeem',
-        'adjust',
-        'cash_out',
-        'expire',
-        'merge',
-      ],
+      // One event per ledger entry, named by its type.
+      actions: ledgerEntryTypes,
       emittedBy: 'the ledger routes of `/gift-card`',
       payload: '`{giftCard, transaction}`',
       schema: t.Object({ giftCard: GiftCard, transaction: GiftCardTransaction }),

@@ -14844,6 +14844,25 @@ export interface operations {
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
                             nextRunAt: string | null;
                         }[];
+                        /** @description Operators only: the pool of open tenant databases. */
+                        tenantPool?: {
+                            /** @description Tenant databases open now. */
+                            open: number;
+                            /** @description How many it holds: TENANT_POOL_MEMORY over the measured size of a connection, or TENANT_POOL_SIZE, or what the open-file limit allows. */
+                            capacity: number;
+                            /** @description TENANT_POOL_MEMORY. */
+                            memoryBytes: number;
+                            /** @description Measured: the mean growth of resident memory across the opening of a connection. */
+                            connectionBytes: number;
+                            /** @description Uses of a tenant database that found it open, since start. */
+                            hits: number;
+                            /** @description Uses that had to open it. */
+                            misses: number;
+                            /** @description hits / (hits + misses); 1 before any use. */
+                            hitRate: number;
+                            /** @description Connections closed to make room. */
+                            evictions: number;
+                        };
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;
@@ -14903,6 +14922,25 @@ export interface operations {
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
                             nextRunAt: string | null;
                         }[];
+                        /** @description Operators only: the pool of open tenant databases. */
+                        tenantPool?: {
+                            /** @description Tenant databases open now. */
+                            open: number;
+                            /** @description How many it holds: TENANT_POOL_MEMORY over the measured size of a connection, or TENANT_POOL_SIZE, or what the open-file limit allows. */
+                            capacity: number;
+                            /** @description TENANT_POOL_MEMORY. */
+                            memoryBytes: number;
+                            /** @description Measured: the mean growth of resident memory across the opening of a connection. */
+                            connectionBytes: number;
+                            /** @description Uses of a tenant database that found it open, since start. */
+                            hits: number;
+                            /** @description Uses that had to open it. */
+                            misses: number;
+                            /** @description hits / (hits + misses); 1 before any use. */
+                            hitRate: number;
+                            /** @description Connections closed to make room. */
+                            evictions: number;
+                        };
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;
@@ -14969,6 +15007,25 @@ export interface operations {
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
                             nextRunAt: string | null;
                         }[];
+                        /** @description Operators only: the pool of open tenant databases. */
+                        tenantPool?: {
+                            /** @description Tenant databases open now. */
+                            open: number;
+                            /** @description How many it holds: TENANT_POOL_MEMORY over the measured size of a connection, or TENANT_POOL_SIZE, or what the open-file limit allows. */
+                            capacity: number;
+                            /** @description TENANT_POOL_MEMORY. */
+                            memoryBytes: number;
+                            /** @description Measured: the mean growth of resident memory across the opening of a connection. */
+                            connectionBytes: number;
+                            /** @description Uses of a tenant database that found it open, since start. */
+                            hits: number;
+                            /** @description Uses that had to open it. */
+                            misses: number;
+                            /** @description hits / (hits + misses); 1 before any use. */
+                            hitRate: number;
+                            /** @description Connections closed to make room. */
+                            evictions: number;
+                        };
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;
@@ -15028,6 +15085,25 @@ export interface operations {
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
                             nextRunAt: string | null;
                         }[];
+                        /** @description Operators only: the pool of open tenant databases. */
+                        tenantPool?: {
+                            /** @description Tenant databases open now. */
+                            open: number;
+                            /** @description How many it holds: TENANT_POOL_MEMORY over the measured size of a connection, or TENANT_POOL_SIZE, or what the open-file limit allows. */
+                            capacity: number;
+                            /** @description TENANT_POOL_MEMORY. */
+                            memoryBytes: number;
+                            /** @description Measured: the mean growth of resident memory across the opening of a connection. */
+                            connectionBytes: number;
+                            /** @description Uses of a tenant database that found it open, since start. */
+                            hits: number;
+                            /** @description Uses that had to open it. */
+                            misses: number;
+                            /** @description hits / (hits + misses); 1 before any use. */
+                            hitRate: number;
+                            /** @description Connections closed to make room. */
+                            evictions: number;
+                        };
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;
@@ -15094,6 +15170,25 @@ export interface operations {
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
                             nextRunAt: string | null;
                         }[];
+                        /** @description Operators only: the pool of open tenant databases. */
+                        tenantPool?: {
+                            /** @description Tenant databases open now. */
+                            open: number;
+                            /** @description How many it holds: TENANT_POOL_MEMORY over the measured size of a connection, or TENANT_POOL_SIZE, or what the open-file limit allows. */
+                            capacity: number;
+                            /** @description TENANT_POOL_MEMORY. */
+                            memoryBytes: number;
+                            /** @description Measured: the mean growth of resident memory across the opening of a connection. */
+                            connectionBytes: number;
+                            /** @description Uses of a tenant database that found it open, since start. */
+                            hits: number;
+                            /** @description Uses that had to open it. */
+                            misses: number;
+                            /** @description hits / (hits + misses); 1 before any use. */
+                            hitRate: number;
+                            /** @description Connections closed to make room. */
+                            evictions: number;
+                        };
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;
@@ -15153,6 +15248,25 @@ export interface operations {
                             /** @description When the next run is planned; null while one runs or before `serve` starts. */
                             nextRunAt: string | null;
                         }[];
+                        /** @description Operators only: the pool of open tenant databases. */
+                        tenantPool?: {
+                            /** @description Tenant databases open now. */
+                            open: number;
+                            /** @description How many it holds: TENANT_POOL_MEMORY over the measured size of a connection, or TENANT_POOL_SIZE, or what the open-file limit allows. */
+                            capacity: number;
+                            /** @description TENANT_POOL_MEMORY. */
+                            memoryBytes: number;
+                            /** @description Measured: the mean growth of resident memory across the opening of a connection. */
+                            connectionBytes: number;
+                            /** @description Uses of a tenant database that found it open, since start. */
+                            hits: number;
+                            /** @description Uses that had to open it. */
+                            misses: number;
+                            /** @description hits / (hits + misses); 1 before any use. */
+                            hitRate: number;
+                            /** @description Connections closed to make room. */
+                            evictions: number;
+                        };
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;

@@ -24,7 +24,9 @@ import { openPaymentProvider } from './payments'
 import type { PaymentProvider } from './payments/provider'
 import { openObjectStore } from './storage'
 import type { ObjectStore } from './storage/store'
-import { type DatabaseHandle, openControlDatabase, TenantPool } from './tenancy/databases'
+import { type DatabaseHandle, openControlDatabase, type PoolLimits, TenantPool } from './tenancy/databases'
+import { raiseFileLimit } from './tenancy/file-limit'
+import { countTenants } from './tenancy/tenants'
 import { registerTimeZoneSource } from './tenancy/time-zones'
 import { groupCommits } from './tenancy/transaction'
 
@@ -76,6 +78,38 @@ export interface PlatformOptions {
   serving?: boolean
 }
 
+/** Files kept for everything but pooled tenants: the control database, sockets, Litestream's pipes. */
+const FILES_RESERVED = 1024
+/** A pooled connection's files: the database, its WAL and its shared memory. */
+const FILES_PER_CONNECTION = 3
+/** Litestream 0.3 held ~7 files per database it replicated (README "Several nodes"). */
+const LITESTREAM_FILES_PER_DATABASE = 8
+/** No tenant connection is smaller (a one-table database's takes ~230 KB: bench/README.md). */
+const SMALLEST_CONNECTION_BYTES = 256 * 1024
+
+/**
+ * What bounds the tenant pool. A server raises its open-file limit to what the pool may hold and
+ * Litestream (which inherits it) needs; where it cannot, the pool holds what the limit allows and
+ * start-up says in one line what to set.
+ */
+function poolLimits(config: Config, log: Logger, serving: boolean, tenants: number): PoolLimits {
+  const limits = { memoryBytes: config.tenantPoolMemory, maxOpen: config.tenantPoolSize }
+  if (!serving) return limits
+  const mostOpen = config.tenantPoolSize ?? Math.floor(config.tenantPoolMemory / SMALLEST_CONNECTION_BYTES)
+  const forLitestream = config.litestreamReplicaUrl ? LITESTREAM_FILES_PER_DATABASE * (tenants + 1) : 0
+  const wanted = Math.max(FILES_PER_CONNECTION * mostOpen, forLitestream) + FILES_RESERVED
+  const files = raiseFileLimit(wanted)
+  if (!files || files.soft >= wanted) return limits
+  const maxOpen = Math.max(
+    1,
+    Math.min(mostOpen, Math.floor((files.soft - FILES_RESERVED) / FILES_PER_CONNECTION)),
+  )
+  log.warn(
+    `open-file limit ${files.soft} holds the tenant pool to ${maxOpen} connections: raise it to ${wanted} (ulimit -n ${wanted}, systemd LimitNOFILE=${wanted}, docker run --ulimit nofile=${wanted})`,
+  )
+  return { ...limits, maxOpen }
+}
+
 export async function openPlatform(config: Config, options: PlatformOptions): Promise<Platform> {
   const log = createLogger(config.logLevel)
   const sqliteOptions = {
@@ -88,11 +122,16 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
   watchAuthVersion(control.sqlite, () => signals.bumpControl())
   let cluster: ClusterNode | null = null
   const tenantOptions = { ...sqliteOptions, walCheckpoint: checkpoints ?? 'background' } as const
-  const pool = new TenantPool(config.dataDir, config.tenantPoolSize, tenantOptions, (tenantId, sqlite) => {
-    watchAuthVersion(sqlite, () => signals.bumpTenant(tenantId))
-    cluster?.gate(sqlite, tenantId)
-    if (options.serving && config.groupCommit) groupCommits(sqlite, config.sqliteBusyTimeoutMs)
-  })
+  const pool = new TenantPool(
+    config.dataDir,
+    poolLimits(config, log, options.serving ?? false, countTenants(control.db)),
+    tenantOptions,
+    (tenantId, sqlite) => {
+      watchAuthVersion(sqlite, () => signals.bumpTenant(tenantId))
+      cluster?.gate(sqlite, tenantId)
+      if (options.serving && config.groupCommit) groupCommits(sqlite, config.sqliteBusyTimeoutMs)
+    },
+  )
   if (config.cluster) {
     const node = new ClusterNode({
       config: { ...config, cluster: config.cluster },

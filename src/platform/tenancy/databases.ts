@@ -1,6 +1,6 @@
 // The control database and the pool of tenant databases, each opened and migrated on first use.
 import { type Database, SQLiteError } from 'bun:sqlite'
-import { existsSync, mkdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { type BunSQLiteDatabase, drizzle } from 'drizzle-orm/bun-sqlite'
 import { LRUCache } from 'lru-cache'
@@ -41,8 +41,35 @@ export function openControlDatabase(dataDir: string, options: SqliteOptions): Da
   return { sqlite, db: drizzleOn(sqlite) }
 }
 
+/** What bounds the pool: its memory (TENANT_POOL_MEMORY) and, when set, a count (TENANT_POOL_SIZE). */
+export interface PoolLimits {
+  memoryBytes: number
+  maxOpen?: number
+}
+
+/** What /health shows operators of the pool's decisions. */
+export interface PoolStats {
+  open: number
+  /** How many connections fit: the memory over the measured size, or the count limit. */
+  capacity: number
+  memoryBytes: number
+  /** Measured: the mean growth of resident memory across the opening of a connection. */
+  connectionBytes: number
+  hits: number
+  misses: number
+  evictions: number
+}
+
+/** Opens measured before the first close (afterwards a close's freed memory hides an open's). */
+const SIZE_SAMPLES = 64
+
+const residentBytes = () => Number(readFileSync('/proc/self/statm', 'latin1').split(' ')[1]) * 4096
+
 /**
- * Open tenant databases, least recently used evicted beyond `size` (TENANT_POOL_SIZE). Only
+ * Open tenant databases, least recently used evicted beyond what `limits` allow. An open
+ * connection holds ~0.5 MB whatever it reads (the parsed schema of ~90 tables is most of it:
+ * bench/README.md), so the pool holds as many as its memory fits, by the size it measures on its
+ * first opens: resident memory before the file is opened and after its schema is read. Only
  * `create` makes a database file: `get` opens existing ones, so a process that still believes in
  * a tenant another process has just deleted finds it gone rather than bringing back an empty file.
  *
@@ -61,6 +88,12 @@ export class TenantPool {
   /** Evicted and not held: closed once the current task is over. */
   private closeSoon: DatabaseHandle[] = []
   private closing = false
+  private readonly sizes: number[] = []
+  private connectionBytes = 0
+  private closedAny = false
+  private hits = 0
+  private misses = 0
+  private evictions = 0
   /**
    * Whether this process serves the tenant now: always on one node; a cluster node serves only
    * the tenants it owns and can write to (jobs skip the others).
@@ -69,17 +102,24 @@ export class TenantPool {
 
   constructor(
     private readonly dataDir: string,
-    size: number,
+    private readonly limits: PoolLimits,
     private readonly options: SqliteOptions,
     /** Called for every connection opened, e.g. to watch its commits. */
     private readonly onOpen: (tenantId: string, sqlite: Database) => void = () => {},
   ) {
     this.handles = new LRUCache({
-      max: size,
+      // lru-cache sizes its arrays by `max`: no connection is smaller than 64 KiB.
+      max: Math.max(1, Math.min(limits.maxOpen ?? Infinity, Math.floor(limits.memoryBytes / 65_536))),
+      maxSize: limits.memoryBytes,
+      // Never more than the whole budget: the pool holds at least the connection in use. Before the
+      // first open of an existing file is measured (a new tenant's first), a connection counts as
+      // nothing.
+      sizeCalculation: () => Math.max(1, Math.min(this.connectionBytes, limits.memoryBytes)),
       // Removed (`destroy`, `close`): at once, held or not. Evicted: once nothing uses it.
       dispose: (handle, _tenantId, reason) => {
         // Its writes so far commit now: a connection opened next for the tenant may write at once.
         commitNow(handle.sqlite)
+        if (reason === 'evict') this.evictions++
         if (this.closing || reason === 'delete') return this.closeNow(handle)
         if (this.holds.has(handle)) this.retired.add(handle)
         else this.closeAfterThisTask(handle)
@@ -117,6 +157,7 @@ export class TenantPool {
   }
 
   private closeNow(handle: DatabaseHandle): void {
+    this.closedAny = true
     this.retired.delete(handle)
     commitNow(handle.sqlite)
     handle.sqlite.close(false)
@@ -129,7 +170,13 @@ export class TenantPool {
 
   /** The tenant's database, opened (and migrated once per process) if it is not open yet. */
   get(tenantId: string): DatabaseHandle {
-    return this.handles.get(tenantId) ?? this.open(tenantId, false)
+    const open = this.handles.get(tenantId)
+    if (open) {
+      this.hits++
+      return open
+    }
+    this.misses++
+    return this.open(tenantId, false)
   }
 
   /** Makes and migrates the database file of a new tenant. */
@@ -153,6 +200,9 @@ export class TenantPool {
 
   private open(tenantId: string, create: boolean): DatabaseHandle {
     const path = tenantDatabasePath(this.dataDir, tenantId)
+    // A new file is migrated as it opens: not what an open costs.
+    const measuring = !create && !this.closedAny && this.sizes.length < SIZE_SAMPLES
+    const before = measuring ? residentBytes() : 0
     let sqlite: Database
     try {
       sqlite = openSqlite(path, this.options, { create })
@@ -175,14 +225,35 @@ export class TenantPool {
       }
       afterEachCommit(sqlite, () => checkpointSoon(path, synchronous, finish))
     }
+    if (measuring) this.measured(residentBytes() - before)
     this.onOpen(tenantId, sqlite)
     const handle = { sqlite, db: drizzleOn(sqlite) }
     this.handles.set(tenantId, handle)
     return handle
   }
 
+  /** One more open measured: the size is the mean so far (one open's growth may be a whole page or none). */
+  private measured(bytes: number): void {
+    this.sizes.push(Math.max(0, bytes))
+    const mean = this.sizes.reduce((sum, size) => sum + size, 0) / this.sizes.length
+    this.connectionBytes = Math.max(1, Math.round(mean))
+  }
+
   get openCount(): number {
     return this.handles.size
+  }
+
+  stats(): PoolStats {
+    const byMemory = this.connectionBytes > 0 ? Math.floor(this.limits.memoryBytes / this.connectionBytes) : 0
+    return {
+      open: this.handles.size,
+      capacity: Math.min(this.handles.max, Math.max(1, byMemory)),
+      memoryBytes: this.limits.memoryBytes,
+      connectionBytes: this.connectionBytes,
+      hits: this.hits,
+      misses: this.misses,
+      evictions: this.evictions,
+    }
   }
 
   close(): void {

@@ -172,6 +172,9 @@ export const listTenants = (control: ControlDb): Tenant[] =>
  * rows, not all of them, while it works (a dozen jobs sweep at once after start). A tenant created
  * meanwhile is met at the end (ids grow with time).
  */
+export const countTenants = (control: ControlDb): number =>
+  control.select({ count: sql<number>`count(*)` }).from(tenants).get()?.count ?? 0
+
 export function* tenantsInPages(control: ControlDb, pageSize = 100): Generator<Tenant> {
   let after = ''
   for (;;) {

@@ -6,6 +6,7 @@ import { copyFileSync } from 'node:fs'
 import { configFor } from '../src/config'
 import { accessSources } from '../src/modules/access'
 import { createCustomer } from '../src/modules/customers/service'
+import { dueWorkSources } from '../src/modules/due-work'
 import { createLocation } from '../src/modules/locations/service'
 import { createStaffUser } from '../src/modules/staff/service'
 import { createTag } from '../src/modules/tags/service'
@@ -164,6 +165,7 @@ export async function prepareManyTenants(dataDir: string, count: number): Promis
   // Without fsync: the servers measured later open the files with their own settings.
   const platform = await openPlatform(configFor({ dataDir, tenantPoolSize: 1, sqliteSynchronous: 'OFF' }), {
     access: accessSources,
+    dueWork: dueWorkSources,
   })
   try {
     const slugOf = (i: number) => `t${String(i).padStart(5, '0')}`

@@ -17,6 +17,7 @@ import { collectionRoutes } from './modules/collections/routes'
 import { couponRoutes } from './modules/coupons/routes'
 import { credentialRoutes } from './modules/credentials/routes'
 import { customerRoutes } from './modules/customers/routes'
+import { dueWorkSources } from './modules/due-work'
 import { registerEraJobs } from './modules/era/jobs'
 import { eraRoutes } from './modules/era/routes'
 import { eventCatalogue } from './modules/events'
@@ -71,7 +72,7 @@ import { type BodySchemas, takeOverBodyChecks } from './platform/http/request-bo
 import { skipResponseChecks } from './platform/http/response-checks'
 import { openPlatform, type Platform, type PlatformOptions } from './platform/platform'
 
-export interface AppOptions extends Omit<PlatformOptions, 'access'> {
+export interface AppOptions extends Omit<PlatformOptions, 'access' | 'dueWork'> {
   config?: Config
 }
 
@@ -177,6 +178,7 @@ export async function createApp(options: AppOptions = {}): Promise<{ app: App; p
   const platform = await openPlatform(options.config ?? configFor({}), {
     ...options,
     access: accessSources,
+    dueWork: dueWorkSources,
     serving: true,
   })
   return { app: buildApp(platform), platform }

@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util'
 import { loadConfig } from '../config'
 import { accessSources } from '../modules/access'
+import { dueWorkSources } from '../modules/due-work'
 import { createLocation } from '../modules/locations/service'
 import {
   createStaffUser,
@@ -83,7 +84,7 @@ const options = {
 } as const
 
 async function withPlatform<T>(work: (platform: Platform) => T | Promise<T>): Promise<T> {
-  const platform = await openPlatform(loadConfig(), { access: accessSources })
+  const platform = await openPlatform(loadConfig(), { access: accessSources, dueWork: dueWorkSources })
   try {
     return await work(platform)
   } finally {

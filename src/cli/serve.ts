@@ -5,6 +5,7 @@ import { hostname } from 'node:os'
 import type { Server } from 'bun'
 import type { Config } from '../config'
 import { accessSources } from '../modules/access'
+import { dueWorkSources } from '../modules/due-work'
 import { backedUpDatabases } from '../platform/backup/databases'
 import { LitestreamSupervisor, resolveLitestreamBinary } from '../platform/backup/litestream'
 import { writeServeLock } from '../platform/backup/restore'
@@ -67,7 +68,11 @@ function startBackups(platform: Platform): void {
 }
 
 export async function serve(config: Config): Promise<void> {
-  const platform = await openPlatform(config, { access: accessSources, serving: true })
+  const platform = await openPlatform(config, {
+    access: accessSources,
+    dueWork: dueWorkSources,
+    serving: true,
+  })
   const { log } = platform
   const releaseLock = writeServeLock(config.dataDir)
   // A cluster's tenants are created through the operator API, placed by the cluster.

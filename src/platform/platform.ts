@@ -14,7 +14,7 @@ import type { LitestreamSupervisor } from './backup/litestream'
 import { ClusterNode } from './cluster/node'
 import { DeliveryWorker } from './events/worker'
 import { nextIdempotencyExpiry, purgeExpiredIdempotencyKeys } from './http/idempotency'
-import { DueTenants } from './jobs/due-tenants'
+import { DueIndex, type DueWorkSource } from './jobs/due-index'
 import { Scheduler } from './jobs/scheduler'
 import { forEachDueTenant } from './jobs/tenants'
 import { createLogger, type Logger } from './log'
@@ -28,7 +28,7 @@ import { type DatabaseHandle, openControlDatabase, type PoolLimits, TenantPool }
 import { raiseFileLimit } from './tenancy/file-limit'
 import { countTenants } from './tenancy/tenants'
 import { registerTimeZoneSource } from './tenancy/time-zones'
-import { groupCommits } from './tenancy/transaction'
+import { afterEachCommit, groupCommits } from './tenancy/transaction'
 
 export interface Platform {
   config: Config
@@ -50,6 +50,8 @@ export interface Platform {
   jobs: Scheduler
   /** Guest messages (gift card delivery, order-ready notices): SMTP_URL, else recorded in the database. */
   messages: MessageSender
+  /** When each tenant next has work for each job (`forEachDueTenant` reads it). */
+  dueIndex: DueIndex
   /** The webhook delivery worker (job `webhooks.deliver`). */
   webhooks: DeliveryWorker
   /** Where media bytes live: the embedded store under DATA_DIR, or S3 when MEDIA_S3_BUCKET is set. */
@@ -67,6 +69,11 @@ export interface Platform {
 export interface PlatformOptions {
   /** Staff users, roles, jobs and locations as the modules describe them (src/modules/access.ts). */
   access: AccessSources
+  /**
+   * Each module job's answer of when a tenant next has work (src/modules/due-work.ts): computed
+   * after every write to a tenant, by every process that writes tenants.
+   */
+  dueWork: readonly DueWorkSource[]
   /** In-process tests only: honour `x-staff-user-id`. Never reachable from the environment. */
   trustStaffUserIdHeader?: boolean
   /** In-process tests only: a payment provider to use instead of the configured one. */
@@ -126,12 +133,17 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     config.dataDir,
     poolLimits(config, log, options.serving ?? false, countTenants(control.db)),
     tenantOptions,
-    (tenantId, sqlite) => {
+    (tenantId, sqlite, created) => {
       watchAuthVersion(sqlite, () => signals.bumpTenant(tenantId))
+      afterEachCommit(sqlite, () => dueIndex.committed(tenantId))
+      // A new tenant's answers are stored as if it had been written: no job opens it to learn them.
+      if (created) dueIndex.committed(tenantId)
       cluster?.gate(sqlite, tenantId)
       if (options.serving && config.groupCommit) groupCommits(sqlite, config.sqliteBusyTimeoutMs)
     },
   )
+  const dueIndex = new DueIndex(control.db, pool, log)
+  for (const source of options.dueWork) dueIndex.register(source)
   if (config.cluster) {
     const node = new ClusterNode({
       config: { ...config, cluster: config.cluster },
@@ -165,15 +177,18 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
   const operatorDeps = { control: control.db, verifyToken, claim: config.authOperatorClaim }
   const jobs = new Scheduler(log)
   const storage = openObjectStore(config)
-  const webhooks = new DeliveryWorker({ config, log, control, pool, jobs })
-  const expiring = new DueTenants()
+  const webhooks = new DeliveryWorker({ config, log, control, pool, jobs, dueIndex })
+  const expiring: DueWorkSource = {
+    job: 'idempotency.purge',
+    nextWork: (_tenant, db) => nextIdempotencyExpiry(db),
+  }
+  dueIndex.register(expiring)
   jobs.register({
-    name: 'idempotency.purge',
+    name: expiring.job,
     intervalMs: 3600 * 1000,
     run: (signal) =>
-      forEachDueTenant({ control, pool }, signal, expiring, (_tenant, db) => {
+      forEachDueTenant({ control, pool, dueIndex }, signal, expiring, (_tenant, db) => {
         purgeExpiredIdempotencyKeys(db)
-        return nextIdempotencyExpiry(db)
       }),
   })
   let closed = false
@@ -184,7 +199,9 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     void jobs.stop()
     webhooks.close()
     storage.close?.()
+    dueIndex.beginClose()
     pool.close()
+    dueIndex.close()
     control.sqlite.close(false)
   }
   return {
@@ -204,6 +221,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     replication: null,
     jobs,
     messages: createMessageSender(config, log),
+    dueIndex,
     webhooks,
     storage,
     authDeps: deps,

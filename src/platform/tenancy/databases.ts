@@ -104,8 +104,8 @@ export class TenantPool {
     private readonly dataDir: string,
     private readonly limits: PoolLimits,
     private readonly options: SqliteOptions,
-    /** Called for every connection opened, e.g. to watch its commits. */
-    private readonly onOpen: (tenantId: string, sqlite: Database) => void = () => {},
+    /** Called for every connection opened, e.g. to watch its commits; `created`: a new tenant's file. */
+    private readonly onOpen: (tenantId: string, sqlite: Database, created: boolean) => void = () => {},
   ) {
     this.handles = new LRUCache({
       // lru-cache sizes its arrays by `max`: no connection is smaller than 64 KiB.
@@ -226,7 +226,7 @@ export class TenantPool {
       afterEachCommit(sqlite, () => checkpointSoon(path, synchronous, finish))
     }
     if (measuring) this.measured(residentBytes() - before)
-    this.onOpen(tenantId, sqlite)
+    this.onOpen(tenantId, sqlite, create)
     const handle = { sqlite, db: drizzleOn(sqlite) }
     this.handles.set(tenantId, handle)
     return handle

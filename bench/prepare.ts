@@ -2,7 +2,7 @@
 // one tenant `bench` with a customer and `orderCount` orders, and directories of many tenants with
 // an owner and a customer each. Every tenant's owner has a subject of its own and a token for it.
 import { Database } from 'bun:sqlite'
-import { copyFileSync } from 'node:fs'
+import { copyFileSync, statSync } from 'node:fs'
 import { configFor } from '../src/config'
 import { accessSources } from '../src/modules/access'
 import { createCustomer } from '../src/modules/customers/service'
@@ -14,6 +14,7 @@ import { systemActor } from '../src/platform/auth/actor'
 import { openPlatform, type Platform } from '../src/platform/platform'
 import { tenantDatabasePath } from '../src/platform/tenancy/databases'
 import { createTenant, newTenantRow, registerTenant } from '../src/platform/tenancy/tenants'
+import { commitsPending } from '../src/platform/tenancy/transaction'
 import { createApp } from '../src/server'
 
 /** The tenant a benchmark request addresses: its id, its owner's token, and its customer. */
@@ -171,7 +172,11 @@ export async function prepareManyTenants(dataDir: string, count: number): Promis
     const slugOf = (i: number) => `t${String(i).padStart(5, '0')}`
     const first = newTenant(platform, slugOf(0))
     const seeded = await seedTenant(platform, first.id, slugOf(0))
+    // Every job run once, as on a server that has been up: the seeding's events fanned out.
+    for (const job of platform.jobs.status()) await platform.jobs.runNow(job.name)
+    await commitsPending()
     seeded.db.$client.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+    platform.dueIndex.flush()
     const template = tenantDatabasePath(dataDir, first.id)
     const tenants = [seeded.bench]
     for (let i = 1; i < count; i++) {
@@ -192,6 +197,12 @@ export async function prepareManyTenants(dataDir: string, count: number): Promis
       })()
       sqlite.close(false)
       registerTenant(platform.control.db, tenant)
+      // The jobs' answers are the first tenant's (the same rows), as of the copy's last write.
+      platform.control.sqlite
+        .query(
+          'INSERT INTO tenant_due_work (tenant_id, job, due_at, indexed_at) SELECT ?, job, due_at, ? FROM tenant_due_work WHERE tenant_id = ?',
+        )
+        .run(tenant.id, Math.ceil(statSync(path).mtimeMs) + 1001, first.id)
       const token = await platform.devIssuer!.mint({ subject: ownerSubject(slug), ttlSeconds: 86_400 })
       tenants.push({ tenantId: tenant.id, token, customerId: seeded.bench.customerId })
     }

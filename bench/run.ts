@@ -17,7 +17,7 @@ import {
   startListening,
   startServer,
 } from '../tests/e2e/cli'
-import { type LoadResult, loadAverage, requireWrk, rssMb, type ScriptKind, wrk } from './lib'
+import { cpuSeconds, type LoadResult, loadAverage, requireWrk, rssMb, type ScriptKind, wrk } from './lib'
 import { type BenchTenant, prepareManyTenants, prepareSingleTenant } from './prepare'
 
 const { values } = parseArgs({
@@ -31,8 +31,8 @@ const { values } = parseArgs({
     'zipf-tenants': { type: 'string', default: '10000' },
     'zipf-s': { type: 'string', default: '1.1' },
     'startup-runs': { type: 'string', default: '5' },
-    /** TENANT_POOL_SIZE values for the many-tenant scenarios, comma-separated: one row each. */
-    pools: { type: 'string', default: '192' },
+    /** TENANT_POOL_MEMORY values for the many-tenant scenarios (`default`: unset), comma-separated: one row each. */
+    pools: { type: 'string', default: 'default,512MiB' },
     /** Comma-separated scenario keys (read, create, orders, zipf, uniform, startup). */
     only: { type: 'string' },
     /** Keep the prepared data directories (they are removed otherwise: 10,000 tenants are ~15 GB). */
@@ -49,7 +49,7 @@ const options = {
   zipfTenants: Number(values['zipf-tenants']),
   zipfS: Number(values['zipf-s']),
   startupRuns: Number(values['startup-runs']),
-  pools: values.pools.split(',').map(Number),
+  pools: values.pools.split(','),
 }
 const selected = values.only?.split(',')
 const wanted = (key: string) => !selected || selected.includes(key)
@@ -129,7 +129,10 @@ async function firstJobPass(url: string): Promise<number> {
 async function measure(scenario: Scenario, comparator: Comparator): Promise<LoadResult> {
   const server = await scenario.servers[comparator]!()
   try {
-    if (comparator === 'service') extra.firstJobPassSeconds[scenario.key] = await firstJobPass(server.url)
+    if (comparator === 'service') {
+      extra.firstJobPassSeconds[scenario.key] = await firstJobPass(server.url)
+      extra.cpuAfterFirstPassSeconds[scenario.key] = cpuSeconds(server.pid)
+    }
     const probe = await fetch(`${server.url}${scenario.probe.path}`, scenario.probe.init)
     if (!probe.ok) throw new Error(`${scenario.key} on ${comparator}: ${probe.status} ${await probe.text()}`)
     const run = {
@@ -193,8 +196,10 @@ const extra: {
   prepareSeconds: Record<string, number>
   rssMb: Record<string, number>
   firstJobPassSeconds: Record<string, number>
+  /** CPU the service used from its start until its jobs' first runs were over (start-up included). */
+  cpuAfterFirstPassSeconds: Record<string, number>
   startupMs?: number[]
-} = { prepareSeconds: {}, rssMb: {}, firstJobPassSeconds: {} }
+} = { prepareSeconds: {}, rssMb: {}, firstJobPassSeconds: {}, cpuAfterFirstPassSeconds: {} }
 
 /** Runs a preparation step and records how long it took. */
 async function timed<T>(name: string, step: () => Promise<T>): Promise<T> {
@@ -309,7 +314,11 @@ try {
         servers: {
           bare: singleServers.bare,
           service: () =>
-            startServer(sourceCommand, { ...serverEnv, DATA_DIR: dir, TENANT_POOL_SIZE: String(pool) }),
+            startServer(sourceCommand, {
+              ...serverEnv,
+              DATA_DIR: dir,
+              ...(pool === 'default' ? {} : { TENANT_POOL_MEMORY: pool }),
+            }),
         },
         path: '/',
         script: 'spread',
@@ -322,7 +331,7 @@ try {
     }
     return dir
   }
-  await spread(
+  const zipfDir = await spread(
     'zipf',
     options.zipfTenants,
     ['zipf', String(options.zipfS)],
@@ -346,7 +355,10 @@ try {
 
   if (wanted('startup')) {
     console.error('start-up…')
-    extra.startupMs = await startupMs(uniformDir ?? (await prepareStartupDir()), options.startupRuns)
+    extra.startupMs = await startupMs(
+      zipfDir ?? uniformDir ?? (await prepareStartupDir()),
+      options.startupRuns,
+    )
   }
 } finally {
   if (!values.keep) for (const dir of scratch) rmSync(dir, { recursive: true, force: true })
@@ -419,16 +431,20 @@ console.log(
 )
 for (const [key, mb] of Object.entries(extra.rssMb)) console.log(`service RSS after ${key}: ${mb} MB`)
 console.log(
+  `CPU of the service from its start to the end of its jobs' first runs (s): ${Object.entries(
+    extra.cpuAfterFirstPassSeconds,
+  )
+    .map(([key, seconds]) => `${key} ${seconds}`)
+    .join(', ')}`,
+)
+console.log(
   `jobs' first run after the service started, waited for before measuring (s): ${Object.entries(
     extra.firstJobPassSeconds,
   )
     .map(([key, seconds]) => `${key} ${seconds}`)
     .join(', ')}`,
 )
-if (extra.startupMs)
-  console.log(
-    `compiled binary start-up to ready with ${options.tenants} tenants (ms): ${extra.startupMs.join(', ')}`,
-  )
+if (extra.startupMs) console.log(`compiled binary start-up to ready (ms): ${extra.startupMs.join(', ')}`)
 console.log(
   `preparation (s): ${Object.entries(extra.prepareSeconds)
     .map(([name, seconds]) => `${name} ${seconds}`)

@@ -28,7 +28,7 @@ import { type DatabaseHandle, openControlDatabase, type PoolLimits, TenantPool }
 import { raiseFileLimit } from './tenancy/file-limit'
 import { countTenants } from './tenancy/tenants'
 import { registerTimeZoneSource } from './tenancy/time-zones'
-import { afterEachCommit, groupCommits } from './tenancy/transaction'
+import { afterEachCommit, commitsPending, groupCommits } from './tenancy/transaction'
 
 export interface Platform {
   config: Config
@@ -228,6 +228,8 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     payments: options.paymentProvider ?? openPaymentProvider(config),
     async shutdown() {
       await jobs.stop()
+      // The last turn's writes commit first, so their due work is stored before the files close.
+      await commitsPending()
       close()
     },
     close,

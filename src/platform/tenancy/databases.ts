@@ -1,6 +1,6 @@
 // The control database and the pool of tenant databases, each opened and migrated on first use.
 import { type Database, SQLiteError } from 'bun:sqlite'
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { type BunSQLiteDatabase, drizzle } from 'drizzle-orm/bun-sqlite'
 import { LRUCache } from 'lru-cache'
@@ -53,25 +53,31 @@ export interface PoolStats {
   /** How many connections fit: the memory over the measured size, or the count limit. */
   capacity: number
   memoryBytes: number
-  /** Measured: the mean growth of resident memory across the opening of a connection. */
+  /** Measured: the growth of resident memory per connection opened to a tenant file. */
   connectionBytes: number
   hits: number
   misses: number
   evictions: number
 }
 
-/** Opens measured before the first close (afterwards a close's freed memory hides an open's). */
-const SIZE_SAMPLES = 64
+/**
+ * Connections opened to measure one's size: the first half to use up what memory the allocator
+ * holds free (it serves opens from memory freed before, so a lone open grew resident memory by
+ * 0.1-0.25 MB), the growth across the second half measured (bench/README.md).
+ */
+const SIZE_SAMPLE_CONNECTIONS = 16
 
 const residentBytes = () => Number(readFileSync('/proc/self/statm', 'latin1').split(' ')[1]) * 4096
 
 /**
  * Open tenant databases, least recently used evicted beyond what `limits` allow. An open
  * connection holds ~0.5 MB whatever it reads (the parsed schema of ~90 tables is most of it:
- * bench/README.md), so the pool holds as many as its memory fits, by the size it measures on its
- * first opens: resident memory before the file is opened and after its schema is read. Only
- * `create` makes a database file: `get` opens existing ones, so a process that still believes in
- * a tenant another process has just deleted finds it gone rather than bringing back an empty file.
+ * bench/README.md), so the pool holds as many as its memory fits, by the size it measures: on its
+ * first open of an existing file (at start, the readiness probe's), the growth of resident memory
+ * across opening connections to tenant files. (Measured as the pool grows instead, it took in the
+ * garbage of the requests served meanwhile: 2.4 MB a connection.) Only `create` makes a database
+ * file: `get` opens existing ones, so a process that still believes in a tenant another process
+ * has just deleted finds it gone rather than bringing back an empty file.
  *
  * An evicted connection closes as soon as nothing uses it: work that awaits between uses (a
  * request, a job) `hold`s its handle and `release`s it at the end, and closes wait for that;
@@ -88,9 +94,7 @@ export class TenantPool {
   /** Evicted and not held: closed once the current task is over. */
   private closeSoon: DatabaseHandle[] = []
   private closing = false
-  private readonly sizes: number[] = []
   private connectionBytes = 0
-  private closedAny = false
   private hits = 0
   private misses = 0
   private evictions = 0
@@ -108,13 +112,9 @@ export class TenantPool {
     private readonly onOpen: (tenantId: string, sqlite: Database, created: boolean) => void = () => {},
   ) {
     this.handles = new LRUCache({
-      // lru-cache sizes its arrays by `max`: no connection is smaller than 64 KiB.
+      // The count limit; the memory's is `capacity`. lru-cache sizes its arrays by `max`: no
+      // connection is smaller than 64 KiB.
       max: Math.max(1, Math.min(limits.maxOpen ?? Infinity, Math.floor(limits.memoryBytes / 65_536))),
-      maxSize: limits.memoryBytes,
-      // Never more than the whole budget: the pool holds at least the connection in use. Before the
-      // first open of an existing file is measured (a new tenant's first), a connection counts as
-      // nothing.
-      sizeCalculation: () => Math.max(1, Math.min(this.connectionBytes, limits.memoryBytes)),
       // Removed (`destroy`, `close`): at once, held or not. Evicted: once nothing uses it.
       dispose: (handle, _tenantId, reason) => {
         // Its writes so far commit now: a connection opened next for the tenant may write at once.
@@ -157,7 +157,6 @@ export class TenantPool {
   }
 
   private closeNow(handle: DatabaseHandle): void {
-    this.closedAny = true
     this.retired.delete(handle)
     commitNow(handle.sqlite)
     handle.sqlite.close(false)
@@ -201,8 +200,7 @@ export class TenantPool {
   private open(tenantId: string, create: boolean): DatabaseHandle {
     const path = tenantDatabasePath(this.dataDir, tenantId)
     // A new file is migrated as it opens: not what an open costs.
-    const measuring = !create && !this.closedAny && this.sizes.length < SIZE_SAMPLES
-    const before = measuring ? residentBytes() : 0
+    const measuring = !create && this.connectionBytes === 0
     let sqlite: Database
     try {
       sqlite = openSqlite(path, this.options, { create })
@@ -211,6 +209,7 @@ export class TenantPool {
         throw new ApiError('tenant_not_found', `Tenant ${tenantId} has no database`)
       throw error
     }
+    if (measuring) this.measure(path)
     if (!this.migrated.has(tenantId)) {
       migrate(sqlite, tenantMigrations)
       this.migrated.add(tenantId)
@@ -225,18 +224,35 @@ export class TenantPool {
       }
       afterEachCommit(sqlite, () => checkpointSoon(path, synchronous, finish))
     }
-    if (measuring) this.measured(residentBytes() - before)
     this.onOpen(tenantId, sqlite, create)
     const handle = { sqlite, db: drizzleOn(sqlite) }
     this.handles.set(tenantId, handle)
+    while (this.handles.size > this.capacity) this.handles.pop()
     return handle
   }
 
-  /** One more open measured: the size is the mean so far (one open's growth may be a whole page or none). */
-  private measured(bytes: number): void {
-    this.sizes.push(Math.max(0, bytes))
-    const mean = this.sizes.reduce((sum, size) => sum + size, 0) / this.sizes.length
-    this.connectionBytes = Math.max(1, Math.round(mean))
+  /** How many connections the memory holds (at least the one in use): all until one is measured. */
+  private get capacity(): number {
+    if (this.connectionBytes === 0) return this.handles.max
+    return Math.min(this.handles.max, Math.max(1, Math.floor(this.limits.memoryBytes / this.connectionBytes)))
+  }
+
+  /** Opens SIZE_SAMPLE_CONNECTIONS connections to tenant files (`path` when too few), and closes them. */
+  private measure(path: string): void {
+    const files = readdirSync(this.dataDir)
+      .filter(
+        (name) => name.endsWith('.sqlite') && join(this.dataDir, name) !== controlDatabasePath(this.dataDir),
+      )
+      .slice(0, SIZE_SAMPLE_CONNECTIONS)
+      .map((name) => join(this.dataDir, name))
+    while (files.length < SIZE_SAMPLE_CONNECTIONS) files.push(path)
+    const half = SIZE_SAMPLE_CONNECTIONS / 2
+    const opened = files.slice(0, half).map((file) => openSqlite(file, this.options, { create: false }))
+    const before = residentBytes()
+    opened.push(...files.slice(half).map((file) => openSqlite(file, this.options, { create: false })))
+    const grown = residentBytes() - before
+    for (const sqlite of opened) sqlite.close(false)
+    this.connectionBytes = Math.max(1, Math.round(grown / half))
   }
 
   get openCount(): number {
@@ -244,10 +260,9 @@ export class TenantPool {
   }
 
   stats(): PoolStats {
-    const byMemory = this.connectionBytes > 0 ? Math.floor(this.limits.memoryBytes / this.connectionBytes) : 0
     return {
       open: this.handles.size,
-      capacity: Math.min(this.handles.max, Math.max(1, byMemory)),
+      capacity: this.capacity,
       memoryBytes: this.limits.memoryBytes,
       connectionBytes: this.connectionBytes,
       hits: this.hits,

@@ -11,6 +11,7 @@ import { createLocation } from '../src/modules/locations/service'
 import { createStaffUser } from '../src/modules/staff/service'
 import { createTag } from '../src/modules/tags/service'
 import { systemActor } from '../src/platform/auth/actor'
+import { newId } from '../src/platform/ids'
 import { openPlatform, type Platform } from '../src/platform/platform'
 import { tenantDatabasePath } from '../src/platform/tenancy/databases'
 import { createTenant, newTenantRow, registerTenant } from '../src/platform/tenancy/tenants'
@@ -156,11 +157,11 @@ const columnsOf = (sqlite: Platform['control']['sqlite'], table: string) =>
 /**
  * `count` tenants. The first is seeded through the services like `bench` (owner, tags, a customer
  * with addresses); every other one is a copy of its file with its own identity written in plain
- * SQL: the owner's subject and email, the customer's email. Seeding each tenant through the
- * services took ~50 ms (522 s for 10,000 tenants in the seventh pass of issue 20). The copies keep
- * the first tenant's row ids (each tenant is a database of its own), and their audit entries name
- * the first tenant, as an imported tenant's name its origin (src/modules/tenants/transfer.ts): the
- * chain still verifies.
+ * SQL: the owner's subject and email, the customer's id (in its addresses and tag assignments too)
+ * and email. Seeding each tenant through the services took ~50 ms (522 s for 10,000 tenants in the
+ * seventh pass of issue 20). The copies keep the first tenant's other row ids (each tenant is a
+ * database of its own), and their audit entries and events are the first tenant's, as an imported
+ * tenant's name its origin (src/modules/tenants/transfer.ts): the chain still verifies.
  */
 export async function prepareManyTenants(dataDir: string, count: number): Promise<BenchTenant[]> {
   // Without fsync: the servers measured later open the files with their own settings.
@@ -190,10 +191,13 @@ export async function prepareManyTenants(dataDir: string, count: number): Promis
       copyFileSync(template, path)
       const sqlite = new Database(path, { strict: true })
       sqlite.exec('PRAGMA synchronous = OFF')
+      const customerId = newId()
       sqlite.transaction(() => {
         sqlite.query('UPDATE staff_identities SET subject = ?').run(ownerSubject(slug))
         sqlite.query('UPDATE staff_users SET email = ?').run(`owner@${slug}.test`)
-        sqlite.query('UPDATE customers SET email = ?').run(`ada@${slug}.test`)
+        sqlite.query('UPDATE customers SET id = ?, email = ?').run(customerId, `ada@${slug}.test`)
+        sqlite.query('UPDATE customer_addresses SET customer_id = ?').run(customerId)
+        sqlite.query("UPDATE tag_assignments SET object_id = ? WHERE object_type = 'customer'").run(customerId)
       })()
       sqlite.close(false)
       registerTenant(platform.control.db, tenant)
@@ -204,7 +208,7 @@ export async function prepareManyTenants(dataDir: string, count: number): Promis
         )
         .run(tenant.id, Math.ceil(statSync(path).mtimeMs) + 1001, first.id)
       const token = await platform.devIssuer!.mint({ subject: ownerSubject(slug), ttlSeconds: 86_400 })
-      tenants.push({ tenantId: tenant.id, token, customerId: seeded.bench.customerId })
+      tenants.push({ tenantId: tenant.id, token, customerId })
     }
     return tenants
   } finally {

@@ -197,7 +197,9 @@ export async function prepareManyTenants(dataDir: string, count: number): Promis
         sqlite.query('UPDATE staff_users SET email = ?').run(`owner@${slug}.test`)
         sqlite.query('UPDATE customers SET id = ?, email = ?').run(customerId, `ada@${slug}.test`)
         sqlite.query('UPDATE customer_addresses SET customer_id = ?').run(customerId)
-        sqlite.query("UPDATE tag_assignments SET object_id = ? WHERE object_type = 'customer'").run(customerId)
+        sqlite
+          .query("UPDATE tag_assignments SET object_id = ? WHERE object_type = 'customer'")
+          .run(customerId)
       })()
       sqlite.close(false)
       registerTenant(platform.control.db, tenant)

@@ -31,9 +31,11 @@ const { values } = parseArgs({
     'zipf-tenants': { type: 'string', default: '10000' },
     'zipf-s': { type: 'string', default: '1.1' },
     'startup-runs': { type: 'string', default: '5' },
+    /** One-second slices of the read measured right after a start (scenario after-start). */
+    'after-start-seconds': { type: 'string', default: '10' },
     /** TENANT_POOL_MEMORY values for the many-tenant scenarios (`default`: unset), comma-separated: one row each. */
     pools: { type: 'string', default: 'default,512MiB' },
-    /** Comma-separated scenario keys (read, create, orders, zipf, uniform, startup). */
+    /** Comma-separated scenario keys (read, create, create-ungrouped, orders, zipf, uniform, after-start, startup). */
     only: { type: 'string' },
     /** Keep the prepared data directories (they are removed otherwise: 10,000 tenants are ~15 GB). */
     keep: { type: 'boolean', default: false },
@@ -49,6 +51,7 @@ const options = {
   zipfTenants: Number(values['zipf-tenants']),
   zipfS: Number(values['zipf-s']),
   startupRuns: Number(values['startup-runs']),
+  afterStartSeconds: Number(values['after-start-seconds']),
   pools: values.pools.split(','),
 }
 const selected = values.only?.split(',')
@@ -199,6 +202,8 @@ const extra: {
   /** CPU the service used from its start until its jobs' first runs were over (start-up included). */
   cpuAfterFirstPassSeconds: Record<string, number>
   startupMs?: number[]
+  /** Requests per second of one tenant's read in each second after a start over the Zipf tenants. */
+  afterStartRps?: number[]
 } = { prepareSeconds: {}, rssMb: {}, firstJobPassSeconds: {}, cpuAfterFirstPassSeconds: {} }
 
 /** Runs a preparation step and records how long it took. */
@@ -300,10 +305,12 @@ try {
     },
   ]
 
+  let zipfTenants: BenchTenant[] | undefined
   const spread = async (key: string, count: number, distribution: string[], title: string) => {
-    if (!wanted(key)) return
+    if (!wanted(key) && !(key === 'zipf' && wanted('after-start'))) return
     const dir = scratchDir(key)
     const tenants = await timed(key, () => prepareManyTenants(dir, count))
+    if (key === 'zipf') zipfTenants = tenants
     const targets = targetsFile(tenants)
     for (const pool of options.pools) {
       // The first pool size keeps the plain key (`zipf`), further ones are `zipf@1024`.
@@ -351,6 +358,32 @@ try {
       results[comparator] = await measure(scenario, comparator)
     }
     measured.push({ key: scenario.key, title: scenario.title, results })
+  }
+
+  // A restart over the Zipf tenants: one tenant's read in one-second slices from the moment the
+  // server listens, while its jobs' first runs go on (issue 38: full speed within 5 s).
+  if (wanted('after-start') && zipfTenants) {
+    console.error('reads after a start…')
+    const server = await startServer(sourceCommand, { ...serverEnv, DATA_DIR: zipfDir! })
+    try {
+      const first = zipfTenants[0]!
+      extra.afterStartRps = []
+      for (let slice = 0; slice < options.afterStartSeconds; slice++)
+        extra.afterStartRps.push(
+          (
+            await wrk({
+              url: `${server.url}/customers/${first.customerId}`,
+              script: 'fixed',
+              args: [first.token, first.tenantId],
+              seconds: 1,
+              threads: options.threads,
+              connections: options.connections,
+            })
+          ).rps,
+        )
+    } finally {
+      await server.stop()
+    }
   }
 
   if (wanted('startup')) {
@@ -444,6 +477,8 @@ console.log(
     .map(([key, seconds]) => `${key} ${seconds}`)
     .join(', ')}`,
 )
+if (extra.afterStartRps)
+  console.log(`one tenant's read, req/s in each second after a start: ${extra.afterStartRps.join(', ')}`)
 if (extra.startupMs) console.log(`compiled binary start-up to ready (ms): ${extra.startupMs.join(', ')}`)
 console.log(
   `preparation (s): ${Object.entries(extra.prepareSeconds)

@@ -13,6 +13,7 @@ import { tenantDatabasePath } from '../src/platform/tenancy/databases'
 import {
   compiledCommand,
   type RunningServer,
+  runCli,
   sourceCommand,
   startListening,
   startServer,
@@ -90,8 +91,10 @@ interface Scenario {
   args: () => string[]
   /** One request checked before the load, so a misconfigured server fails loudly. */
   probe: { path: string; init: RequestInit }
+  /** Called on the service before its warm-up. */
+  beforeService?: (server: RunningServer) => Promise<void>
   /** Called on the service after its measured run. */
-  afterService?: (server: RunningServer) => void
+  afterService?: (server: RunningServer) => Promise<void> | void
 }
 
 interface Measured {
@@ -138,6 +141,7 @@ async function measure(scenario: Scenario, comparator: Comparator): Promise<Load
     }
     const probe = await fetch(`${server.url}${scenario.probe.path}`, scenario.probe.init)
     if (!probe.ok) throw new Error(`${scenario.key} on ${comparator}: ${probe.status} ${await probe.text()}`)
+    if (comparator === 'service') await scenario.beforeService?.(server)
     const run = {
       url: `${server.url}${scenario.path}`,
       script: scenario.script,
@@ -146,11 +150,40 @@ async function measure(scenario: Scenario, comparator: Comparator): Promise<Load
     }
     await wrk({ ...run, seconds: options.warmup, args: scenario.args() })
     const result = await wrk({ ...run, seconds: options.duration, args: scenario.args() })
-    if (comparator === 'service') scenario.afterService?.(server)
+    if (comparator === 'service') await scenario.afterService?.(server)
     return result
   } finally {
     await server.stop()
   }
+}
+
+/**
+ * Reads every tenant's customer once, 32 at a time, before the warm-up: a server that has been up
+ * has seen its tenants (their files opened, their owners' tokens verified and principals built).
+ * Answers the seconds it took.
+ */
+async function readEachTenant(url: string, tenants: BenchTenant[]): Promise<number> {
+  const begun = performance.now()
+  let next = 0
+  const reader = async () => {
+    for (let tenant = tenants[next++]; tenant; tenant = tenants[next++]) {
+      const res = await fetch(`${url}/customers/${tenant.customerId}`, { headers: bearer(tenant) })
+      if (!res.ok) throw new Error(`first read of ${tenant.tenantId}: ${res.status}`)
+      await res.arrayBuffer()
+    }
+  }
+  await Promise.all(Array.from({ length: 32 }, reader))
+  return Math.round((performance.now() - begun) / 100) / 10
+}
+
+/** The pool's figures from /health, as operators see them. */
+async function poolStats(url: string, operatorKey: string): Promise<unknown> {
+  const health = (await (
+    await fetch(`${url}/health`, { headers: { authorization: `Bearer ${operatorKey}` } })
+  ).json()) as {
+    tenantPool: unknown
+  }
+  return health.tenantPool
 }
 
 /** Compiled binary, started repeatedly on a tenant directory: ms until /health/ready is 200. */
@@ -199,12 +232,23 @@ const extra: {
   prepareSeconds: Record<string, number>
   rssMb: Record<string, number>
   firstJobPassSeconds: Record<string, number>
+  /** How long the first read of every tenant took, before the measured runs (32 at a time). */
+  firstReadOfEachSeconds: Record<string, number>
+  /** The pool's figures from /health after each many-tenant run. */
+  pool: Record<string, unknown>
   /** CPU the service used from its start until its jobs' first runs were over (start-up included). */
   cpuAfterFirstPassSeconds: Record<string, number>
   startupMs?: number[]
   /** Requests per second of one tenant's read in each second after a start over the Zipf tenants. */
   afterStartRps?: number[]
-} = { prepareSeconds: {}, rssMb: {}, firstJobPassSeconds: {}, cpuAfterFirstPassSeconds: {} }
+} = {
+  prepareSeconds: {},
+  rssMb: {},
+  firstJobPassSeconds: {},
+  cpuAfterFirstPassSeconds: {},
+  firstReadOfEachSeconds: {},
+  pool: {},
+}
 
 /** Runs a preparation step and records how long it took. */
 async function timed<T>(name: string, step: () => Promise<T>): Promise<T> {
@@ -312,6 +356,9 @@ try {
     const tenants = await timed(key, () => prepareManyTenants(dir, count))
     if (key === 'zipf') zipfTenants = tenants
     const targets = targetsFile(tenants)
+    const operatorKey = (
+      await runCli(sourceCommand, ['operator-key', 'create', '--name', 'bench'], { DATA_DIR: dir })
+    ).json.token as string
     for (const pool of options.pools) {
       // The first pool size keeps the plain key (`zipf`), further ones are `zipf@1024`.
       const pooled = pool === options.pools[0] ? key : `${key}@${pool}`
@@ -331,8 +378,12 @@ try {
         script: 'spread',
         args: () => [targets, ...distribution],
         probe: { path: `/customers/${tenants[0]!.customerId}`, init: { headers: bearer(tenants[0]!) } },
-        afterService: (server) => {
+        beforeService: async (server) => {
+          extra.firstReadOfEachSeconds[pooled] = await readEachTenant(server.url, tenants)
+        },
+        afterService: async (server) => {
           extra.rssMb[pooled] = rssMb(server.pid)
+          extra.pool[pooled] = await poolStats(server.url, operatorKey)
         },
       })
     }
@@ -463,6 +514,9 @@ console.log(
     .join(', ')}`,
 )
 for (const [key, mb] of Object.entries(extra.rssMb)) console.log(`service RSS after ${key}: ${mb} MB`)
+for (const [key, seconds] of Object.entries(extra.firstReadOfEachSeconds))
+  console.log(`${key}: first read of every tenant, 32 at a time, before the warm-up: ${seconds} s`)
+for (const [key, stats] of Object.entries(extra.pool)) console.log(`${key}: pool ${JSON.stringify(stats)}`)
 console.log(
   `CPU of the service from its start to the end of its jobs' first runs (s): ${Object.entries(
     extra.cpuAfterFirstPassSeconds,

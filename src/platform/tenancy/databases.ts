@@ -95,6 +95,7 @@ export class TenantPool {
   private closeSoon: DatabaseHandle[] = []
   private closing = false
   private connectionBytes = 0
+  private measuring = false
   private hits = 0
   private misses = 0
   private evictions = 0
@@ -199,8 +200,6 @@ export class TenantPool {
 
   private open(tenantId: string, create: boolean): DatabaseHandle {
     const path = tenantDatabasePath(this.dataDir, tenantId)
-    // A new file is migrated as it opens: not what an open costs.
-    const measuring = !create && this.connectionBytes === 0
     let sqlite: Database
     try {
       sqlite = openSqlite(path, this.options, { create })
@@ -209,7 +208,12 @@ export class TenantPool {
         throw new ApiError('tenant_not_found', `Tenant ${tenantId} has no database`)
       throw error
     }
-    if (measuring) this.measure(path)
+    // A new file is migrated as it opens: not what an open costs. After this task: not on the
+    // path of the request (at start, the readiness probe) that opened it.
+    if (!create && this.connectionBytes === 0 && !this.measuring) {
+      this.measuring = true
+      setImmediate(() => this.measure(path))
+    }
     if (!this.migrated.has(tenantId)) {
       migrate(sqlite, tenantMigrations)
       this.migrated.add(tenantId)
@@ -239,6 +243,7 @@ export class TenantPool {
 
   /** Opens SIZE_SAMPLE_CONNECTIONS connections to tenant files (`path` when too few), and closes them. */
   private measure(path: string): void {
+    if (this.closing) return
     const files = readdirSync(this.dataDir)
       .filter(
         (name) => name.endsWith('.sqlite') && join(this.dataDir, name) !== controlDatabasePath(this.dataDir),
@@ -247,12 +252,19 @@ export class TenantPool {
       .map((name) => join(this.dataDir, name))
     while (files.length < SIZE_SAMPLE_CONNECTIONS) files.push(path)
     const half = SIZE_SAMPLE_CONNECTIONS / 2
-    const opened = files.slice(0, half).map((file) => openSqlite(file, this.options, { create: false }))
-    const before = residentBytes()
-    opened.push(...files.slice(half).map((file) => openSqlite(file, this.options, { create: false })))
-    const grown = residentBytes() - before
-    for (const sqlite of opened) sqlite.close(false)
-    this.connectionBytes = Math.max(1, Math.round(grown / half))
+    const opened: Database[] = []
+    try {
+      for (const file of files.slice(0, half)) opened.push(openSqlite(file, this.options, { create: false }))
+      const before = residentBytes()
+      for (const file of files.slice(half)) opened.push(openSqlite(file, this.options, { create: false }))
+      this.connectionBytes = Math.max(1, Math.round((residentBytes() - before) / half))
+      while (this.handles.size > this.capacity) this.handles.pop()
+    } catch {
+      // A file gone meanwhile (a tenant deleted): measured on the next open.
+      this.measuring = false
+    } finally {
+      for (const sqlite of opened) sqlite.close(false)
+    }
   }
 
   get openCount(): number {

@@ -168,7 +168,7 @@ async function readEachTenant(url: string, tenants: BenchTenant[]): Promise<numb
   const reader = async () => {
     for (let tenant = tenants[next++]; tenant; tenant = tenants[next++]) {
       const res = await fetch(`${url}/customers/${tenant.customerId}`, { headers: bearer(tenant) })
-      if (!res.ok) throw new Error(`first read of ${tenant.tenantId}: ${res.status}`)
+      if (!res.ok) throw new Error(`first read of ${tenant.tenantId}: ${res.status} ${await res.text()}`)
       await res.arrayBuffer()
     }
   }

@@ -63,6 +63,22 @@ describe('tenant pool of one', () => {
     expect(isOpen(first)).toBe(false)
   })
 
+  test('an evicted connection still open is taken back, not opened a second time', async () => {
+    const held = t.platform.pool.hold(a)
+    t.platform.pool.get(b)
+    // Evicted while held (a request awaiting something): the next use of the tenant gets it back.
+    expect(t.platform.pool.get(a)).toBe(held)
+    t.platform.pool.release(held)
+    expect(isOpen(held)).toBe(true)
+    // Evicted and not held: until it closes after this task, it is taken back too.
+    const evicted = t.platform.pool.get(b)
+    expect(t.platform.pool.get(a)).toBe(held)
+    expect(t.platform.pool.get(b)).toBe(evicted)
+    await nextTask()
+    expect(isOpen(evicted)).toBe(true)
+    expect(isOpen(held)).toBe(false)
+  })
+
   test('every request releases what it held: answered, refused by validation, not found, forbidden', async () => {
     const pool = t.platform.pool
     let holds = 0

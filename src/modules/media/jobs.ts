@@ -4,7 +4,7 @@
 import { and, eq, lt } from 'drizzle-orm'
 import { type Actor, systemActor } from '../../platform/auth/actor'
 import type { DueWorkSource } from '../../platform/jobs/due-index'
-import { earliestInstant, type NextWork } from '../../platform/jobs/due-tenants'
+import { earliestInstant, type NextWork } from '../../platform/jobs/next-work'
 import { forEachDueTenant } from '../../platform/jobs/tenants'
 import type { Platform } from '../../platform/platform'
 import type { ObjectStore } from '../../platform/storage/store'

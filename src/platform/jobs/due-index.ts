@@ -24,7 +24,7 @@ import { tenantDueWork, tenants } from '../tenancy/control-schema'
 import type { ControlDb, Db, TenantPool } from '../tenancy/databases'
 import type { Tenant } from '../tenancy/tenants'
 import { inWriteTransaction, type Queryable } from '../tenancy/transaction'
-import type { NextWork } from './due-tenants'
+import type { NextWork } from './next-work'
 
 export interface DueWorkSource {
   /** The job's name (`gift-cards.deliver`). */

@@ -92,7 +92,15 @@ export class TenantPool {
   /** Evicted while held: closed on the last release. */
   private readonly retired = new Set<DatabaseHandle>()
   /** Evicted and not held: closed once the current task is over. */
-  private closeSoon: DatabaseHandle[] = []
+  private closeSoon = new Set<DatabaseHandle>()
+  private closeScheduled = false
+  /**
+   * Evicted and not closed yet (held, or closing after this task), by tenant: taken back rather
+   * than opening a second connection to the file. (A second one left the first's file descriptor
+   * open until both closed: SQLite cannot close one while another holds the file's locks.)
+   */
+  private readonly evicted = new Map<string, DatabaseHandle>()
+  private readonly tenantOf = new WeakMap<DatabaseHandle, string>()
   private closing = false
   private connectionBytes = 0
   private measuring = false
@@ -117,11 +125,12 @@ export class TenantPool {
       // connection is smaller than 64 KiB.
       max: Math.max(1, Math.min(limits.maxOpen ?? Infinity, Math.floor(limits.memoryBytes / 65_536))),
       // Removed (`destroy`, `close`): at once, held or not. Evicted: once nothing uses it.
-      dispose: (handle, _tenantId, reason) => {
+      dispose: (handle, tenantId, reason) => {
         // Its writes so far commit now: a connection opened next for the tenant may write at once.
         commitNow(handle.sqlite)
         if (reason === 'evict') this.evictions++
         if (this.closing || reason === 'delete') return this.closeNow(handle)
+        this.evicted.set(tenantId, handle)
         if (this.holds.has(handle)) this.retired.add(handle)
         else this.closeAfterThisTask(handle)
       },
@@ -146,10 +155,13 @@ export class TenantPool {
   }
 
   private closeAfterThisTask(handle: DatabaseHandle): void {
-    if (this.closeSoon.push(handle) > 1) return
+    this.closeSoon.add(handle)
+    if (this.closeScheduled) return
+    this.closeScheduled = true
     setImmediate(() => {
+      this.closeScheduled = false
       const handles = this.closeSoon
-      this.closeSoon = []
+      this.closeSoon = new Set()
       // Held again since it was evicted (the same task held it after the eviction): wait for it.
       for (const evicted of handles)
         if (this.holds.has(evicted)) this.retired.add(evicted)
@@ -159,6 +171,8 @@ export class TenantPool {
 
   private closeNow(handle: DatabaseHandle): void {
     this.retired.delete(handle)
+    const tenantId = this.tenantOf.get(handle)
+    if (tenantId && this.evicted.get(tenantId) === handle) this.evicted.delete(tenantId)
     commitNow(handle.sqlite)
     handle.sqlite.close(false)
   }
@@ -175,8 +189,23 @@ export class TenantPool {
       this.hits++
       return open
     }
+    const evicted = this.evicted.get(tenantId)
+    if (evicted) {
+      this.hits++
+      this.evicted.delete(tenantId)
+      this.retired.delete(evicted)
+      this.closeSoon.delete(evicted)
+      this.admit(tenantId, evicted)
+      return evicted
+    }
     this.misses++
     return this.open(tenantId, false)
+  }
+
+  /** Into the pool, evicting the least recently used beyond what it holds. */
+  private admit(tenantId: string, handle: DatabaseHandle): void {
+    this.handles.set(tenantId, handle)
+    while (this.handles.size > this.capacity) this.handles.pop()
   }
 
   /** Makes and migrates the database file of a new tenant. */
@@ -193,6 +222,8 @@ export class TenantPool {
    */
   destroy(tenantId: string): void {
     this.handles.delete(tenantId)
+    const evicted = this.evicted.get(tenantId)
+    if (evicted) this.closeNow(evicted)
     this.migrated.delete(tenantId)
     const path = tenantDatabasePath(this.dataDir, tenantId)
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true })
@@ -230,8 +261,8 @@ export class TenantPool {
     }
     this.onOpen(tenantId, sqlite, create)
     const handle = { sqlite, db: drizzleOn(sqlite) }
-    this.handles.set(tenantId, handle)
-    while (this.handles.size > this.capacity) this.handles.pop()
+    this.tenantOf.set(handle, tenantId)
+    this.admit(tenantId, handle)
     return handle
   }
 
@@ -286,7 +317,7 @@ export class TenantPool {
   close(): void {
     this.closing = true
     for (const handle of [...this.retired, ...this.closeSoon]) this.closeNow(handle)
-    this.closeSoon = []
+    this.closeSoon.clear()
     this.handles.clear()
   }
 }

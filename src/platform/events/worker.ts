@@ -61,8 +61,9 @@ export class DeliveryWorker {
     const { control, pool, config, log, dueIndex } = this.deps
     const now = Date.now()
     if (now >= this.nextSweepAt) {
-      for (const tenant of await dueIndex.due(DELIVERY_JOB))
-        if (!this.due.has(tenant.id)) this.due.set(tenant.id, 0)
+      // Every tenant with deliveries pending, due now or later (a retry's time).
+      for (const { tenant, dueAt } of await dueIndex.scheduled(DELIVERY_JOB))
+        if (!this.due.has(tenant.id)) this.due.set(tenant.id, dueAt)
       this.nextSweepAt = now + SWEEP_INTERVAL_MS
     }
     const failed: string[] = []

@@ -18,7 +18,7 @@
 // SETTLE_MS before its answers counts as modified after them; a process that closes cleanly, once
 // its connections are closed, marks the files it answered for as seen (`close`).
 import { statSync } from 'node:fs'
-import { and, asc, eq, inArray, lte, notInArray, or, sql } from 'drizzle-orm'
+import { and, asc, eq, isNotNull, isNull, or, sql } from 'drizzle-orm'
 import type { Logger } from '../log'
 import { tenantDueWork, tenants } from '../tenancy/control-schema'
 import type { ControlDb, Db, TenantPool } from '../tenancy/databases'
@@ -112,24 +112,26 @@ export class DueIndex {
    * pending answers first, and on a process's first call checks every tenant's files.
    */
   async due(job: string): Promise<Tenant[]> {
+    // After the flush: an answer it stored as "now" is due.
+    const scheduled = await this.scheduled(job)
+    const now = Date.now()
+    return scheduled.filter((entry) => entry.dueAt <= now).map((entry) => entry.tenant)
+  }
+
+  /**
+   * Every active tenant with work for `job` at some time, and when (0: it has no answer yet, visit
+   * it now): for a worker that keeps its own timetable (webhook delivery).
+   */
+  async scheduled(job: string): Promise<{ tenant: Tenant; dueAt: number }[]> {
     this.checked ??= this.checkFiles()
     await this.checked
     this.flush()
-    // After the flush: an answer it stored as "now" is due.
-    const now = Date.now()
-    const answered = this.control
-      .select({ tenantId: tenantDueWork.tenantId })
-      .from(tenantDueWork)
-      .where(eq(tenantDueWork.job, job))
-    const dueNow = this.control
-      .select({ tenantId: tenantDueWork.tenantId })
-      .from(tenantDueWork)
-      .where(and(eq(tenantDueWork.job, job), lte(tenantDueWork.dueAt, now)))
     return this.control
-      .select()
+      .select({ tenant: tenants, dueAt: sql<number>`coalesce(${tenantDueWork.dueAt}, 0)` })
       .from(tenants)
+      .leftJoin(tenantDueWork, and(eq(tenantDueWork.tenantId, tenants.id), eq(tenantDueWork.job, job)))
       .where(
-        and(eq(tenants.status, 'active'), or(inArray(tenants.id, dueNow), notInArray(tenants.id, answered))),
+        and(eq(tenants.status, 'active'), or(isNull(tenantDueWork.tenantId), isNotNull(tenantDueWork.dueAt))),
       )
       .orderBy(asc(tenants.id))
       .all()

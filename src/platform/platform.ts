@@ -91,8 +91,11 @@ const FILES_RESERVED = 1024
 const FILES_PER_CONNECTION = 3
 /** Litestream 0.3 held ~7 files per database it replicated (README "Several nodes"). */
 const LITESTREAM_FILES_PER_DATABASE = 8
-/** No tenant connection is smaller (a one-table database's takes ~230 KB: bench/README.md). */
-const SMALLEST_CONNECTION_BYTES = 256 * 1024
+/**
+ * The files asked for are for TENANT_POOL_MEMORY over this many bytes a connection (the pool
+ * measured 236-380 KiB: bench/README.md); the pool never holds more than the limit has files for.
+ */
+const CONNECTION_BYTES_FOR_FILES = 256 * 1024
 
 /**
  * What bounds the tenant pool. A server raises its open-file limit to what the pool may hold and
@@ -102,18 +105,20 @@ const SMALLEST_CONNECTION_BYTES = 256 * 1024
 function poolLimits(config: Config, log: Logger, serving: boolean, tenants: number): PoolLimits {
   const limits = { memoryBytes: config.tenantPoolMemory, maxOpen: config.tenantPoolSize }
   if (!serving) return limits
-  const mostOpen = config.tenantPoolSize ?? Math.floor(config.tenantPoolMemory / SMALLEST_CONNECTION_BYTES)
+  const mostOpen = config.tenantPoolSize ?? Math.floor(config.tenantPoolMemory / CONNECTION_BYTES_FOR_FILES)
   const forLitestream = config.litestreamReplicaUrl ? LITESTREAM_FILES_PER_DATABASE * (tenants + 1) : 0
   const wanted = Math.max(FILES_PER_CONNECTION * mostOpen, forLitestream) + FILES_RESERVED
   const files = raiseFileLimit(wanted)
-  if (!files || files.soft >= wanted) return limits
+  if (!files) return limits
+  // Never more connections than the limit has files for, whatever size they measure.
   const maxOpen = Math.max(
     1,
-    Math.min(mostOpen, Math.floor((files.soft - FILES_RESERVED) / FILES_PER_CONNECTION)),
+    Math.min(limits.maxOpen ?? Infinity, Math.floor((files.soft - FILES_RESERVED) / FILES_PER_CONNECTION)),
   )
-  log.warn(
-    `open-file limit ${files.soft} holds the tenant pool to ${maxOpen} connections: raise it to ${wanted} (ulimit -n ${wanted}, systemd LimitNOFILE=${wanted}, docker run --ulimit nofile=${wanted})`,
-  )
+  if (files.soft < wanted)
+    log.warn(
+      `open-file limit ${files.soft} holds the tenant pool to ${Math.min(maxOpen, mostOpen)} connections: raise it to ${wanted} (ulimit -n ${wanted}, systemd LimitNOFILE=${wanted}, docker run --ulimit nofile=${wanted})`,
+    )
   return { ...limits, maxOpen }
 }
 

@@ -87,6 +87,12 @@ export async function wrk(run: WrkRun): Promise<LoadResult> {
   }
 }
 
+/** User and system CPU a process has used, in seconds (Linux, clock ticks of 1/100 s). */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
 /** Resident set size of a process, in MB (Linux). */
 export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')

@@ -13,11 +13,12 @@ import { tenantDatabasePath } from '../src/platform/tenancy/databases'
 import {
   compiledCommand,
   type RunningServer,
+  runCli,
   sourceCommand,
   startListening,
   startServer,
 } from '../tests/e2e/cli'
-import { type LoadResult, loadAverage, requireWrk, rssMb, type ScriptKind, wrk } from './lib'
+import { cpuSeconds, type LoadResult, loadAverage, requireWrk, rssMb, type ScriptKind, wrk } from './lib'
 import { type BenchTenant, prepareManyTenants, prepareSingleTenant } from './prepare'
 
 const { values } = parseArgs({
@@ -31,9 +32,11 @@ const { values } = parseArgs({
     'zipf-tenants': { type: 'string', default: '10000' },
     'zipf-s': { type: 'string', default: '1.1' },
     'startup-runs': { type: 'string', default: '5' },
-    /** TENANT_POOL_SIZE values for the many-tenant scenarios, comma-separated: one row each. */
-    pools: { type: 'string', default: '192' },
-    /** Comma-separated scenario keys (read, create, orders, zipf, uniform, startup). */
+    /** One-second slices of the read measured right after a start (scenario after-start). */
+    'after-start-seconds': { type: 'string', default: '10' },
+    /** TENANT_POOL_MEMORY values for the many-tenant scenarios (`default`: unset), comma-separated: one row each. */
+    pools: { type: 'string', default: 'default,512MiB' },
+    /** Comma-separated scenario keys (read, create, create-ungrouped, orders, zipf, uniform, after-start, startup). */
     only: { type: 'string' },
     /** Keep the prepared data directories (they are removed otherwise: 10,000 tenants are ~15 GB). */
     keep: { type: 'boolean', default: false },
@@ -49,7 +52,8 @@ const options = {
   zipfTenants: Number(values['zipf-tenants']),
   zipfS: Number(values['zipf-s']),
   startupRuns: Number(values['startup-runs']),
-  pools: values.pools.split(',').map(Number),
+  afterStartSeconds: Number(values['after-start-seconds']),
+  pools: values.pools.split(','),
 }
 const selected = values.only?.split(',')
 const wanted = (key: string) => !selected || selected.includes(key)
@@ -87,8 +91,10 @@ interface Scenario {
   args: () => string[]
   /** One request checked before the load, so a misconfigured server fails loudly. */
   probe: { path: string; init: RequestInit }
+  /** Called on the service before its warm-up. */
+  beforeService?: (server: RunningServer) => Promise<void>
   /** Called on the service after its measured run. */
-  afterService?: (server: RunningServer) => void
+  afterService?: (server: RunningServer) => Promise<void> | void
 }
 
 interface Measured {
@@ -129,9 +135,13 @@ async function firstJobPass(url: string): Promise<number> {
 async function measure(scenario: Scenario, comparator: Comparator): Promise<LoadResult> {
   const server = await scenario.servers[comparator]!()
   try {
-    if (comparator === 'service') extra.firstJobPassSeconds[scenario.key] = await firstJobPass(server.url)
+    if (comparator === 'service') {
+      extra.firstJobPassSeconds[scenario.key] = await firstJobPass(server.url)
+      extra.cpuAfterFirstPassSeconds[scenario.key] = cpuSeconds(server.pid)
+    }
     const probe = await fetch(`${server.url}${scenario.probe.path}`, scenario.probe.init)
     if (!probe.ok) throw new Error(`${scenario.key} on ${comparator}: ${probe.status} ${await probe.text()}`)
+    if (comparator === 'service') await scenario.beforeService?.(server)
     const run = {
       url: `${server.url}${scenario.path}`,
       script: scenario.script,
@@ -140,11 +150,40 @@ async function measure(scenario: Scenario, comparator: Comparator): Promise<Load
     }
     await wrk({ ...run, seconds: options.warmup, args: scenario.args() })
     const result = await wrk({ ...run, seconds: options.duration, args: scenario.args() })
-    if (comparator === 'service') scenario.afterService?.(server)
+    if (comparator === 'service') await scenario.afterService?.(server)
     return result
   } finally {
     await server.stop()
   }
+}
+
+/**
+ * Reads every tenant's customer once, 32 at a time, before the warm-up: a server that has been up
+ * has seen its tenants (their files opened, their owners' tokens verified and principals built).
+ * Answers the seconds it took.
+ */
+async function readEachTenant(url: string, tenants: BenchTenant[]): Promise<number> {
+  const begun = performance.now()
+  let next = 0
+  const reader = async () => {
+    for (let tenant = tenants[next++]; tenant; tenant = tenants[next++]) {
+      const res = await fetch(`${url}/customers/${tenant.customerId}`, { headers: bearer(tenant) })
+      if (!res.ok) throw new Error(`first read of ${tenant.tenantId}: ${res.status} ${await res.text()}`)
+      await res.arrayBuffer()
+    }
+  }
+  await Promise.all(Array.from({ length: 32 }, reader))
+  return Math.round((performance.now() - begun) / 100) / 10
+}
+
+/** The pool's figures from /health, as operators see them. */
+async function poolStats(url: string, operatorKey: string): Promise<unknown> {
+  const health = (await (
+    await fetch(`${url}/health`, { headers: { authorization: `Bearer ${operatorKey}` } })
+  ).json()) as {
+    tenantPool: unknown
+  }
+  return health.tenantPool
 }
 
 /** Compiled binary, started repeatedly on a tenant directory: ms until /health/ready is 200. */
@@ -193,8 +232,23 @@ const extra: {
   prepareSeconds: Record<string, number>
   rssMb: Record<string, number>
   firstJobPassSeconds: Record<string, number>
+  /** How long the first read of every tenant took, before the measured runs (32 at a time). */
+  firstReadOfEachSeconds: Record<string, number>
+  /** The pool's figures from /health after each many-tenant run. */
+  pool: Record<string, unknown>
+  /** CPU the service used from its start until its jobs' first runs were over (start-up included). */
+  cpuAfterFirstPassSeconds: Record<string, number>
   startupMs?: number[]
-} = { prepareSeconds: {}, rssMb: {}, firstJobPassSeconds: {} }
+  /** Requests per second of one tenant's read in each second after a start over the Zipf tenants. */
+  afterStartRps?: number[]
+} = {
+  prepareSeconds: {},
+  rssMb: {},
+  firstJobPassSeconds: {},
+  cpuAfterFirstPassSeconds: {},
+  firstReadOfEachSeconds: {},
+  pool: {},
+}
 
 /** Runs a preparation step and records how long it took. */
 async function timed<T>(name: string, step: () => Promise<T>): Promise<T> {
@@ -295,11 +349,16 @@ try {
     },
   ]
 
+  let zipfTenants: BenchTenant[] | undefined
   const spread = async (key: string, count: number, distribution: string[], title: string) => {
-    if (!wanted(key)) return
+    if (!wanted(key) && !(key === 'zipf' && wanted('after-start'))) return
     const dir = scratchDir(key)
     const tenants = await timed(key, () => prepareManyTenants(dir, count))
+    if (key === 'zipf') zipfTenants = tenants
     const targets = targetsFile(tenants)
+    const operatorKey = (
+      await runCli(sourceCommand, ['operator-key', 'create', '--name', 'bench'], { DATA_DIR: dir })
+    ).json.token as string
     for (const pool of options.pools) {
       // The first pool size keeps the plain key (`zipf`), further ones are `zipf@1024`.
       const pooled = pool === options.pools[0] ? key : `${key}@${pool}`
@@ -309,20 +368,28 @@ try {
         servers: {
           bare: singleServers.bare,
           service: () =>
-            startServer(sourceCommand, { ...serverEnv, DATA_DIR: dir, TENANT_POOL_SIZE: String(pool) }),
+            startServer(sourceCommand, {
+              ...serverEnv,
+              DATA_DIR: dir,
+              ...(pool === 'default' ? {} : { TENANT_POOL_MEMORY: pool }),
+            }),
         },
         path: '/',
         script: 'spread',
         args: () => [targets, ...distribution],
         probe: { path: `/customers/${tenants[0]!.customerId}`, init: { headers: bearer(tenants[0]!) } },
-        afterService: (server) => {
+        beforeService: async (server) => {
+          extra.firstReadOfEachSeconds[pooled] = await readEachTenant(server.url, tenants)
+        },
+        afterService: async (server) => {
           extra.rssMb[pooled] = rssMb(server.pid)
+          extra.pool[pooled] = await poolStats(server.url, operatorKey)
         },
       })
     }
     return dir
   }
-  await spread(
+  const zipfDir = await spread(
     'zipf',
     options.zipfTenants,
     ['zipf', String(options.zipfS)],
@@ -344,9 +411,38 @@ try {
     measured.push({ key: scenario.key, title: scenario.title, results })
   }
 
+  // A restart over the Zipf tenants: one tenant's read in one-second slices from the moment the
+  // server listens, while its jobs' first runs go on (issue 38: full speed within 5 s).
+  if (wanted('after-start') && zipfTenants) {
+    console.error('reads after a start…')
+    const server = await startServer(sourceCommand, { ...serverEnv, DATA_DIR: zipfDir! })
+    try {
+      const first = zipfTenants[0]!
+      extra.afterStartRps = []
+      for (let slice = 0; slice < options.afterStartSeconds; slice++)
+        extra.afterStartRps.push(
+          (
+            await wrk({
+              url: `${server.url}/customers/${first.customerId}`,
+              script: 'fixed',
+              args: [first.token, first.tenantId],
+              seconds: 1,
+              threads: options.threads,
+              connections: options.connections,
+            })
+          ).rps,
+        )
+    } finally {
+      await server.stop()
+    }
+  }
+
   if (wanted('startup')) {
     console.error('start-up…')
-    extra.startupMs = await startupMs(uniformDir ?? (await prepareStartupDir()), options.startupRuns)
+    extra.startupMs = await startupMs(
+      zipfDir ?? uniformDir ?? (await prepareStartupDir()),
+      options.startupRuns,
+    )
   }
 } finally {
   if (!values.keep) for (const dir of scratch) rmSync(dir, { recursive: true, force: true })
@@ -418,6 +514,16 @@ console.log(
     .join(', ')}`,
 )
 for (const [key, mb] of Object.entries(extra.rssMb)) console.log(`service RSS after ${key}: ${mb} MB`)
+for (const [key, seconds] of Object.entries(extra.firstReadOfEachSeconds))
+  console.log(`${key}: first read of every tenant, 32 at a time, before the warm-up: ${seconds} s`)
+for (const [key, stats] of Object.entries(extra.pool)) console.log(`${key}: pool ${JSON.stringify(stats)}`)
+console.log(
+  `CPU of the service from its start to the end of its jobs' first runs (s): ${Object.entries(
+    extra.cpuAfterFirstPassSeconds,
+  )
+    .map(([key, seconds]) => `${key} ${seconds}`)
+    .join(', ')}`,
+)
 console.log(
   `jobs' first run after the service started, waited for before measuring (s): ${Object.entries(
     extra.firstJobPassSeconds,
@@ -425,10 +531,9 @@ console.log(
     .map(([key, seconds]) => `${key} ${seconds}`)
     .join(', ')}`,
 )
-if (extra.startupMs)
-  console.log(
-    `compiled binary start-up to ready with ${options.tenants} tenants (ms): ${extra.startupMs.join(', ')}`,
-  )
+if (extra.afterStartRps)
+  console.log(`one tenant's read, req/s in each second after a start: ${extra.afterStartRps.join(', ')}`)
+if (extra.startupMs) console.log(`compiled binary start-up to ready (ms): ${extra.startupMs.join(', ')}`)
 console.log(
   `preparation (s): ${Object.entries(extra.prepareSeconds)
     .map(([name, seconds]) => `${name} ${seconds}`)

@@ -14914,6 +14914,25 @@ export interface operations {
                             /** Format: date-time */
                             lastErrorAt: string | null;
                         }[];
+                        /** @description Operators only: the pool of open tenant databases. */
+                        tenantPool?: {
+                            /** @description Tenant databases open now. */
+                            open: number;
+                            /** @description How many it holds: TENANT_POOL_MEMORY over the measured size of a connection, or TENANT_POOL_SIZE, or what the open-file limit allows. */
+                            capacity: number;
+                            /** @description TENANT_POOL_MEMORY. */
+                            memoryBytes: number;
+                            /** @description Measured: the mean growth of resident memory across the opening of a connection. */
+                            connectionBytes: number;
+                            /** @description Uses of a tenant database that found it open, since start. */
+                            hits: number;
+                            /** @description Uses that had to open it. */
+                            misses: number;
+                            /** @description hits / (hits + misses); 1 before any use. */
+                            hitRate: number;
+                            /** @description Connections closed to make room. */
+                            evictions: number;
+                        };
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;
@@ -14991,6 +15010,25 @@ export interface operations {
                             /** Format: date-time */
                             lastErrorAt: string | null;
                         }[];
+                        /** @description Operators only: the pool of open tenant databases. */
+                        tenantPool?: {
+                            /** @description Tenant databases open now. */
+                            open: number;
+                            /** @description How many it holds: TENANT_POOL_MEMORY over the measured size of a connection, or TENANT_POOL_SIZE, or what the open-file limit allows. */
+                            capacity: number;
+                            /** @description TENANT_POOL_MEMORY. */
+                            memoryBytes: number;
+                            /** @description Measured: the mean growth of resident memory across the opening of a connection. */
+                            connectionBytes: number;
+                            /** @description Uses of a tenant database that found it open, since start. */
+                            hits: number;
+                            /** @description Uses that had to open it. */
+                            misses: number;
+                            /** @description hits / (hits + misses); 1 before any use. */
+                            hitRate: number;
+                            /** @description Connections closed to make room. */
+                            evictions: number;
+                        };
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;
@@ -15075,6 +15113,25 @@ export interface operations {
                             /** Format: date-time */
                             lastErrorAt: string | null;
                         }[];
+                        /** @description Operators only: the pool of open tenant databases. */
+                        tenantPool?: {
+                            /** @description Tenant databases open now. */
+                            open: number;
+                            /** @description How many it holds: TENANT_POOL_MEMORY over the measured size of a connection, or TENANT_POOL_SIZE, or what the open-file limit allows. */
+                            capacity: number;
+                            /** @description TENANT_POOL_MEMORY. */
+                            memoryBytes: number;
+                            /** @description Measured: the mean growth of resident memory across the opening of a connection. */
+                            connectionBytes: number;
+                            /** @description Uses of a tenant database that found it open, since start. */
+                            hits: number;
+                            /** @description Uses that had to open it. */
+                            misses: number;
+                            /** @description hits / (hits + misses); 1 before any use. */
+                            hitRate: number;
+                            /** @description Connections closed to make room. */
+                            evictions: number;
+                        };
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;
@@ -15152,6 +15209,25 @@ export interface operations {
                             /** Format: date-time */
                             lastErrorAt: string | null;
                         }[];
+                        /** @description Operators only: the pool of open tenant databases. */
+                        tenantPool?: {
+                            /** @description Tenant databases open now. */
+                            open: number;
+                            /** @description How many it holds: TENANT_POOL_MEMORY over the measured size of a connection, or TENANT_POOL_SIZE, or what the open-file limit allows. */
+                            capacity: number;
+                            /** @description TENANT_POOL_MEMORY. */
+                            memoryBytes: number;
+                            /** @description Measured: the mean growth of resident memory across the opening of a connection. */
+                            connectionBytes: number;
+                            /** @description Uses of a tenant database that found it open, since start. */
+                            hits: number;
+                            /** @description Uses that had to open it. */
+                            misses: number;
+                            /** @description hits / (hits + misses); 1 before any use. */
+                            hitRate: number;
+                            /** @description Connections closed to make room. */
+                            evictions: number;
+                        };
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;
@@ -15236,6 +15312,25 @@ export interface operations {
                             /** Format: date-time */
                             lastErrorAt: string | null;
                         }[];
+                        /** @description Operators only: the pool of open tenant databases. */
+                        tenantPool?: {
+                            /** @description Tenant databases open now. */
+                            open: number;
+                            /** @description How many it holds: TENANT_POOL_MEMORY over the measured size of a connection, or TENANT_POOL_SIZE, or what the open-file limit allows. */
+                            capacity: number;
+                            /** @description TENANT_POOL_MEMORY. */
+                            memoryBytes: number;
+                            /** @description Measured: the mean growth of resident memory across the opening of a connection. */
+                            connectionBytes: number;
+                            /** @description Uses of a tenant database that found it open, since start. */
+                            hits: number;
+                            /** @description Uses that had to open it. */
+                            misses: number;
+                            /** @description hits / (hits + misses); 1 before any use. */
+                            hitRate: number;
+                            /** @description Connections closed to make room. */
+                            evictions: number;
+                        };
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;
@@ -15313,6 +15408,25 @@ export interface operations {
                             /** Format: date-time */
                             lastErrorAt: string | null;
                         }[];
+                        /** @description Operators only: the pool of open tenant databases. */
+                        tenantPool?: {
+                            /** @description Tenant databases open now. */
+                            open: number;
+                            /** @description How many it holds: TENANT_POOL_MEMORY over the measured size of a connection, or TENANT_POOL_SIZE, or what the open-file limit allows. */
+                            capacity: number;
+                            /** @description TENANT_POOL_MEMORY. */
+                            memoryBytes: number;
+                            /** @description Measured: the mean growth of resident memory across the opening of a connection. */
+                            connectionBytes: number;
+                            /** @description Uses of a tenant database that found it open, since start. */
+                            hits: number;
+                            /** @description Uses that had to open it. */
+                            misses: number;
+                            /** @description hits / (hits + misses); 1 before any use. */
+                            hitRate: number;
+                            /** @description Connections closed to make room. */
+                            evictions: number;
+                        };
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;

@@ -147,5 +147,9 @@ export const controlMigrations: readonly { tag: string; sql: string }[] = [
   {
     "tag": "0004_operator_audit_append_only",
     "sql": "-- The operator audit log is append-only: the database itself refuses to change or remove an entry.\nCREATE TRIGGER `operator_audit_entries_no_update` BEFORE UPDATE ON `operator_audit_entries`\nBEGIN\n  SELECT RAISE(ABORT, 'operator audit entries are append-only');\nEND;\n--> statement-breakpoint\nCREATE TRIGGER `operator_audit_entries_no_delete` BEFORE DELETE ON `operator_audit_entries`\nBEGIN\n  SELECT RAISE(ABORT, 'operator audit entries are append-only');\nEND;\n"
+  },
+  {
+    "tag": "0005_tenant_due_work",
+    "sql": "CREATE TABLE `tenant_due_work` (\n\t`tenant_id` text NOT NULL,\n\t`job` text NOT NULL,\n\t`due_at` integer,\n\t`indexed_at` integer NOT NULL,\n\tPRIMARY KEY(`tenant_id`, `job`)\n);\n--> statement-breakpoint\nCREATE INDEX `tenant_due_work_job` ON `tenant_due_work` (`job`,`due_at`);"
   }
 ]

@@ -1,6 +1,6 @@
 // Every environment variable the service reads, parsed and validated in one place.
 // A bad value stops start-up with one line naming the variable (see ConfigError).
-import { hostname } from 'node:os'
+import { hostname, totalmem } from 'node:os'
 import { resolve } from 'node:path'
 
 /** How deep objects and arrays may nest in a JSON body: deeper than any schema here needs. */
@@ -15,7 +15,10 @@ export interface Config {
   defaultTenantSlug: string
   /** What the embedded default tenant is filled with on an empty data directory. */
   defaultTenantSeed: 'demo' | 'empty'
-  tenantPoolSize: number
+  /** Bytes the open tenant databases may take: the pool holds as many as fit (databases.ts). */
+  tenantPoolMemory: number
+  /** At most this many open tenant databases, whatever their memory; unset: memory decides. */
+  tenantPoolSize: number | undefined
   /** JWKS of the identity provider; when absent the built-in development issuer is on. */
   authJwksUrl: string | undefined
   authIssuer: string
@@ -175,6 +178,35 @@ function replicaUrl(env: Env, name: string): string | undefined {
   return raw
 }
 
+const byteUnits: Record<string, number> = {
+  '': 1,
+  b: 1,
+  kb: 1e3,
+  kib: 2 ** 10,
+  mb: 1e6,
+  mib: 2 ** 20,
+  gb: 1e9,
+  gib: 2 ** 30,
+  tb: 1e12,
+  tib: 2 ** 40,
+}
+
+/** A size in bytes, with an optional unit: `536870912`, `512MiB`, `1.5GB`. */
+function byteSize(env: Env, name: string, fallback: number, min: number): number {
+  const raw = env[name]?.trim()
+  if (!raw) return fallback
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(raw)
+  const unit = byteUnits[match?.[2]?.toLowerCase() ?? 'none']
+  if (!match || unit === undefined)
+    throw new ConfigError(name, `expected bytes such as 536870912, 512MiB or 2GB, got "${raw}"`)
+  const value = Math.floor(Number(match[1]) * unit)
+  if (value < min) throw new ConfigError(name, `expected at least ${min} bytes, got ${value}`)
+  return value
+}
+
+/** A quarter of the machine's memory, at most 4 GiB: TENANT_POOL_MEMORY's default. */
+export const defaultTenantPoolMemory = () => Math.min(Math.floor(totalmem() / 4), 4 * 2 ** 30)
+
 const durationUnits: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 
 /** A comma-separated list of durations such as `5s,5m,30m,2h` (units ms, s, m, h). */
@@ -309,7 +341,10 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     defaultTenantSlug: slug(env, 'DEFAULT_TENANT_SLUG', 'default'),
     defaultTenantSeed: oneOf(env, 'DEFAULT_TENANT_SEED', ['demo', 'empty'] as const, 'demo'),
-    tenantPoolSize: integer(env, 'TENANT_POOL_SIZE', 192, 1, 100_000),
+    tenantPoolMemory: byteSize(env, 'TENANT_POOL_MEMORY', defaultTenantPoolMemory(), 2 ** 20),
+    tenantPoolSize: env.TENANT_POOL_SIZE?.trim()
+      ? integer(env, 'TENANT_POOL_SIZE', 1, 1, 1_000_000)
+      : undefined,
     authJwksUrl: url(env, 'AUTH_JWKS_URL'),
     authIssuer: text(env, 'AUTH_ISSUER', 'restaurant-ops-dev'),
     authAudience: text(env, 'AUTH_AUDIENCE', 'restaurant-ops'),

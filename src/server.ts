@@ -1,7 +1,14 @@
 // createApp: the platform plugins and every module, composed into one Elysia app.
 import { type AnyElysia, Elysia } from 'elysia'
 import { type Config, configFor } from './config'
-import { apiTags, eventCatalogue, modelFiles, mountFamilies, registerFamilies } from './modules'
+import {
+  apiTags,
+  dueWorkSources,
+  eventCatalogue,
+  modelFiles,
+  mountFamilies,
+  registerFamilies,
+} from './modules'
 import { accessSources } from './modules/access'
 import { clusterRouting } from './platform/cluster/routing'
 import { allowedMethods } from './platform/http/allowed-methods'
@@ -15,7 +22,7 @@ import { type BodySchemas, takeOverBodyChecks } from './platform/http/request-bo
 import { skipResponseChecks } from './platform/http/response-checks'
 import { openPlatform, type Platform, type PlatformOptions } from './platform/platform'
 
-export interface AppOptions extends Omit<PlatformOptions, 'access'> {
+export interface AppOptions extends Omit<PlatformOptions, 'access' | 'dueWork'> {
   config?: Config
 }
 
@@ -57,6 +64,7 @@ export async function createApp(options: AppOptions = {}): Promise<{ app: App; p
   const platform = await openPlatform(options.config ?? configFor({}), {
     ...options,
     access: accessSources,
+    dueWork: dueWorkSources,
     serving: true,
   })
   return { app: buildApp(platform), platform }

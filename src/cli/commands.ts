@@ -2,7 +2,7 @@
 
 import { parseArgs } from 'node:util'
 import { loadConfig } from '../config'
-import { registerFamilies } from '../modules'
+import { dueWorkSources, registerFamilies } from '../modules'
 import { accessSources } from '../modules/access'
 import { createLocation } from '../modules/locations'
 import { createStaffUser, findStaffIdBySubject, findStaffUser, presentStaffUser } from '../modules/staff'
@@ -80,7 +80,7 @@ const options = {
 } as const
 
 async function withPlatform<T>(work: (platform: Platform) => T | Promise<T>): Promise<T> {
-  const platform = await openPlatform(loadConfig(), { access: accessSources })
+  const platform = await openPlatform(loadConfig(), { access: accessSources, dueWork: dueWorkSources })
   try {
     return await work(platform)
   } finally {

@@ -4,7 +4,7 @@ import http from 'node:http'
 import { hostname } from 'node:os'
 import type { Server } from 'bun'
 import type { Config } from '../config'
-import { registerFamilies } from '../modules'
+import { dueWorkSources, registerFamilies } from '../modules'
 import { accessSources } from '../modules/access'
 import { backedUpDatabases } from '../platform/backup/databases'
 import { LitestreamSupervisor, resolveLitestreamBinary } from '../platform/backup/litestream'
@@ -77,7 +77,11 @@ function startBackups(platform: Platform): void {
 export async function serve(config: Config): Promise<void> {
   // Before the default tenant's seed, which runs the families' code as the app will.
   registerFamilies()
-  const platform = await openPlatform(config, { access: accessSources, serving: true })
+  const platform = await openPlatform(config, {
+    access: accessSources,
+    dueWork: dueWorkSources,
+    serving: true,
+  })
   const { log } = platform
   const releaseLock = writeServeLock(config.dataDir)
   // A cluster's tenants are created through the operator API, placed by the cluster. An empty

@@ -5,6 +5,7 @@ import type { AnyElysia } from 'elysia'
 import type { EventCatalogue } from '../platform/events/catalogue'
 import { registerEventNames } from '../platform/events/names'
 import type { Family } from '../platform/family'
+import type { DueWorkSource } from '../platform/jobs/due-index'
 import type { Platform } from '../platform/platform'
 import { appsFamily } from './apps'
 import { auditEntriesFamily } from './audit-entries'
@@ -97,6 +98,9 @@ export const modelFiles: Record<string, Record<string, unknown>> = Object.assign
 
 /** Every event a webhook subscriber can receive (docs/events.md and the document's `webhooks`). */
 export const eventCatalogue: EventCatalogue = families.flatMap((f) => f.events ?? [])
+
+/** Every job's answer of when a tenant next has work, handed to openPlatform by the composition roots. */
+export const dueWorkSources: readonly DueWorkSource[] = families.flatMap((f) => f.dueWork ?? [])
 
 /**
  * What every family lends the others (keyed registrations: calling again replaces), and the

@@ -3,6 +3,7 @@
 // families (src/modules/index.ts); nothing else lists them. See docs/architecture.md.
 import type { AnyElysia } from 'elysia'
 import type { EventCatalogue } from './events/catalogue'
+import type { DueWorkSource } from './jobs/due-index'
 import type { Platform } from './platform'
 
 export interface Family<Jobs = void> {
@@ -23,6 +24,11 @@ export interface Family<Jobs = void> {
    * keyed registrations, so calling it again replaces rather than adds.
    */
   hooks?(): void
+  /**
+   * Each of its jobs' answer of when a tenant next has work, stored after every commit to a tenant
+   * (src/platform/jobs/due-index.ts), so a sweep opens only the tenants with work due.
+   */
+  dueWork?: readonly DueWorkSource[]
   /** Registers its jobs with the platform's scheduler; what it answers, its routes receive. */
   jobs?(platform: Platform): Jobs
   /** Its route plugins, in the order the route table and the document list them. */

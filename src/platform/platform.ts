@@ -14,7 +14,7 @@ import type { LitestreamSupervisor } from './backup/litestream'
 import { ClusterNode } from './cluster/node'
 import { DeliveryWorker } from './events/worker'
 import { nextIdempotencyExpiry, purgeExpiredIdempotencyKeys } from './http/idempotency'
-import { DueTenants } from './jobs/due-tenants'
+import { DueIndex, type DueWorkSource } from './jobs/due-index'
 import { Scheduler } from './jobs/scheduler'
 import { forEachDueTenant } from './jobs/tenants'
 import { createLogger, type Logger } from './log'
@@ -24,9 +24,11 @@ import { openPaymentProvider } from './payments'
 import type { PaymentProvider } from './payments/provider'
 import { openObjectStore } from './storage'
 import type { ObjectStore } from './storage/store'
-import { type DatabaseHandle, openControlDatabase, TenantPool } from './tenancy/databases'
+import { type DatabaseHandle, openControlDatabase, type PoolLimits, TenantPool } from './tenancy/databases'
+import { raiseFileLimit } from './tenancy/file-limit'
+import { countTenants } from './tenancy/tenants'
 import { registerTimeZoneSource } from './tenancy/time-zones'
-import { groupCommits } from './tenancy/transaction'
+import { afterEachCommit, commitsPending, groupCommits } from './tenancy/transaction'
 
 export interface Platform {
   config: Config
@@ -53,6 +55,8 @@ export interface Platform {
   jobs: Scheduler
   /** Guest messages (gift card delivery, order-ready notices): SMTP_URL, else recorded in the database. */
   messages: MessageSender
+  /** When each tenant next has work for each job (`forEachDueTenant` reads it). */
+  dueIndex: DueIndex
   /** The webhook delivery worker (job `webhooks.deliver`). */
   webhooks: DeliveryWorker
   /** Where media bytes live: the embedded store under DATA_DIR, or S3 when MEDIA_S3_BUCKET is set. */
@@ -70,6 +74,11 @@ export interface Platform {
 export interface PlatformOptions {
   /** Staff users, roles, jobs and locations as the modules describe them (src/modules/access.ts). */
   access: AccessSources
+  /**
+   * Each module job's answer of when a tenant next has work (src/modules/due-work.ts): computed
+   * after every write to a tenant, by every process that writes tenants.
+   */
+  dueWork: readonly DueWorkSource[]
   /** In-process tests only: honour `x-staff-user-id`. Never reachable from the environment. */
   trustStaffUserIdHeader?: boolean
   /** In-process tests only: a payment provider to use instead of the configured one. */
@@ -79,6 +88,43 @@ export interface PlatformOptions {
    * CLI's commands commit each write at once: they may exit right after it.
    */
   serving?: boolean
+}
+
+/** Files kept for everything but pooled tenants: the control database, sockets, Litestream's pipes. */
+const FILES_RESERVED = 1024
+/** A pooled connection's files: the database, its WAL and its shared memory. */
+const FILES_PER_CONNECTION = 3
+/** Litestream 0.3 held ~7 files per database it replicated (README "Several nodes"). */
+const LITESTREAM_FILES_PER_DATABASE = 8
+/**
+ * The files asked for are for TENANT_POOL_MEMORY over this many bytes a connection (the pool
+ * measured 236-380 KiB: bench/README.md); the pool never holds more than the limit has files for.
+ */
+const CONNECTION_BYTES_FOR_FILES = 256 * 1024
+
+/**
+ * What bounds the tenant pool. A server raises its open-file limit to what the pool may hold and
+ * Litestream (which inherits it) needs; where it cannot, the pool holds what the limit allows and
+ * start-up says in one line what to set.
+ */
+function poolLimits(config: Config, log: Logger, serving: boolean, tenants: number): PoolLimits {
+  const limits = { memoryBytes: config.tenantPoolMemory, maxOpen: config.tenantPoolSize }
+  if (!serving) return limits
+  const mostOpen = config.tenantPoolSize ?? Math.floor(config.tenantPoolMemory / CONNECTION_BYTES_FOR_FILES)
+  const forLitestream = config.litestreamReplicaUrl ? LITESTREAM_FILES_PER_DATABASE * (tenants + 1) : 0
+  const wanted = Math.max(FILES_PER_CONNECTION * mostOpen, forLitestream) + FILES_RESERVED
+  const files = raiseFileLimit(wanted)
+  if (!files) return limits
+  // Never more connections than the limit has files for, whatever size they measure.
+  const maxOpen = Math.max(
+    1,
+    Math.min(limits.maxOpen ?? Infinity, Math.floor((files.soft - FILES_RESERVED) / FILES_PER_CONNECTION)),
+  )
+  if (files.soft < wanted)
+    log.warn(
+      `open-file limit ${files.soft} holds the tenant pool to ${Math.min(maxOpen, mostOpen)} connections: raise it to ${wanted} (ulimit -n ${wanted}, systemd LimitNOFILE=${wanted}, docker run --ulimit nofile=${wanted})`,
+    )
+  return { ...limits, maxOpen }
 }
 
 export async function openPlatform(config: Config, options: PlatformOptions): Promise<Platform> {
@@ -93,11 +139,21 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
   watchAuthVersion(control.sqlite, () => signals.bumpControl())
   let cluster: ClusterNode | null = null
   const tenantOptions = { ...sqliteOptions, walCheckpoint: checkpoints ?? 'background' } as const
-  const pool = new TenantPool(config.dataDir, config.tenantPoolSize, tenantOptions, (tenantId, sqlite) => {
-    watchAuthVersion(sqlite, () => signals.bumpTenant(tenantId))
-    cluster?.gate(sqlite, tenantId)
-    if (options.serving && config.groupCommit) groupCommits(sqlite, config.sqliteBusyTimeoutMs)
-  })
+  const pool = new TenantPool(
+    config.dataDir,
+    poolLimits(config, log, options.serving ?? false, countTenants(control.db)),
+    tenantOptions,
+    (tenantId, sqlite, created) => {
+      watchAuthVersion(sqlite, () => signals.bumpTenant(tenantId))
+      afterEachCommit(sqlite, () => dueIndex.committed(tenantId))
+      // A new tenant's answers are stored as if it had been written: no job opens it to learn them.
+      if (created) dueIndex.committed(tenantId)
+      cluster?.gate(sqlite, tenantId)
+      if (options.serving && config.groupCommit) groupCommits(sqlite, config.sqliteBusyTimeoutMs)
+    },
+  )
+  const dueIndex = new DueIndex(control.db, pool, log)
+  for (const source of options.dueWork) dueIndex.register(source)
   if (config.cluster) {
     const node = new ClusterNode({
       config: { ...config, cluster: config.cluster },
@@ -131,15 +187,18 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
   const operatorDeps = { control: control.db, verifyToken, claim: config.authOperatorClaim }
   const jobs = new Scheduler(log)
   const storage = openObjectStore(config)
-  const webhooks = new DeliveryWorker({ config, log, control, pool, jobs })
-  const expiring = new DueTenants()
+  const webhooks = new DeliveryWorker({ config, log, control, pool, jobs, dueIndex })
+  const expiring: DueWorkSource = {
+    job: 'idempotency.purge',
+    nextWork: (_tenant, db) => nextIdempotencyExpiry(db),
+  }
+  dueIndex.register(expiring)
   jobs.register({
-    name: 'idempotency.purge',
+    name: expiring.job,
     intervalMs: 3600 * 1000,
     run: (signal) =>
-      forEachDueTenant({ control, pool }, signal, expiring, (_tenant, db) => {
+      forEachDueTenant({ control, pool, dueIndex }, signal, expiring, (_tenant, db) => {
         purgeExpiredIdempotencyKeys(db)
-        return nextIdempotencyExpiry(db)
       }),
   })
   let closed = false
@@ -150,7 +209,9 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     void jobs.stop()
     webhooks.close()
     storage.close?.()
+    dueIndex.beginClose()
     pool.close()
+    dueIndex.close()
     control.sqlite.close(false)
   }
   return {
@@ -171,12 +232,15 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     startupWork: new Set(),
     jobs,
     messages: createMessageSender(config, log),
+    dueIndex,
     webhooks,
     storage,
     authDeps: deps,
     payments: options.paymentProvider ?? openPaymentProvider(config),
     async shutdown() {
       await jobs.stop()
+      // The last turn's writes commit first, so their due work is stored before the files close.
+      await commitsPending()
       close()
     },
     close,

@@ -115,11 +115,15 @@ describe('snapshots', () => {
   test('under Litestream, the pool reports the commits that changed rows, not the ones that changed nothing', () => {
     const dataDir = makeTestDir('pool')
     cleanups.push(() => removeTestDir(dataDir))
-    const pool = new TenantPool(dataDir, 4, {
-      synchronous: 'NORMAL',
-      busyTimeoutMs: 5000,
-      walCheckpoint: 'external',
-    })
+    const pool = new TenantPool(
+      dataDir,
+      { memoryBytes: 64 << 20, maxOpen: 4 },
+      {
+        synchronous: 'NORMAL',
+        busyTimeoutMs: 5000,
+        walCheckpoint: 'external',
+      },
+    )
     cleanups.push(() => pool.close())
     const reported: string[] = []
     pool.committed = (path) => void reported.push(path)

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { ConfigError, loadConfig } from '../../src/config'
+import { ConfigError, defaultTenantPoolMemory, loadConfig } from '../../src/config'
 
 describe('configuration', () => {
   test('defaults', () => {
@@ -7,7 +7,8 @@ describe('configuration', () => {
     expect(config).toMatchObject({
       port: 3000,
       defaultTenantSlug: 'default',
-      tenantPoolSize: 192,
+      tenantPoolSize: undefined,
+      tenantPoolMemory: defaultTenantPoolMemory(),
       authJwksUrl: undefined,
       authTrustIdentityHeaders: false,
       sqliteSynchronous: 'NORMAL',
@@ -20,6 +21,8 @@ describe('configuration', () => {
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
     [{ TENANT_POOL_SIZE: '0' }, 'TENANT_POOL_SIZE'],
+    [{ TENANT_POOL_MEMORY: '512 apples' }, 'TENANT_POOL_MEMORY'],
+    [{ TENANT_POOL_MEMORY: '64KiB' }, 'TENANT_POOL_MEMORY'],
     [{ AUTH_JWKS_URL: 'ftp://x' }, 'AUTH_JWKS_URL'],
     [{ AUTH_TRUST_IDENTITY_HEADERS: 'yes please' }, 'AUTH_TRUST_IDENTITY_HEADERS'],
     [{ SQLITE_SYNCHRONOUS: 'SOMETIMES' }, 'SQLITE_SYNCHRONOUS'],
@@ -50,5 +53,13 @@ describe('configuration', () => {
       authJwksUrl: 'https://idp.test/jwks',
       shutdownTimeoutMs: 25_000,
     })
+  })
+
+  test('the pool memory takes a unit, and defaults to a quarter of the machine, at most 4 GiB', () => {
+    expect(loadConfig({ TENANT_POOL_MEMORY: '512MiB' }).tenantPoolMemory).toBe(512 * 2 ** 20)
+    expect(loadConfig({ TENANT_POOL_MEMORY: '1.5GB' }).tenantPoolMemory).toBe(1.5e9)
+    expect(loadConfig({ TENANT_POOL_MEMORY: '2097152' }).tenantPoolMemory).toBe(2 ** 21)
+    expect(defaultTenantPoolMemory()).toBeLessThanOrEqual(4 * 2 ** 30)
+    expect(loadConfig({ TENANT_POOL_SIZE: '500' }).tenantPoolSize).toBe(500)
   })
 })

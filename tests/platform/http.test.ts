@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { MAX_HEADER_SECTION_BYTES, MAX_REQUEST_TARGET_BYTES } from '../../src/platform/http/conventions'
 import { systemOperator } from '../../src/platform/operator/audit'
 import { createOperatorKey } from '../../src/platform/operator/keys'
+import type { PoolStats } from '../../src/platform/tenancy/databases'
 import { createTestApp, type TestApp } from '../harness'
 
 describe('http conventions', () => {
@@ -252,6 +253,22 @@ describe('service description and health', () => {
     })
     // A tenant's staff is not an operator.
     expect(failing((await t.request('GET', '/health')).body)).toMatchObject({ lastError: null })
+  })
+
+  test('the tenant pool’s size, hit rate and evictions are shown to operators only', async () => {
+    const operatorKey = createOperatorKey(t.platform.control.db, systemOperator('test'), {
+      name: 'pool',
+    }).token
+    expect((await t.request('GET', '/health', { as: null })).body.tenantPool).toBeUndefined()
+    const { tenantPool } = (await t.request('GET', '/health', { as: operatorKey, tenant: null })).body
+    const { open, capacity, hits, misses, hitRate, memoryBytes, evictions } = tenantPool as PoolStats & {
+      hitRate: number
+    }
+    expect(memoryBytes).toBe(t.platform.config.tenantPoolMemory)
+    expect(evictions).toBe(0)
+    expect(open).toBeGreaterThan(0)
+    expect(capacity).toBeGreaterThanOrEqual(open)
+    expect(hitRate).toBe(hits + misses === 0 ? 1 : hits / (hits + misses))
   })
 
   test('the development JWKS is published', async () => {

@@ -1,11 +1,7 @@
 // The in-process scheduler: no overlap, queued re-runs, failures recorded, stop waits.
 import { afterEach, describe, expect, test } from 'bun:test'
 import { Scheduler } from '../../src/platform/jobs/scheduler'
-import { forEachTenant } from '../../src/platform/jobs/tenants'
 import { createLogger } from '../../src/platform/log'
-import { tenants } from '../../src/platform/tenancy/control-schema'
-import { tenantsInPages } from '../../src/platform/tenancy/tenants'
-import { createTestApp } from '../harness'
 import { waitFor } from '../modules/webhooks/receiver'
 
 const scheduler = () => new Scheduler(createLogger('silent'))
@@ -147,35 +143,5 @@ describe('scheduler', () => {
     current.register({ name: 'a', intervalMs: 1, run: () => {} })
     expect(() => current!.register({ name: 'a', intervalMs: 1, run: () => {} })).toThrow('already registered')
     expect(() => current!.register({ name: 'b', intervalMs: 0, run: () => {} })).toThrow('positive')
-  })
-})
-
-describe('forEachTenant', () => {
-  test('visits every active tenant a page at a time, one created meanwhile too, and names the failures', async () => {
-    const t = await createTestApp()
-    try {
-      for (const slug of ['b', 'c', 'd', 'e']) await t.addTenant(slug)
-      const ids = t.platform.control.db
-        .select({ id: tenants.id })
-        .from(tenants)
-        .all()
-        .map((r) => r.id)
-      expect([...tenantsInPages(t.platform.control.db, 2)].map((tenant) => tenant.id)).toEqual(ids.sort())
-
-      const visited: string[] = []
-      let added = false
-      const run = forEachTenant(t.platform, new AbortController().signal, async (tenant) => {
-        visited.push(tenant.slug)
-        if (!added) {
-          added = true
-          await t.addTenant('late')
-        }
-        if (tenant.slug === 'c') throw new Error('broken')
-      })
-      await expect(run).rejects.toThrow('1 tenant(s) failed: c: broken')
-      expect(visited.sort()).toEqual(['acme', 'b', 'c', 'd', 'e', 'late'])
-    } finally {
-      t.close()
-    }
   })
 })

@@ -1,5 +1,5 @@
 // Is it healthy: readiness, the scheduler's jobs, backups at a glance; the operator also sees the
-// tenants with their status.
+// tenant pool and the tenants with their status.
 
 import type { PageProps } from '../api'
 import { type Answer, get, isOperator, readiness } from '../api'
@@ -7,6 +7,22 @@ import { Badge, bytes, Section, Table, useLoad, when } from '../ui'
 
 type Health = Answer<'/health/ready', 'get'>
 type Cluster = NonNullable<Health['cluster']>
+type TenantPool = NonNullable<Health['tenantPool']>
+
+/** The operator's view of the pool of open tenant databases: how full, how often it had to open one. */
+function PoolSummary({ pool }: { pool: TenantPool }) {
+  return (
+    <>
+      <h3>Tenant pool</h3>
+      <p>
+        {pool.open} of {pool.capacity} tenant databases open ({bytes(pool.memoryBytes)} allowed,{' '}
+        {bytes(pool.connectionBytes)} measured per connection). Hit rate{' '}
+        <strong>{(100 * pool.hitRate).toFixed(1)}%</strong> ({pool.hits} hits, {pool.misses} misses since
+        start); {pool.evictions} evictions.
+      </p>
+    </>
+  )
+}
 
 /** Several nodes: this node, and how long the last failover took and what it restored (RTO, RPO). */
 function ClusterSummary({ cluster }: { cluster: Cluster }) {
@@ -57,6 +73,7 @@ export function OverviewPage({ session }: PageProps) {
                 </li>
               ))}
             </ul>
+            {h.tenantPool && <PoolSummary pool={h.tenantPool} />}
             {h.cluster && <ClusterSummary cluster={h.cluster} />}
           </>
         )}

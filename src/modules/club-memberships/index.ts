@@ -1,6 +1,6 @@
 import { family } from '../../platform/family'
 import { registerClubMembershipsHooks } from './hooks'
-import { registerClubMembershipJobs } from './jobs'
+import { holdEnds, registerClubMembershipJobs } from './jobs'
 import * as model from './model'
 import { ClubMembership } from './model'
 import { clubMembershipRoutes } from './routes'
@@ -20,6 +20,7 @@ export const clubMembershipsFamily = family({
     },
   ],
   hooks: registerClubMembershipsHooks,
+  dueWork: [holdEnds],
   jobs: (platform) => registerClubMembershipJobs(platform),
   routes: (platform) => [clubMembershipRoutes(platform.auth)],
 })

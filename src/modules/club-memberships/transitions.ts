@@ -3,7 +3,7 @@
 import { asc, eq } from 'drizzle-orm'
 import { type Actor, systemActor } from '../../platform/auth/actor'
 import { ApiError, invalid } from '../../platform/http/problem'
-import { earliestDateStart, type NextWork } from '../../platform/jobs/due-tenants'
+import { earliestDateStart, type NextWork } from '../../platform/jobs/next-work'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import type { CancelInput, HoldInput } from './model'

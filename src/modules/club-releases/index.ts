@@ -1,5 +1,5 @@
 import { family } from '../../platform/family'
-import { registerClubReleaseJobs } from './jobs'
+import { registerClubReleaseJobs, releasesDue } from './jobs'
 import * as model from './model'
 import { ClubRelease, ClubShipment } from './model'
 import { clubReleaseRoutes } from './routes'
@@ -26,6 +26,7 @@ export const clubReleasesFamily = family({
       schema: ClubShipment,
     },
   ],
+  dueWork: [releasesDue],
   jobs: (platform) => registerClubReleaseJobs(platform),
   routes: (platform, jobs) => [clubReleaseRoutes(platform.auth, jobs)],
 })

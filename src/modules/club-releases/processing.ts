@@ -16,12 +16,7 @@ import { type Actor, systemActor } from '../../platform/auth/actor'
 import { everyLocation } from '../../platform/auth/location-scope'
 import { ApiError, conflict } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
-import {
-  earliestDateStart,
-  earliestInstant,
-  earliestOf,
-  type NextWork,
-} from '../../platform/jobs/due-tenants'
+import { earliestDateStart, earliestInstant, earliestOf, type NextWork } from '../../platform/jobs/next-work'
 import type { PaymentProvider } from '../../platform/payments/provider'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'

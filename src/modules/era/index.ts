@@ -1,5 +1,5 @@
 import { family } from '../../platform/family'
-import { registerEraJobs } from './jobs'
+import { pendingReports, registerEraJobs } from './jobs'
 import * as model from './model'
 import { eraRoutes } from './routes'
 
@@ -9,6 +9,7 @@ export const eraFamily = family({
     'Analytics (ERA)': 'Reporting metrics, checks, labor and menu figures, computed asynchronously.',
   },
   models: { era: model },
+  dueWork: [pendingReports],
   jobs: (platform) => registerEraJobs(platform),
   routes: (platform, jobs) => [...eraRoutes(platform.auth, jobs)],
 })

@@ -1,7 +1,7 @@
 import { t } from 'elysia'
 import { family } from '../../platform/family'
 import { registerGiftCardsHooks } from './hooks'
-import { registerGiftCardJobs } from './jobs'
+import { giftCardDeliveries, registerGiftCardJobs } from './jobs'
 import * as model from './model'
 import { GiftCard, GiftCardSettings, GiftCardTransaction } from './model'
 import { giftCardRoutes } from './routes'
@@ -45,6 +45,7 @@ export const giftCardsFamily = family({
     },
   ],
   hooks: registerGiftCardsHooks,
+  dueWork: [giftCardDeliveries],
   jobs: (platform) => registerGiftCardJobs(platform),
   routes: (platform) => [giftCardRoutes(platform.auth)],
 })

@@ -41,6 +41,26 @@ const HealthStatus = t.Object({
         'To operators, while Litestream runs: each database it replicates (`control` or the tenant id), its lag and last upload.',
     }),
   ),
+  tenantPool: t.Optional(
+    t.Object(
+      {
+        open: t.Integer({ description: 'Tenant databases open now.' }),
+        capacity: t.Integer({
+          description:
+            'How many it holds: TENANT_POOL_MEMORY over the measured size of a connection, or TENANT_POOL_SIZE, or what the open-file limit allows.',
+        }),
+        memoryBytes: t.Integer({ description: 'TENANT_POOL_MEMORY.' }),
+        connectionBytes: t.Integer({
+          description: 'Measured: the mean growth of resident memory across the opening of a connection.',
+        }),
+        hits: t.Integer({ description: 'Uses of a tenant database that found it open, since start.' }),
+        misses: t.Integer({ description: 'Uses that had to open it.' }),
+        hitRate: t.Number({ description: 'hits / (hits + misses); 1 before any use.' }),
+        evictions: t.Integer({ description: 'Connections closed to make room.' }),
+      },
+      { description: 'Operators only: the pool of open tenant databases.' },
+    ),
+  ),
   cluster: t.Optional(
     t.Object(
       {
@@ -89,6 +109,12 @@ function clusterSummary(platform: Platform, detailed: boolean) {
   }
 }
 
+function poolSummary(platform: Platform) {
+  const stats = platform.pool.stats()
+  const uses = stats.hits + stats.misses
+  return { ...stats, hitRate: uses === 0 ? 1 : stats.hits / uses }
+}
+
 /**
  * Touches the control database and one tenant database (the default one when it exists); for
  * readiness, also waits for the start-up work (Platform.startupWork).
@@ -128,6 +154,7 @@ function checkDatabases(platform: Platform, detailed: boolean, readiness: boolea
     checks,
     jobs,
     ...(detailed && platform.replication ? { replication: platform.replication.databases() } : {}),
+    ...(detailed ? { tenantPool: poolSummary(platform) } : {}),
     ...clusterSummary(platform, detailed),
   }
 }

@@ -2,7 +2,7 @@ import { t } from 'elysia'
 import { withMembers } from '../../platform/events/catalogue'
 import { family } from '../../platform/family'
 import { registerLegacyReservationsHooks } from './hooks'
-import { registerLegacyReservationJobs } from './jobs'
+import { registerLegacyReservationJobs, remindersDue } from './jobs'
 import * as model from './model'
 import { LegacyReservation } from './model'
 import * as modelTypes from './model-types'
@@ -37,6 +37,7 @@ export const legacyReservationsFamily = family({
     },
   ],
   hooks: registerLegacyReservationsHooks,
+  dueWork: [remindersDue],
   jobs: (platform) => registerLegacyReservationJobs(platform),
   routes: (platform) => [reservationTypeRoutes(platform.auth), legacyReservationRoutes(platform.auth)],
 })

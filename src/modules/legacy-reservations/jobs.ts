@@ -1,19 +1,22 @@
 import { systemActor } from '../../platform/auth/actor'
-import { DueTenants } from '../../platform/jobs/due-tenants'
+import type { DueWorkSource } from '../../platform/jobs/due-index'
 import { forEachDueTenant } from '../../platform/jobs/tenants'
 import type { Platform } from '../../platform/platform'
 import { nextReminderWork, sendDueReminders } from './reminders'
 
 /** Sends the reminder emails of legacy reservations due within a day, every five minutes. */
+export const remindersDue: DueWorkSource = {
+  job: 'legacy-reservations.remind',
+  nextWork: (_tenant, db) => nextReminderWork(db),
+}
+
 export function registerLegacyReservationJobs(platform: Platform): void {
-  const due = new DueTenants()
   platform.jobs.register({
-    name: 'legacy-reservations.remind',
+    name: remindersDue.job,
     intervalMs: 5 * 60_000,
     run: (signal) =>
-      forEachDueTenant(platform, signal, due, async (tenant, db) => {
+      forEachDueTenant(platform, signal, remindersDue, async (tenant, db) => {
         await sendDueReminders(db, platform.messages, systemActor(tenant.id, 'reservation-reminders'))
-        return nextReminderWork(db)
       }),
   })
 }

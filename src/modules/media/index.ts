@@ -1,5 +1,5 @@
 import { family } from '../../platform/family'
-import { registerMediaJobs } from './jobs'
+import { abandonedDrafts, registerMediaJobs } from './jobs'
 import * as model from './model'
 import { MediaAsset } from './model'
 import { mediaRoutes } from './routes'
@@ -22,6 +22,7 @@ export const mediaFamily = family({
       schema: MediaAsset,
     },
   ],
+  dueWork: [abandonedDrafts],
   jobs: (platform) => registerMediaJobs(platform),
   routes: (platform) => [mediaRoutes(platform.auth, platform), mediaFileRoutes(platform)],
 })

@@ -3,7 +3,8 @@
 // removes its bytes from the store, so abandoned uploads do not pile up in DATA_DIR or the bucket.
 import { and, eq, lt } from 'drizzle-orm'
 import { type Actor, systemActor } from '../../platform/auth/actor'
-import { DueTenants, earliestInstant, type NextWork } from '../../platform/jobs/due-tenants'
+import type { DueWorkSource } from '../../platform/jobs/due-index'
+import { earliestInstant, type NextWork } from '../../platform/jobs/next-work'
 import { forEachDueTenant } from '../../platform/jobs/tenants'
 import type { Platform } from '../../platform/platform'
 import type { ObjectStore } from '../../platform/storage/store'
@@ -75,15 +76,18 @@ export async function purgeAbandonedDrafts(
   return purged
 }
 
+export const abandonedDrafts: DueWorkSource = {
+  job: 'media.purge-abandoned-drafts',
+  nextWork: (_tenant, db) => nextAbandonedDraft(db),
+}
+
 export function registerMediaJobs(platform: Platform): void {
-  const due = new DueTenants()
   platform.jobs.register({
-    name: 'media.purge-abandoned-drafts',
+    name: abandonedDrafts.job,
     intervalMs: 3600 * 1000,
     run: (signal) =>
-      forEachDueTenant(platform, signal, due, async (tenant, db) => {
+      forEachDueTenant(platform, signal, abandonedDrafts, async (tenant, db) => {
         await purgeAbandonedDrafts(db, platform.storage, systemActor(tenant.id, 'media-purge'))
-        return nextAbandonedDraft(db)
       }),
   })
 }

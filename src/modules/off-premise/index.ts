@@ -1,6 +1,6 @@
 import { family } from '../../platform/family'
 import { registerOffPremiseHooks } from './hooks'
-import { registerOffPremiseJobs } from './jobs'
+import { pendingNotifications, registerOffPremiseJobs, snoozeEnds } from './jobs'
 import * as model from './model'
 import { Channel, OffPremiseSettings } from './model'
 import * as orderModel from './order-model'
@@ -30,6 +30,7 @@ export const offPremiseFamily = family({
     },
   ],
   hooks: registerOffPremiseHooks,
+  dueWork: [pendingNotifications, snoozeEnds],
   jobs: (platform) => registerOffPremiseJobs(platform),
   routes: (platform) => [
     offPremiseOrderRoutes(platform.auth, platform.messages),

@@ -1,5 +1,5 @@
 import { systemActor } from '../../platform/auth/actor'
-import { DueTenants } from '../../platform/jobs/due-tenants'
+import type { DueWorkSource } from '../../platform/jobs/due-index'
 import { forEachDueTenant } from '../../platform/jobs/tenants'
 import type { Platform } from '../../platform/platform'
 import { nextNotificationWork, sendPendingNotifications } from './notifications'
@@ -10,25 +10,31 @@ import { earliestSnoozeEnd, endDueSnoozes } from './settings'
  * (their request ended before sending them) are sent (every 30 seconds). Every tenant with a
  * snooze ending or a notification pending.
  */
+export const snoozeEnds: DueWorkSource = {
+  job: 'off-premise.snooze-expiry',
+  nextWork: (_tenant, db) => earliestSnoozeEnd(db),
+}
+
+export const pendingNotifications: DueWorkSource = {
+  job: 'off-premise.notify',
+  nextWork: (_tenant, db) => nextNotificationWork(db),
+}
+
 export function registerOffPremiseJobs(platform: Platform): void {
-  const snoozed = new DueTenants()
   platform.jobs.register({
-    name: 'off-premise.snooze-expiry',
+    name: snoozeEnds.job,
     intervalMs: 60_000,
     run: (signal) =>
-      forEachDueTenant(platform, signal, snoozed, (tenant, db) => {
+      forEachDueTenant(platform, signal, snoozeEnds, (tenant, db) => {
         endDueSnoozes(db, systemActor(tenant.id, 'off-premise-snooze'))
-        return earliestSnoozeEnd(db)
       }),
   })
-  const notifying = new DueTenants()
   platform.jobs.register({
-    name: 'off-premise.notify',
+    name: pendingNotifications.job,
     intervalMs: 30_000,
     run: (signal) =>
-      forEachDueTenant(platform, signal, notifying, async (tenant, db) => {
+      forEachDueTenant(platform, signal, pendingNotifications, async (tenant, db) => {
         await sendPendingNotifications(db, platform.messages, systemActor(tenant.id, 'off-premise-notify'))
-        return nextNotificationWork(db)
       }),
   })
 }

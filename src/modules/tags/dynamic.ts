@@ -52,18 +52,22 @@ export function presentRecord(
   return Object.assign({}, own, ...all.filter((s) => !s.ids).map((s) => s.present(db, id)))
 }
 
+/** The Dynamic tags with a `withinLastDays` condition. */
+export const datedTags = (db: Db) =>
+  db
+    .select()
+    .from(tags)
+    .where(eq(tags.type, 'Dynamic'))
+    .all()
+    .filter((tag) => tag.conditions.some((c) => c.operator === 'withinLastDays'))
+
 /**
  * Re-applies every Dynamic tag with a `withinLastDays` condition: what those conditions hold for
  * moves with the date, not with a write (a customer created 31 days ago leaves "created within 30
  * days" overnight). The scheduler runs it for each tenant (jobs.ts); changes are recorded by `actor`.
  */
 export function refreshDatedTags(db: Db, actor: Actor): number {
-  const dated = db
-    .select()
-    .from(tags)
-    .where(eq(tags.type, 'Dynamic'))
-    .all()
-    .filter((tag) => tag.conditions.some((c) => c.operator === 'withinLastDays'))
+  const dated = datedTags(db)
   for (const tag of dated) {
     const objectType = tagObjectTypeOf(tag.objectType)
     if (objectType) inWriteTransaction(db, (tx) => backfillTag(tx, actor, objectType, tag))

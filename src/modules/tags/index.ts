@@ -2,7 +2,7 @@ import { t } from 'elysia'
 import { CRUD } from '../../platform/events/catalogue'
 import { family } from '../../platform/family'
 import { registerTagsHooks } from './dynamic'
-import { registerTagJobs } from './jobs'
+import { datedTagsToRefresh, registerTagJobs } from './jobs'
 import * as model from './model'
 import { Tag } from './model'
 import { tagRoutes } from './routes'
@@ -29,6 +29,7 @@ export const tagsFamily = family({
     },
   ],
   hooks: registerTagsHooks,
+  dueWork: [datedTagsToRefresh],
   jobs: (platform) => registerTagJobs(platform),
   routes: (platform) => [tagRoutes(platform.auth)],
 })

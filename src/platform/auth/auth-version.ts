@@ -4,6 +4,8 @@ import type { Database } from 'bun:sqlite'
 import { watchCommits } from '../tenancy/transaction'
 
 export function watchAuthVersion(sqlite: Database, signal: () => void): void {
-  const version = sqlite.query<{ version: number }, []>('SELECT version FROM auth_version WHERE id = 1')
-  watchCommits(sqlite, { read: () => version.get()?.version ?? 0, changed: signal })
+  // Compiled on the connection's first write, not at open: most connections the pool opens only read.
+  const read = () =>
+    sqlite.query<{ version: number }, []>('SELECT version FROM auth_version WHERE id = 1').get()?.version ?? 0
+  watchCommits(sqlite, { read, changed: signal })
 }

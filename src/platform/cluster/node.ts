@@ -15,7 +15,7 @@ import type { LitestreamSupervisor, ReplicatedDatabase } from '../backup/litestr
 import { NoReplicaError, writeMark } from '../backup/restore'
 import { ApiError, conflict, notFound } from '../http/problem'
 import type { Logger } from '../log'
-import { tenants } from '../tenancy/control-schema'
+import { tenantDueWork, tenants } from '../tenancy/control-schema'
 import {
   type ControlDb,
   controlDatabasePath,
@@ -499,6 +499,8 @@ export class ClusterNode {
     await restoreFromReplica(config, tenant, record.writeMark)
     inWriteTransaction(control, (tx) => {
       tx.delete(tenants).where(eq(tenants.id, tenant.id)).run()
+      // Written on another node: every job visits the restored file once.
+      tx.delete(tenantDueWork).where(eq(tenantDueWork.tenantId, tenant.id)).run()
       tx.insert(tenants).values(tenant).run()
     })
   }

@@ -1,18 +1,18 @@
 // The delivery worker: one scheduler job (`webhooks.deliver`) that visits the tenants with
 // deliveries due. It does not open every tenant on every run: a tenant is visited when an event
 // is appended in this process (a hint from the outbox), when its earliest pending delivery falls
-// due, and in a sweep over all tenants at start (resuming what a previous process left pending)
-// and every few minutes after (events written by another process, such as the command line). The
-// later sweeps skip the tenants whose database files have not changed since their last visit
-// (due-tenants.ts): no process can have written them an event.
+// due, and when the due index (platform/jobs/due-index.ts) says it has deliveries due: read at
+// start (resuming what a previous process left pending) and every few minutes after (events
+// written by another process, such as the command line). A tenant with no pending delivery is
+// never opened.
 import pkg from '../../../package.json'
 import type { Config } from '../../config'
-import { DueTenants, fileSignature } from '../jobs/due-tenants'
+import type { DueIndex, DueWorkSource } from '../jobs/due-index'
 import type { Scheduler } from '../jobs/scheduler'
 import type { Logger } from '../log'
 import type { ControlDb, TenantPool } from '../tenancy/databases'
-import { findTenantById, listTenants } from '../tenancy/tenants'
-import { deliverTenant } from './delivery'
+import { findTenantById } from '../tenancy/tenants'
+import { deliverTenant, nextDueAt } from './delivery'
 import { onEventAppended } from './outbox'
 
 export const DELIVERY_JOB = 'webhooks.deliver'
@@ -25,7 +25,11 @@ export interface DeliveryWorkerDeps {
   control: { db: ControlDb }
   pool: TenantPool
   jobs: Scheduler
+  dueIndex: DueIndex
 }
+
+/** When a tenant next has deliveries to make: its undelivered events now, else its earliest retry. */
+const pendingDeliveries: DueWorkSource = { job: DELIVERY_JOB, nextWork: (_tenant, db) => nextDueAt(db) }
 
 export class DeliveryWorker {
   /** Tenants to visit, with the time each next needs a visit. */
@@ -33,11 +37,10 @@ export class DeliveryWorker {
   /** Tenants hinted since their visit began: visited again even if the visit found nothing. */
   private readonly hinted = new Set<string>()
   private nextSweepAt = 0
-  /** The files' signature at each tenant's last visit, for the sweeps. */
-  private readonly visited = new DueTenants()
   private readonly unsubscribe: () => void
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
+    deps.dueIndex.register(pendingDeliveries)
     this.unsubscribe = onEventAppended((tenantId) => this.wake(tenantId))
     deps.jobs.register({
       name: DELIVERY_JOB,
@@ -55,15 +58,12 @@ export class DeliveryWorker {
 
   /** One pass: every tenant that is due, one after another. */
   async run(signal: AbortSignal): Promise<void> {
-    const { control, pool, config, log } = this.deps
+    const { control, pool, config, log, dueIndex } = this.deps
     const now = Date.now()
     if (now >= this.nextSweepAt) {
-      this.visited.beginPass()
-      for (const tenant of listTenants(control.db)) {
-        if (tenant.status !== 'active' || this.due.has(tenant.id)) continue
-        if (!this.visited.check(tenant.id, pool.databasePath(tenant.id), now).skip) this.due.set(tenant.id, 0)
-      }
-      this.visited.endPass()
+      // Every tenant with deliveries pending, due now or later (a retry's time).
+      for (const { tenant, dueAt } of await dueIndex.scheduled(DELIVERY_JOB))
+        if (!this.due.has(tenant.id)) this.due.set(tenant.id, dueAt)
       this.nextSweepAt = now + SWEEP_INTERVAL_MS
     }
     const failed: string[] = []
@@ -81,8 +81,6 @@ export class DeliveryWorker {
         continue
       }
       this.hinted.delete(tenantId)
-      const visitedAt = Date.now()
-      const signature = fileSignature(pool.databasePath(tenantId), visitedAt)
       try {
         const next = await deliverTenant(
           () => pool.get(tenantId).db,
@@ -99,9 +97,9 @@ export class DeliveryWorker {
         if (this.hinted.has(tenantId)) this.due.set(tenantId, 0)
         else if (next === null) this.due.delete(tenantId)
         else this.due.set(tenantId, next)
-        this.visited.record(tenantId, signature, null, visitedAt)
+        const tenant = findTenantById(control.db, tenantId)
+        if (tenant) dueIndex.visited(tenant, pool.get(tenantId).db, DELIVERY_JOB)
       } catch (error) {
-        this.visited.forget(tenantId)
         failed.push(`${tenantId}: ${error instanceof Error ? error.message : String(error)}`)
         this.due.set(tenantId, Date.now() + config.webhookPollIntervalMs)
       }

@@ -3,7 +3,7 @@
 // request stores nothing, so the client may retry it with the same key.
 import { and, eq, lt } from 'drizzle-orm'
 import type { Actor } from '../auth/actor'
-import { earliestInstant, type NextWork } from '../jobs/due-tenants'
+import { earliestInstant, type NextWork } from '../jobs/next-work'
 import type { Db } from '../tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../tenancy/transaction'
 import { ApiError } from './problem'

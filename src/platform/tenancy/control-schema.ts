@@ -121,3 +121,24 @@ export const operatorAuditEntries = sqliteTable(
 )
 
 export type OperatorAuditEntryRow = typeof operatorAuditEntries.$inferSelect
+
+/**
+ * When each tenant next has work for each background job (platform/jobs/due-index.ts): written
+ * after the tenant's writes commit and after each visit, so a start and each sweep open only the
+ * tenants with work due. No row for a job: not known yet, visited once.
+ */
+export const tenantDueWork = sqliteTable(
+  'tenant_due_work',
+  {
+    tenantId: text('tenant_id').notNull(),
+    job: text('job').notNull(),
+    /** Epoch ms; null: only a write can bring work. */
+    dueAt: integer('due_at'),
+    /** Epoch ms of the computation: a tenant file modified later was written without it. */
+    indexedAt: integer('indexed_at').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.job] }),
+    index('tenant_due_work_job').on(table.job, table.dueAt),
+  ],
+)

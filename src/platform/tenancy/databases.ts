@@ -1,6 +1,6 @@
 // The control database and the pool of tenant databases, each opened and migrated on first use.
 import { type Database, SQLiteError } from 'bun:sqlite'
-import { existsSync, mkdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { LRUCache } from 'lru-cache'
@@ -41,10 +41,43 @@ export function openControlDatabase(dataDir: string, options: SqliteOptions): Da
   return { sqlite, db: drizzleOn(sqlite) }
 }
 
+/** What bounds the pool: its memory (TENANT_POOL_MEMORY) and, when set, a count (TENANT_POOL_SIZE). */
+export interface PoolLimits {
+  memoryBytes: number
+  maxOpen?: number
+}
+
+/** What /health shows operators of the pool's decisions. */
+export interface PoolStats {
+  open: number
+  /** How many connections fit: the memory over the measured size, or the count limit. */
+  capacity: number
+  memoryBytes: number
+  /** Measured: the growth of resident memory per connection opened to a tenant file. */
+  connectionBytes: number
+  hits: number
+  misses: number
+  evictions: number
+}
+
 /**
- * Open tenant databases, least recently used evicted beyond `size` (TENANT_POOL_SIZE). Only
- * `create` makes a database file: `get` opens existing ones, so a process that still believes in
- * a tenant another process has just deleted finds it gone rather than bringing back an empty file.
+ * Connections opened to measure one's size: the first half to use up what memory the allocator
+ * holds free (it serves opens from memory freed before, so a lone open grew resident memory by
+ * 0.1-0.25 MB), the growth across the second half measured (bench/README.md).
+ */
+const SIZE_SAMPLE_CONNECTIONS = 16
+
+const residentBytes = () => Number(readFileSync('/proc/self/statm', 'latin1').split(' ')[1]) * 4096
+
+/**
+ * Open tenant databases, least recently used evicted beyond what `limits` allow. An open
+ * connection holds ~0.5 MB whatever it reads (the parsed schema of ~90 tables is most of it:
+ * bench/README.md), so the pool holds as many as its memory fits, by the size it measures: on its
+ * first open of an existing file (at start, the readiness probe's), the growth of resident memory
+ * across opening connections to tenant files. (Measured as the pool grows instead, it took in the
+ * garbage of the requests served meanwhile: 2.4 MB a connection.) Only `create` makes a database
+ * file: `get` opens existing ones, so a process that still believes in a tenant another process
+ * has just deleted finds it gone rather than bringing back an empty file.
  *
  * An evicted connection closes as soon as nothing uses it: work that awaits between uses (a
  * request, a job) `hold`s its handle and `release`s it at the end, and closes wait for that;
@@ -59,8 +92,21 @@ export class TenantPool {
   /** Evicted while held: closed on the last release. */
   private readonly retired = new Set<DatabaseHandle>()
   /** Evicted and not held: closed once the current task is over. */
-  private closeSoon: DatabaseHandle[] = []
+  private closeSoon = new Set<DatabaseHandle>()
+  private closeScheduled = false
+  /**
+   * Evicted and not closed yet (held, or closing after this task), by tenant: taken back rather
+   * than opening a second connection to the file. (A second one left the first's file descriptor
+   * open until both closed: SQLite cannot close one while another holds the file's locks.)
+   */
+  private readonly evicted = new Map<string, DatabaseHandle>()
+  private readonly tenantOf = new WeakMap<DatabaseHandle, string>()
   private closing = false
+  private connectionBytes = 0
+  private measuring = false
+  private hits = 0
+  private misses = 0
+  private evictions = 0
   /**
    * Whether this process serves the tenant now: always on one node; a cluster node serves only
    * the tenants it owns and can write to (jobs skip the others).
@@ -74,18 +120,22 @@ export class TenantPool {
 
   constructor(
     private readonly dataDir: string,
-    size: number,
+    private readonly limits: PoolLimits,
     private readonly options: SqliteOptions,
-    /** Called for every connection opened, e.g. to watch its commits. */
-    private readonly onOpen: (tenantId: string, sqlite: Database) => void = () => {},
+    /** Called for every connection opened, e.g. to watch its commits; `created`: a new tenant's file. */
+    private readonly onOpen: (tenantId: string, sqlite: Database, created: boolean) => void = () => {},
   ) {
     this.handles = new LRUCache({
-      max: size,
+      // The count limit; the memory's is `capacity`. lru-cache sizes its arrays by `max`: no
+      // connection is smaller than 64 KiB.
+      max: Math.max(1, Math.min(limits.maxOpen ?? Infinity, Math.floor(limits.memoryBytes / 65_536))),
       // Removed (`destroy`, `close`): at once, held or not. Evicted: once nothing uses it.
-      dispose: (handle, _tenantId, reason) => {
+      dispose: (handle, tenantId, reason) => {
         // Its writes so far commit now: a connection opened next for the tenant may write at once.
         commitNow(handle.sqlite)
+        if (reason === 'evict') this.evictions++
         if (this.closing || reason === 'delete') return this.closeNow(handle)
+        this.evicted.set(tenantId, handle)
         if (this.holds.has(handle)) this.retired.add(handle)
         else this.closeAfterThisTask(handle)
       },
@@ -110,10 +160,13 @@ export class TenantPool {
   }
 
   private closeAfterThisTask(handle: DatabaseHandle): void {
-    if (this.closeSoon.push(handle) > 1) return
+    this.closeSoon.add(handle)
+    if (this.closeScheduled) return
+    this.closeScheduled = true
     setImmediate(() => {
+      this.closeScheduled = false
       const handles = this.closeSoon
-      this.closeSoon = []
+      this.closeSoon = new Set()
       // Held again since it was evicted (the same task held it after the eviction): wait for it.
       for (const evicted of handles)
         if (this.holds.has(evicted)) this.retired.add(evicted)
@@ -123,6 +176,8 @@ export class TenantPool {
 
   private closeNow(handle: DatabaseHandle): void {
     this.retired.delete(handle)
+    const tenantId = this.tenantOf.get(handle)
+    if (tenantId && this.evicted.get(tenantId) === handle) this.evicted.delete(tenantId)
     commitNow(handle.sqlite)
     handle.sqlite.close(false)
   }
@@ -134,7 +189,28 @@ export class TenantPool {
 
   /** The tenant's database, opened (and migrated once per process) if it is not open yet. */
   get(tenantId: string): DatabaseHandle {
-    return this.handles.get(tenantId) ?? this.open(tenantId, false)
+    const open = this.handles.get(tenantId)
+    if (open) {
+      this.hits++
+      return open
+    }
+    const evicted = this.evicted.get(tenantId)
+    if (evicted) {
+      this.hits++
+      this.evicted.delete(tenantId)
+      this.retired.delete(evicted)
+      this.closeSoon.delete(evicted)
+      this.admit(tenantId, evicted)
+      return evicted
+    }
+    this.misses++
+    return this.open(tenantId, false)
+  }
+
+  /** Into the pool, evicting the least recently used beyond what it holds. */
+  private admit(tenantId: string, handle: DatabaseHandle): void {
+    this.handles.set(tenantId, handle)
+    while (this.handles.size > this.capacity) this.handles.pop()
   }
 
   /** Makes and migrates the database file of a new tenant. */
@@ -152,6 +228,8 @@ export class TenantPool {
    */
   destroy(tenantId: string): void {
     this.handles.delete(tenantId)
+    const evicted = this.evicted.get(tenantId)
+    if (evicted) this.closeNow(evicted)
     this.migrated.delete(tenantId)
     const path = tenantDatabasePath(this.dataDir, tenantId)
     for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true })
@@ -166,6 +244,12 @@ export class TenantPool {
       if (error instanceof SQLiteError && error.code === 'SQLITE_CANTOPEN')
         throw new ApiError('tenant_not_found', `Tenant ${tenantId} has no database`)
       throw error
+    }
+    // A new file is migrated as it opens: not what an open costs. After this task: not on the
+    // path of the request (at start, the readiness probe) that opened it.
+    if (!create && this.connectionBytes === 0 && !this.measuring) {
+      this.measuring = true
+      setImmediate(() => this.measure(path))
     }
     if (!this.migrated.has(tenantId)) {
       migrate(sqlite, tenantMigrations)
@@ -194,20 +278,65 @@ export class TenantPool {
         this.committed(path)
       })
     }
-    this.onOpen(tenantId, sqlite)
+    this.onOpen(tenantId, sqlite, create)
     const handle = { sqlite, db: drizzleOn(sqlite) }
-    this.handles.set(tenantId, handle)
+    this.tenantOf.set(handle, tenantId)
+    this.admit(tenantId, handle)
     return handle
+  }
+
+  /** How many connections the memory holds (at least the one in use): all until one is measured. */
+  private get capacity(): number {
+    if (this.connectionBytes === 0) return this.handles.max
+    return Math.min(this.handles.max, Math.max(1, Math.floor(this.limits.memoryBytes / this.connectionBytes)))
+  }
+
+  /** Opens SIZE_SAMPLE_CONNECTIONS connections to tenant files (`path` when too few), and closes them. */
+  private measure(path: string): void {
+    if (this.closing) return
+    const files = readdirSync(this.dataDir)
+      .filter(
+        (name) => name.endsWith('.sqlite') && join(this.dataDir, name) !== controlDatabasePath(this.dataDir),
+      )
+      .slice(0, SIZE_SAMPLE_CONNECTIONS)
+      .map((name) => join(this.dataDir, name))
+    while (files.length < SIZE_SAMPLE_CONNECTIONS) files.push(path)
+    const half = SIZE_SAMPLE_CONNECTIONS / 2
+    const opened: Database[] = []
+    try {
+      for (const file of files.slice(0, half)) opened.push(openSqlite(file, this.options, { create: false }))
+      const before = residentBytes()
+      for (const file of files.slice(half)) opened.push(openSqlite(file, this.options, { create: false }))
+      this.connectionBytes = Math.max(1, Math.round((residentBytes() - before) / half))
+      while (this.handles.size > this.capacity) this.handles.pop()
+    } catch {
+      // A file gone meanwhile (a tenant deleted): measured on the next open.
+      this.measuring = false
+    } finally {
+      for (const sqlite of opened) sqlite.close(false)
+    }
   }
 
   get openCount(): number {
     return this.handles.size
   }
 
+  stats(): PoolStats {
+    return {
+      open: this.handles.size,
+      capacity: this.capacity,
+      memoryBytes: this.limits.memoryBytes,
+      connectionBytes: this.connectionBytes,
+      hits: this.hits,
+      misses: this.misses,
+      evictions: this.evictions,
+    }
+  }
+
   close(): void {
     this.closing = true
     for (const handle of [...this.retired, ...this.closeSoon]) this.closeNow(handle)
-    this.closeSoon = []
+    this.closeSoon.clear()
     this.handles.clear()
   }
 }

@@ -15,11 +15,13 @@ export function migrate(db: Database, migrations: readonly Migration[]): string[
     tag TEXT PRIMARY KEY NOT NULL,
     applied_at TEXT NOT NULL
   )`)
-  const applied = () => new Set(appliedMigrations(db))
-  if (migrations.every((m) => applied().has(m.tag))) return []
+  // Read once: a server opens every tenant it serves through here (and each first open in a
+  // process checks), so this is part of what a pool miss costs.
+  const applied = new Set(appliedMigrations(db))
+  if (migrations.every((m) => applied.has(m.tag))) return []
 
   const run = db.transaction(() => {
-    const done = applied()
+    const done = new Set(appliedMigrations(db))
     const ran: string[] = []
     for (const migration of migrations) {
       if (done.has(migration.tag)) continue

@@ -1,5 +1,5 @@
 // Tenants live in the control database; each has its own SQLite file in the pool.
-import { asc, eq, gt, sql } from 'drizzle-orm'
+import { asc, eq, sql } from 'drizzle-orm'
 import { ApiError, invalid } from '../http/problem'
 import { newId, nowIso } from '../ids'
 import {
@@ -8,6 +8,7 @@ import {
   passcodeSessions,
   type TenantRow,
   type TenantStatus,
+  tenantDueWork,
   tenants,
 } from './control-schema'
 import type { ControlDb, Db, TenantPool } from './databases'
@@ -156,6 +157,7 @@ export function deleteTenantRows(control: ControlDb, id: string): void {
     tx.delete(passcodeSessions).where(eq(passcodeSessions.tenantId, id)).run()
     tx.delete(passcodeAttempts).where(eq(passcodeAttempts.tenantId, id)).run()
     tx.delete(apiCredentials).where(eq(apiCredentials.tenantId, id)).run()
+    tx.delete(tenantDueWork).where(eq(tenantDueWork.tenantId, id)).run()
     tx.delete(tenants).where(eq(tenants.id, id)).run()
   })
 }
@@ -195,21 +197,8 @@ export const listTenants = (control: ControlDb): Tenant[] =>
  * rows, not all of them, while it works (a dozen jobs sweep at once after start). A tenant created
  * meanwhile is met at the end (ids grow with time).
  */
-export function* tenantsInPages(control: ControlDb, pageSize = 100): Generator<Tenant> {
-  let after = ''
-  for (;;) {
-    const page = control
-      .select()
-      .from(tenants)
-      .where(gt(tenants.id, after))
-      .orderBy(asc(tenants.id))
-      .limit(pageSize)
-      .all()
-    if (page.length === 0) return
-    yield* page
-    after = page[page.length - 1]!.id
-  }
-}
+export const countTenants = (control: ControlDb): number =>
+  control.select({ count: sql<number>`count(*)` }).from(tenants).get()?.count ?? 0
 
 /** The first tenant by slug, without reading the others (start-up and health checks). */
 export const firstTenant = (control: ControlDb): Tenant | undefined =>

@@ -17,7 +17,7 @@ export interface CommitWatch {
 
 const watches = new WeakMap<Database, CommitWatch>()
 const gates = new WeakMap<Database, () => void>()
-const commitListeners = new WeakMap<Database, () => void>()
+const commitListeners = new WeakMap<Database, (() => void)[]>()
 
 /** The SQLite connection under a database or transaction handle. */
 export const sqliteOf = (handle: Queryable): Database =>
@@ -27,9 +27,18 @@ export function watchCommits(sqlite: Database, watch: CommitWatch): void {
   watches.set(sqlite, watch)
 }
 
-/** `listener` runs after each write transaction of the connection commits (checkpoints.ts). */
+/**
+ * `listener` runs after each write transaction of the connection commits (checkpoints.ts, the due
+ * work of jobs: platform/jobs/due-index.ts).
+ */
 export function afterEachCommit(sqlite: Database, listener: () => void): void {
-  commitListeners.set(sqlite, listener)
+  const listeners = commitListeners.get(sqlite)
+  if (listeners) listeners.push(listener)
+  else commitListeners.set(sqlite, [listener])
+}
+
+function committed(sqlite: Database): void {
+  for (const listener of commitListeners.get(sqlite) ?? []) listener()
 }
 
 /**
@@ -121,7 +130,7 @@ export function commitNow(sqlite: Database): void {
     group.reject(error)
     return
   }
-  commitListeners.get(sqlite)?.()
+  committed(sqlite)
   if (group.moved) watches.get(sqlite)?.changed()
   group.resolve()
 }
@@ -237,7 +246,7 @@ export function inWriteTransaction<T>(
   } finally {
     inUnit.delete(sqlite)
   }
-  commitListeners.get(sqlite)?.()
+  committed(sqlite)
   if (moved) watch?.changed()
   return result
 }

@@ -4,8 +4,9 @@
 // a lone request <= 10 ms, p99 <= 50 ms, peak RSS <= 300 MB.
 // Usage: bun bench/hostile-bodies.ts [--source | --compiled]  (source by default)
 import { parseArgs } from 'node:util'
-import { compiledCommand, freshDataDir, runCli, sourceCommand, startServer } from '../tests/e2e/cli'
+import { compiledCommand, runCli, sourceCommand, startServer } from '../tests/e2e/cli'
 import { hostileBodies } from '../tests/e2e/hostile-bodies'
+import { makeTestDir, removeTestDir } from '../tests/temp-dirs'
 import { rssMb } from './lib'
 
 const { values } = parseArgs({
@@ -13,7 +14,7 @@ const { values } = parseArgs({
 })
 const command = values.compiled ? compiledCommand() : sourceCommand
 
-const dataDir = freshDataDir()
+const dataDir = makeTestDir('bench')
 const env = { DATA_DIR: dataDir, LOG_LEVEL: 'error', DEFAULT_TENANT_SEED: 'empty' }
 const server = await startServer(command, env)
 let peakRss = 0
@@ -71,4 +72,5 @@ try {
 } finally {
   clearInterval(sampler)
   await server.stop()
+  removeTestDir(dataDir)
 }

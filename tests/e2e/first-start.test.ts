@@ -1,60 +1,32 @@
 // A new user's first steps (issue 35): on an empty data directory `serve` listens at once while a
-// child process makes the demo (src/modules/tenants/fill-process.ts), so /health/live answers
-// promptly all through the first start and /health/ready says 503 until the demo is in place;
-// then the README's first example runs as written.
+// child process makes the demo (src/modules/tenants/fill-process.ts), so /health/live answers all
+// through the first start and /health/ready says 503 until the demo is in place; then the
+// README's first example runs as written. How fast it answers meanwhile is the bench's to say,
+// not a test's (bench/README.md).
 import { describe, expect, test } from 'bun:test'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { makeTestDir, removeTestDir } from '../temp-dirs'
-import {
-  freshDataDir,
-  root,
-  runtimes,
-  sourceCommand,
-  startListening,
-  startServer,
-  waitUntilReady,
-} from './cli'
+import { freshDataDir, root, runtimes, sourceCommand, startServer, waitUntilReady } from './cli'
 
 const demo = { DEFAULT_TENANT_SEED: 'demo' }
 
-/** The bound on each /health/live answer at any moment of a first start. */
-const LIVE_WITHIN_MS = 100
-/**
- * A bare Bun.serve (bench/baseline.ts) is asked beside each probe: a probe counts as slow only
- * when the bare server, asked at the same moment, answered within this. On a machine other work
- * keeps busy both wait for a core alike; what the service's own code blocks, only it does.
- */
-const MACHINE_IDLE_WITHIN_MS = 50
 const POLL_EVERY_MS = 20
 /** Polling goes on this long once ready: the jobs meet the new tenant then (webhooks: every second). */
 const AFTER_READY_MS = 1500
 
 for (const [runtime, command] of runtimes) {
-  test(`${runtime}: /health/live answers within ${LIVE_WITHIN_MS} ms all through a first start with the demo`, async () => {
+  test(`${runtime}: /health/live answers all through a first start while a child process makes the demo`, async () => {
     const server = await startServer(command(), { DATA_DIR: freshDataDir(), ...demo })
-    const bare = await startListening([process.execPath, join(root, 'bench', 'baseline.ts')], {})
-    const timed = async (url: string) => {
-      const sent = performance.now()
-      const res = await fetch(url)
-      return { res, body: await res.json(), ms: performance.now() - sent }
-    }
     try {
-      const slow: number[] = []
       let pollsWhileMaking = 0
-      /** Probes asked while the bare server answered promptly: the ones that can be slow. */
-      let judged = 0
       let readySince: number | undefined
       while (readySince === undefined || performance.now() - readySince < AFTER_READY_MS) {
-        const [{ res: live, body, ms }, control] = await Promise.all([
-          timed(`${server.url}/health/live`),
-          timed(bare.url),
-        ])
-        expect({ status: live.status, body }).toEqual({ status: 200, body: { status: 'ok' } })
-        if (control.ms < MACHINE_IDLE_WITHIN_MS) {
-          judged++
-          if (ms >= LIVE_WITHIN_MS) slow.push(Math.round(ms))
-        }
+        const live = await fetch(`${server.url}/health/live`)
+        expect({ status: live.status, body: await live.json() }).toEqual({
+          status: 200,
+          body: { status: 'ok' },
+        })
         if (readySince === undefined) {
           const ready = await fetch(`${server.url}/health/ready`)
           const { checks } = (await ready.json()) as { checks: Record<string, string> }
@@ -71,10 +43,8 @@ for (const [runtime, command] of runtimes) {
       }
       // The demo was made while the server answered: the polls saw it under way.
       expect(pollsWhileMaking).toBeGreaterThanOrEqual(10)
-      expect(judged).toBeGreaterThanOrEqual(10)
-      expect(slow).toEqual([])
     } finally {
-      await Promise.all([server.stop(), bare.stop()])
+      await server.stop()
     }
   })
 }

@@ -7,6 +7,7 @@ import { watchAuthVersion } from './auth/auth-version'
 import type { AuthDeps } from './auth/authenticate'
 import { type DevIssuer, openDevIssuer } from './auth/dev-issuer'
 import { createTokenVerifier } from './auth/jwt'
+import { LegacyCredentialCarrier, legacyTokenTenant } from './auth/legacy-tokens'
 import { type AuthPlugin, authPlugin } from './auth/plugin'
 import { PrincipalCache, TenantDirectory } from './auth/principal-cache'
 import { FixedWindowLimiter } from './auth/rate-limit'
@@ -137,6 +138,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
   const signals = new AuthSignals(config.dataDir)
   const control = openControlDatabase(config.dataDir, { ...sqliteOptions, walCheckpoint: checkpoints })
   watchAuthVersion(control.sqlite, () => signals.bumpControl())
+  const legacyCredentials = new LegacyCredentialCarrier(control.sqlite)
   let cluster: ClusterNode | null = null
   const tenantOptions = { ...sqliteOptions, walCheckpoint: checkpoints ?? 'background' } as const
   const pool = new TenantPool(
@@ -144,6 +146,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     poolLimits(config, log, options.serving ?? false, countTenants(control.db)),
     tenantOptions,
     (tenantId, sqlite, created) => {
+      legacyCredentials.carry(tenantId, sqlite)
       watchAuthVersion(sqlite, () => signals.bumpTenant(tenantId))
       afterEachCommit(sqlite, () => dueIndex.committed(tenantId))
       // A new tenant's answers are stored as if it had been written: no job opens it to learn them.
@@ -182,6 +185,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     access: options.access,
     principals: new PrincipalCache(signals),
     tenants: new TenantDirectory(control.db, signals),
+    legacyTokenTenant: (hash) => legacyTokenTenant(control.db, hash) ?? cluster?.legacyTokenTenant(hash),
   }
   const forgetTimeZones = registerTimeZoneSource((tenantId) => deps.tenants.byTenantId(tenantId)?.timezone)
   const operatorDeps = { control: control.db, verifyToken, claim: config.authOperatorClaim }

@@ -651,6 +651,11 @@ export class ClusterNode {
     }
   }
 
+  /** The tenant of a token issued before tokens named it, as the node that issued it shared it. */
+  legacyTokenTenant(tokenHash: string): string | undefined {
+    return this.directory.legacyTokens.get(tokenHash)
+  }
+
   /** Every tenant of the cluster as etcd has it, with its owner. */
   tenantRecords(): TenantRecord[] {
     return [...this.directory.tenants.values()].map(({ value }) => value)

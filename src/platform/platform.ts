@@ -20,7 +20,12 @@ import { Scheduler } from './jobs/scheduler'
 import { forEachDueTenant } from './jobs/tenants'
 import { createLogger, type Logger } from './log'
 import { createMessageSender, type MessageSender } from './messaging/sender'
-import { authenticateOperator, type OperatorPlugin, operatorPlugin } from './operator/plugin'
+import {
+  authenticateOperator,
+  type OperatorAuthDeps,
+  type OperatorPlugin,
+  operatorPlugin,
+} from './operator/plugin'
 import { openPaymentProvider } from './payments'
 import type { PaymentProvider } from './payments/provider'
 import { openObjectStore } from './storage'
@@ -188,7 +193,12 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     legacyTokenTenant: (hash) => legacyTokenTenant(control.db, hash) ?? cluster?.legacyTokenTenant(hash),
   }
   const forgetTimeZones = registerTimeZoneSource((tenantId) => deps.tenants.byTenantId(tenantId)?.timezone)
-  const operatorDeps = { control: control.db, verifyToken, claim: config.authOperatorClaim }
+  const operatorDeps: OperatorAuthDeps = {
+    control: control.db,
+    verifyToken,
+    claim: config.authOperatorClaim,
+    sharedOperatorKey: cluster ? (hash) => cluster?.operatorKey(hash) : undefined,
+  }
   const jobs = new Scheduler(log)
   const storage = openObjectStore(config)
   const webhooks = new DeliveryWorker({ config, log, control, pool, jobs, dueIndex })

@@ -5,6 +5,7 @@ import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
 import { hostname } from 'node:os'
 import { ConfigError, loadConfig } from '../../src/config'
+import { hashToken } from '../../src/platform/auth/tokens'
 import { assignOrphans, leastLoaded, rebalancePlan } from '../../src/platform/cluster/placement'
 import { tenantTarget } from '../../src/platform/cluster/routing'
 import { ApiError } from '../../src/platform/http/problem'
@@ -119,8 +120,12 @@ describe('placement', () => {
 })
 
 describe('the tenant resolution step', () => {
+  const oldToken = `vps_${'A'.repeat(43)}`
+  const indexed = new Map([[hashToken(oldToken), 'id-old']])
   const target = (method: string, path: string, headers: Record<string, string> = {}) =>
-    tenantTarget(new Request(`http://node${path}`, { method, headers }), path, 'default')
+    tenantTarget(new Request(`http://node${path}`, { method, headers }), path, 'default', (hash) =>
+      indexed.get(hash),
+    )
   const cases: [string, string, Record<string, string>, unknown][] = [
     ['GET', '/vendor', { 'x-tenant-slug': 'acme' }, { slug: 'acme' }],
     ['GET', '/vendor', { 'x-tenant-id': 'id-1' }, { id: 'id-1' }],
@@ -134,8 +139,27 @@ describe('the tenant resolution step', () => {
     ['GET', '/health', { 'x-tenant-slug': 'acme' }, null],
     ['GET', '/openapi.json', {}, null],
     ['GET', '/', {}, null],
+    // A tenant token goes to the node of the tenant it names, whatever the headers say.
+    ['GET', '/vendor', { authorization: 'Bearer vps_id-3.secret' }, { id: 'id-3', token: true }],
+    [
+      'GET',
+      '/vendor',
+      { authorization: 'Bearer vps_id-3.secret', 'x-tenant-slug': 'acme' },
+      { id: 'id-3', token: true },
+    ],
+    [
+      'GET',
+      '/tables-api/v1/reservations',
+      { authorization: 'Bearer tpk_live_id-4.secret' },
+      { id: 'id-4', token: true },
+    ],
+    // One issued before tokens named their tenant: by its hash, else the headers, else this node.
+    ['GET', '/vendor', { authorization: `Bearer ${oldToken}` }, { id: 'id-old', token: true }],
+    ['GET', '/vendor', { authorization: 'Bearer vps_abc', 'x-tenant-slug': 'acme' }, { slug: 'acme' }],
     ['GET', '/vendor', { authorization: 'Bearer vps_abc' }, null],
     ['GET', '/tables-api/v1/reservations', { authorization: 'Bearer tpk_live_abc' }, null],
+    // Operator keys and JWTs name no tenant.
+    ['GET', '/vendor', { authorization: 'Bearer eyJ.x.y' }, { slug: 'default' }],
   ]
   for (const [method, path, headers, expected] of cases)
     test(`${method} ${path} ${JSON.stringify(headers)}`, () => {

@@ -4,14 +4,16 @@
 import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
 import { hostname } from 'node:os'
+import { controlMigrations } from '../../migrations/embedded'
 import { ConfigError, loadConfig } from '../../src/config'
 import { hashToken } from '../../src/platform/auth/tokens'
 import { assignOrphans, leastLoaded, rebalancePlan } from '../../src/platform/cluster/placement'
 import { tenantTarget } from '../../src/platform/cluster/routing'
 import { ApiError } from '../../src/platform/http/problem'
 import { systemOperator } from '../../src/platform/operator/audit'
-import { createOperatorKey } from '../../src/platform/operator/keys'
+import { createOperatorKey, resolveOperatorKey, revokeOperatorKey } from '../../src/platform/operator/keys'
 import { drizzleOn } from '../../src/platform/tenancy/databases'
+import { migrate } from '../../src/platform/tenancy/migrator'
 import { gateWrites, inWriteTransaction } from '../../src/platform/tenancy/transaction'
 import { createTestApp } from '../harness'
 
@@ -218,5 +220,40 @@ describe('the cluster operator routes on a single node', async () => {
     const res = await t.request('GET', '/health', { as: null, tenant: null })
     expect(res.body.cluster).toBeUndefined()
     expect(res.body.checks.cluster).toBeUndefined()
+  })
+})
+
+describe('operator keys shared through etcd', () => {
+  const sqlite = new Database(':memory:')
+  migrate(sqlite, controlMigrations)
+  const control = drizzleOn(sqlite)
+  const made = createOperatorKey(control, systemOperator('test'), { name: 'here' })
+  const elsewhere = { ...made.row, id: 'key-elsewhere', tokenHash: hashToken('opk_elsewhere') }
+  const refusal = (run: () => unknown) => {
+    try {
+      run()
+    } catch (error) {
+      return error instanceof ApiError ? error.detail : String(error)
+    }
+    return null
+  }
+
+  test('a key made on another node opens this one; one etcd has revoked is refused, whoever made it', () => {
+    const shared = new Map([[elsewhere.tokenHash, elsewhere]])
+    const lookup = (hash: string) => shared.get(hash)
+    expect(resolveOperatorKey(control, 'opk_elsewhere', lookup).id).toBe('key-elsewhere')
+    expect(resolveOperatorKey(control, made.token, lookup).id).toBe(made.row.id)
+    shared.set(made.row.tokenHash, { ...made.row, revokedAt: new Date().toISOString() })
+    expect(refusal(() => resolveOperatorKey(control, made.token, lookup))).toContain('revoked')
+    // On one node (no etcd) the control database decides alone.
+    expect(resolveOperatorKey(control, made.token).id).toBe(made.row.id)
+    expect(refusal(() => resolveOperatorKey(control, 'opk_elsewhere'))).toContain('unknown')
+  })
+
+  test('a key revoked here stays refused, whatever etcd still says', () => {
+    const key = createOperatorKey(control, systemOperator('test'), { name: 'revoked here' })
+    revokeOperatorKey(control, systemOperator('test'), key.row.id)
+    const lookup = (hash: string) => (hash === key.row.tokenHash ? key.row : undefined)
+    expect(refusal(() => resolveOperatorKey(control, key.token, lookup))).toContain('revoked')
   })
 })

@@ -168,6 +168,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
       log,
       control: control.db,
       pool,
+      replaced: (tenantId) => signals.bumpTenant(tenantId),
     })
     pool.isServed = (tenantId) => node.writable(tenantId)
     cluster = node

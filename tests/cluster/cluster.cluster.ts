@@ -315,12 +315,20 @@ describe('a cluster of nodes', () => {
       expect(
         (await call(n3, 'POST', '/vendor', { token: staff, slug, body: { name: 'still here' } })).status,
       ).toBe(201)
+    let behind: unknown[] = []
     await waitFor('the others to be uploaded', async () => {
       const lags = (await health()).replication as Lag[]
-      return mine.every(({ id }: { id: string }) => {
-        const lag = lags.find((d) => d.name === id)
-        return lag?.state === 'replicating' && lag.secondsBehind === 0 && (lag.lastSyncAt ?? '') > writtenAt
-      })
+      behind = mine
+        .map(({ id }: { id: string }) => lags.find((d) => d.name === id) ?? { name: id, missing: true })
+        .filter(
+          (lag: Partial<Lag>) =>
+            !(lag.state === 'replicating' && lag.secondsBehind === 0 && (lag.lastSyncAt ?? '') > writtenAt),
+        )
+      return behind.length === 0
+    }).catch((error) => {
+      // What was not uploaded, for whoever reads the failure.
+      console.log(`written at ${writtenAt}; not uploaded: ${JSON.stringify(behind)}`)
+      throw error
     })
     // The operator API shows each tenant's lag as its owner measures it, from any node.
     const viaN2 = await clusterStatus(nodes.get('n2')!)
@@ -389,17 +397,20 @@ describe('a cluster of nodes', () => {
       slug,
     })
     expect(revoked.status, revoked.text).toBe(200)
-    for (const node of live())
-      expect(
-        (
-          await call(
-            node,
-            'GET',
-            `/tables-api/v1/locations/${tokens.locationId}/availability?date=2030-01-01&partySize=2`,
-            { token: tokens.tpk },
-          )
-        ).status,
-      ).toBe(401)
+    const asCredential = (node: Node) =>
+      call(
+        node,
+        'GET',
+        `/tables-api/v1/locations/${tokens.locationId}/availability?date=2030-01-01&partySize=2`,
+        {
+          token: tokens.tpk,
+        },
+      )
+    for (const node of live()) expect((await asCredential(node)).status).toBe(401)
+    // Back on n1, which served it (and its principal) before: the revocation made on n3 holds there.
+    expect(await move('n1')).toMatchObject({ from: 'n3', to: 'n1' })
+    expect((await asCredential(nodes.get('n1')!)).status).toBe(401)
+    expect((await call(nodes.get('n1')!, 'GET', '/locations', { token: tokens.vps })).status).toBe(200)
     const unknown = await call(nodes.get('n1')!, 'POST', `/admin/v1/cluster/tenants/${slug}/move`, {
       token: operator,
       body: { to: 'n9' },

@@ -68,6 +68,11 @@ export interface ClusterDeps {
   log: Logger
   control: ControlDb
   pool: TenantPool
+  /**
+   * A tenant's database was replaced by its replica: what this process cached of it (principals)
+   * is stale. Its sessions, credentials and staff may have changed on another node meanwhile.
+   */
+  replaced: (tenantId: string) => void
 }
 
 /** How long in-flight requests of a tenant may take to finish before its move refuses the rest. */
@@ -506,6 +511,7 @@ export class ClusterNode {
       tx.delete(tenantDueWork).where(eq(tenantDueWork.tenantId, tenant.id)).run()
       tx.insert(tenants).values(tenant).run()
     })
+    this.deps.replaced(tenant.id)
   }
 
   private hasDatabase(id: string): boolean {

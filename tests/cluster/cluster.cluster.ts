@@ -411,6 +411,8 @@ describe('a cluster of nodes', () => {
     expect(await move('n1')).toMatchObject({ from: 'n3', to: 'n1' })
     expect((await asCredential(nodes.get('n1')!)).status).toBe(401)
     expect((await call(nodes.get('n1')!, 'GET', '/locations', { token: tokens.vps })).status).toBe(200)
+    // And on to n3 again, where the scenarios after this one expect it.
+    expect(await move('n3')).toMatchObject({ from: 'n1', to: 'n3' })
     const unknown = await call(nodes.get('n1')!, 'POST', `/admin/v1/cluster/tenants/${slug}/move`, {
       token: operator,
       body: { to: 'n9' },

@@ -260,34 +260,6 @@ describe('a cluster of nodes', () => {
     for (const tenant of listed.json.tenants) expect(tenant.node).toBe(owners.get(tenant.slug))
   }, 180_000)
 
-  test('an operator key made on one node opens every node; revoked on another, none', async () => {
-    const made = await runCli(sourceCommand, ['operator-key', 'create', '--name', 'on-call'], {
-      ...sharedEnv(env),
-      DATA_DIR: nodes.get('n2')!.dataDir,
-    })
-    expect(made.code, made.stderr).toBe(0)
-    const key = made.json.token as string
-    expect(key).toStartWith('opk_')
-    const status = (node: Node) => call(node, 'GET', '/admin/v1/cluster', { token: key })
-    // Each node learns of it through its etcd watch.
-    for (const node of live())
-      await waitFor(`${node.id} to accept the key`, async () => (await status(node)).status === 200)
-    const listed = await runCli(sourceCommand, ['operator-key', 'list'], {
-      ...sharedEnv(env),
-      DATA_DIR: nodes.get('n3')!.dataDir,
-    })
-    expect(listed.json.operatorKeys.map((k: { name: string }) => k.name)).toContain('on-call')
-    // Revoked from another node's command line: refused everywhere, and audited there.
-    const revoked = await runCli(sourceCommand, ['operator-key', 'revoke', '--id', made.json.id], {
-      ...sharedEnv(env),
-      DATA_DIR: nodes.get('n3')!.dataDir,
-    })
-    expect(revoked.code, revoked.stderr).toBe(0)
-    expect(revoked.json.status).toBe('revoked')
-    for (const node of live())
-      await waitFor(`${node.id} to refuse the key`, async () => (await status(node)).status === 401)
-  }, 120_000)
-
   test("a tenant's files removed under Litestream: the node's other tenants replicate on, and the lag shows it", async () => {
     const n3 = nodes.get('n3')!
     const created = await call(n3, 'POST', '/admin/v1/tenants', {
@@ -553,4 +525,32 @@ describe('a cluster of nodes', () => {
           `${slug} via ${node.id}`,
         ).toBe(200)
   }, 180_000)
+
+  test('an operator key made on one node opens every node; revoked on another, none', async () => {
+    const made = await runCli(sourceCommand, ['operator-key', 'create', '--name', 'on-call'], {
+      ...sharedEnv(env),
+      DATA_DIR: nodes.get('n2')!.dataDir,
+    })
+    expect(made.code, made.stderr).toBe(0)
+    const key = made.json.token as string
+    expect(key).toStartWith('opk_')
+    const status = (node: Node) => call(node, 'GET', '/admin/v1/cluster', { token: key })
+    // Each node learns of it through its etcd watch.
+    for (const node of live())
+      await waitFor(`${node.id} to accept the key`, async () => (await status(node)).status === 200)
+    const listed = await runCli(sourceCommand, ['operator-key', 'list'], {
+      ...sharedEnv(env),
+      DATA_DIR: nodes.get('n3')!.dataDir,
+    })
+    expect(listed.json.operatorKeys.map((k: { name: string }) => k.name)).toContain('on-call')
+    // Revoked from another node's command line (n4, the newest): refused everywhere.
+    const revoked = await runCli(sourceCommand, ['operator-key', 'revoke', '--id', made.json.id], {
+      ...sharedEnv(env),
+      DATA_DIR: nodes.get('n4')!.dataDir,
+    })
+    expect(revoked.code, revoked.stderr).toBe(0)
+    expect(revoked.json.status).toBe('revoked')
+    for (const node of live())
+      await waitFor(`${node.id} to refuse the key`, async () => (await status(node)).status === 401)
+  }, 120_000)
 })

@@ -9379,7 +9379,7 @@ export interface components {
             };
         };
         PasscodeSession: {
-            /** @description `vps_` followed by 43 base64url characters; shown only here. */
+            /** @description `vps_`, the tenant id, `.` and 43 base64url characters; shown only here. Acts for its own tenant, on any node. */
             token: string;
             /** Format: date-time */
             expiresAt: string;

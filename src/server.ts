@@ -44,7 +44,14 @@ export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
       location: createdLocation(app),
     }),
   )
-  if (platform.cluster) app.use(clusterRouting(platform.cluster, platform.config.defaultTenantSlug))
+  if (platform.cluster)
+    app.use(
+      clusterRouting(
+        platform.cluster,
+        platform.config.defaultTenantSlug,
+        platform.authDeps.legacyTokenTenant,
+      ),
+    )
   for (const routes of mountFamilies(platform)) app.use(routes)
   if (platform.devIssuer) {
     const jwks = platform.devIssuer.jwks

@@ -156,11 +156,7 @@ export async function createTestApp(
 
   const passcodeSession: TestApp['passcodeSession'] = async (target, staff, input) => {
     const issued = await signInWithPasscode(
-      {
-        control: platform.control.db,
-        pool: platform.pool,
-        ttlSeconds: platform.config.passcodeSessionTtlSeconds,
-      },
+      { pool: platform.pool, ttlSeconds: platform.config.passcodeSessionTtlSeconds },
       findTenantById(platform.control.db, target.id)!,
       { staffUserId: staff.id, passcode: input.passcode, locationId: input.locationId ?? target.locationId },
       {

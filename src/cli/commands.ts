@@ -203,10 +203,14 @@ export async function runCommand(argv: string[]): Promise<unknown> {
       return withPlatform((p) => {
         const slug = optional(flags, 'tenant')
         const tenant = slug === undefined ? undefined : tenantOf(p, slug)
-        return { credentials: listCredentials(p.control.db, tenant?.id) }
+        return { credentials: listCredentials(p.control.db, p.pool, tenant?.id) }
       })
     case 'credential revoke':
-      return withPlatform((p) => revokeCredential(p.control.db, p.pool, required(flags, 'id')))
+      return withPlatform((p) => {
+        const slug = optional(flags, 'tenant')
+        const tenantId = slug === undefined ? undefined : tenantOf(p, slug).id
+        return revokeCredential(p.control.db, p.pool, required(flags, 'id'), { tenantId })
+      })
     case 'audit verify':
       return withPlatform((p) => {
         const tenant = tenantOf(p, required(flags, 'tenant'))

@@ -13,12 +13,20 @@ import {
   seeds,
 } from '../modules/tenants'
 import { recordOperatorAction, systemOperator } from '../platform/operator/audit'
-import { createOperatorKey, listOperatorKeys, revokeOperatorKey } from '../platform/operator/keys'
+import {
+  createSharedOperatorKey,
+  listSharedOperatorKeys,
+  revokeSharedOperatorKey,
+} from '../platform/operator/keys'
 import type { Platform } from '../platform/platform'
 import { createTenant, findTenantBySlug, type Tenant } from '../platform/tenancy/tenants'
 import { type Flags, optional, required, UsageError, wholeNumber } from './flags'
 
 const cli = systemOperator('cli')
+
+/** In a cluster, operator keys are shared through its etcd: a key opens every node. */
+const sharedKeys = (p: Platform) =>
+  p.cluster ? { etcd: p.cluster.etcd, prefix: p.cluster.settings.prefix } : null
 
 export function tenantOf(platform: Platform, slug: string): Tenant {
   const tenant = findTenantBySlug(platform.control.db, slug)
@@ -108,10 +116,14 @@ export const tenantCommands: Record<string, (p: Platform, flags: Flags) => unkno
     await publishToCluster(p, imported.tenant.id)
     return imported
   },
-  'operator-key create': (p, flags) => {
-    const { key, token } = createOperatorKey(p.control.db, cli, { name: required(flags, 'name') })
+  'operator-key create': async (p, flags) => {
+    const name = required(flags, 'name')
+    const { key, token } = await createSharedOperatorKey(p.control.db, cli, { name }, sharedKeys(p))
     return { ...key, token }
   },
-  'operator-key list': (p) => ({ operatorKeys: listOperatorKeys(p.control.db) }),
-  'operator-key revoke': (p, flags) => revokeOperatorKey(p.control.db, cli, required(flags, 'id')),
+  'operator-key list': async (p) => ({
+    operatorKeys: await listSharedOperatorKeys(p.control.db, sharedKeys(p)),
+  }),
+  'operator-key revoke': (p, flags) =>
+    revokeSharedOperatorKey(p.control.db, cli, required(flags, 'id'), sharedKeys(p)),
 }

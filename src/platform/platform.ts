@@ -7,6 +7,7 @@ import { watchAuthVersion } from './auth/auth-version'
 import type { AuthDeps } from './auth/authenticate'
 import { type DevIssuer, openDevIssuer } from './auth/dev-issuer'
 import { createTokenVerifier } from './auth/jwt'
+import { LegacyCredentialCarrier, legacyTokenTenant } from './auth/legacy-tokens'
 import { type AuthPlugin, authPlugin } from './auth/plugin'
 import { PrincipalCache, TenantDirectory } from './auth/principal-cache'
 import { FixedWindowLimiter } from './auth/rate-limit'
@@ -19,7 +20,12 @@ import { Scheduler } from './jobs/scheduler'
 import { forEachDueTenant } from './jobs/tenants'
 import { createLogger, type Logger } from './log'
 import { createMessageSender, type MessageSender } from './messaging/sender'
-import { authenticateOperator, type OperatorPlugin, operatorPlugin } from './operator/plugin'
+import {
+  authenticateOperator,
+  type OperatorAuthDeps,
+  type OperatorPlugin,
+  operatorPlugin,
+} from './operator/plugin'
 import { openPaymentProvider } from './payments'
 import type { PaymentProvider } from './payments/provider'
 import { openObjectStore } from './storage'
@@ -137,6 +143,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
   const signals = new AuthSignals(config.dataDir)
   const control = openControlDatabase(config.dataDir, { ...sqliteOptions, walCheckpoint: checkpoints })
   watchAuthVersion(control.sqlite, () => signals.bumpControl())
+  const legacyCredentials = new LegacyCredentialCarrier(control.sqlite)
   let cluster: ClusterNode | null = null
   const tenantOptions = { ...sqliteOptions, walCheckpoint: checkpoints ?? 'background' } as const
   const pool = new TenantPool(
@@ -144,6 +151,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     poolLimits(config, log, options.serving ?? false, countTenants(control.db)),
     tenantOptions,
     (tenantId, sqlite, created) => {
+      legacyCredentials.carry(tenantId, sqlite)
       watchAuthVersion(sqlite, () => signals.bumpTenant(tenantId))
       afterEachCommit(sqlite, () => dueIndex.committed(tenantId))
       // A new tenant's answers are stored as if it had been written: no job opens it to learn them.
@@ -160,6 +168,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
       log,
       control: control.db,
       pool,
+      replaced: (tenantId) => signals.bumpTenant(tenantId),
     })
     pool.isServed = (tenantId) => node.writable(tenantId)
     cluster = node
@@ -182,9 +191,15 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     access: options.access,
     principals: new PrincipalCache(signals),
     tenants: new TenantDirectory(control.db, signals),
+    legacyTokenTenant: (hash) => legacyTokenTenant(control.db, hash) ?? cluster?.legacyTokenTenant(hash),
   }
   const forgetTimeZones = registerTimeZoneSource((tenantId) => deps.tenants.byTenantId(tenantId)?.timezone)
-  const operatorDeps = { control: control.db, verifyToken, claim: config.authOperatorClaim }
+  const operatorDeps: OperatorAuthDeps = {
+    control: control.db,
+    verifyToken,
+    claim: config.authOperatorClaim,
+    sharedOperatorKey: cluster ? (hash) => cluster?.operatorKey(hash) : undefined,
+  }
   const jobs = new Scheduler(log)
   const storage = openObjectStore(config)
   const webhooks = new DeliveryWorker({ config, log, control, pool, jobs, dueIndex })

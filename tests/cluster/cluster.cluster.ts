@@ -1,7 +1,8 @@
 // Several nodes on one machine (README "Several nodes"): one etcd member, s3rver, three nodes of
-// the service, then tenants created and read through every node, a move under writes, a node
-// killed under writes (RTO and lost writes measured and printed), a node cut off from etcd, and a
-// fourth node with a rebalance. `npm run test:cluster`; the scenarios run in order on one cluster.
+// the service, then tenants created and read through every node, an operator key valid on every
+// node, a move under writes, a node killed under writes (RTO and lost writes measured and
+// printed), tokens issued before the move and the kill still working after them, a node cut off
+// from etcd, and a fourth node with a rebalance. `npm run test:cluster`; the scenarios run in order on one cluster.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { rmSync } from 'node:fs'
 import { runCli, sourceCommand } from '../e2e/cli'
@@ -125,6 +126,61 @@ const waitFor = async (what: string, check: () => Promise<boolean>, limitMs = 30
   throw new Error(`timed out waiting for ${what}`)
 }
 
+const PASSCODE = '2468'
+
+/** A `vps_` passcode session and a `tpk_live_` credential of the tenant, issued through `node`. */
+interface TenantTokens {
+  slug: string
+  locationId: string
+  vps: string
+  tpk: string
+}
+
+async function issueTokens(node: Node, slug: string): Promise<TenantTokens> {
+  const locations = await call(node, 'GET', '/locations', { token: staff, slug })
+  expect(locations.status, locations.text).toBe(200)
+  const locationId = locations.json.locations[0].id as string
+  const owners = await call(node, 'GET', `/staff-users?q=${encodeURIComponent(OWNER)}`, {
+    token: staff,
+    slug,
+  })
+  const ownerId = owners.json.staffUsers[0].id as string
+  const passcode = await call(node, 'PUT', `/staff-users/${ownerId}/passcode`, {
+    token: staff,
+    slug,
+    body: { passcode: PASSCODE },
+  })
+  expect(passcode.status, passcode.text).toBe(200)
+  const session = await call(node, 'POST', '/auth/passcode-sessions', {
+    slug,
+    body: { locationId, staffUserId: ownerId, passcode: PASSCODE },
+  })
+  expect(session.status, session.text).toBe(201)
+  const credential = await call(node, 'POST', '/credentials', {
+    token: staff,
+    slug,
+    body: { name: 'Booking partner', scopes: ['reservations:read'], locationIds: [locationId] },
+  })
+  expect(credential.status, credential.text).toBe(201)
+  return { slug, locationId, vps: session.json.token, tpk: credential.json.token }
+}
+
+/** Each token alone (no tenant header) is answered, through every node given, as its tenant's. */
+async function expectTokensWork(tokens: TenantTokens, through: Node[]): Promise<void> {
+  for (const node of through) {
+    const asSession = await call(node, 'GET', '/locations', { token: tokens.vps })
+    expect(asSession.status, `vps_ of ${tokens.slug} via ${node.id}: ${asSession.text}`).toBe(200)
+    expect(asSession.json.locations.map((l: { id: string }) => l.id)).toEqual([tokens.locationId])
+    const asCredential = await call(
+      node,
+      'GET',
+      `/tables-api/v1/locations/${tokens.locationId}/availability?date=2030-01-01&partySize=2`,
+      { token: tokens.tpk },
+    )
+    expect(asCredential.status, `tpk_live_ of ${tokens.slug} via ${node.id}: ${asCredential.text}`).toBe(200)
+  }
+}
+
 const ownerOf = async (slug: string) =>
   ((await clusterStatus(live()[0]!)).tenants as { slug: string; owner: string }[]).find(
     (t) => t.slug === slug,
@@ -231,12 +287,20 @@ describe('a cluster of nodes', () => {
       expect(
         (await call(n3, 'POST', '/vendor', { token: staff, slug, body: { name: 'still here' } })).status,
       ).toBe(201)
+    let behind: unknown[] = []
     await waitFor('the others to be uploaded', async () => {
       const lags = (await health()).replication as Lag[]
-      return mine.every(({ id }: { id: string }) => {
-        const lag = lags.find((d) => d.name === id)
-        return lag?.state === 'replicating' && lag.secondsBehind === 0 && (lag.lastSyncAt ?? '') > writtenAt
-      })
+      behind = mine
+        .map(({ id }: { id: string }) => lags.find((d) => d.name === id) ?? { name: id, missing: true })
+        .filter(
+          (lag: Partial<Lag>) =>
+            !(lag.state === 'replicating' && lag.secondsBehind === 0 && (lag.lastSyncAt ?? '') > writtenAt),
+        )
+      return behind.length === 0
+    }).catch((error) => {
+      // What was not uploaded, for whoever reads the failure.
+      console.log(`written at ${writtenAt}; not uploaded: ${JSON.stringify(behind)}`)
+      throw error
     })
     // The operator API shows each tenant's lag as its owner measures it, from any node.
     const viaN2 = await clusterStatus(nodes.get('n2')!)
@@ -255,6 +319,9 @@ describe('a cluster of nodes', () => {
     const slug = (await clusterStatus(nodes.get('n1')!)).tenants.find(
       (t: { owner: string }) => t.owner === 'n1',
     ).slug as string
+    // Issued (through n2) on n1, the owner, before any move: they must work after each.
+    const tokens = await issueTokens(nodes.get('n2')!, slug)
+    await expectTokensWork(tokens, live())
     const load = writeLoad(slug, () => [nodes.get('n1')!, nodes.get('n2')!])
     const move = async (to: string) => {
       const moved = await call(nodes.get('n3')!, 'POST', `/admin/v1/cluster/tenants/${slug}/move`, {
@@ -291,6 +358,33 @@ describe('a cluster of nodes', () => {
     )
     expect(load.acked.length).toBeGreaterThan(10)
     expect(lost).toEqual([])
+    // n1 to n2, back to n1, then to n3: the session and the credential issued before still work,
+    // through every node, and a revocation on the new owner refuses the credential everywhere.
+    expect(await ownerOf(slug)).toBe('n3')
+    await expectTokensWork(tokens, live())
+    const [credential] = (await call(nodes.get('n1')!, 'GET', '/credentials', { token: staff, slug })).json
+      .credentials
+    const revoked = await call(nodes.get('n2')!, 'POST', `/credentials/${credential.id}/revoke`, {
+      token: staff,
+      slug,
+    })
+    expect(revoked.status, revoked.text).toBe(200)
+    const asCredential = (node: Node) =>
+      call(
+        node,
+        'GET',
+        `/tables-api/v1/locations/${tokens.locationId}/availability?date=2030-01-01&partySize=2`,
+        {
+          token: tokens.tpk,
+        },
+      )
+    for (const node of live()) expect((await asCredential(node)).status).toBe(401)
+    // Back on n1, which served it (and its principal) before: the revocation made on n3 holds there.
+    expect(await move('n1')).toMatchObject({ from: 'n3', to: 'n1' })
+    expect((await asCredential(nodes.get('n1')!)).status).toBe(401)
+    expect((await call(nodes.get('n1')!, 'GET', '/locations', { token: tokens.vps })).status).toBe(200)
+    // And on to n3 again, where the scenarios after this one expect it.
+    expect(await move('n3')).toMatchObject({ from: 'n1', to: 'n3' })
     const unknown = await call(nodes.get('n1')!, 'POST', `/admin/v1/cluster/tenants/${slug}/move`, {
       token: operator,
       body: { to: 'n9' },
@@ -304,6 +398,14 @@ describe('a cluster of nodes', () => {
     const victims = before.tenants.filter((t: { owner: string }) => t.owner === 'n1')
     const slug = victims[0].slug as string
     const survivors = () => [nodes.get('n2')!, nodes.get('n3')!]
+    // Tokens of another of n1's tenants, issued on n1 and uploaded to its replica before the kill.
+    const quiet = victims[1] as { id: string; slug: string }
+    const tokens = await issueTokens(victim, quiet.slug)
+    await waitFor(`the tokens of ${quiet.slug} uploaded`, async () => {
+      const { replication } = (await call(victim, 'GET', '/health', { token: operator })).json
+      const lag = replication.find((d: { name: string }) => d.name === quiet.id)
+      return lag?.state === 'replicating' && lag.secondsBehind === 0
+    })
     const load = writeLoad(slug, survivors)
     await Bun.sleep(2000)
     const killedAt = Date.now()
@@ -342,6 +444,8 @@ describe('a cluster of nodes', () => {
     for (const { slug: moved } of victims)
       for (const node of survivors())
         expect((await call(node, 'GET', '/locations', { token: staff, slug: moved })).status).toBe(200)
+    // The session and the credential issued on n1 before it died work through both survivors.
+    await expectTokensWork(tokens, survivors())
     const health = await call(nodes.get('n2')!, 'GET', '/health')
     expect(health.json.cluster).toMatchObject({ node: 'n2', fenced: false, nodes: 2 })
     expect(health.json.cluster.lastFailover.rtoMs).toBeGreaterThan(0)
@@ -421,4 +525,32 @@ describe('a cluster of nodes', () => {
           `${slug} via ${node.id}`,
         ).toBe(200)
   }, 180_000)
+
+  test('an operator key made on one node opens every node; revoked on another, none', async () => {
+    const made = await runCli(sourceCommand, ['operator-key', 'create', '--name', 'on-call'], {
+      ...sharedEnv(env),
+      DATA_DIR: nodes.get('n2')!.dataDir,
+    })
+    expect(made.code, made.stderr).toBe(0)
+    const key = made.json.token as string
+    expect(key).toStartWith('opk_')
+    const status = (node: Node) => call(node, 'GET', '/admin/v1/cluster', { token: key })
+    // Each node learns of it through its etcd watch.
+    for (const node of live())
+      await waitFor(`${node.id} to accept the key`, async () => (await status(node)).status === 200)
+    const listed = await runCli(sourceCommand, ['operator-key', 'list'], {
+      ...sharedEnv(env),
+      DATA_DIR: nodes.get('n3')!.dataDir,
+    })
+    expect(listed.json.operatorKeys.map((k: { name: string }) => k.name)).toContain('on-call')
+    // Revoked from another node's command line (n4, the newest): refused everywhere.
+    const revoked = await runCli(sourceCommand, ['operator-key', 'revoke', '--id', made.json.id], {
+      ...sharedEnv(env),
+      DATA_DIR: nodes.get('n4')!.dataDir,
+    })
+    expect(revoked.code, revoked.stderr).toBe(0)
+    expect(revoked.json.status).toBe('revoked')
+    for (const node of live())
+      await waitFor(`${node.id} to refuse the key`, async () => (await status(node)).status === 401)
+  }, 120_000)
 })

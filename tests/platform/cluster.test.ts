@@ -4,13 +4,16 @@
 import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
 import { hostname } from 'node:os'
+import { controlMigrations } from '../../migrations/embedded'
 import { ConfigError, loadConfig } from '../../src/config'
+import { hashToken } from '../../src/platform/auth/tokens'
 import { assignOrphans, leastLoaded, rebalancePlan } from '../../src/platform/cluster/placement'
 import { tenantTarget } from '../../src/platform/cluster/routing'
 import { ApiError } from '../../src/platform/http/problem'
 import { systemOperator } from '../../src/platform/operator/audit'
-import { createOperatorKey } from '../../src/platform/operator/keys'
+import { createOperatorKey, resolveOperatorKey, revokeOperatorKey } from '../../src/platform/operator/keys'
 import { drizzleOn } from '../../src/platform/tenancy/databases'
+import { migrate } from '../../src/platform/tenancy/migrator'
 import { gateWrites, inWriteTransaction } from '../../src/platform/tenancy/transaction'
 import { createTestApp } from '../harness'
 
@@ -119,8 +122,12 @@ describe('placement', () => {
 })
 
 describe('the tenant resolution step', () => {
+  const oldToken = `vps_${'A'.repeat(43)}`
+  const indexed = new Map([[hashToken(oldToken), 'id-old']])
   const target = (method: string, path: string, headers: Record<string, string> = {}) =>
-    tenantTarget(new Request(`http://node${path}`, { method, headers }), path, 'default')
+    tenantTarget(new Request(`http://node${path}`, { method, headers }), path, 'default', (hash) =>
+      indexed.get(hash),
+    )
   const cases: [string, string, Record<string, string>, unknown][] = [
     ['GET', '/vendor', { 'x-tenant-slug': 'acme' }, { slug: 'acme' }],
     ['GET', '/vendor', { 'x-tenant-id': 'id-1' }, { id: 'id-1' }],
@@ -134,8 +141,27 @@ describe('the tenant resolution step', () => {
     ['GET', '/health', { 'x-tenant-slug': 'acme' }, null],
     ['GET', '/openapi.json', {}, null],
     ['GET', '/', {}, null],
+    // A tenant token goes to the node of the tenant it names, whatever the headers say.
+    ['GET', '/vendor', { authorization: 'Bearer vps_id-3.secret' }, { id: 'id-3', token: true }],
+    [
+      'GET',
+      '/vendor',
+      { authorization: 'Bearer vps_id-3.secret', 'x-tenant-slug': 'acme' },
+      { id: 'id-3', token: true },
+    ],
+    [
+      'GET',
+      '/tables-api/v1/reservations',
+      { authorization: 'Bearer tpk_live_id-4.secret' },
+      { id: 'id-4', token: true },
+    ],
+    // One issued before tokens named their tenant: by its hash, else the headers, else this node.
+    ['GET', '/vendor', { authorization: `Bearer ${oldToken}` }, { id: 'id-old', token: true }],
+    ['GET', '/vendor', { authorization: 'Bearer vps_abc', 'x-tenant-slug': 'acme' }, { slug: 'acme' }],
     ['GET', '/vendor', { authorization: 'Bearer vps_abc' }, null],
     ['GET', '/tables-api/v1/reservations', { authorization: 'Bearer tpk_live_abc' }, null],
+    // Operator keys and JWTs name no tenant.
+    ['GET', '/vendor', { authorization: 'Bearer eyJ.x.y' }, { slug: 'default' }],
   ]
   for (const [method, path, headers, expected] of cases)
     test(`${method} ${path} ${JSON.stringify(headers)}`, () => {
@@ -194,5 +220,40 @@ describe('the cluster operator routes on a single node', async () => {
     const res = await t.request('GET', '/health', { as: null, tenant: null })
     expect(res.body.cluster).toBeUndefined()
     expect(res.body.checks.cluster).toBeUndefined()
+  })
+})
+
+describe('operator keys shared through etcd', () => {
+  const sqlite = new Database(':memory:')
+  migrate(sqlite, controlMigrations)
+  const control = drizzleOn(sqlite)
+  const made = createOperatorKey(control, systemOperator('test'), { name: 'here' })
+  const elsewhere = { ...made.row, id: 'key-elsewhere', tokenHash: hashToken('opk_elsewhere') }
+  const refusal = (run: () => unknown) => {
+    try {
+      run()
+    } catch (error) {
+      return error instanceof ApiError ? error.detail : String(error)
+    }
+    return null
+  }
+
+  test('a key made on another node opens this one; one etcd has revoked is refused, whoever made it', () => {
+    const shared = new Map([[elsewhere.tokenHash, elsewhere]])
+    const lookup = (hash: string) => shared.get(hash)
+    expect(resolveOperatorKey(control, 'opk_elsewhere', lookup).id).toBe('key-elsewhere')
+    expect(resolveOperatorKey(control, made.token, lookup).id).toBe(made.row.id)
+    shared.set(made.row.tokenHash, { ...made.row, revokedAt: new Date().toISOString() })
+    expect(refusal(() => resolveOperatorKey(control, made.token, lookup))).toContain('revoked')
+    // On one node (no etcd) the control database decides alone.
+    expect(resolveOperatorKey(control, made.token).id).toBe(made.row.id)
+    expect(refusal(() => resolveOperatorKey(control, 'opk_elsewhere'))).toContain('unknown')
+  })
+
+  test('a key revoked here stays refused, whatever etcd still says', () => {
+    const key = createOperatorKey(control, systemOperator('test'), { name: 'revoked here' })
+    revokeOperatorKey(control, systemOperator('test'), key.row.id)
+    const lookup = (hash: string) => (hash === key.row.tokenHash ? key.row : undefined)
+    expect(refusal(() => resolveOperatorKey(control, key.token, lookup))).toContain('revoked')
   })
 })

@@ -8,15 +8,19 @@ import { CreateCredential, CreatedCredential, Credential, CredentialList, Creden
 export const credentialRoutes = (platform: Platform) =>
   new Elysia({ name: 'credentials', prefix: '/credentials', detail: { tags: ['Credentials'] } })
     .use(platform.auth)
-    .get('', ({ tenant }) => ({ credentials: listCredentials(platform.control.db, tenant.id) }), {
-      permission: 'credentials:read',
-      tenantWide: true,
-      response: CredentialList,
-      detail: {
-        summary: 'List tables-API credentials',
-        description: 'Oldest first, revoked ones included. Never the token: only its last four characters.',
+    .get(
+      '',
+      ({ tenant }) => ({ credentials: listCredentials(platform.control.db, platform.pool, tenant.id) }),
+      {
+        permission: 'credentials:read',
+        tenantWide: true,
+        response: CredentialList,
+        detail: {
+          summary: 'List tables-API credentials',
+          description: 'Oldest first, revoked ones included. Never the token: only its last four characters.',
+        },
       },
-    })
+    )
     .post(
       '',
       ({ tenant, actor, body, set }) => {

@@ -11,7 +11,10 @@ export const CreatePasscodeSession = t.Object(
 )
 
 export const PasscodeSession = t.Object({
-  token: t.String({ description: '`vps_` followed by 43 base64url characters; shown only here.' }),
+  token: t.String({
+    description:
+      '`vps_`, the tenant id, `.` and 43 base64url characters; shown only here. Acts for its own tenant, on any node.',
+  }),
   expiresAt: t.String({ format: 'date-time' }),
   staffUserId: t.String(),
   locationId: t.String(),

@@ -29,31 +29,22 @@ const minutes = (ms: number) => ms / 60_000
 export const passcodeSessionRoutes = (platform: Platform) =>
   new Elysia({ name: 'passcode-sessions', prefix: '/auth/passcode-sessions', detail: { tags: ['Auth'] } })
     .use(platform.auth)
-    .get(
-      '',
-      ({ tenant, locations, query }) =>
-        listOpenPasscodeSessions(platform.control.db, tenant.id, locations, pageOf(query)),
-      {
-        permission: 'staff:read',
-        query: OpenPasscodeSessionQuery,
-        response: OpenPasscodeSessionList,
-        detail: {
-          summary: 'List open passcode sessions',
-          description:
-            'Sessions not signed out and not expired, newest first: who is signed in at which POS location until when. Never the token. A caller bound to some locations sees their sessions only.',
-        },
+    .get('', ({ db, locations, query }) => listOpenPasscodeSessions(db, locations, pageOf(query)), {
+      permission: 'staff:read',
+      query: OpenPasscodeSessionQuery,
+      response: OpenPasscodeSessionList,
+      detail: {
+        summary: 'List open passcode sessions',
+        description:
+          'Sessions not signed out and not expired, newest first: who is signed in at which POS location until when. Never the token. A caller bound to some locations sees their sessions only.',
       },
-    )
+    })
     .post(
       '',
       async ({ body, request, route, set }) => {
         const tenant = resolveTenant(platform.authDeps, request.headers)
         const session = await signInWithPasscode(
-          {
-            control: platform.control.db,
-            pool: platform.pool,
-            ttlSeconds: platform.config.passcodeSessionTtlSeconds,
-          },
+          { pool: platform.pool, ttlSeconds: platform.config.passcodeSessionTtlSeconds },
           tenant,
           body,
           { info: requestInfo(request), method: request.method, route },
@@ -89,8 +80,7 @@ export const passcodeSessionRoutes = (platform: Platform) =>
             entityId: session.id,
             metadata: { staffUserId: session.staffUserId, locationId: session.locationId },
           })
-          // The control database is another file: revoke last, so a failed audit leaves it live.
-          revokePasscodeSession(platform.control.db, session.id)
+          revokePasscodeSession(tx, session.id)
         })
         set.status = 204
       },

@@ -1,16 +1,16 @@
 // Passcode sign-in: checks the staff user's passcode (kept by the staff module) and opens a
-// `vps_` session in the control database (platform/auth/passcode-sessions.ts).
+// `vps_` session in the tenant's database (platform/auth/passcode-sessions.ts), in the transaction
+// of its audit entry.
 import { recordWrite } from '../../platform/audit/record-write'
 import {
   claimPasscodeAttempt,
   clearPasscodeAttempts,
-  discardPasscodeSession,
   openPasscodeSession,
   sessionActor,
 } from '../../platform/auth/passcode-sessions'
 import { ApiError } from '../../platform/http/problem'
 import type { RequestInfo } from '../../platform/http/request-context'
-import type { ControlDb, TenantPool } from '../../platform/tenancy/databases'
+import type { TenantPool } from '../../platform/tenancy/databases'
 import type { Tenant } from '../../platform/tenancy/tenants'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
 import { staffPermissionsAt } from '../labor'
@@ -40,7 +40,7 @@ const wrongPasscode = () =>
 const decoyHash = Bun.password.hash('00000000', { algorithm: 'argon2id' })
 
 export async function signInWithPasscode(
-  deps: { control: ControlDb; pool: TenantPool; ttlSeconds: number },
+  deps: { pool: TenantPool; ttlSeconds: number },
   tenant: Tenant,
   input: PasscodeSignIn,
   request: { info: RequestInfo; method: string; route: string },
@@ -54,9 +54,8 @@ export async function signInWithPasscode(
     await Bun.password.verify(input.passcode, await decoyHash)
     throw wrongPasscode()
   }
-  claimPasscodeAttempt(deps.control, tenant.id, staff.id)
+  claimPasscodeAttempt(db, staff.id)
   if (!(await Bun.password.verify(input.passcode, staff.passcodeHash))) throw wrongPasscode()
-  clearPasscodeAttempts(deps.control, tenant.id, staff.id)
 
   // Re-read after the await: a deactivation that landed meanwhile wins.
   if (findStaffUser(db, staff.id)?.status !== 'active') throw wrongPasscode()
@@ -64,24 +63,21 @@ export async function signInWithPasscode(
     throw new ApiError('forbidden', 'This staff user holds nothing at this location (no role, no job)')
   }
 
-  const { token, session } = openPasscodeSession(deps.control, {
-    tenantId: tenant.id,
-    staffUserId: staff.id,
-    locationId: input.locationId,
-    ttlSeconds: deps.ttlSeconds,
+  const { token, session } = inWriteTransaction(db, (tx) => {
+    clearPasscodeAttempts(tx, staff.id)
+    const opened = openPasscodeSession(tx, {
+      tenantId: tenant.id,
+      staffUserId: staff.id,
+      locationId: input.locationId,
+      ttlSeconds: deps.ttlSeconds,
+    })
+    recordWrite(tx, sessionActor(opened.session, request.info, request.method, request.route), {
+      action: 'passcode_session.create',
+      entityType: 'passcode_session',
+      entityId: opened.session.id,
+      metadata: { staffUserId: staff.id, locationId: input.locationId, expiresAt: opened.session.expiresAt },
+    })
+    return opened
   })
-  try {
-    inWriteTransaction(db, (tx) =>
-      recordWrite(tx, sessionActor(session, request.info, request.method, request.route), {
-        action: 'passcode_session.create',
-        entityType: 'passcode_session',
-        entityId: session.id,
-        metadata: { staffUserId: staff.id, locationId: session.locationId, expiresAt: session.expiresAt },
-      }),
-    )
-  } catch (error) {
-    discardPasscodeSession(deps.control, session.id)
-    throw error
-  }
   return { token, expiresAt: session.expiresAt, staffUserId: staff.id, locationId: session.locationId }
 }

@@ -8,7 +8,7 @@ export const staffFamily = family({
     Staff: 'Staff users of the tenant, their roles (tenant-wide or at a location) and POS passcodes.',
   },
   models: { staff: model },
-  routes: (platform) => [staffRoutes(platform.auth, platform.control.db)],
+  routes: (platform) => [staffRoutes(platform.auth)],
 })
 
 // What the other families may use.

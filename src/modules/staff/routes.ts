@@ -2,7 +2,6 @@ import { Elysia } from 'elysia'
 import { revokeStaffPasscodeSessions } from '../../platform/auth/passcode-sessions'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import { pageOf } from '../../platform/http/paging'
-import type { ControlDb } from '../../platform/tenancy/databases'
 import {
   assignRole,
   deactivateStaffUser,
@@ -32,7 +31,7 @@ const reach =
   'A staff user with neither a tenant-wide role nor a role at a location the caller acts at is 404: the list leaves them out too.'
 const manageRule = `You may change only staff users whose every role you could have granted yourself (see "Assign a role"). ${reach}`
 
-export const staffRoutes = (auth: AuthPlugin, control: ControlDb) =>
+export const staffRoutes = (auth: AuthPlugin) =>
   new Elysia({ name: 'staff', prefix: '/staff-users', detail: { tags: ['Staff'] } })
     .use(auth)
     .get(
@@ -91,9 +90,9 @@ export const staffRoutes = (auth: AuthPlugin, control: ControlDb) =>
     )
     .post(
       '/:id/deactivate',
-      ({ db, actor, locations, params, tenant }) => {
+      ({ db, actor, locations, params }) => {
         const staff = deactivateStaffUser(db, actor, locations, params.id)
-        revokeStaffPasscodeSessions(control, tenant.id, staff.id)
+        revokeStaffPasscodeSessions(db, staff.id)
         return staff
       },
       {
@@ -160,9 +159,9 @@ export const staffRoutes = (auth: AuthPlugin, control: ControlDb) =>
     )
     .put(
       '/:id/passcode',
-      ({ db, actor, locations, params, body, tenant }) => {
+      ({ db, actor, locations, params, body }) => {
         const staff = setPasscode(db, actor, locations, params.id, body.passcode)
-        revokeStaffPasscodeSessions(control, tenant.id, staff.id)
+        revokeStaffPasscodeSessions(db, staff.id)
         return staff
       },
       {
@@ -178,9 +177,9 @@ export const staffRoutes = (auth: AuthPlugin, control: ControlDb) =>
     )
     .delete(
       '/:id/passcode',
-      ({ db, actor, locations, params, tenant }) => {
+      ({ db, actor, locations, params }) => {
         const staff = setPasscode(db, actor, locations, params.id, null)
-        revokeStaffPasscodeSessions(control, tenant.id, staff.id)
+        revokeStaffPasscodeSessions(db, staff.id)
         return staff
       },
       {

@@ -2,7 +2,8 @@
 // (VACUUM INTO, so writes may go on meanwhile); import makes a new tenant from such a file once it
 // passes PRAGMA integrity_check, is brought up to this version's schema by the migrations, has
 // exactly the schema those make, and its audit hash chain verifies. Media objects are not part of
-// the file. The imported tenant gets a new id (the file's audit entries keep naming the old one).
+// the file. The imported tenant gets a new id (the file's audit entries keep naming the old one),
+// and none of the exported tenant's passcode sessions or credentials.
 import { Database } from 'bun:sqlite'
 import { mkdtempSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -112,6 +113,10 @@ function prepareImport(path: string): { appliedMigrations: string[]; auditEntrie
     const unknown = tags.filter((tag) => !known.has(tag))
     if (unknown.length > 0) throw refused(`it was made by another version (migrations ${unknown.join(', ')})`)
     const applied = migrate(sqlite, tenantMigrations)
+    // Passcode sessions, lockouts and credentials are bearer secrets of the exported tenant, whose
+    // tokens name it: the copy, a new tenant, starts without them.
+    for (const table of ['passcode_sessions', 'passcode_attempts', 'api_credentials'])
+      sqlite.run(`DELETE FROM ${table}`)
     const schema = schemaOf(sqlite)
     const extra = schema.filter((entry) => !migratedSchema().includes(entry))
     if (extra.length > 0 || schema.length !== migratedSchema().length)

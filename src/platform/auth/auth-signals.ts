@@ -1,8 +1,9 @@
 // Change signals for cached principals, shared by every process on one data directory.
 //
-// The source of truth is the auth version in each database (a row bumped by triggers on the
-// staff, role, job, assignment, location, session, credential and tenant tables, in the writing
-// transaction). Reading it would cost a query per request, so after a transaction that moved it
+// The source of truth is the auth version in each database (a row bumped, in the writing
+// transaction, by triggers on a tenant's staff, role, job, assignment, location, session and
+// credential tables, and on the control database's tenants). Reading it would cost a query per
+// request, so after a transaction that moved it
 // commits, the writer also stores a fresh random value in this tenant's slot of a small file that
 // every process maps into memory (`auth-signals` in DATA_DIR). A cached principal remembers the
 // slot's value from before it was built and is used only while the slot still holds it: a cache
@@ -10,7 +11,7 @@
 // answers, so the next request anywhere sees the change.
 //
 // Tenants share slots by hash (a collision only costs a rebuild). Slot 0 is the control
-// database's: sessions, credentials and tenants.
+// database's: the tenants (their status). A tenant's sessions and credentials are its own slot's.
 import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 

@@ -1,5 +1,5 @@
-// Watching a connection's auth version (the row the triggers of migrations 0020 (tenant) and
-// 0002 (control) bump): a write transaction that moved it raises the change signal after commit.
+// Watching a connection's auth version (the row the triggers of migrations 0020 and 0031 (tenant)
+// and 0002 (control) bump): a write transaction that moved it raises the change signal after commit.
 import type { Database } from 'bun:sqlite'
 import { watchCommits } from '../tenancy/transaction'
 

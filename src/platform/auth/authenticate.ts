@@ -28,7 +28,14 @@ import { credentialPrincipal, type Principal, sessionPrincipal, staffPrincipal }
 import type { PrincipalCache, SignalStamp, TenantDirectory } from './principal-cache'
 import { type FixedWindowLimiter, rateLimitHeaders } from './rate-limit'
 import { namedLocations, type RequestParts } from './request-locations'
-import { CREDENTIAL_PREFIX, IDENTITY_PROVIDER, OPERATOR_KEY_PREFIX, PASSCODE_SESSION_PREFIX } from './tokens'
+import {
+  CREDENTIAL_PREFIX,
+  hashToken,
+  IDENTITY_PROVIDER,
+  OPERATOR_KEY_PREFIX,
+  PASSCODE_SESSION_PREFIX,
+  tenantOfToken,
+} from './tokens'
 
 export interface AuthDeps {
   config: Config
@@ -43,6 +50,11 @@ export interface AuthDeps {
   access: AccessSources
   principals: PrincipalCache
   tenants: TenantDirectory
+  /**
+   * The tenant of a `vps_` or `tpk_live_` token issued before tokens named it, by the token's
+   * hash (legacy-tokens.ts; a cluster also asks etcd).
+   */
+  legacyTokenTenant: (tokenHash: string) => string | undefined
 }
 
 /** What a route requires: a staff primitive, and optionally the scope that lets a credential in. */
@@ -171,30 +183,41 @@ async function staffPrincipalFor(
   })
 }
 
-/** The tenant of a session or credential row, which must still exist and be active. */
-function tokenTenant(deps: AuthDeps, tenantId: string): Tenant {
-  const tenant = deps.tenants.byTenantId(tenantId)
-  if (!tenant) throw unauthenticated('The token names a tenant that no longer exists')
+/**
+ * The tenant a `vps_` or `tpk_live_` token belongs to, which must still exist and be active: the
+ * one it names, else (a token from before tokens named it) the one its hash is indexed under,
+ * else the one the tenant headers name, in whose database the token is then looked for.
+ */
+function tokenTenant(deps: AuthDeps, headers: Headers, token: string): Tenant {
+  const id = tenantOfToken(token) ?? deps.legacyTokenTenant(hashToken(token))
+  if (id === undefined) {
+    if (headers.has('x-tenant-id') || headers.has('x-tenant-slug')) return resolveTenant(deps, headers)
+    throw new ApiError('unauthenticated', 'Token refused: unknown token', {
+      headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
+    })
+  }
+  const tenant = deps.tenants.byTenantId(id)
+  if (!tenant) throw unauthenticated('The token names a tenant that does not exist here')
   return assertTenantActive(tenant)
 }
 
-function sessionPrincipalFor(deps: AuthDeps, token: string): Principal {
+function sessionPrincipalFor(deps: AuthDeps, headers: Headers, token: string): Principal {
   return cachedPrincipal(deps, `vps ${token}`, (stamp) => {
-    const session = resolvePasscodeSession(deps.control, token)
-    const tenant = tokenTenant(deps, session.tenantId)
+    const tenant = tokenTenant(deps, headers, token)
     stamp(tenant.id)
     const { db } = deps.pool.get(tenant.id)
+    const session = resolvePasscodeSession(db, tenant.id, token)
     const access = activeStaff(deps, db, session.staffUserId)
     return sessionPrincipal({ tenant, tenantLocations: deps.access.locationIds(db) }, session, access)
   })
 }
 
-function credentialPrincipalFor(deps: AuthDeps, token: string): Principal {
+function credentialPrincipalFor(deps: AuthDeps, headers: Headers, token: string): Principal {
   return cachedPrincipal(deps, `tpk ${token}`, (stamp) => {
-    const credential = resolveCredential(deps.control, token)
-    const tenant = tokenTenant(deps, credential.tenantId)
+    const tenant = tokenTenant(deps, headers, token)
     stamp(tenant.id)
     const { db } = deps.pool.get(tenant.id)
+    const credential = resolveCredential(db, tenant.id, token)
     return credentialPrincipal({ tenant, tenantLocations: deps.access.locationIds(db) }, credential)
   })
 }
@@ -319,10 +342,10 @@ export async function authenticate(
   if (bearer?.startsWith(OPERATOR_KEY_PREFIX)) {
     throw new ApiError('forbidden', 'Operator keys work only on the operator API (/admin/v1)')
   } else if (bearer?.startsWith(PASSCODE_SESSION_PREFIX)) {
-    principal = sessionPrincipalFor(deps, bearer)
+    principal = sessionPrincipalFor(deps, headers, bearer)
     assertTokenTenant(headers, principal.tenant)
   } else if (bearer?.startsWith(CREDENTIAL_PREFIX)) {
-    principal = credentialPrincipalFor(deps, bearer)
+    principal = credentialPrincipalFor(deps, headers, bearer)
     assertTokenTenant(headers, principal.tenant)
     limitCredential(deps, principal, context)
     assertCredentialRoute(principal, route, required)
@@ -369,8 +392,8 @@ export function currentPasscodeSession(deps: AuthDeps, request: Request) {
   if (!bearer?.startsWith(PASSCODE_SESSION_PREFIX)) {
     throw unauthenticated('A passcode session token (vps_...) is required')
   }
-  const session = resolvePasscodeSession(deps.control, bearer)
-  const tenant = tokenTenant(deps, session.tenantId)
+  const tenant = tokenTenant(deps, request.headers, bearer)
   assertTokenTenant(request.headers, tenant)
-  return { session, tenant, db: deps.pool.get(tenant.id).db }
+  const { db } = deps.pool.get(tenant.id)
+  return { session: resolvePasscodeSession(db, tenant.id, bearer), tenant, db }
 }

@@ -1,20 +1,21 @@
 // Tables-API credentials (`tpk_live_`): made and revoked from the command line or by an owner
-// through /credentials, stored in the control database by token hash so the token alone selects its tenant. Each carries scopes, a
-// location allowlist and a per-minute rate limit; its requests are audited with the subject
-// `credential:<id>` and no staff user.
+// through /credentials, stored by token hash in the tenant's own database (schema.ts), in the
+// transaction of their audit entry, so they move with the tenant; the token names its tenant
+// (tokens.ts). Each carries scopes, a location allowlist and a per-minute rate limit; its requests
+// are audited with the subject `credential:<id>` and no staff user.
 import { asc, eq } from 'drizzle-orm'
 import { recordWrite } from '../audit/record-write'
 import { ApiError, invalid, notFound } from '../http/problem'
 import type { RequestInfo } from '../http/request-context'
 import { newId, nowIso } from '../ids'
-import { type ApiCredentialRow, apiCredentials } from '../tenancy/control-schema'
-import type { ControlDb, TenantPool } from '../tenancy/databases'
-import { findTenantById } from '../tenancy/tenants'
+import type { ControlDb, Db, TenantPool } from '../tenancy/databases'
+import { findTenantById, listTenants } from '../tenancy/tenants'
 import { inWriteTransaction } from '../tenancy/transaction'
 import type { AccessSources } from './access-sources'
 import { type Actor, systemActor } from './actor'
 import type { Permission } from './permissions'
-import { CREDENTIAL_PREFIX, hashToken, newOpaqueToken } from './tokens'
+import { type ApiCredentialRow, apiCredentials } from './schema'
+import { CREDENTIAL_PREFIX, hashToken, newTenantToken } from './tokens'
 
 /** What a credential may be granted; each is also the permission primitive it stands for. */
 export const credentialScopes = ['reservations:read', 'reservations:write', 'webhooks:manage'] as const
@@ -38,9 +39,9 @@ export interface NewCredential {
 }
 
 /** The stored credential as shown to operators: never the token or its hash. */
-export function presentCredential(row: ApiCredentialRow) {
+export function presentCredential(row: Omit<ApiCredentialRow, 'tenantId'>, tenantId: string) {
   const { tokenHash: _hidden, ...rest } = row
-  return { ...rest, status: row.revokedAt ? ('revoked' as const) : ('active' as const) }
+  return { ...rest, tenantId, status: row.revokedAt ? ('revoked' as const) : ('active' as const) }
 }
 
 export function createCredential(
@@ -73,13 +74,12 @@ export function createCredential(
     throw invalid('rateLimitPerMinute', `must be a whole number 1..${MAX_CREDENTIAL_RATE_LIMIT}`)
   }
 
-  const token = newOpaqueToken(CREDENTIAL_PREFIX)
-  const row = inWriteTransaction(control, (tx) =>
-    tx
+  const token = newTenantToken(CREDENTIAL_PREFIX, tenant.id)
+  const row = inWriteTransaction(db, (tx) => {
+    const created = tx
       .insert(apiCredentials)
       .values({
         id: newId(),
-        tenantId: tenant.id,
         name,
         tokenHash: hashToken(token),
         tokenHint: token.slice(-4),
@@ -90,37 +90,39 @@ export function createCredential(
         revokedAt: null,
       })
       .returning()
-      .get(),
-  )
-  try {
-    inWriteTransaction(db, (tx) =>
-      recordWrite(tx, actor ?? systemActor(tenant.id, 'cli'), {
-        action: 'credential.create',
-        entityType: 'api_credential',
-        entityId: row.id,
-        metadata: { name, scopes, locationIds, rateLimitPerMinute: rate, tokenHint: row.tokenHint },
-      }),
-    )
-  } catch (error) {
-    inWriteTransaction(control, (tx) => tx.delete(apiCredentials).where(eq(apiCredentials.id, row.id)).run())
-    throw error
-  }
-  return { credential: presentCredential(row), token }
+      .get()
+    recordWrite(tx, actor ?? systemActor(tenant.id, 'cli'), {
+      action: 'credential.create',
+      entityType: 'api_credential',
+      entityId: created.id,
+      metadata: { name, scopes, locationIds, rateLimitPerMinute: rate, tokenHint: created.tokenHint },
+    })
+    return created
+  })
+  return { credential: presentCredential(row, tenant.id), token }
 }
 
-export function listCredentials(control: ControlDb, tenantId?: string) {
-  return control
+const tenantCredentials = (db: Db, tenantId: string) =>
+  db
     .select()
     .from(apiCredentials)
-    .where(tenantId ? eq(apiCredentials.tenantId, tenantId) : undefined)
     .orderBy(asc(apiCredentials.createdAt), asc(apiCredentials.id))
     .all()
-    .map(presentCredential)
+    .map((row) => presentCredential(row, tenantId))
+
+/**
+ * The tenant's credentials, oldest first; without a tenant (the command line), those of every
+ * tenant of this data directory, tenant by tenant.
+ */
+export function listCredentials(control: ControlDb, pool: TenantPool, tenantId?: string) {
+  const tenants = tenantId === undefined ? listTenants(control).map((t) => t.id) : [tenantId]
+  return tenants.flatMap((id) => tenantCredentials(pool.get(id).db, id))
 }
 
 /**
- * Revokes at once: the update bumps the control database's auth version, so no cached principal
- * of the credential outlives it. `tenantId`: only a credential of this tenant (404 otherwise).
+ * Revokes at once: the update bumps the tenant's auth version, so no cached principal of the
+ * credential outlives it. `tenantId`: the credential's tenant (404 when it is not one of its);
+ * without it (the command line), the tenant of this data directory that holds it.
  */
 export function revokeCredential(
   control: ControlDb,
@@ -128,30 +130,43 @@ export function revokeCredential(
   id: string,
   by: { actor?: Actor; tenantId?: string } = {},
 ) {
-  const row = control.select().from(apiCredentials).where(eq(apiCredentials.id, id)).get()
-  if (!row || (by.tenantId !== undefined && row.tenantId !== by.tenantId)) throw notFound('credential', id)
-  if (row.revokedAt) {
-    throw new ApiError('conflict', `credential ${id} was already revoked at ${row.revokedAt}`, {
-      extensions: { revokedAt: row.revokedAt },
-    })
-  }
-  const revoked = inWriteTransaction(control, (tx) =>
-    tx.update(apiCredentials).set({ revokedAt: nowIso() }).where(eq(apiCredentials.id, id)).returning().get(),
+  const candidates = by.tenantId === undefined ? listTenants(control).map((t) => t.id) : [by.tenantId]
+  const owner = candidates.find(
+    (tenantId) =>
+      pool
+        .get(tenantId)
+        .db.select({ id: apiCredentials.id })
+        .from(apiCredentials)
+        .where(eq(apiCredentials.id, id))
+        .get() !== undefined,
   )
-  inWriteTransaction(pool.get(row.tenantId).db, (tx) =>
-    recordWrite(tx, by.actor ?? systemActor(row.tenantId, 'cli'), {
+  if (owner === undefined) throw notFound('credential', id)
+  const revoked = inWriteTransaction(pool.get(owner).db, (tx) => {
+    const row = tx.select().from(apiCredentials).where(eq(apiCredentials.id, id)).get()!
+    if (row.revokedAt) {
+      throw new ApiError('conflict', `credential ${id} was already revoked at ${row.revokedAt}`, {
+        extensions: { revokedAt: row.revokedAt },
+      })
+    }
+    recordWrite(tx, by.actor ?? systemActor(owner, 'cli'), {
       action: 'credential.revoke',
       entityType: 'api_credential',
       entityId: id,
       metadata: { name: row.name },
-    }),
-  )
-  return presentCredential(revoked)
+    })
+    return tx
+      .update(apiCredentials)
+      .set({ revokedAt: nowIso() })
+      .where(eq(apiCredentials.id, id))
+      .returning()
+      .get()
+  })
+  return presentCredential(revoked, owner)
 }
 
-/** The active credential a `tpk_live_` token names, or 401. */
-export function resolveCredential(control: ControlDb, token: string): ApiCredentialRow {
-  const row = control
+/** The active credential a `tpk_live_` token names, in the database of the tenant it belongs to, or 401. */
+export function resolveCredential(db: Db, tenantId: string, token: string): ApiCredentialRow {
+  const row = db
     .select()
     .from(apiCredentials)
     .where(eq(apiCredentials.tokenHash, hashToken(token)))
@@ -162,7 +177,7 @@ export function resolveCredential(control: ControlDb, token: string): ApiCredent
     })
   if (!row) throw refuse('unknown token')
   if (row.revokedAt) throw refuse('the credential has been revoked')
-  return row
+  return { ...row, tenantId }
 }
 
 export function credentialActor(

@@ -1,7 +1,7 @@
 // POS passcode sessions: a staff user signs in at one location with their passcode and gets a
-// `vps_` token bound to that tenant, staff user and location. Sessions live in the control
-// database (found by token hash, so the token alone selects its tenant); their audit entries go
-// to the tenant's trail.
+// `vps_` token bound to that tenant, staff user and location. Sessions and lockouts live in the
+// tenant's own database (schema.ts), beside their audit entries, so they move with the tenant; the
+// token names its tenant (tokens.ts) and the session is found there by the token's hash.
 //
 // Lockout: every sign-in attempt for a staff user is claimed (counted) before the passcode is
 // checked, so concurrent guesses cannot slip past the limit. PASSCODE_MAX_ATTEMPTS attempts
@@ -13,12 +13,12 @@ import { offsetOf, type PageRequest } from '../http/paging'
 import { ApiError } from '../http/problem'
 import type { RequestInfo } from '../http/request-context'
 import { newId } from '../ids'
-import { type PasscodeSessionRow, passcodeAttempts, passcodeSessions } from '../tenancy/control-schema'
-import type { ControlDb } from '../tenancy/databases'
-import { inWriteTransaction } from '../tenancy/transaction'
+import type { Db } from '../tenancy/databases'
+import { inWriteTransaction, type Queryable } from '../tenancy/transaction'
 import type { Actor } from './actor'
 import { type LocationScope, scopeCondition } from './location-scope'
-import { hashToken, newOpaqueToken, PASSCODE_SESSION_PREFIX } from './tokens'
+import { type PasscodeSessionRow, passcodeAttempts, passcodeSessions } from './schema'
+import { hashToken, newTenantToken, PASSCODE_SESSION_PREFIX } from './tokens'
 
 export const PASSCODE_MAX_ATTEMPTS = 5
 export const PASSCODE_ATTEMPT_WINDOW_MS = 15 * 60_000
@@ -33,15 +33,10 @@ function locked(retryAfterMs: number): ApiError {
   )
 }
 
-/** Counts one attempt, refusing it while the staff user is locked out. */
-export function claimPasscodeAttempt(
-  control: ControlDb,
-  tenantId: string,
-  staffUserId: string,
-  now = Date.now(),
-) {
-  inWriteTransaction(control, (tx) => {
-    const key = and(eq(passcodeAttempts.tenantId, tenantId), eq(passcodeAttempts.staffUserId, staffUserId))
+/** Counts one attempt, refusing it while the staff user is locked out. `db`: the tenant's. */
+export function claimPasscodeAttempt(db: Db, staffUserId: string, now = Date.now()) {
+  inWriteTransaction(db, (tx) => {
+    const key = eq(passcodeAttempts.staffUserId, staffUserId)
     const row = tx.select().from(passcodeAttempts).where(key).get()
     if (row?.lockedUntil && Date.parse(row.lockedUntil) > now) throw locked(Date.parse(row.lockedUntil) - now)
     const fresh =
@@ -55,19 +50,14 @@ export function claimPasscodeAttempt(
     if (row) tx.update(passcodeAttempts).set(values).where(key).run()
     else
       tx.insert(passcodeAttempts)
-        .values({ tenantId, staffUserId, ...values })
+        .values({ staffUserId, ...values })
         .run()
   })
 }
 
 /** A success clears the count. */
-export function clearPasscodeAttempts(control: ControlDb, tenantId: string, staffUserId: string) {
-  inWriteTransaction(control, (tx) =>
-    tx
-      .delete(passcodeAttempts)
-      .where(and(eq(passcodeAttempts.tenantId, tenantId), eq(passcodeAttempts.staffUserId, staffUserId)))
-      .run(),
-  )
+export function clearPasscodeAttempts(tx: Queryable, staffUserId: string) {
+  tx.delete(passcodeAttempts).where(eq(passcodeAttempts.staffUserId, staffUserId)).run()
 }
 
 export function sessionActor(
@@ -91,55 +81,48 @@ export function sessionActor(
 }
 
 /**
- * Stores a new session (its token's hash only) and answers the token, which is shown only now.
- * Sessions long expired are of no use to anyone: they are dropped here, now and then, cheaply.
+ * Stores a new session (its token's hash only) in the tenant's write transaction `tx`, and
+ * answers the token, which is shown only now. Sessions long expired are of no use to anyone: they
+ * are dropped here, now and then, cheaply.
  */
 export function openPasscodeSession(
-  control: ControlDb,
+  tx: Queryable,
   input: { tenantId: string; staffUserId: string; locationId: string; ttlSeconds: number },
 ): { token: string; session: PasscodeSessionRow } {
-  const token = newOpaqueToken(PASSCODE_SESSION_PREFIX)
+  const token = newTenantToken(PASSCODE_SESSION_PREFIX, input.tenantId)
   const now = Date.now()
-  const session = inWriteTransaction(control, (tx) => {
-    tx.delete(passcodeSessions)
-      .where(lt(passcodeSessions.expiresAt, new Date(now - 7 * 86_400_000).toISOString()))
-      .run()
-    return tx
-      .insert(passcodeSessions)
-      .values({
-        id: newId(),
-        tokenHash: hashToken(token),
-        tenantId: input.tenantId,
-        staffUserId: input.staffUserId,
-        locationId: input.locationId,
-        createdAt: new Date(now).toISOString(),
-        expiresAt: new Date(now + input.ttlSeconds * 1000).toISOString(),
-        revokedAt: null,
-      })
-      .returning()
-      .get()
-  })
-  return { token, session }
+  tx.delete(passcodeSessions)
+    .where(lt(passcodeSessions.expiresAt, new Date(now - 7 * 86_400_000).toISOString()))
+    .run()
+  const session = tx
+    .insert(passcodeSessions)
+    .values({
+      id: newId(),
+      tokenHash: hashToken(token),
+      staffUserId: input.staffUserId,
+      locationId: input.locationId,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + input.ttlSeconds * 1000).toISOString(),
+      revokedAt: null,
+    })
+    .returning()
+    .get()
+  return { token, session: { ...session, tenantId: input.tenantId } }
 }
 
-/** Removes a session that never reached its caller (its audit entry could not be written). */
-export function discardPasscodeSession(control: ControlDb, sessionId: string): void {
-  inWriteTransaction(control, (tx) =>
-    tx.delete(passcodeSessions).where(eq(passcodeSessions.id, sessionId)).run(),
-  )
-}
-
-/** The active session a `vps_` token names, or 401. */
+/** The active session a `vps_` token names, in the database of the tenant it belongs to, or 401. */
 export function resolvePasscodeSession(
-  control: ControlDb,
+  db: Db,
+  tenantId: string,
   token: string,
   now = Date.now(),
 ): PasscodeSessionRow {
-  const session = control
+  const row = db
     .select()
     .from(passcodeSessions)
     .where(eq(passcodeSessions.tokenHash, hashToken(token)))
     .get()
+  const session = row && { ...row, tenantId }
   const refuse = (reason: string) =>
     new ApiError('unauthenticated', `Passcode session refused: ${reason}`, {
       headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
@@ -150,33 +133,26 @@ export function resolvePasscodeSession(
   return session
 }
 
-/** Signs a session out; true when it was active. */
-export function revokePasscodeSession(control: ControlDb, sessionId: string): boolean {
-  const revoked = inWriteTransaction(control, (tx) =>
-    tx
-      .update(passcodeSessions)
-      .set({ revokedAt: new Date().toISOString() })
-      .where(and(eq(passcodeSessions.id, sessionId), isNull(passcodeSessions.revokedAt)))
-      .returning({ id: passcodeSessions.id })
-      .all(),
-  )
+/** Signs a session out in the tenant's write transaction `tx`; true when it was active. */
+export function revokePasscodeSession(tx: Queryable, sessionId: string): boolean {
+  const revoked = tx
+    .update(passcodeSessions)
+    .set({ revokedAt: new Date().toISOString() })
+    .where(and(eq(passcodeSessions.id, sessionId), isNull(passcodeSessions.revokedAt)))
+    .returning({ id: passcodeSessions.id })
+    .all()
   return revoked.length > 0
 }
 
-/** Signs out every active session of a staff user (deactivation, passcode change). */
-export function revokeStaffPasscodeSessions(
-  control: ControlDb,
-  tenantId: string,
-  staffUserId: string,
-): number {
+/** Signs out every active session of a staff user (deactivation, passcode change). `db`: the tenant's. */
+export function revokeStaffPasscodeSessions(db: Db, staffUserId: string): number {
   const now = new Date().toISOString()
-  return inWriteTransaction(control, (tx) =>
+  return inWriteTransaction(db, (tx) =>
     tx
       .update(passcodeSessions)
       .set({ revokedAt: now })
       .where(
         and(
-          eq(passcodeSessions.tenantId, tenantId),
           eq(passcodeSessions.staffUserId, staffUserId),
           isNull(passcodeSessions.revokedAt),
           gt(passcodeSessions.expiresAt, now),
@@ -188,20 +164,14 @@ export function revokeStaffPasscodeSessions(
 }
 
 /** The tenant's sessions still open (not signed out, not expired) at the scope's locations, newest first; never the token. */
-export function listOpenPasscodeSessions(
-  control: ControlDb,
-  tenantId: string,
-  scope: LocationScope,
-  page: PageRequest,
-) {
+export function listOpenPasscodeSessions(db: Db, scope: LocationScope, page: PageRequest) {
   const where = and(
-    eq(passcodeSessions.tenantId, tenantId),
     isNull(passcodeSessions.revokedAt),
     gt(passcodeSessions.expiresAt, new Date().toISOString()),
     scopeCondition(scope, passcodeSessions.locationId),
   )
-  const total = control.select({ n: count() }).from(passcodeSessions).where(where).get()?.n ?? 0
-  const rows = control
+  const total = db.select({ n: count() }).from(passcodeSessions).where(where).get()?.n ?? 0
+  const rows = db
     .select({
       id: passcodeSessions.id,
       staffUserId: passcodeSessions.staffUserId,

@@ -9,7 +9,7 @@ import type { Principal } from './principal'
 
 /**
  * The signals a principal was built under. Read each one before reading what it guards: the
- * control signal before the session or credential row, the tenant's before the staff tables.
+ * control signal before the tenant's row, the tenant's before its sessions, credentials and staff.
  */
 export interface SignalStamp {
   control: number
@@ -20,7 +20,10 @@ interface Entry extends SignalStamp {
   principal: Principal
 }
 
-/** Sessions and credentials live in the control database; staff-only principals do not. */
+/**
+ * A session's or credential's principal keeps its tenant's row (from the control database: a
+ * suspension must reach it); a staff principal's tenant is looked up on each request.
+ */
 const dependsOnControl = (principal: Principal) =>
   principal.kind === 'passcode_session' || principal.kind === 'credential'
 

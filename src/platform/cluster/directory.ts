@@ -1,6 +1,7 @@
 // This node's copy of the cluster state in etcd: listed once, then kept current by a watch; when
 // the watch breaks it lists again. `onChange` runs after every batch of changes.
 import type { Logger } from '../log'
+import type { OperatorKeyRow } from '../tenancy/control-schema'
 import type { EtcdClient, KeyValue, WatchEvent } from './etcd'
 import {
   type FailoverReport,
@@ -17,6 +18,10 @@ export class Directory {
   readonly slugs = new Map<string, string>()
   readonly moves = new Map<string, MoveRequest>()
   readonly failovers = new Map<string, FailoverReport>()
+  /** Tokens issued before tokens named their tenant: their tenant, by the token's hash. */
+  readonly legacyTokens = new Map<string, string>()
+  /** Operator keys, valid on every node, by id. */
+  readonly operatorKeys = new Map<string, OperatorKeyRow>()
   /** When a node's key last disappeared (its lease expired or was revoked). */
   readonly departedAt = new Map<string, number>()
   private readonly abort = new AbortController()
@@ -81,7 +86,8 @@ export class Directory {
 
   private replaceAll(kvs: KeyValue[]): void {
     const before = new Set(this.nodes.keys())
-    for (const map of [this.nodes, this.tenants, this.slugs, this.moves, this.failovers]) map.clear()
+    const maps = [this.nodes, this.tenants, this.slugs, this.moves, this.failovers]
+    for (const map of [...maps, this.legacyTokens, this.operatorKeys]) map.clear()
     for (const kv of kvs) this.set(kv.key, kv.value, kv.modRevision)
     for (const node of before) if (!this.nodes.has(node)) this.departedAt.set(node, Date.now())
   }
@@ -106,6 +112,8 @@ export class Directory {
       else if (key.startsWith(k.slugs)) this.slugs.set(name(k.slugs), value)
       else if (key.startsWith(k.moves)) this.moves.set(name(k.moves), JSON.parse(value))
       else if (key.startsWith(k.failovers)) this.failovers.set(name(k.failovers), JSON.parse(value))
+      else if (key.startsWith(k.legacyTokens)) this.legacyTokens.set(name(k.legacyTokens), value)
+      else if (key.startsWith(k.operatorKeys)) this.operatorKeys.set(name(k.operatorKeys), JSON.parse(value))
     } catch (error) {
       this.log.error('cluster: unreadable etcd value', { key, error: String(error) })
     }
@@ -120,5 +128,7 @@ export class Directory {
     else if (key.startsWith(k.slugs)) this.slugs.delete(key.slice(k.slugs.length))
     else if (key.startsWith(k.moves)) this.moves.delete(key.slice(k.moves.length))
     else if (key.startsWith(k.failovers)) this.failovers.delete(key.slice(k.failovers.length))
+    else if (key.startsWith(k.legacyTokens)) this.legacyTokens.delete(key.slice(k.legacyTokens.length))
+    else if (key.startsWith(k.operatorKeys)) this.operatorKeys.delete(key.slice(k.operatorKeys.length))
   }
 }

@@ -11,11 +11,12 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import type { ClusterConfig, Config } from '../../config'
+import { legacyTokens } from '../auth/legacy-tokens'
 import type { LitestreamSupervisor, ReplicatedDatabase } from '../backup/litestream'
 import { NoReplicaError, writeMark } from '../backup/restore'
 import { ApiError, conflict, notFound } from '../http/problem'
 import type { Logger } from '../log'
-import { tenantDueWork, tenants } from '../tenancy/control-schema'
+import { type OperatorKeyRow, operatorKeys, tenantDueWork, tenants } from '../tenancy/control-schema'
 import {
   type ControlDb,
   controlDatabasePath,
@@ -39,6 +40,7 @@ import {
   type Versioned,
 } from './records'
 import { awaitReplica, litestreamMetaDir, newestWriteAt, restoreFromReplica } from './replica'
+import { shareLegacyTokens, shareOperatorKey } from './shared-credentials'
 
 /**
  * `restoring`: the replica is being fetched. `ready`: served. `draining`: a move started, new
@@ -66,6 +68,11 @@ export interface ClusterDeps {
   log: Logger
   control: ControlDb
   pool: TenantPool
+  /**
+   * A tenant's database was replaced by its replica: what this process cached of it (principals)
+   * is stale. Its sessions, credentials and staff may have changed on another node meanwhile.
+   */
+  replaced: (tenantId: string) => void
 }
 
 /** How long in-flight requests of a tenant may take to finish before its move refuses the rest. */
@@ -125,6 +132,7 @@ export class ClusterNode {
     this.startedAt = Date.now()
     await this.lease.acquire({ id: this.id, url, startedAt: new Date(this.startedAt).toISOString() })
     await this.directory.start()
+    await this.shareCredentials()
     this.adoptLocalCopies()
     this.timers.push(setInterval(() => this.checkFence(), 100))
     this.timers.push(setInterval(() => this.changed(), 1000))
@@ -503,6 +511,7 @@ export class ClusterNode {
       tx.delete(tenantDueWork).where(eq(tenantDueWork.tenantId, tenant.id)).run()
       tx.insert(tenants).values(tenant).run()
     })
+    this.deps.replaced(tenant.id)
   }
 
   private hasDatabase(id: string): boolean {
@@ -651,6 +660,31 @@ export class ClusterNode {
     }
   }
 
+  // --- Credentials ---------------------------------------------------------------------------
+
+  /**
+   * What this node's control database holds that every node must know: its operator keys (made
+   * here before it joined, or while etcd could not be reached) and the tenants of its tokens from
+   * before tokens named their tenant. Before the node serves, so they work anywhere from then on.
+   */
+  private async shareCredentials(): Promise<void> {
+    const { prefix } = this.settings
+    for (const row of this.deps.control.select().from(operatorKeys).all())
+      await shareOperatorKey(this.etcd, prefix, row)
+    await shareLegacyTokens(this.etcd, prefix, legacyTokens(this.deps.control), this.directory.legacyTokens)
+  }
+
+  /** The operator key of that token hash as the cluster has it. */
+  operatorKey(tokenHash: string): OperatorKeyRow | undefined {
+    for (const key of this.directory.operatorKeys.values()) if (key.tokenHash === tokenHash) return key
+    return undefined
+  }
+
+  /** The tenant of a token issued before tokens named it, as the node that issued it shared it. */
+  legacyTokenTenant(tokenHash: string): string | undefined {
+    return this.directory.legacyTokens.get(tokenHash)
+  }
+
   /** Every tenant of the cluster as etcd has it, with its owner. */
   tenantRecords(): TenantRecord[] {
     return [...this.directory.tenants.values()].map(({ value }) => value)
@@ -667,6 +701,8 @@ export class ClusterNode {
   private async forget(tenant: { id: string; slug: string }): Promise<void> {
     if ((await deleteTenantRecord(this.etcd, this.settings.prefix, tenant)) === null)
       await this.etcd.delete(this.k.tenant(tenant.id))
+    for (const [hash, tenantId] of this.directory.legacyTokens)
+      if (tenantId === tenant.id) await this.etcd.delete(this.k.legacyToken(hash))
     this.directory.tenants.delete(tenant.id)
     await this.removeLocalCopy(tenant.id)
   }

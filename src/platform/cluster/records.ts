@@ -4,6 +4,8 @@
 //   slugs/<slug>          the tenant id, so a slug is taken once across the cluster
 //   moves/<tenant id>     a requested move, carried out by the owner
 //   failovers/<tenant id> the last failover of the tenant: how long it was down, what it kept
+//   legacy-tokens/<hash>  the tenant of a token issued before tokens named their tenant
+//   operator-keys/<id>    an operator key (its hash, never the token): valid on every node
 // A tenant record changes only by a transaction comparing its mod revision (compare-and-swap),
 // and every change of owner increments the epoch.
 import type { TenantRow } from '../tenancy/control-schema'
@@ -67,6 +69,10 @@ export const keys = (prefix: string) => ({
   move: (id: string) => `${prefix}moves/${id}`,
   failovers: `${prefix}failovers/`,
   failover: (id: string) => `${prefix}failovers/${id}`,
+  legacyTokens: `${prefix}legacy-tokens/`,
+  legacyToken: (hash: string) => `${prefix}legacy-tokens/${hash}`,
+  operatorKeys: `${prefix}operator-keys/`,
+  operatorKey: (id: string) => `${prefix}operator-keys/${id}`,
 })
 
 export interface Versioned<T> {

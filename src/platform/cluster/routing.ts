@@ -4,6 +4,7 @@
 // node cannot serve safely gets a retryable 503. Node-local paths (probes, docs, the operator API
 // other than one tenant's routes) are not routed.
 import { Elysia } from 'elysia'
+import { hashToken, tenantOfToken } from '../auth/tokens'
 import { ApiError, problemResponse } from '../http/problem'
 import { requestInfo } from '../http/request-context'
 import type { ClusterNode } from './node'
@@ -16,27 +17,42 @@ const MAX_HOPS = 2
 /** How long a request waits for a tenant being moved or restored before a retryable 503. */
 const WAIT_LIMIT_MS = 5000
 
-type Target = { id?: string; slug?: string } | { place: true }
+/** `token`: the tenant comes from a bearer token, which its owner alone can check. */
+type Target = { id?: string; slug?: string; token?: true } | { place: true }
 
 const nodeLocal = /^\/(?:$|health|docs|openapi|problems|\.well-known|admin\/)/
 const adminTenant = /^\/admin\/v1\/tenants\/([^/]+)/
 const mediaTenant = /^\/media\/(?:uploads|files)\/([^/]+)\//
 const tenantCreations = new Set(['POST /admin/v1/tenants', 'POST /admin/v1/tenants/import'])
 
-/** The tenant a request is for, or null when this node answers it whoever owns what. */
-export function tenantTarget(request: Request, path: string, defaultSlug: string): Target | null {
+const tenantBearer = /^bearer\s+((?:vps_|tpk_live_)\S*)$/i
+
+/**
+ * The tenant a request is for, or null when this node answers it whoever owns what. A `vps_` or
+ * `tpk_live_` token's own tenant comes first (the one it names, else, for a token from before
+ * tokens named it, the one `legacyTokenTenant` finds by its hash): its owner holds its row.
+ */
+export function tenantTarget(
+  request: Request,
+  path: string,
+  defaultSlug: string,
+  legacyTokenTenant: (tokenHash: string) => string | undefined = () => undefined,
+): Target | null {
   if (tenantCreations.has(`${request.method} ${path}`)) return { place: true }
   const admin = adminTenant.exec(path)
   if (admin) return { id: decodeURIComponent(admin[1]!), slug: decodeURIComponent(admin[1]!) }
   if (nodeLocal.test(path)) return null
   const media = mediaTenant.exec(path)
   if (media) return { id: decodeURIComponent(media[1]!) }
+  const token = tenantBearer.exec(request.headers.get('authorization') ?? '')?.[1]
+  const tokenTenant = token && (tenantOfToken(token) ?? legacyTokenTenant(hashToken(token)))
+  if (tokenTenant) return { id: tokenTenant, token: true }
   const id = request.headers.get('x-tenant-id')
   if (id) return { id }
   const slug = request.headers.get('x-tenant-slug')
   if (slug) return { slug }
-  // Passcode sessions and credentials are rows of the issuing node's control database.
-  if (/^bearer (vps_|tpk_)/i.test(request.headers.get('authorization') ?? '')) return null
+  // A tenant token whose tenant nobody knows: this node refuses it (401).
+  if (token !== undefined) return null
   return { slug: defaultSlug }
 }
 
@@ -82,12 +98,16 @@ async function forward(request: Request, url: string, hop: Hop): Promise<Respons
   return new Response(response.body, { status: response.status, headers: out })
 }
 
-export function clusterRouting(cluster: ClusterNode, defaultSlug: string) {
+export function clusterRouting(
+  cluster: ClusterNode,
+  defaultSlug: string,
+  legacyTokenTenant: (tokenHash: string) => string | undefined,
+) {
   const leave = new WeakMap<Request, () => void>()
   return new Elysia({ name: 'cluster-routing' })
     .onRequest(async ({ request }) => {
       const path = new URL(request.url).pathname
-      const target = tenantTarget(request, path, defaultSlug)
+      const target = tenantTarget(request, path, defaultSlug, legacyTokenTenant)
       if (!target) return
       const { requestId } = requestInfo(request)
       const hops = Number(request.headers.get(HOPS_HEADER) ?? 0) || 0
@@ -104,8 +124,9 @@ export function clusterRouting(cluster: ClusterNode, defaultSlug: string) {
         const route = cluster.route(target)
         switch (route.kind) {
           case 'unknown':
-            // Not in the cluster: the operator API answers 404, tenant routes tenant_not_found.
-            if (path.startsWith('/admin/')) return
+            // Not in the cluster: the operator API answers 404, tenant routes tenant_not_found; a
+            // token naming no tenant of the cluster is refused here (401), as on one node.
+            if (path.startsWith('/admin/') || target.token) return
             return refuse(new ApiError('tenant_not_found', `Tenant ${target.id ?? target.slug} not found`))
           case 'local':
             leave.set(request, cluster.enter(route.tenantId))

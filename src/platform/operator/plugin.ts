@@ -12,6 +12,7 @@ import type { TokenVerifier } from '../auth/jwt'
 import { CREDENTIAL_PREFIX, OPERATOR_KEY_PREFIX, PASSCODE_SESSION_PREFIX } from '../auth/tokens'
 import { ApiError, forbidden } from '../http/problem'
 import { requestInfo } from '../http/request-context'
+import type { OperatorKeyRow } from '../tenancy/control-schema'
 import type { ControlDb } from '../tenancy/databases'
 import type { OperatorActor } from './audit'
 import { carriesOperatorClaim } from './claim'
@@ -21,13 +22,15 @@ export interface OperatorAuthDeps {
   control: ControlDb
   verifyToken: TokenVerifier
   claim: OperatorClaim | undefined
+  /** In a cluster: the operator key of a token hash as etcd has it. */
+  sharedOperatorKey?: (tokenHash: string) => OperatorKeyRow | undefined
 }
 
 export const OPERATOR_SECURITY_SCHEME = 'operatorAuth'
 
 async function operatorSubject(deps: OperatorAuthDeps, bearer: string): Promise<string> {
   if (bearer.startsWith(OPERATOR_KEY_PREFIX))
-    return `operator-key:${resolveOperatorKey(deps.control, bearer).id}`
+    return `operator-key:${resolveOperatorKey(deps.control, bearer, deps.sharedOperatorKey).id}`
   if (bearer.startsWith(PASSCODE_SESSION_PREFIX) || bearer.startsWith(CREDENTIAL_PREFIX))
     throw forbidden('Tenant tokens do not open the operator API: use an operator key (opk_...)')
   const { subject, claims } = await deps.verifyToken(bearer)

@@ -1,6 +1,5 @@
-// Tables of the control database: which tenants exist, the lookups a bearer token needs before a
-// tenant is known (passcode sessions and tables-API credentials, found by token hash), and the
-// operator's own keys and audit log.
+// Tables of the control database: which tenants exist, the tenant of each bearer token issued
+// before tokens named their tenant, and the operator's own keys and audit log.
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
 export const tenantStatuses = ['active', 'suspended'] as const
@@ -28,8 +27,13 @@ export const tenants = sqliteTable(
 
 export type TenantRow = typeof tenants.$inferSelect
 
-/** POS passcode sessions (`vps_` tokens): only the SHA-256 of the token is stored. */
-export const passcodeSessions = sqliteTable(
+// Passcode sessions, their lockouts and tables-API credentials lived here until tenant migration
+// 0031 gave each tenant its own (platform/auth/schema.ts). Rows left from before are carried into
+// their tenant's database when it is first opened (platform/auth/carry-credentials.ts), after
+// which these tables stay empty.
+
+/** Passcode sessions (`vps_` tokens) from before they lived with their tenant. */
+export const controlPasscodeSessions = sqliteTable(
   'passcode_sessions',
   {
     id: text('id').primaryKey(),
@@ -46,10 +50,8 @@ export const passcodeSessions = sqliteTable(
   (table) => [index('passcode_sessions_staff').on(table.tenantId, table.staffUserId)],
 )
 
-export type PasscodeSessionRow = typeof passcodeSessions.$inferSelect
-
-/** Failed passcode sign-ins per staff user, and the lock they lead to. */
-export const passcodeAttempts = sqliteTable(
+/** Passcode lockouts from before they lived with their tenant. */
+export const controlPasscodeAttempts = sqliteTable(
   'passcode_attempts',
   {
     tenantId: text('tenant_id').notNull(),
@@ -62,8 +64,8 @@ export const passcodeAttempts = sqliteTable(
   (table) => [primaryKey({ columns: [table.tenantId, table.staffUserId] })],
 )
 
-/** Tables-API credentials (`tpk_live_` tokens): only the SHA-256 of the token is stored. */
-export const apiCredentials = sqliteTable(
+/** Tables-API credentials (`tpk_live_` tokens) from before they lived with their tenant. */
+export const controlApiCredentials = sqliteTable(
   'api_credentials',
   {
     id: text('id').primaryKey(),
@@ -83,7 +85,19 @@ export const apiCredentials = sqliteTable(
   (table) => [index('api_credentials_tenant').on(table.tenantId)],
 )
 
-export type ApiCredentialRow = typeof apiCredentials.$inferSelect
+/**
+ * The tenant of each `vps_` and `tpk_live_` token issued before tokens named their tenant (control
+ * migration 0006 filled it from the tables above): such a token finds its tenant here, and its
+ * row in the tenant's database. Kept while the tenant lives on this node's data directory.
+ */
+export const legacyTokenTenants = sqliteTable(
+  'legacy_token_tenants',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    tenantId: text('tenant_id').notNull(),
+  },
+  (table) => [index('legacy_token_tenants_tenant').on(table.tenantId)],
+)
 
 /** Operator keys (`opk_` tokens) for the operator API under /admin: only the SHA-256 is stored. */
 export const operatorKeys = sqliteTable('operator_keys', {

@@ -3,9 +3,10 @@ import { asc, eq, sql } from 'drizzle-orm'
 import { ApiError, invalid } from '../http/problem'
 import { newId, nowIso } from '../ids'
 import {
-  apiCredentials,
-  passcodeAttempts,
-  passcodeSessions,
+  controlApiCredentials,
+  controlPasscodeAttempts,
+  controlPasscodeSessions,
+  legacyTokenTenants,
   type TenantRow,
   type TenantStatus,
   tenantDueWork,
@@ -151,12 +152,13 @@ export function setTenantStatus(control: ControlDb, id: string, status: TenantSt
   )!
 }
 
-/** The tenant's control rows: its sessions, passcode attempts, credentials and itself. */
+/** The tenant's control rows: itself, its due work, and what is left of its tokens from before 0006. */
 export function deleteTenantRows(control: ControlDb, id: string): void {
   inWriteTransaction(control, (tx) => {
-    tx.delete(passcodeSessions).where(eq(passcodeSessions.tenantId, id)).run()
-    tx.delete(passcodeAttempts).where(eq(passcodeAttempts.tenantId, id)).run()
-    tx.delete(apiCredentials).where(eq(apiCredentials.tenantId, id)).run()
+    tx.delete(controlPasscodeSessions).where(eq(controlPasscodeSessions.tenantId, id)).run()
+    tx.delete(controlPasscodeAttempts).where(eq(controlPasscodeAttempts.tenantId, id)).run()
+    tx.delete(controlApiCredentials).where(eq(controlApiCredentials.tenantId, id)).run()
+    tx.delete(legacyTokenTenants).where(eq(legacyTokenTenants.tenantId, id)).run()
     tx.delete(tenantDueWork).where(eq(tenantDueWork.tenantId, id)).run()
     tx.delete(tenants).where(eq(tenants.id, id)).run()
   })

@@ -19,7 +19,7 @@ describe('credentials', () => {
         ...body,
       },
     })
-  const credentialRows = () => countRows(t.platform.control.db, 'api_credentials')
+  const credentialRows = () => countRows(t.tenant.db, 'api_credentials')
   const availability = (token: string) =>
     t.request(
       'GET',
@@ -120,6 +120,8 @@ describe('credentials', () => {
     expect(revoke.status).toBe(404)
     expect((await availability(theirs.body.token)).status).not.toBe(401)
     expect((await create({ locationIds: [other.locationId] })).status).toBe(400)
-    expect(credentialRows()).toBe(1)
+    // Each tenant's credentials live in its own database.
+    expect(credentialRows()).toBe(0)
+    expect(countRows(other.db, 'api_credentials')).toBe(1)
   })
 })

@@ -45,7 +45,7 @@ describe('open passcode sessions', () => {
 
   test('expired sessions are not listed', async () => {
     await signedIn(t.tenant.locationId)
-    t.platform.control.sqlite.run("UPDATE passcode_sessions SET expires_at = '2000-01-01T00:00:00.000Z'")
+    t.tenant.db.$client.run("UPDATE passcode_sessions SET expires_at = '2000-01-01T00:00:00.000Z'")
     expect((await list()).body.page.total).toBe(0)
   })
 

@@ -427,6 +427,13 @@ describe('export and import', () => {
   test('exports a consistent SQLite file that imports as a new tenant, raw or multipart', async () => {
     const { tenant } = await createTenant()
     await asTenantOwner(tenant.slug, 'POST', '/vendor', { name: 'Cork Supply' })
+    const location = (await asTenantOwner(tenant.slug, 'GET', '/locations')).body.locations[0].id
+    const partner = await asTenantOwner(tenant.slug, 'POST', '/credentials', {
+      name: 'Partner',
+      scopes: ['reservations:read'],
+      locationIds: [location],
+    })
+    expect(partner.status).toBe(201)
     const exported = await t.app.handle(
       new Request(`http://localhost/admin/v1/tenants/${tenant.id}/export`, {
         headers: { authorization: `Bearer ${operatorKey}` },
@@ -460,6 +467,13 @@ describe('export and import', () => {
     })
     expect(vendors.status).toBe(200)
     expect(vendors.text).toContain('Cork Supply')
+    // The copy is a new tenant: the source's credentials (bearer secrets naming it) stay behind.
+    const copied = await t.request('GET', '/credentials', {
+      as: await ownerToken(tenant.slug),
+      tenant: null,
+      headers: { 'x-tenant-slug': imported.tenant.slug },
+    })
+    expect(copied.body.credentials).toEqual([])
 
     const form = new FormData()
     form.set('file', new Blob([bytes]), 'export.sqlite')

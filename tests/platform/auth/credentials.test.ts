@@ -93,7 +93,8 @@ describe('tables-API credentials', () => {
 
   test('a credential reads its allowlisted location; it acts as itself with its scopes', async () => {
     const { id, token } = t.addCredential(t.tenant, { scopes: ['reservations:read'] })
-    expect(token).toMatch(/^tpk_live_[A-Za-z0-9_-]{43}$/)
+    expect(token).toStartWith(`tpk_live_${t.tenant.id}.`)
+    expect(token.slice(`tpk_live_${t.tenant.id}.`.length)).toMatch(/^[A-Za-z0-9_-]{43}$/)
     const res = await call('GET', reservations(t.tenant.locationId), token)
     expect(res.status).toBe(200)
     expect(res.body.actor).toMatchObject({
@@ -144,7 +145,7 @@ describe('tables-API credentials', () => {
     const otherTenant = t.addCredential(other, { scopes: ['reservations:read', 'reservations:write'] })
     const revoked = t.addCredential(t.tenant)
     const revokedAt = new Date().toISOString()
-    t.platform.control.sqlite
+    t.tenant.db.$client
       .query('UPDATE api_credentials SET revoked_at = ? WHERE id = ?')
       .run(revokedAt, revoked.id)
     const before = countRows(t.tenant.db, 'audit_entries')

@@ -17,8 +17,7 @@ describe('passcode sessions', () => {
   const signIn = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
     t.request('POST', '/auth/passcode-sessions', { as: null, body, headers })
 
-  const controlCount = (table: string) =>
-    (t.platform.control.sqlite.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n
+  const tenantCount = (table: string) => countRows(t.tenant.db, table)
 
   test('sign-in answers a vps_ token for the staff user at the location, valid for the TTL', async () => {
     const started = Date.now()
@@ -26,13 +25,15 @@ describe('passcode sessions', () => {
     const finished = Date.now()
     expect(res.status).toBe(201)
     expect(res.body).toMatchObject({ staffUserId: cashier.id, locationId: t.tenant.locationId })
-    expect(res.body.token).toMatch(/^vps_[A-Za-z0-9_-]{43}$/)
+    // The token names its tenant: any node finds the tenant's database, where the session is.
+    expect(res.body.token).toStartWith(`vps_${t.tenant.id}.`)
+    expect(res.body.token.slice(`vps_${t.tenant.id}.`.length)).toMatch(/^[A-Za-z0-9_-]{43}$/)
     // The session starts while the request runs (argon2 takes a while on a busy machine).
     const expiresAt = Date.parse(res.body.expiresAt)
     expect(expiresAt).toBeGreaterThanOrEqual(started + 600_000)
     expect(expiresAt).toBeLessThanOrEqual(finished + 600_000)
     // Only the hash is stored.
-    const stored = t.platform.control.sqlite.query('SELECT token_hash FROM passcode_sessions').all() as {
+    const stored = t.tenant.db.$client.query('SELECT token_hash FROM passcode_sessions').all() as {
       token_hash: string
     }[]
     expect(stored).toHaveLength(1)
@@ -143,7 +144,7 @@ describe('passcode sessions', () => {
       expect({ body, status: res.status }).toEqual({ body, status })
       expect(res.headers.get('content-type')).toContain('application/problem+json')
     }
-    expect(controlCount('passcode_sessions')).toBe(0)
+    expect(tenantCount('passcode_sessions')).toBe(0)
     // The deactivated can no longer sign in.
     await t.request('POST', `/staff-users/${cashier.id}/deactivate`)
     expect(
@@ -164,17 +165,17 @@ describe('passcode sessions', () => {
     const retryAfter = Number(locked.headers.get('retry-after'))
     expect(retryAfter).toBeGreaterThan(0)
     expect(retryAfter).toBeLessThanOrEqual(15 * 60)
-    expect(controlCount('passcode_sessions')).toBe(0)
+    expect(tenantCount('passcode_sessions')).toBe(0)
     // Another staff user is not affected.
     const other = await t.addStaff(t.tenant, { role: 'staff', passcode: '5555' })
     expect((await signIn({ ...body('5555'), staffUserId: other.id })).status).toBe(201)
 
     // When the lock runs out, the right passcode works again and clears the count.
-    t.platform.control.sqlite
+    t.tenant.db.$client
       .query('UPDATE passcode_attempts SET locked_until = ?, window_started_at = ?')
       .run(new Date(Date.now() - 1000).toISOString(), new Date(Date.now() - 3_600_000).toISOString())
     expect((await signIn(body(PASSCODE))).status).toBe(201)
-    expect(controlCount('passcode_attempts')).toBe(0)
+    expect(tenantCount('passcode_attempts')).toBe(0)
   })
 
   test('a success resets the failure count', async () => {
@@ -215,7 +216,7 @@ describe('passcode sessions', () => {
 
   test('expired, forged and malformed tokens are 401 and write nothing', async () => {
     const token = await t.passcodeSession(t.tenant, cashier, { passcode: PASSCODE })
-    t.platform.control.sqlite
+    t.tenant.db.$client
       .query('UPDATE passcode_sessions SET expires_at = ?')
       .run(new Date(Date.now() - 1000).toISOString())
     const before = countRows(t.tenant.db, 'audit_entries')
@@ -224,6 +225,11 @@ describe('passcode sessions', () => {
     expect(expired.body.detail).toContain('expired')
     const forged = await t.request('POST', '/vendor', { as: `vps_${'A'.repeat(43)}`, body: { name: 'x' } })
     expect(forged.status).toBe(401)
+    // Naming the tenant does not help a guessed secret; naming no tenant of this service is 401 too.
+    for (const guess of [`vps_${t.tenant.id}.${'A'.repeat(43)}`, `vps_nobody.${'A'.repeat(43)}`]) {
+      const res = await t.request('POST', '/vendor', { as: guess, body: { name: 'x' }, tenant: null })
+      expect(res.status).toBe(401)
+    }
     expect((await t.request('GET', '/vendor', { as: 'vps_' })).status).toBe(401)
     expect(countRows(t.tenant.db, 'audit_entries')).toBe(before)
     expect(countRows(t.tenant.db, 'vendors')).toBe(0)

@@ -64,6 +64,10 @@ const locationTables: Record<string, string> = {
   club_memberships: 'unlocated: where the member signed up; the club is the business’s, served anywhere',
   product_inventory:
     'unlocated: stock per location of a tenant-wide product, shown with it (a bound caller sets its own only)',
+  passcode_sessions:
+    'unlocated: listed by GET /auth/passcode-sessions, filtered by the scope (tests/modules/passcode-sessions/list.test.ts); no route names one by id',
+  api_credentials:
+    'unlocated: a credential’s allowlist, not where it lives; /credentials is tenant-wide (x-tenant-wide, walked below)',
 }
 
 /** Routes with path parameters that no family serves, and why. */

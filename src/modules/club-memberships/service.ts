@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, isNull, lte, ne, type SQL, sql } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, isNull, lte, ne, type SQL, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
@@ -8,12 +8,12 @@ import { ApiError, conflict, invalid, notFound } from '../../platform/http/probl
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { clubReleases } from '../club-releases/schema'
 import { clubView, getClubRow } from '../clubs'
 import { clubs } from '../clubs/schema'
 import { customerViews, resolveCustomerId } from '../customers'
 import { customerAddresses, customerPaymentMethods, customers } from '../customers/schema'
 import { nextProcessDate } from './cadence'
+import { lentToClubMemberships } from './lent'
 import type { ClubMembershipView, CreateClubMembershipInput, UpdateClubMembershipInput } from './model'
 import { type Cadence, type ClubMembershipRow, clubMemberships } from './schema'
 
@@ -215,31 +215,6 @@ type Schedule = Pick<
 >
 
 /**
- * The process date of the club's first release, not archived, on or after `from` that offers
- * `method`; null when none is planned.
- */
-function plannedReleaseDate(
-  tx: Queryable,
-  clubId: string,
-  from: string,
-  method: ClubMembershipRow['orderDeliveryMethod'],
-): string | null {
-  const planned = tx
-    .select({ processDate: clubReleases.processDate, deliveryMethods: clubReleases.deliveryMethods })
-    .from(clubReleases)
-    .where(
-      and(
-        eq(clubReleases.clubId, clubId),
-        ne(clubReleases.status, 'Archived'),
-        gte(clubReleases.processDate, from),
-      ),
-    )
-    .orderBy(asc(clubReleases.processDate))
-    .all()
-  return planned.find((r) => r.deliveryMethods.includes(method))?.processDate ?? null
-}
-
-/**
  * The membership's nextProcessDate (the rule is the field's description in model.ts). A new member
  * gets the club's next release, as wineries expect; after it, or while none is planned, the
  * cadence paces the membership.
@@ -249,7 +224,7 @@ export function scheduleOf(tx: Queryable, m: Schedule): string | null {
   const holdEnd = m.status === 'On Hold' ? m.holdUntil : null
   if (m.lastProcessedDate === null) {
     const from = holdEnd !== null && holdEnd > m.signupDate ? holdEnd : m.signupDate
-    const release = plannedReleaseDate(tx, m.clubId, from, m.orderDeliveryMethod)
+    const release = lentToClubMemberships('plannedReleaseDate')(tx, m.clubId, from, m.orderDeliveryMethod)
     if (release !== null) return release
   }
   return nextProcessDate(m.lastProcessedDate ?? m.signupDate, cadenceOf(tx, m), holdEnd)

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm'
+import { type AnyColumn, and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
@@ -64,6 +64,18 @@ export function collectionIdsOfProduct(db: Queryable, productId: string): string
     .where(eq(collectionProducts.productId, productId))
     .all()
     .map((r) => r.id)
+}
+
+/** The products a collection holds, and their display order in it, for the product list. */
+export function collectionMembers(
+  collectionId: string,
+  productId: AnyColumn,
+): { productIds: SQL; sortOrder: SQL } {
+  const { collectionId: collection, productId: member, sortOrder } = collectionProducts
+  return {
+    productIds: sql`(SELECT ${member} FROM ${collectionProducts} WHERE ${collection} = ${collectionId})`,
+    sortOrder: sql`(SELECT ${sortOrder} FROM ${collectionProducts} WHERE ${collection} = ${collectionId} AND ${member} = ${productId})`,
+  }
 }
 
 export function listCollections(

@@ -4,12 +4,7 @@
 import { and, eq, sum } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import {
-  assertReaches,
-  assertVisible,
-  type LocationScope,
-  locatedRow,
-} from '../../platform/auth/location-scope'
+import { assertReaches, assertVisible, type LocationScope } from '../../platform/auth/location-scope'
 import { ApiError, conflict, invalid } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import {
@@ -20,8 +15,7 @@ import {
 } from '../../platform/payments/provider'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { appendDrawerEntry, cashDrawerFor } from '../cash'
-import { cashDrawers } from '../cash/schema'
+import { appendDrawerEntry, cashDrawerFor, drawerLocated } from '../cash'
 import { customerPaymentMethods } from '../customers/schema'
 import { redeemGiftCard } from '../gift-cards'
 import type { OrderRow } from '../orders'
@@ -143,8 +137,6 @@ function insertPayment(tx: Queryable, actor: Actor, p: NewPayment): PaymentRow {
   })
   return row
 }
-
-const drawerLocated = locatedRow('cash drawer', cashDrawers, cashDrawers.id, cashDrawers.locationId)
 
 /**
  * The open drawer cash goes through at `locationId` (see cashDrawerFor). A `drawerId` naming a

@@ -31,6 +31,7 @@ export const productsFamily = family({
 })
 
 // What the other families may use.
+export { lendToProducts } from './lent'
 export { registerProductDeleteGuard } from './references'
 export { createProduct } from './service'
 export { type CatalogVariant, findVariant, findVariantBySku } from './variants'

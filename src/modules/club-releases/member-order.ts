@@ -1,5 +1,6 @@
 // What a membership gets from a release: whether a run takes it (and why not), and its order,
 // made through the orders service.
+
 import { and, asc, eq } from 'drizzle-orm'
 import type { Actor } from '../../platform/auth/actor'
 import { ApiError, conflict } from '../../platform/http/problem'
@@ -9,7 +10,7 @@ import type { ClubMembershipRow } from '../club-memberships'
 import { membershipOn } from '../club-memberships'
 import { coupons } from '../coupons/schema'
 import { customerAddresses } from '../customers/schema'
-import { locations } from '../locations/schema'
+import { firstLocation } from '../locations'
 import type { ShipTo } from '../orders'
 import { applyCoupon, createOrder, getOrderRow } from '../orders'
 import type { ClubReleaseRow } from './schema'
@@ -46,12 +47,7 @@ export function decide(tx: Queryable, m: ClubMembershipRow, release: ClubRelease
 /** Where a new club order is placed: the membership's sign-up location, else the tenant's first. */
 function orderLocationOf(tx: Queryable, m: ClubMembershipRow): string {
   if (m.locationId) return m.locationId
-  const first = tx
-    .select({ id: locations.id })
-    .from(locations)
-    .orderBy(asc(locations.createdAt))
-    .limit(1)
-    .get()
+  const first = firstLocation(tx)
   if (!first) throw conflict('the tenant has no location to place club orders at')
   return first.id
 }

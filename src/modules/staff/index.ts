@@ -12,7 +12,14 @@ export const staffFamily = family({
 })
 
 // What the other families may use.
-export { nextUpdatedAt, staffView } from './management'
+export {
+  nextUpdatedAt,
+  type OwnProfileChange,
+  staffNames,
+  staffRoleAssignments,
+  staffView,
+  updateOwnProfile,
+} from './management'
 export { StaffUser } from './model'
 export { assertMayManage } from './privileges'
 export type { StaffUserRow } from './schema'

@@ -11,8 +11,14 @@ import { ApiError, conflict, invalid, notFound } from '../../platform/http/probl
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { currentVersionRow, endOf, getExperienceRow, getVersionRow, occurrenceAt } from '../experiences'
-import { paymentRequiredOptions } from '../experiences/schema'
+import {
+  currentVersionRow,
+  endOf,
+  getExperienceRow,
+  getVersionRow,
+  occurrenceAt,
+  paymentRequiredOptions,
+} from '../experiences'
 import { getLocation } from '../locations'
 import type { optionUnavailableReasons } from './model'
 import { type TablesReservationRow, tablesReservations } from './schema'

@@ -113,6 +113,9 @@ export function listCollections(
   return { collections: collectionViews(db, rows), total }
 }
 
+export const collectionExists = (db: Queryable, id: string): boolean =>
+  db.select({ id: collections.id }).from(collections).where(eq(collections.id, id)).get() !== undefined
+
 export function getCollection(db: Queryable, id: string): CollectionView {
   const row = db.select().from(collections).where(eq(collections.id, id)).get()
   if (!row) throw notFound('collection', id)

@@ -28,4 +28,11 @@ export const clubMembershipsFamily = family({
 // What the other families may use.
 export { lendToClubMemberships } from './lent'
 export type { ClubMembershipRow } from './schema'
-export { apply, createMembership, getMembershipRow, membershipOn, rescheduleMemberships } from './service'
+export {
+  apply,
+  createMembership,
+  findMembershipRow,
+  getMembershipRow,
+  membershipOn,
+  rescheduleMemberships,
+} from './service'

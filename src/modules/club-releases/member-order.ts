@@ -9,7 +9,7 @@ import type { Queryable } from '../../platform/tenancy/transaction'
 import type { ClubMembershipRow } from '../club-memberships'
 import { membershipOn } from '../club-memberships'
 import { coupons } from '../coupons/schema'
-import { customerAddresses } from '../customers/schema'
+import { findAddress } from '../customers'
 import { firstLocation } from '../locations'
 import type { ShipTo } from '../orders'
 import { applyCoupon, createOrder, getOrderRow } from '../orders'
@@ -55,11 +55,7 @@ function orderLocationOf(tx: Queryable, m: ClubMembershipRow): string {
 /** Where a shipped membership's order ships to: its ship-to address; null when it has none. */
 function shipToOf(tx: Queryable, m: ClubMembershipRow): ShipTo | null {
   if (!m.shipToCustomerAddressId) return null
-  const address = tx
-    .select()
-    .from(customerAddresses)
-    .where(eq(customerAddresses.id, m.shipToCustomerAddressId))
-    .get()
+  const address = findAddress(tx, m.shipToCustomerAddressId)
   return address ? { countryCode: address.countryCode, stateCode: address.region } : null
 }
 

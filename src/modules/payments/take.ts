@@ -16,7 +16,7 @@ import {
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { appendDrawerEntry, cashDrawerFor, drawerLocated } from '../cash'
-import { customerPaymentMethods } from '../customers/schema'
+import { findCustomerPaymentMethod } from '../customers'
 import { redeemGiftCard } from '../gift-cards'
 import type { OrderRow } from '../orders'
 import { assertStatus, getOrderRow, OPEN_STATUSES, recordOrderPayment } from '../orders'
@@ -225,13 +225,10 @@ function cardSource(db: Queryable, order: OrderRow, input: CreatePaymentInput) {
   if (!input.paymentMethod === !input.customerPaymentMethodId)
     throw invalid('body/paymentMethod', 'a card payment needs paymentMethod or customerPaymentMethodId')
   if (input.paymentMethod) return { paymentMethod: input.paymentMethod, providerCustomerId: null }
-  const stored = db
-    .select()
-    .from(customerPaymentMethods)
-    .where(eq(customerPaymentMethods.id, input.customerPaymentMethodId!))
-    .get()
-  if (!stored || stored.customerId !== order.customerId)
-    throw invalid('body/customerPaymentMethodId', 'not a stored card of the order’s customer')
+  const stored = order.customerId
+    ? findCustomerPaymentMethod(db, order.customerId, input.customerPaymentMethodId!)
+    : undefined
+  if (!stored) throw invalid('body/customerPaymentMethodId', 'not a stored card of the order’s customer')
   return { paymentMethod: stored.providerPaymentMethodId, providerCustomerId: stored.providerCustomerId }
 }
 

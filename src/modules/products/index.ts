@@ -34,5 +34,5 @@ export const productsFamily = family({
 export { lendToProducts } from './lent'
 export { registerProductDeleteGuard } from './references'
 export { createProduct } from './service'
-export { type CatalogVariant, findVariant, findVariantBySku } from './variants'
+export { type CatalogVariant, findVariant, findVariantBySku, variantShippingWeights } from './variants'
 export { findProductRow } from './view'

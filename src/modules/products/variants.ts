@@ -300,6 +300,26 @@ function catalogVariant(db: Queryable, where: ReturnType<typeof eq>): CatalogVar
 }
 
 /** The variant with this id, or undefined. `price`, `bottleDeposit`... are integer cents. */
+/** shipping: the weight (pounds, null: none) and `hasShipping` of each of these variants that exists. */
+export function variantShippingWeights(
+  db: Queryable,
+  ids: readonly string[],
+): Map<string, { weight: number | null; hasShipping: boolean }> {
+  if (ids.length === 0) return new Map()
+  return new Map(
+    db
+      .select({
+        id: productVariants.id,
+        weight: productVariants.weight,
+        hasShipping: productVariants.hasShipping,
+      })
+      .from(productVariants)
+      .where(inArray(productVariants.id, [...new Set(ids)]))
+      .all()
+      .map(({ id, ...facts }) => [id, facts]),
+  )
+}
+
 export function findVariant(db: Queryable, variantId: string): CatalogVariant | undefined {
   return catalogVariant(db, eq(productVariants.id, variantId))
 }

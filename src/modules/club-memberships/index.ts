@@ -33,6 +33,7 @@ export {
   createMembership,
   findMembershipRow,
   getMembershipRow,
+  liveMembershipIdsOf,
   membershipOn,
   rescheduleMemberships,
 } from './service'

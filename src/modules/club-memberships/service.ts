@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
@@ -400,3 +400,12 @@ export function updateMembership(db: Db, actor: Actor, id: string, patch: Update
     return view(tx, apply(tx, actor, before, changes, 'update'))
   })
 }
+
+/** club-releases: the ids of a club's memberships not cancelled, oldest sign-up first. */
+export const liveMembershipIdsOf = (db: Queryable, clubId: string): { id: string }[] =>
+  db
+    .select({ id: clubMemberships.id })
+    .from(clubMemberships)
+    .where(and(eq(clubMemberships.clubId, clubId), ne(clubMemberships.status, 'Cancelled')))
+    .orderBy(asc(clubMemberships.signupDate), asc(clubMemberships.id))
+    .all()

@@ -1,14 +1,13 @@
 // What a membership gets from a release: whether a run takes it (and why not), and its order,
 // made through the orders service.
 
-import { and, asc, eq } from 'drizzle-orm'
 import type { Actor } from '../../platform/auth/actor'
 import { ApiError, conflict } from '../../platform/http/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import type { ClubMembershipRow } from '../club-memberships'
 import { membershipOn } from '../club-memberships'
-import { coupons } from '../coupons/schema'
+import { clubCouponCodes } from '../coupons'
 import { findAddress } from '../customers'
 import { firstLocation } from '../locations'
 import type { ShipTo } from '../orders'
@@ -59,18 +58,6 @@ function shipToOf(tx: Queryable, m: ClubMembershipRow): ShipTo | null {
   return address ? { countryCode: address.countryCode, stateCode: address.region } : null
 }
 
-/** The club's member discounts: Enabled coupons available to this club, by code. */
-function memberCouponCodes(tx: Queryable, clubId: string): string[] {
-  return tx
-    .select({ code: coupons.code, availableTo: coupons.availableTo, ids: coupons.availableToObjectIds })
-    .from(coupons)
-    .where(and(eq(coupons.status, 'Enabled'), eq(coupons.availableTo, 'Club')))
-    .orderBy(asc(coupons.code))
-    .all()
-    .filter((c) => c.ids.includes(clubId))
-    .map((c) => c.code)
-}
-
 /**
  * The member's order, through the orders service: the release's items (at the release price, if
  * any) and the club's member coupons the coupons engine accepts. A shipped membership's order is a
@@ -96,7 +83,7 @@ export function createMemberOrder(db: Db, actor: Actor, release: ClubReleaseRow,
     },
     release.items.map((item) => ({ unitPrice: item.price ?? undefined })),
   )
-  for (const couponCode of memberCouponCodes(db, release.clubId)) {
+  for (const couponCode of clubCouponCodes(db, release.clubId)) {
     try {
       applyCoupon(db, actor, order.id, { couponCode })
     } catch (error) {

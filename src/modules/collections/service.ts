@@ -9,7 +9,7 @@ import { slugTaken, uniqueSlug } from '../../platform/slug'
 import type { Db } from '../../platform/tenancy/databases'
 import { calendarOfTenant } from '../../platform/tenancy/time-zones'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { products } from '../products/schema'
+import { existingProductIds } from '../products'
 import { assertConditionShape, type ConditionShape } from '../tags'
 import { matchingProductIds } from './dynamic'
 import {
@@ -113,6 +113,19 @@ export function listCollections(
   return { collections: collectionViews(db, rows), total }
 }
 
+/** Which of these ids name a collection of the tenant. */
+export function existingCollectionIds(db: Queryable, ids: readonly string[]): Set<string> {
+  if (ids.length === 0) return new Set()
+  return new Set(
+    db
+      .select({ id: collections.id })
+      .from(collections)
+      .where(inArray(collections.id, [...new Set(ids)]))
+      .all()
+      .map((r) => r.id),
+  )
+}
+
 export const collectionExists = (db: Queryable, id: string): boolean =>
   db.select({ id: collections.id }).from(collections).where(eq(collections.id, id)).get() !== undefined
 
@@ -125,14 +138,7 @@ export function getCollection(db: Queryable, id: string): CollectionView {
 /** Every product id must be a product of the tenant: 400 naming each unknown one. */
 function assertProductsExist(tx: Queryable, productIds: string[]) {
   if (productIds.length === 0) return
-  const known = new Set(
-    tx
-      .select({ id: products.id })
-      .from(products)
-      .where(inArray(products.id, productIds))
-      .all()
-      .map((r) => r.id),
-  )
+  const known = existingProductIds(tx, productIds)
   const errors = productIds.flatMap((id, i) =>
     known.has(id) ? [] : [{ path: `body/productIds/${i}`, message: `no product ${id}` }],
   )

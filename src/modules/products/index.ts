@@ -32,7 +32,9 @@ export const productsFamily = family({
 
 // What the other families may use.
 export { lendToProducts } from './lent'
+export { existingProductIds, productForConditions, productIdsByTitle } from './queries'
 export { registerProductDeleteGuard } from './references'
+export { productStatuses } from './schema'
 export { createProduct } from './service'
 export { type CatalogVariant, findVariant, findVariantBySku, variantShippingWeights } from './variants'
 export { findProductRow } from './view'

@@ -22,6 +22,7 @@ export {
 } from './management'
 export { StaffUser } from './model'
 export { assertMayManage } from './privileges'
+export { holdsRoleWithin, type StaffDirectoryRow, staffDirectory } from './queries'
 export type { StaffUserRow } from './schema'
 export {
   createStaffUser,

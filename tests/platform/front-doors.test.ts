@@ -1,8 +1,7 @@
 // Each family shows itself to the rest of the service through its index.ts alone
 // (docs/architecture.md, "The family manifest"): no file outside src/modules/<family>/ imports
-// any other of its files. Foreign keys between schema.ts files are the one exception. The
-// imports not yet moved behind a front door are listed in front-doors.debt: a new one fails
-// here, and one that is moved must leave the list, so it only shrinks.
+// any other of its files. Foreign keys between schema.ts files are the one exception: a read of
+// another family's table is a named query of the family that owns it.
 import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { dirname, join, normalize, relative } from 'node:path'
@@ -30,18 +29,8 @@ function importsPastFrontDoors(): string[] {
   return found.sort()
 }
 
-const debt = readFileSync(join(import.meta.dir, 'front-doors.debt'), 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() && !line.startsWith('#'))
-
 describe('front doors', () => {
-  const found = importsPastFrontDoors()
-
-  test('no import reaches past a family’s index.ts but those still listed as debt', () => {
-    expect(found.filter((line) => !debt.includes(line))).toEqual([])
-  })
-
-  test('the debt lists only imports that still exist: one moved leaves the list', () => {
-    expect(debt.filter((line) => !found.includes(line))).toEqual([])
+  test('no import reaches past a family’s index.ts', () => {
+    expect(importsPastFrontDoors()).toEqual([])
   })
 })

@@ -3,21 +3,18 @@
 // that span (created before its end, neither closed nor voided before its start), only those of
 // the drawer's assigned staff user when it has one, plus any order whose cash went through the
 // drawer; and their payments taken in the span, plus any still awaiting capture.
-import { and, eq, gte, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm'
+import { and, eq, isNotNull } from 'drizzle-orm'
 import { nowIso } from '../../platform/ids'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import { type OrderRow, orders } from '../orders/schema'
-import { type PaymentRow, paymentIntents } from '../payments/schema'
+import { type OrderRow, ordersOfShift } from '../orders'
+import { lentToCash, type ShiftPayment } from './lent'
 import type { CloseoutSummaryView } from './model'
 import { type DrawerRow, drawerEntries } from './schema'
 
 const OPEN: readonly OrderRow['status'][] = ['draft', 'submitted']
 
 type OrderFacts = Pick<OrderRow, 'id' | 'status'>
-type PaymentFacts = Pick<
-  PaymentRow,
-  'id' | 'orderId' | 'status' | 'capturedAmount' | 'refundedAmount' | 'tipAmount' | 'refundedTipAmount'
->
+type PaymentFacts = ShiftPayment
 
 export const blockingReasonCodes = {
   open_orders: 'orders still open (draft or submitted): settle or void them',
@@ -82,38 +79,19 @@ export function closeoutSummary(
     .where(and(eq(drawerEntries.drawerId, drawer.id), isNotNull(drawerEntries.orderId)))
     .all()
     .map((r) => r.id!)
-  const live = and(
-    eq(orders.locationId, drawer.locationId),
-    lte(orders.createdAt, to),
-    or(isNull(orders.closedAt), gte(orders.closedAt, from)),
-    or(isNull(orders.voidedAt), gte(orders.voidedAt, from)),
-    drawer.assignedStaffUserId ? eq(orders.assignedStaffUserId, drawer.assignedStaffUserId) : undefined,
-  )
-  const orderRows = db
-    .select({ id: orders.id, status: orders.status })
-    .from(orders)
-    .where(viaDrawer.length > 0 ? or(live, inArray(orders.id, viaDrawer)) : live)
-    .orderBy(orders.createdAt, orders.id)
-    .all()
-  const ids = orderRows.map((o) => o.id)
-  const payments =
-    ids.length === 0
-      ? []
-      : db
-          .select()
-          .from(paymentIntents)
-          .where(
-            and(
-              inArray(paymentIntents.orderId, ids),
-              or(
-                and(gte(paymentIntents.createdAt, from), lte(paymentIntents.createdAt, to)),
-                eq(paymentIntents.status, 'authorized'),
-                eq(paymentIntents.drawerId, drawer.id),
-              ),
-            ),
-          )
-          .orderBy(paymentIntents.createdAt, paymentIntents.id)
-          .all()
+  const orderRows = ordersOfShift(db, {
+    locationId: drawer.locationId,
+    staffUserId: drawer.assignedStaffUserId,
+    from,
+    to,
+    alsoIds: viaDrawer,
+  })
+  const payments = lentToCash('paymentsOfShift')(db, {
+    drawerId: drawer.id,
+    orderIds: orderRows.map((o) => o.id),
+    from,
+    to,
+  })
   return summarize(
     { shiftId: drawer.id, locationId: drawer.locationId, staffUserId: drawer.assignedStaffUserId, from, to },
     orderRows,

@@ -27,8 +27,11 @@ import { cashDrawers, type DrawerRow, type DrawerState, drawerEntries } from './
 /** Where a drawer is (routes under /drawers/:id declare it with `locatedBy`; its entries follow it). */
 export const drawerLocated = locatedRow('cash drawer', cashDrawers, cashDrawers.id, cashDrawers.locationId)
 
+export const findDrawerRow = (db: Queryable, id: string): DrawerRow | undefined =>
+  rowById(db, cashDrawers, id)
+
 export function getDrawerRow(db: Queryable, id: string): DrawerRow {
-  const row = rowById(db, cashDrawers, id)
+  const row = findDrawerRow(db, id)
   if (!row) throw notFound('cash drawer', id)
   return row
 }

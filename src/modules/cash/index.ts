@@ -41,5 +41,6 @@ export const cashFamily = family({
 
 // What the other families may use.
 export { closeDrawer } from './close'
-export { createDrawer, getDrawerRow } from './drawers'
+export { createDrawer, drawerLocated, findDrawerRow, getDrawerRow } from './drawers'
 export { appendDrawerEntry, cashDrawerFor } from './entries'
+export { lendToCash } from './lent'

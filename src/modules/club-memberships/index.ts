@@ -26,5 +26,14 @@ export const clubMembershipsFamily = family({
 })
 
 // What the other families may use.
+export { lendToClubMemberships } from './lent'
 export type { ClubMembershipRow } from './schema'
-export { apply, createMembership, getMembershipRow, membershipOn, rescheduleMemberships } from './service'
+export {
+  apply,
+  createMembership,
+  findMembershipRow,
+  getMembershipRow,
+  liveMembershipIdsOf,
+  membershipOn,
+  rescheduleMemberships,
+} from './service'

@@ -1,19 +1,24 @@
-import { and, asc, count, desc, eq, gte, inArray, isNull, lte, ne, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import type { DomainEvent } from '../../platform/events/outbox'
-import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
+import { offsetOf, type PageRequest } from '../../platform/http/paging'
 import { ApiError, conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { clubReleases } from '../club-releases/schema'
-import { clubView, getClubRow } from '../clubs'
-import { clubs } from '../clubs/schema'
-import { customerViews, resolveCustomerId } from '../customers'
-import { customerAddresses, customerPaymentMethods, customers } from '../customers/schema'
+import { clubIdsMatching, clubsByIds, clubView, getClubRow } from '../clubs'
+import {
+  customerIdsMatching,
+  customersByIds,
+  customerViews,
+  findCustomerAddress,
+  findCustomerPaymentMethod,
+  resolveCustomerId,
+} from '../customers'
 import { nextProcessDate } from './cadence'
+import { lentToClubMemberships } from './lent'
 import type { ClubMembershipView, CreateClubMembershipInput, UpdateClubMembershipInput } from './model'
 import { type Cadence, type ClubMembershipRow, clubMemberships } from './schema'
 
@@ -25,24 +30,22 @@ export const parseExpand = (expand: string | undefined): Set<Expansion> =>
 function views(db: Queryable, rows: ClubMembershipRow[], expand: Set<Expansion>): ClubMembershipView[] {
   const customersById = new Map(
     expand.has('customer') && rows.length > 0
-      ? customerViews(
-          db,
-          db
-            .select()
-            .from(customers)
-            .where(inArray(customers.id, [...new Set(rows.map((r) => r.customerId))]))
-            .all(),
-        ).map((c) => [c.id, c])
+      ? customerViews(db, [
+          ...customersByIds(
+            db,
+            rows.map((r) => r.customerId),
+          ).values(),
+        ]).map((c) => [c.id, c])
       : [],
   )
   const clubsById = new Map(
     expand.has('club') && rows.length > 0
-      ? db
-          .select()
-          .from(clubs)
-          .where(inArray(clubs.id, [...new Set(rows.map((r) => r.clubId))]))
-          .all()
-          .map((c) => [c.id, clubView(c)])
+      ? [
+          ...clubsByIds(
+            db,
+            rows.map((r) => r.clubId),
+          ).values(),
+        ].map((c) => [c.id, clubView(c)] as const)
       : [],
   )
   return rows.map((row) => ({
@@ -55,8 +58,11 @@ function views(db: Queryable, rows: ClubMembershipRow[], expand: Set<Expansion>)
 export const view = (db: Queryable, row: ClubMembershipRow, expand = new Set<Expansion>()) =>
   views(db, [row], expand)[0]!
 
+export const findMembershipRow = (db: Queryable, id: string): ClubMembershipRow | undefined =>
+  db.select().from(clubMemberships).where(eq(clubMemberships.id, id)).get()
+
 export function getMembershipRow(db: Queryable, id: string): ClubMembershipRow {
-  const row = db.select().from(clubMemberships).where(eq(clubMemberships.id, id)).get()
+  const row = findMembershipRow(db, id)
   if (!row) throw notFound('club membership', id)
   return row
 }
@@ -106,8 +112,15 @@ export interface MembershipListQuery extends PageRequest {
 }
 
 export function listMemberships(db: Queryable, query: MembershipListQuery) {
+  const customersMatching = customerIdsMatching(query.q)
+  const clubsMatching = clubIdsMatching(query.q)
   const conditions: (SQL | undefined)[] = [
-    searchColumns(query.q, [customers.firstName, customers.lastName, customers.email, clubs.title]),
+    customersMatching &&
+      clubsMatching &&
+      or(
+        inArray(clubMemberships.customerId, customersMatching),
+        inArray(clubMemberships.clubId, clubsMatching),
+      ),
     query.clubId ? eq(clubMemberships.clubId, query.clubId) : undefined,
     query.customerId
       ? eq(clubMemberships.customerId, resolveCustomerIdOrSelf(db, query.customerId))
@@ -115,27 +128,17 @@ export function listMemberships(db: Queryable, query: MembershipListQuery) {
     query.status ? eq(statusOn(query.today), query.status) : undefined,
   ]
   const where = and(...conditions)
-  const base = () =>
-    db
-      .select({ membership: clubMemberships })
-      .from(clubMemberships)
-      .innerJoin(customers, eq(customers.id, clubMemberships.customerId))
-      .innerJoin(clubs, eq(clubs.id, clubMemberships.clubId))
-  const total =
-    db
-      .select({ n: count() })
-      .from(clubMemberships)
-      .innerJoin(customers, eq(customers.id, clubMemberships.customerId))
-      .innerJoin(clubs, eq(clubs.id, clubMemberships.clubId))
-      .where(where)
-      .get()?.n ?? 0
-  const rows = base()
+  // A membership's customer and club always exist (foreign keys), so none drops out here.
+  const total = db.select({ n: count() }).from(clubMemberships).where(where).get()?.n ?? 0
+  const rows = db
+    .select()
+    .from(clubMemberships)
     .where(where)
     .orderBy(desc(clubMemberships.signupDate), desc(clubMemberships.id))
     .limit(query.limit)
     .offset(offsetOf(query))
     .all()
-    .map((r) => membershipOn(db, r.membership, query.today))
+    .map((r) => membershipOn(db, r, query.today))
   return { clubMemberships: views(db, rows, query.expand), total }
 }
 
@@ -161,28 +164,15 @@ function checkPlacement(tx: Queryable, p: Placement) {
   const ownAddress = (field: 'billToCustomerAddressId' | 'shipToCustomerAddressId') => {
     const id = p[field]
     if (id === null) return
-    const found = tx
-      .select({ id: customerAddresses.id })
-      .from(customerAddresses)
-      .where(and(eq(customerAddresses.id, id), eq(customerAddresses.customerId, p.customerId)))
-      .get()
-    if (!found) throw invalid(`body/${field}`, `address ${id} is not an address of customer ${p.customerId}`)
+    if (!findCustomerAddress(tx, p.customerId, id))
+      throw invalid(`body/${field}`, `address ${id} is not an address of customer ${p.customerId}`)
   }
   ownAddress('billToCustomerAddressId')
   ownAddress('shipToCustomerAddressId')
   if (p.orderDeliveryMethod === 'Ship' && p.shipToCustomerAddressId === null)
     throw invalid('body/shipToCustomerAddressId', 'required when orderDeliveryMethod is Ship')
   if (p.customerCreditCardId === null) return { providerCustomerId: null, providerPaymentMethodId: null }
-  const card = tx
-    .select()
-    .from(customerPaymentMethods)
-    .where(
-      and(
-        eq(customerPaymentMethods.id, p.customerCreditCardId),
-        eq(customerPaymentMethods.customerId, p.customerId),
-      ),
-    )
-    .get()
+  const card = findCustomerPaymentMethod(tx, p.customerId, p.customerCreditCardId)
   if (!card)
     throw invalid(
       'body/customerCreditCardId',
@@ -215,31 +205,6 @@ type Schedule = Pick<
 >
 
 /**
- * The process date of the club's first release, not archived, on or after `from` that offers
- * `method`; null when none is planned.
- */
-function plannedReleaseDate(
-  tx: Queryable,
-  clubId: string,
-  from: string,
-  method: ClubMembershipRow['orderDeliveryMethod'],
-): string | null {
-  const planned = tx
-    .select({ processDate: clubReleases.processDate, deliveryMethods: clubReleases.deliveryMethods })
-    .from(clubReleases)
-    .where(
-      and(
-        eq(clubReleases.clubId, clubId),
-        ne(clubReleases.status, 'Archived'),
-        gte(clubReleases.processDate, from),
-      ),
-    )
-    .orderBy(asc(clubReleases.processDate))
-    .all()
-  return planned.find((r) => r.deliveryMethods.includes(method))?.processDate ?? null
-}
-
-/**
  * The membership's nextProcessDate (the rule is the field's description in model.ts). A new member
  * gets the club's next release, as wineries expect; after it, or while none is planned, the
  * cadence paces the membership.
@@ -249,7 +214,7 @@ export function scheduleOf(tx: Queryable, m: Schedule): string | null {
   const holdEnd = m.status === 'On Hold' ? m.holdUntil : null
   if (m.lastProcessedDate === null) {
     const from = holdEnd !== null && holdEnd > m.signupDate ? holdEnd : m.signupDate
-    const release = plannedReleaseDate(tx, m.clubId, from, m.orderDeliveryMethod)
+    const release = lentToClubMemberships('plannedReleaseDate')(tx, m.clubId, from, m.orderDeliveryMethod)
     if (release !== null) return release
   }
   return nextProcessDate(m.lastProcessedDate ?? m.signupDate, cadenceOf(tx, m), holdEnd)
@@ -280,7 +245,7 @@ export function createMembership(db: Db, actor: Actor, input: CreateClubMembersh
     } catch {
       throw invalid('body/customerId', `customer ${input.customerId} not found`)
     }
-    const club = tx.select().from(clubs).where(eq(clubs.id, input.clubId)).get()
+    const club = clubsByIds(tx, [input.clubId]).get(input.clubId)
     if (!club) throw invalid('body/clubId', `club ${input.clubId} not found`)
     if (club.adminStatus !== 'Available')
       throw conflict('the club is not available for sign-ups (adminStatus is Not Available)', {
@@ -435,3 +400,12 @@ export function updateMembership(db: Db, actor: Actor, id: string, patch: Update
     return view(tx, apply(tx, actor, before, changes, 'update'))
   })
 }
+
+/** club-releases: the ids of a club's memberships not cancelled, oldest sign-up first. */
+export const liveMembershipIdsOf = (db: Queryable, clubId: string): { id: string }[] =>
+  db
+    .select({ id: clubMemberships.id })
+    .from(clubMemberships)
+    .where(and(eq(clubMemberships.clubId, clubId), ne(clubMemberships.status, 'Cancelled')))
+    .orderBy(asc(clubMemberships.signupDate), asc(clubMemberships.id))
+    .all()

@@ -1,8 +1,10 @@
 import { family } from '../../platform/family'
+import { lendToClubMemberships } from '../club-memberships'
 import { registerClubReleaseJobs, releasesDue } from './jobs'
 import * as model from './model'
 import { ClubRelease, ClubShipment } from './model'
 import { clubReleaseRoutes } from './routes'
+import { plannedReleaseDate } from './service'
 
 export const clubReleasesFamily = family({
   name: 'club-releases',
@@ -27,6 +29,7 @@ export const clubReleasesFamily = family({
     },
   ],
   dueWork: [releasesDue],
+  hooks: () => lendToClubMemberships({ plannedReleaseDate }),
   jobs: (platform) => registerClubReleaseJobs(platform),
   routes: (platform, jobs) => [clubReleaseRoutes(platform.auth, jobs)],
 })

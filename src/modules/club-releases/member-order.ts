@@ -1,15 +1,15 @@
 // What a membership gets from a release: whether a run takes it (and why not), and its order,
 // made through the orders service.
-import { and, asc, eq } from 'drizzle-orm'
+
 import type { Actor } from '../../platform/auth/actor'
 import { ApiError, conflict } from '../../platform/http/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import type { ClubMembershipRow } from '../club-memberships'
 import { membershipOn } from '../club-memberships'
-import { coupons } from '../coupons/schema'
-import { customerAddresses } from '../customers/schema'
-import { locations } from '../locations/schema'
+import { clubCouponCodes } from '../coupons'
+import { findAddress } from '../customers'
+import { firstLocation } from '../locations'
 import type { ShipTo } from '../orders'
 import { applyCoupon, createOrder, getOrderRow } from '../orders'
 import type { ClubReleaseRow } from './schema'
@@ -46,12 +46,7 @@ export function decide(tx: Queryable, m: ClubMembershipRow, release: ClubRelease
 /** Where a new club order is placed: the membership's sign-up location, else the tenant's first. */
 function orderLocationOf(tx: Queryable, m: ClubMembershipRow): string {
   if (m.locationId) return m.locationId
-  const first = tx
-    .select({ id: locations.id })
-    .from(locations)
-    .orderBy(asc(locations.createdAt))
-    .limit(1)
-    .get()
+  const first = firstLocation(tx)
   if (!first) throw conflict('the tenant has no location to place club orders at')
   return first.id
 }
@@ -59,24 +54,8 @@ function orderLocationOf(tx: Queryable, m: ClubMembershipRow): string {
 /** Where a shipped membership's order ships to: its ship-to address; null when it has none. */
 function shipToOf(tx: Queryable, m: ClubMembershipRow): ShipTo | null {
   if (!m.shipToCustomerAddressId) return null
-  const address = tx
-    .select()
-    .from(customerAddresses)
-    .where(eq(customerAddresses.id, m.shipToCustomerAddressId))
-    .get()
+  const address = findAddress(tx, m.shipToCustomerAddressId)
   return address ? { countryCode: address.countryCode, stateCode: address.region } : null
-}
-
-/** The club's member discounts: Enabled coupons available to this club, by code. */
-function memberCouponCodes(tx: Queryable, clubId: string): string[] {
-  return tx
-    .select({ code: coupons.code, availableTo: coupons.availableTo, ids: coupons.availableToObjectIds })
-    .from(coupons)
-    .where(and(eq(coupons.status, 'Enabled'), eq(coupons.availableTo, 'Club')))
-    .orderBy(asc(coupons.code))
-    .all()
-    .filter((c) => c.ids.includes(clubId))
-    .map((c) => c.code)
 }
 
 /**
@@ -104,7 +83,7 @@ export function createMemberOrder(db: Db, actor: Actor, release: ClubReleaseRow,
     },
     release.items.map((item) => ({ unitPrice: item.price ?? undefined })),
   )
-  for (const couponCode of memberCouponCodes(db, release.clubId)) {
+  for (const couponCode of clubCouponCodes(db, release.clubId)) {
     try {
       applyCoupon(db, actor, order.id, { couponCode })
     } catch (error) {

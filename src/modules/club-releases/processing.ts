@@ -10,7 +10,7 @@
 //   once its lease has lapsed and charges with the same key (the attempt counts only answered charges), which the
 //   provider answers with the first charge instead of charging again. An order already paid (a
 //   crash between the payment and the shipment's update) is only recorded.
-import { and, asc, eq, gt, isNull, lte, ne, notExists, or } from 'drizzle-orm'
+import { and, asc, eq, gt, isNull, lte, notExists, or } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
 import { type Actor, systemActor } from '../../platform/auth/actor'
 import { everyLocation } from '../../platform/auth/location-scope'
@@ -20,8 +20,7 @@ import { earliestDateStart, earliestInstant, earliestOf, type NextWork } from '.
 import type { PaymentProvider } from '../../platform/payments/provider'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { apply, getMembershipRow } from '../club-memberships'
-import { type ClubMembershipRow, clubMemberships } from '../club-memberships/schema'
+import { apply, type ClubMembershipRow, getMembershipRow, liveMembershipIdsOf } from '../club-memberships'
 import { getOrderRow } from '../orders'
 import { takeCardPayment } from '../payments'
 import { createMemberOrder, decide } from './member-order'
@@ -403,12 +402,7 @@ export async function executeRun(
           .from(clubShipments)
           .where(and(eq(clubShipments.releaseId, release.id), eq(clubShipments.status, 'Declined')))
           .all()
-      : db
-          .select({ id: clubMemberships.id })
-          .from(clubMemberships)
-          .where(and(eq(clubMemberships.clubId, release.clubId), ne(clubMemberships.status, 'Cancelled')))
-          .orderBy(asc(clubMemberships.signupDate), asc(clubMemberships.id))
-          .all()
+      : liveMembershipIdsOf(db, release.clubId)
   for (const { id } of membershipIds) {
     // Archived meanwhile: never charged again.
     const current = db

@@ -1,7 +1,7 @@
 // Club releases: what a club ships its members on a process date. Planning (editable) → Active
 // (processed on its date, or on request) → Archived (never charged again). A new member's
 // nextProcessDate is the next release planned, so writes that change the plan reschedule them.
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, ne, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
@@ -10,7 +10,7 @@ import { conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { rescheduleMemberships } from '../club-memberships'
+import { type ClubMembershipRow, rescheduleMemberships } from '../club-memberships'
 import { getClubRow } from '../clubs'
 import { findVariant, findVariantBySku } from '../products'
 import type { ClubReleaseView, CreateClubReleaseInput, UpdateClubReleaseInput } from './model'
@@ -284,4 +284,29 @@ export function getShipmentRow(db: Queryable, clubId: string, releaseId: string,
     .get()
   if (!row) throw notFound('club shipment', shipmentId)
   return row
+}
+
+/**
+ * The process date of the club's first release, not archived, on or after `from` that offers
+ * `method`; null when none is planned.
+ */
+export function plannedReleaseDate(
+  tx: Queryable,
+  clubId: string,
+  from: string,
+  method: ClubMembershipRow['orderDeliveryMethod'],
+): string | null {
+  const planned = tx
+    .select({ processDate: clubReleases.processDate, deliveryMethods: clubReleases.deliveryMethods })
+    .from(clubReleases)
+    .where(
+      and(
+        eq(clubReleases.clubId, clubId),
+        ne(clubReleases.status, 'Archived'),
+        gte(clubReleases.processDate, from),
+      ),
+    )
+    .orderBy(asc(clubReleases.processDate))
+    .all()
+  return planned.find((r) => r.deliveryMethods.includes(method))?.processDate ?? null
 }

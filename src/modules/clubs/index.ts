@@ -18,4 +18,11 @@ export const clubsFamily = family({
 
 // What the other families may use.
 export { Cadence, Club } from './model'
-export { clubView, createClub, getClubRow, onClubCadenceChange } from './service'
+export {
+  clubIdsMatching,
+  clubsByIds,
+  clubView,
+  createClub,
+  getClubRow,
+  onClubCadenceChange,
+} from './service'

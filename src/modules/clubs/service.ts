@@ -1,4 +1,4 @@
-import { asc, count, eq, sql } from 'drizzle-orm'
+import { asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
@@ -159,4 +159,23 @@ export function deleteClub(db: Db, actor: Actor, id: string): ClubView {
     })
     return view
   })
+}
+
+/** The clubs of these ids that exist. */
+export function clubsByIds(db: Queryable, ids: readonly string[]): Map<string, ClubRow> {
+  if (ids.length === 0) return new Map()
+  return new Map(
+    db
+      .select()
+      .from(clubs)
+      .where(inArray(clubs.id, [...new Set(ids)]))
+      .all()
+      .map((c) => [c.id, c]),
+  )
+}
+
+/** SQL for the ids of the clubs whose title contains `q` (a parenthesised subquery); undefined for no `q`. */
+export function clubIdsMatching(q: string | undefined): SQL | undefined {
+  const match = searchColumns(q, [clubs.title])
+  return match && sql`(SELECT ${clubs.id} FROM ${clubs} WHERE ${match})`
 }

@@ -1,38 +1,20 @@
 // Dynamic collections hold the products their conditions match, evaluated by the tags' evaluator
 // over a product's presented view: filled when the collection is created or its conditions
 // change, and kept up to date by every recorded write of a product.
-import { and, asc, eq, inArray, max, min, sql } from 'drizzle-orm'
+import { and, eq, inArray, max } from 'drizzle-orm'
 import type { Calendar } from '../../platform/dates'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import { products, productVariants } from '../products/schema'
+import { productForConditions, productIdsByTitle } from '../products'
 import { type ConditionSet, conditionsMatch } from '../tags'
 import { productConditionFields } from './model'
 import { collectionProducts, collections } from './schema'
 
-/** A product's presented view for conditions; undefined once it is gone. */
-function productView(db: Queryable, productId: string): Record<string, unknown> | undefined {
-  const row = db.select().from(products).where(eq(products.id, productId)).get()
-  if (!row) return undefined
-  const lowest = db
-    .select({ price: min(productVariants.price) })
-    .from(productVariants)
-    .where(eq(productVariants.productId, productId))
-    .get()
-  return { ...row, price: lowest?.price ?? null }
-}
-
 /** The products a Dynamic collection's conditions match on the tenant's `calendar`, in title order. */
 export function matchingProductIds(db: Queryable, conditions: ConditionSet, calendar: Calendar): string[] {
-  return db
-    .select({ id: products.id })
-    .from(products)
-    .orderBy(asc(sql`lower(${products.title})`), asc(products.id))
-    .all()
-    .map((r) => r.id)
-    .filter((id) => {
-      const view = productView(db, id)
-      return view !== undefined && conditionsMatch(productConditionFields, conditions, view, calendar)
-    })
+  return productIdsByTitle(db).filter((id) => {
+    const view = productForConditions(db, id)
+    return view !== undefined && conditionsMatch(productConditionFields, conditions, view, calendar)
+  })
 }
 
 interface MembershipChange {
@@ -48,7 +30,7 @@ interface MembershipChange {
 export function reconcileProduct(tx: Queryable, productId: string, calendar: Calendar): MembershipChange[] {
   const dynamic = tx.select().from(collections).where(eq(collections.type, 'Dynamic')).all()
   if (dynamic.length === 0) return []
-  const view = productView(tx, productId)
+  const view = productForConditions(tx, productId)
   const holding = new Set(
     tx
       .select({ id: collectionProducts.collectionId })

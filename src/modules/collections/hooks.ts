@@ -1,9 +1,10 @@
 // How collections follow the catalog: a product write that changes which Dynamic collections
-// hold it records a `collection.update` per collection changed.
+// hold it records a `collection.update` per collection changed; and what they lend products.
 import { observeWrites, recordWrite, type WriteObserver } from '../../platform/audit/record-write'
 import { calendarOfTenant } from '../../platform/tenancy/time-zones'
+import { lendToProducts } from '../products'
 import { reconcileProduct } from './dynamic'
-import { getCollection } from './service'
+import { collectionIdsOfProduct, collectionMembers, getCollection } from './service'
 
 // A product write that changes Dynamic memberships records a `collection.update` per collection.
 const followProductWrites: WriteObserver = (tx, actor, write) => {
@@ -24,7 +25,8 @@ const followProductWrites: WriteObserver = (tx, actor, write) => {
   }
 }
 
-/** Registers the observer (its manifest's `hooks`, index.ts); again is a no-op. */
+/** Registers the observer and lends products their collections (its manifest's `hooks`, index.ts); again is a no-op. */
 export function registerCollectionsHooks(): void {
   observeWrites(followProductWrites)
+  lendToProducts({ collectionIdsOf: collectionIdsOfProduct, collectionMembers })
 }

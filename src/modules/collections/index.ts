@@ -28,4 +28,4 @@ export const collectionsFamily = family({
 })
 
 // What the other families may use.
-export { collectionIdsOfProduct, createCollection } from './service'
+export { collectionExists, collectionIdsOfProduct, createCollection, existingCollectionIds } from './service'

@@ -2,7 +2,7 @@ import { t } from 'elysia'
 import { pagingQuery } from '../../platform/http/paging'
 import { int, oneOf, webUrl } from '../../platform/http/types'
 import { SLUG_PATTERN } from '../../platform/slug'
-import { productStatuses } from '../products/schema'
+import { productStatuses } from '../products'
 import { allOperators, type FieldKind } from '../tags'
 import { collectionTypes } from './schema'
 

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm'
+import { type AnyColumn, and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
@@ -9,7 +9,7 @@ import { slugTaken, uniqueSlug } from '../../platform/slug'
 import type { Db } from '../../platform/tenancy/databases'
 import { calendarOfTenant } from '../../platform/tenancy/time-zones'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { products } from '../products/schema'
+import { existingProductIds } from '../products'
 import { assertConditionShape, type ConditionShape } from '../tags'
 import { matchingProductIds } from './dynamic'
 import {
@@ -66,6 +66,18 @@ export function collectionIdsOfProduct(db: Queryable, productId: string): string
     .map((r) => r.id)
 }
 
+/** The products a collection holds, and their display order in it, for the product list. */
+export function collectionMembers(
+  collectionId: string,
+  productId: AnyColumn,
+): { productIds: SQL; sortOrder: SQL } {
+  const { collectionId: collection, productId: member, sortOrder } = collectionProducts
+  return {
+    productIds: sql`(SELECT ${member} FROM ${collectionProducts} WHERE ${collection} = ${collectionId})`,
+    sortOrder: sql`(SELECT ${sortOrder} FROM ${collectionProducts} WHERE ${collection} = ${collectionId} AND ${member} = ${productId})`,
+  }
+}
+
 export function listCollections(
   db: Queryable,
   query: {
@@ -101,6 +113,22 @@ export function listCollections(
   return { collections: collectionViews(db, rows), total }
 }
 
+/** Which of these ids name a collection of the tenant. */
+export function existingCollectionIds(db: Queryable, ids: readonly string[]): Set<string> {
+  if (ids.length === 0) return new Set()
+  return new Set(
+    db
+      .select({ id: collections.id })
+      .from(collections)
+      .where(inArray(collections.id, [...new Set(ids)]))
+      .all()
+      .map((r) => r.id),
+  )
+}
+
+export const collectionExists = (db: Queryable, id: string): boolean =>
+  db.select({ id: collections.id }).from(collections).where(eq(collections.id, id)).get() !== undefined
+
 export function getCollection(db: Queryable, id: string): CollectionView {
   const row = db.select().from(collections).where(eq(collections.id, id)).get()
   if (!row) throw notFound('collection', id)
@@ -110,14 +138,7 @@ export function getCollection(db: Queryable, id: string): CollectionView {
 /** Every product id must be a product of the tenant: 400 naming each unknown one. */
 function assertProductsExist(tx: Queryable, productIds: string[]) {
   if (productIds.length === 0) return
-  const known = new Set(
-    tx
-      .select({ id: products.id })
-      .from(products)
-      .where(inArray(products.id, productIds))
-      .all()
-      .map((r) => r.id),
-  )
+  const known = existingProductIds(tx, productIds)
   const errors = productIds.flatMap((id, i) =>
     known.has(id) ? [] : [{ path: `body/productIds/${i}`, message: `no product ${id}` }],
   )

@@ -34,4 +34,4 @@ export {
   couponDiscount,
 } from './apply'
 export type { CouponRow } from './schema'
-export { createCoupon, findCouponByCode } from './service'
+export { clubCouponCodes, createCoupon, findCouponByCode } from './service'

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, count, eq, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
@@ -7,11 +7,11 @@ import { ApiError, conflict, type FieldError, notFound } from '../../platform/ht
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { clubs } from '../clubs/schema'
-import { collections } from '../collections/schema'
+import { clubsByIds } from '../clubs'
+import { existingCollectionIds } from '../collections'
 import { resolveCustomerId } from '../customers'
-import { products } from '../products/schema'
-import { tags } from '../tags/schema'
+import { existingProductIds } from '../products'
+import { findTag } from '../tags'
 import type { CreateCouponInput, UpdateCouponInput } from './model'
 import { type CouponFields, couponErrors } from './rules'
 import { type CouponRow, coupons } from './schema'
@@ -70,23 +70,6 @@ function generateCode(db: Queryable): string {
   }
 }
 
-/** The ids among `ids` that are rows of `table` in this tenant. */
-function existing(
-  db: Queryable,
-  table: typeof products | typeof collections | typeof clubs | typeof tags,
-  ids: string[],
-) {
-  if (ids.length === 0) return new Set<string>()
-  return new Set(
-    db
-      .select({ id: table.id })
-      .from(table)
-      .where(inArray(table.id, [...new Set(ids)]))
-      .all()
-      .map((r) => r.id),
-  )
-}
-
 /**
  * The ids a coupon names must be records of this tenant: products (appliesTo Product),
  * collections (Collection), customers (availableTo Customer; an id merged away becomes the
@@ -103,8 +86,10 @@ function checkedReferences(
     errors.push({ path: `body/${field}/${i}`, message })
   const next = { ...coupon }
   if (check.appliesTo && coupon.appliesTo !== 'Store') {
-    const table = coupon.appliesTo === 'Product' ? products : collections
-    const found = existing(db, table, coupon.appliesToObjectIds)
+    const found = (coupon.appliesTo === 'Product' ? existingProductIds : existingCollectionIds)(
+      db,
+      coupon.appliesToObjectIds,
+    )
     coupon.appliesToObjectIds.forEach((id, i) => {
       if (!found.has(id))
         refuse('appliesToObjectIds', i, `${id} is not a ${coupon.appliesTo.toLowerCase()} of this tenant`)
@@ -121,14 +106,14 @@ function checkedReferences(
     })
     next.availableToObjectIds = [...new Set(next.availableToObjectIds)]
   } else if (check.availableTo && coupon.availableTo === 'Club') {
-    const found = existing(db, clubs, coupon.availableToObjectIds)
+    const found = clubsByIds(db, coupon.availableToObjectIds)
     coupon.availableToObjectIds.forEach((id, i) => {
       if (!found.has(id)) refuse('availableToObjectIds', i, `${id} is not a club of this tenant`)
     })
   } else if (check.availableTo && coupon.availableTo === 'Customer Tag') {
     coupon.availableToObjectIds.forEach((id, i) => {
-      const tag = db.select({ objectType: tags.objectType }).from(tags).where(eq(tags.id, id)).get()
-      if (tag?.objectType !== 'Customer') refuse('availableToObjectIds', i, `${id} is not a customer tag`)
+      if (findTag(db, id)?.objectType !== 'Customer')
+        refuse('availableToObjectIds', i, `${id} is not a customer tag`)
     })
   }
   return { coupon: next, errors }
@@ -242,3 +227,14 @@ export function deleteCoupon(db: Db, actor: Actor, id: string): void {
     })
   })
 }
+
+/** club-releases: the codes of the Enabled coupons available to a club, in code order. */
+export const clubCouponCodes = (db: Queryable, clubId: string): string[] =>
+  db
+    .select({ code: coupons.code, ids: coupons.availableToObjectIds })
+    .from(coupons)
+    .where(and(eq(coupons.status, 'Enabled'), eq(coupons.availableTo, 'Club')))
+    .orderBy(asc(coupons.code))
+    .all()
+    .filter((c) => c.ids.includes(clubId))
+    .map((c) => c.code)

@@ -46,9 +46,17 @@ export const customersFamily = family({
 // What the other families may use.
 export { Customer } from './model'
 export {
+  customerIdsMatching,
+  customersByIds,
+  findAddress,
+  findCustomerAddress,
+  findCustomerPaymentMethod,
+} from './queries'
+export {
   registerCustomerLocationLink,
   registerCustomerReferenceCount,
   registerCustomerReferenceMover,
   registerPaymentMethodUse,
 } from './references'
+export type { AddressRow, PaymentMethodRow } from './schema'
 export { createCustomer, customerViews, findCustomerRow, resolveCustomerId } from './service'

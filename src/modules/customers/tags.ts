@@ -1,6 +1,6 @@
 // A customer's tags are Manual customer tags attached through the tags family's assignments
 // (the single source of truth); the Customer's `tags` field is derived from them.
-import { and, asc, eq } from 'drizzle-orm'
+import { asc, eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import type { Actor } from '../../platform/auth/actor'
 import type { AuthPlugin } from '../../platform/auth/plugin'
@@ -10,13 +10,13 @@ import { inWriteTransaction, type Queryable } from '../../platform/tenancy/trans
 import {
   attachTag,
   detachTag,
+  findTagOf,
   moveAssignments,
   objectTypes,
   registerDynamicSource,
   registerTaggable,
   tagsFor,
 } from '../tags'
-import { tags } from '../tags/schema'
 import { AttachCustomerTag, Customer, CustomerParams, CustomerTagParams, type CustomerView } from './model'
 import { registerCustomerReferenceMover } from './references'
 import { customerAddresses, customers } from './schema'
@@ -62,11 +62,7 @@ registerCustomerReferenceMover('tags', (tx, sourceId, primaryId) =>
 export function attachCustomerTag(db: Db, actor: Actor, id: string, tagId: string): CustomerView {
   return inWriteTransaction(db, (tx) => {
     const customerId = resolveCustomerId(tx, id)
-    const tag = tx
-      .select({ id: tags.id })
-      .from(tags)
-      .where(and(eq(tags.id, tagId), eq(tags.objectType, objectTypes.customer)))
-      .get()
+    const tag = findTagOf(tx, objectTypes.customer, tagId)
     if (!tag) throw invalid('body/tagId', `${tagId} is not a customer tag`)
     const before = tagIdsOf(tx, customerId)
     attachTag(db, actor, { objectType: 'customer', objectId: customerId, tagId })

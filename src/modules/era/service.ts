@@ -1,6 +1,7 @@
 // ERA report requests: validated and stored as pending, computed in the background (scheduler
 // job `era.reports`), read back by id (202 while pending).
-import { and, asc, eq, inArray } from 'drizzle-orm'
+
+import { and, asc, eq } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import { assertReaches, type LocationScope, reaches } from '../../platform/auth/location-scope'
@@ -9,7 +10,7 @@ import { ApiError, type FieldError, notFound } from '../../platform/http/problem
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inReadSnapshot, inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { locations } from '../locations/schema'
+import { existingLocationIds, listLocations } from '../locations'
 import { checkReport, laborReport, menuReport, metricsReport, type ReportInput } from './compute'
 import type { EraRequestInput } from './model'
 import { daysBetween } from './periods'
@@ -56,16 +57,7 @@ function validate(db: Queryable, kind: EraReportKind, input: EraRequestInput): E
   let restaurantIds: string[] | null = null
   if (input.restaurantIds !== undefined) {
     restaurantIds = [...new Set(input.restaurantIds)]
-    const known = new Set(
-      restaurantIds.length === 0
-        ? []
-        : db
-            .select({ id: locations.id })
-            .from(locations)
-            .where(inArray(locations.id, restaurantIds))
-            .all()
-            .map((r) => r.id),
-    )
+    const known = existingLocationIds(db, restaurantIds)
     input.restaurantIds.forEach((id, i) => {
       if (!known.has(id)) errors.push({ path: `restaurantIds/${i}`, message: `restaurant ${id} not found` })
     })
@@ -152,7 +144,7 @@ const reports = { metrics: metricsReport, check: checkReport, labor: laborReport
 export function computeReport(db: Db, request: EraReportRequestRow): unknown[] {
   const { params } = request
   return inReadSnapshot(db, (tx) => {
-    const all = tx.select().from(locations).orderBy(asc(locations.id)).all()
+    const all = listLocations(tx).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     const wanted = params.restaurantIds ? new Set(params.restaurantIds) : null
     const chosen = wanted ? all.filter((l) => wanted.has(l.id)) : all
     const scope = { locations: chosen, start: params.startBusinessDate, end: params.endBusinessDate }

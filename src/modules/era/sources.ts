@@ -1,12 +1,8 @@
-// What ERA reports read: orders, order lines and completed shifts of the requested locations,
-// each with its business date (the calendar day in the location's time zone).
-import { and, between, eq, gte, inArray, isNotNull, lt, ne } from 'drizzle-orm'
 import { calendarDateIn } from '../../platform/dates'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import { breaksOf } from '../labor'
-import { laborJobs, type laborShiftBreaks, laborShifts } from '../labor/schema'
+import { breaksOf, completedShiftsIn, type LaborShiftBreakRow, type LaborShiftRow } from '../labor'
 import type { LocationRow } from '../locations'
-import { type OrderLineRow, type OrderRow, orderLines, orders } from '../orders/schema'
+import { type OrderLineRow, type OrderRow, ordersOpenedBetween } from '../orders'
 import { addDays } from './periods'
 
 export interface Scope {
@@ -28,59 +24,34 @@ export interface DatedOrder {
 export function ordersIn(db: Queryable, scope: Scope): DatedOrder[] {
   const zones = new Map(scope.locations.map((l) => [l.id, l.timezone]))
   // Time zones are within ±14 h of UTC: a day either side of the range bounds the instants.
-  const where = and(
-    inArray(orders.locationId, [...zones.keys()]),
-    gte(orders.createdAt, `${addDays(scope.start, -1)}T00:00:00`),
-    lt(orders.createdAt, `${addDays(scope.end, 2)}T00:00:00`),
-    ne(orders.status, 'draft'),
-  )
-  const rows = db.select().from(orders).where(where).all()
-  const lines = db
-    .select({ line: orderLines })
-    .from(orderLines)
-    .innerJoin(orders, eq(orders.id, orderLines.orderId))
-    .where(where)
-    .all()
-  const byOrder = new Map<string, OrderLineRow[]>()
-  for (const { line } of lines) {
-    const list = byOrder.get(line.orderId) ?? []
-    list.push(line)
-    byOrder.set(line.orderId, list)
-  }
+  const opened = ordersOpenedBetween(db, {
+    locationIds: [...zones.keys()],
+    from: `${addDays(scope.start, -1)}T00:00:00`,
+    to: `${addDays(scope.end, 2)}T00:00:00`,
+  })
   const result: DatedOrder[] = []
-  for (const order of rows) {
+  for (const { order, lines } of opened) {
     const businessDate = calendarDateIn(new Date(order.createdAt), zones.get(order.locationId))
     if (businessDate < scope.start || businessDate > scope.end) continue
-    const orderLinesSorted = (byOrder.get(order.id) ?? []).sort((a, b) => a.position - b.position)
-    result.push({ order, businessDate, lines: orderLinesSorted })
+    result.push({ order, businessDate, lines })
   }
   return result.sort((a, b) => a.order.orderNumber - b.order.orderNumber)
 }
 
 export interface DatedShift {
-  shift: typeof laborShifts.$inferSelect
-  breaks: (typeof laborShiftBreaks.$inferSelect)[]
+  shift: LaborShiftRow
+  breaks: LaborShiftBreakRow[]
   jobTitle: string
   excludeFromLaborSummary: boolean
 }
 
 /** Completed shifts (clocked out) whose business date (clock-in day) is in the range. */
 export function shiftsIn(db: Queryable, scope: Scope): DatedShift[] {
-  const rows = db
-    .select({ shift: laborShifts, job: laborJobs })
-    .from(laborShifts)
-    .innerJoin(laborJobs, eq(laborJobs.id, laborShifts.laborJobId))
-    .where(
-      and(
-        inArray(
-          laborShifts.locationId,
-          scope.locations.map((l) => l.id),
-        ),
-        between(laborShifts.businessDate, scope.start, scope.end),
-        isNotNull(laborShifts.clockOutAt),
-      ),
-    )
-    .all()
+  const rows = completedShiftsIn(db, {
+    locationIds: scope.locations.map((l) => l.id),
+    start: scope.start,
+    end: scope.end,
+  })
   const breaks = breaksOf(
     db,
     rows.map((r) => r.shift.id),
@@ -90,7 +61,7 @@ export function shiftsIn(db: Queryable, scope: Scope): DatedShift[] {
       shift: r.shift,
       breaks: breaks.get(r.shift.id) ?? [],
       jobTitle: r.shift.jobRole,
-      excludeFromLaborSummary: r.job.excludeFromLaborSummary,
+      excludeFromLaborSummary: r.excludeFromLaborSummary,
     }))
     .sort((a, b) => (a.shift.clockInAt < b.shift.clockInAt ? -1 : 1))
 }

@@ -1,12 +1,8 @@
-// Wall-clock times of a location (`YYYY-MM-DD` + `HH:MM` in an IANA zone) to instants and back.
-// Schedules are written in local time, so a 19:00 slot stays 19:00 across daylight-saving changes.
-import { asc } from 'drizzle-orm'
 import type { Actor } from '../../platform/auth/actor'
 import { invalid } from '../../platform/http/problem'
 
 import type { Queryable } from '../../platform/tenancy/transaction'
-import { findLocation } from '../locations'
-import { type LocationRow, locations } from '../locations/schema'
+import { findLocation, type LocationRow, onlyLocation } from '../locations'
 
 export const TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$'
 
@@ -39,7 +35,7 @@ export function chooseLocation(
     if (!row) throw invalid(path, `no location ${id} in this tenant`)
     return row
   }
-  const all = db.select().from(locations).orderBy(asc(locations.createdAt)).limit(2).all()
-  if (all.length === 1) return all[0]!
+  const only = onlyLocation(db)
+  if (only) return only
   throw invalid(path, 'this tenant has several locations: name one (or send x-location-id)')
 }

@@ -17,6 +17,7 @@ export { experienceByPrivateLink } from './links'
 export { paymentOptionSchema } from './model'
 export type { Bookable } from './schedules'
 export { bookableExperiences, endOf, occurrenceAt, occurrencesOn } from './schedules'
+export { type PaymentOption, paymentOptions, paymentRequiredOptions } from './schema'
 export {
   createExperience,
   currentVersionRow,

@@ -4,7 +4,7 @@ import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm'
 import { type LocationScope, scopeCondition } from '../../platform/auth/location-scope'
 import { zonedInstant } from '../../platform/dates'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import { locations } from '../locations/schema'
+import { locationTimeZones } from '../locations'
 import { addDays, weekdayOf } from './clock'
 import {
   type ExperienceRow,
@@ -25,11 +25,10 @@ export function bookableExperiences(
   db: Queryable,
   filter: { locationId?: string; experienceId?: string; within?: LocationScope } = {},
 ): Bookable[] {
-  return db
-    .select({ experience: experiences, version: experienceVersions, timeZone: locations.timezone })
+  const held = db
+    .select({ experience: experiences, version: experienceVersions })
     .from(experiences)
     .innerJoin(experienceVersions, eq(experienceVersions.id, experiences.currentVersionId))
-    .innerJoin(locations, eq(locations.id, experiences.locationId))
     .where(
       and(
         isNull(experiences.archivedAt),
@@ -41,6 +40,15 @@ export function bookableExperiences(
     )
     .orderBy(asc(experiences.name), asc(experiences.id))
     .all()
+  const timeZones = locationTimeZones(
+    db,
+    held.map((h) => h.experience.locationId),
+  )
+  // One held at a location since removed is left out (the location gives its time zone).
+  return held.flatMap((h) => {
+    const timeZone = timeZones.get(h.experience.locationId)
+    return timeZone === undefined ? [] : [{ ...h, timeZone }]
+  })
 }
 
 /** The schedules of the experiences held within the request's locations. */

@@ -1,6 +1,6 @@
 // Gift cards themselves: issuing, reading, looking up by code, descriptive changes, status.
 import { timingSafeEqual } from 'node:crypto'
-import { desc, eq, inArray, max, or, sql } from 'drizzle-orm'
+import { desc, eq, max, or, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
@@ -9,10 +9,9 @@ import { conflict, invalid, notFound } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { customerViews, resolveCustomerId } from '../customers'
-import { customers } from '../customers/schema'
+import { customersByIds, customerViews, resolveCustomerId } from '../customers'
 import { findLocation } from '../locations'
-import { products } from '../products/schema'
+import { findProductRow } from '../products'
 import { appendLedgerEntry, presentGiftCard } from './ledger'
 import type { CreateGiftCardInput, UpdateGiftCardInput } from './model'
 import { type GiftCardRow, type GiftCardStatus, type GiftCardType, giftCards } from './schema'
@@ -58,12 +57,7 @@ export function giftCardViews(db: Queryable, rows: GiftCardRow[], expand: { cust
   if (!expand.customer) return rows.map(presentGiftCard)
   const ids = [...new Set(rows.map((r) => r.customerId).filter((id): id is string => id !== null))]
   const byId = new Map(
-    ids.length === 0
-      ? []
-      : customerViews(db, db.select().from(customers).where(inArray(customers.id, ids)).all()).map((c) => [
-          c.id,
-          c,
-        ]),
+    ids.length === 0 ? [] : customerViews(db, [...customersByIds(db, ids).values()]).map((c) => [c.id, c]),
   )
   return rows.map((row) => ({
     ...presentGiftCard(row),
@@ -255,10 +249,7 @@ export function createGiftCard(db: Db, actor: Actor, input: CreateGiftCardInput)
 export function updateGiftCard(db: Db, actor: Actor, id: string, body: UpdateGiftCardInput) {
   return inWriteTransaction(db, (tx) => {
     const before = getGiftCardRow(tx, id)
-    if (
-      body.productId &&
-      !tx.select({ id: products.id }).from(products).where(eq(products.id, body.productId)).get()
-    )
+    if (body.productId && !findProductRow(tx, body.productId))
       throw invalid('body/productId', `product ${body.productId} not found`)
     const patch =
       body.customerId === undefined ? body : { ...body, customerId: checkedCustomerId(tx, body.customerId) }

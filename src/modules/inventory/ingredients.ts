@@ -16,7 +16,7 @@ import type { Db } from '../../platform/tenancy/databases'
 import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations'
-import { vendors } from '../vendors/schema'
+import { findVendor } from '../vendors'
 import type { CreateIngredientInput, UpdateIngredientInput } from './model'
 import {
   type IngredientRow,
@@ -118,7 +118,7 @@ function assertCodeFree(db: Queryable, code: string, exceptId?: string) {
 
 function assertVendor(db: Queryable, vendorId: string | null | undefined) {
   if (!vendorId) return
-  const vendor = db.select().from(vendors).where(eq(vendors.id, vendorId)).get()
+  const vendor = findVendor(db, vendorId)
   if (!vendor) throw invalid('body/vendorId', `unknown vendor "${vendorId}"`)
   if (vendor.status !== 'active') throw invalid('body/vendorId', `vendor "${vendorId}" is inactive`)
 }

@@ -11,8 +11,7 @@ import { divideHalfUp } from '../../platform/rounding'
 import type { Db } from '../../platform/tenancy/databases'
 import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { registerProductDeleteGuard } from '../products'
-import { products } from '../products/schema'
+import { findProductRow, registerProductDeleteGuard } from '../products'
 import type { CreateRecipeInput, UpdateRecipeInput } from './recipe-model'
 import {
   ingredients,
@@ -125,8 +124,7 @@ function validate(db: Queryable, shape: Shape, fromUpdate: boolean) {
   const err = (path: string, message: string) => errors.push({ path: `body/${path}`, message })
   if (shape.kind === 'menu_item') {
     if (!shape.productId) err('productId', 'a menu_item recipe needs a productId')
-    else if (!db.select({ id: products.id }).from(products).where(eq(products.id, shape.productId)).get())
-      err('productId', `unknown product "${shape.productId}"`)
+    else if (!findProductRow(db, shape.productId)) err('productId', `unknown product "${shape.productId}"`)
     if (shape.outputIngredientId) err('outputIngredientId', 'a menu_item recipe has no outputIngredientId')
   } else {
     if (!shape.outputIngredientId) err('outputIngredientId', 'a prep recipe needs an outputIngredientId')

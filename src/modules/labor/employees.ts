@@ -18,8 +18,7 @@ import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations'
-import { assertMayManage } from '../staff'
-import { type StaffUserRow, staffRoles, staffUsers } from '../staff/schema'
+import { assertMayManage, holdsRoleWithin, type StaffDirectoryRow, staffDirectory } from '../staff'
 import { isActiveAt } from './assignments'
 import type { PutProfileInput } from './model'
 import {
@@ -32,7 +31,7 @@ import {
   laborShifts,
 } from './schema'
 
-type Loaded = { staff: StaffUserRow; profile: LaborProfileRow | null }
+type Loaded = { staff: StaffDirectoryRow; profile: LaborProfileRow | null }
 
 function staffJob(
   tenantId: string,
@@ -61,22 +60,31 @@ function staffJob(
   }
 }
 
-/** Staff users who work within the scope (a query over staff_users left-joined to labor_profiles). */
-function worksWithin(db: Queryable, locations: LocationScope): SQL | undefined {
+/** Staff users (`staff`, the staff directory) who work within the scope. */
+function worksWithin(db: Queryable, staff: Directory, locations: LocationScope): SQL | undefined {
   if (locations.all) return undefined
-  const tiedBy = (table: typeof staffRoles | typeof laborJobAssignments, at: SQL | undefined) =>
+  return or(
+    scopeCondition(locations, laborProfiles.primaryLocationId),
+    holdsRoleWithin(db, staff.id, locations),
     exists(
       db
         .select({ one: sql`1` })
-        .from(table)
-        .where(and(eq(table.staffUserId, staffUsers.id), at)),
-    )
-  return or(
-    scopeCondition(locations, laborProfiles.primaryLocationId),
-    tiedBy(staffRoles, scopeCondition(locations, staffRoles.locationId, { unlocatedToo: true })),
-    tiedBy(laborJobAssignments, scopeCondition(locations, laborJobAssignments.locationId)),
+        .from(laborJobAssignments)
+        .where(
+          and(
+            eq(laborJobAssignments.staffUserId, staff.id),
+            scopeCondition(locations, laborJobAssignments.locationId),
+          ),
+        ),
+    ),
   )
 }
+
+type Directory = ReturnType<typeof staffDirectory>
+
+/** The staff directory left-joined to the labor profiles, as employees are listed and read. */
+const employeesFrom = (db: Queryable, staff: Directory) =>
+  db.select().from(staff).leftJoin(laborProfiles, eq(laborProfiles.staffUserId, staff.id))
 
 function present(db: Queryable, tenantId: string, loaded: Loaded[], locations: LocationScope) {
   const ids = loaded.map((l) => l.staff.id)
@@ -149,16 +157,17 @@ export function listEmployees(
   } & PageRequest,
   locations: LocationScope,
 ) {
+  const staff = staffDirectory(db)
   const conditions: (SQL | undefined)[] = [
-    worksWithin(db, locations),
+    worksWithin(db, staff, locations),
     searchColumns(query.search, [
-      staffUsers.email,
+      staff.email,
       laborProfiles.preferredName,
       laborProfiles.employeeNumber,
-      sql`${staffUsers.firstName} || ' ' || ${staffUsers.lastName}`,
+      sql`${staff.firstName} || ' ' || ${staff.lastName}`,
     ]),
   ]
-  if (query.staffStatus) conditions.push(eq(staffUsers.status, query.staffStatus))
+  if (query.staffStatus) conditions.push(eq(staff.status, query.staffStatus))
   if (query.employmentStatus)
     conditions.push(eq(laborProfiles.employmentStatus, query.employmentStatus as never))
   if (query.locationId) {
@@ -172,7 +181,7 @@ export function listEmployees(
             .from(laborJobAssignments)
             .where(
               and(
-                eq(laborJobAssignments.staffUserId, staffUsers.id),
+                eq(laborJobAssignments.staffUserId, staff.id),
                 eq(laborJobAssignments.locationId, query.locationId),
               ),
             ),
@@ -181,38 +190,30 @@ export function listEmployees(
     )
   }
   const where = and(...conditions)
-  const base = () =>
-    db.select().from(staffUsers).leftJoin(laborProfiles, eq(laborProfiles.staffUserId, staffUsers.id))
   const total =
     db
       .select({ n: count() })
-      .from(staffUsers)
-      .leftJoin(laborProfiles, eq(laborProfiles.staffUserId, staffUsers.id))
+      .from(staff)
+      .leftJoin(laborProfiles, eq(laborProfiles.staffUserId, staff.id))
       .where(where)
       .get()?.n ?? 0
-  const rows = base()
+  const rows = employeesFrom(db, staff)
     .where(where)
-    .orderBy(
-      asc(sql`lower(${staffUsers.lastName})`),
-      asc(sql`lower(${staffUsers.firstName})`),
-      asc(staffUsers.id),
-    )
+    .orderBy(asc(sql`lower(${staff.lastName})`), asc(sql`lower(${staff.firstName})`), asc(staff.id))
     .limit(query.limit)
     .offset(offsetOf(query))
     .all()
-  const loaded = rows.map((r) => ({ staff: r.staff_users, profile: r.labor_profiles }))
+  const loaded = rows.map((r) => ({ staff: r.staff_directory, profile: r.labor_profiles }))
   return { employees: present(db, tenantId, loaded, locations), page: { total } }
 }
 
 function load(db: Queryable, staffUserId: string, locations: LocationScope): Loaded {
-  const row = db
-    .select()
-    .from(staffUsers)
-    .leftJoin(laborProfiles, eq(laborProfiles.staffUserId, staffUsers.id))
-    .where(and(eq(staffUsers.id, staffUserId), worksWithin(db, locations)))
+  const staff = staffDirectory(db)
+  const row = employeesFrom(db, staff)
+    .where(and(eq(staff.id, staffUserId), worksWithin(db, staff, locations)))
     .get()
   if (!row) throw notFound('employee', staffUserId)
-  return { staff: row.staff_users, profile: row.labor_profiles }
+  return { staff: row.staff_directory, profile: row.labor_profiles }
 }
 
 export const getEmployee = (db: Queryable, tenantId: string, staffUserId: string, locations: LocationScope) =>

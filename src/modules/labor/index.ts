@@ -59,4 +59,5 @@ export const laborFamily = family({
 export { jobAdjustments, staffPermissions, staffPermissionsAt } from './access'
 export { createAssignment } from './assignments'
 export { createJob } from './jobs'
-export { breaksOf, shiftFigures } from './shifts'
+export type { LaborShiftBreakRow, LaborShiftRow } from './schema'
+export { breaksOf, completedShiftsIn, shiftFigures } from './shifts'

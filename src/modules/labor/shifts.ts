@@ -1,7 +1,19 @@
-// Shifts (time entries): clock in with a job held at a location, breaks, clock out. One open
 // shift per staff user: checked inside the BEGIN IMMEDIATE write transaction (writers queue, so
 // the check and the insert cannot interleave) and backed by a partial unique index.
-import { and, asc, count, desc, eq, gte, inArray, isNull, lte, type SQL } from 'drizzle-orm'
+import {
+  and,
+  asc,
+  between,
+  count,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  type SQL,
+} from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
 import {
@@ -317,3 +329,25 @@ export const clockOut = (db: Db, ctx: ClockContext, id: string) =>
       .where(eq(laborShifts.id, id))
       .run()
   })
+
+/**
+ * era: the completed (clocked out) shifts at these locations whose business date (clock-in day)
+ * is in [start, end], each with its job's `excludeFromLaborSummary`.
+ */
+export function completedShiftsIn(
+  db: Queryable,
+  span: { locationIds: string[]; start: string; end: string },
+): { shift: LaborShiftRow; excludeFromLaborSummary: boolean }[] {
+  return db
+    .select({ shift: laborShifts, excludeFromLaborSummary: laborJobs.excludeFromLaborSummary })
+    .from(laborShifts)
+    .innerJoin(laborJobs, eq(laborJobs.id, laborShifts.laborJobId))
+    .where(
+      and(
+        inArray(laborShifts.locationId, span.locationIds),
+        between(laborShifts.businessDate, span.start, span.end),
+        isNotNull(laborShifts.clockOutAt),
+      ),
+    )
+    .all()
+}

@@ -4,7 +4,7 @@
 // and tables-API) by id.
 import { eq } from 'drizzle-orm'
 import { registerCustomerLocationLink, registerCustomerReferenceMover } from '../customers'
-import { tablesReservations } from '../tables-reservations/schema'
+import { tablesReservationExists } from '../tables-reservations'
 import { registerDynamicSource, registerTaggable } from '../tags'
 import { legacyReservations } from './schema'
 
@@ -35,12 +35,7 @@ export function registerLegacyReservationsHooks(): void {
         .select({ id: legacyReservations.id })
         .from(legacyReservations)
         .where(eq(legacyReservations.id, objectId))
-        .get() !== undefined ||
-      db
-        .select({ id: tablesReservations.id })
-        .from(tablesReservations)
-        .where(eq(tablesReservations.id, objectId))
-        .get() !== undefined,
+        .get() !== undefined || tablesReservationExists(db, objectId),
   )
 
   // Dynamic reservation tags test legacy reservations (`/reservation`); `locationId` is the

@@ -13,7 +13,7 @@ import { earliestInstant, type NextWork } from '../../platform/jobs/next-work'
 import { MessageSendError, type MessageSender } from '../../platform/messaging/sender'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
-import { customers } from '../customers/schema'
+import { customersByIds } from '../customers'
 import { legacyReservations, reservationTypes } from './schema'
 import { getLegacyReservation } from './service'
 
@@ -63,7 +63,7 @@ type Claimed = ReturnType<typeof claimDue>[number]
 
 async function remind(db: Db, sender: MessageSender, reservation: Claimed): Promise<Outcome> {
   const customer = reservation.customerId
-    ? db.select().from(customers).where(eq(customers.id, reservation.customerId)).get()
+    ? customersByIds(db, [reservation.customerId]).get(reservation.customerId)
     : undefined
   if (!customer?.email) return { status: 'skipped', reason: 'no customer email address on the reservation' }
   const type = db

@@ -16,8 +16,7 @@ import { newId } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { resolveCustomerId } from '../customers'
-import { findStaffUser } from '../staff'
-import { staffUsers } from '../staff/schema'
+import { findStaffUser, staffNames } from '../staff'
 import type {
   CreateLegacyReservationInput,
   LegacyReservationView,
@@ -61,16 +60,7 @@ function views(db: Queryable, rows: LegacyReservationRow[]): LegacyReservationVi
       .map((t) => [t.id, t] as const),
   )
   const staffIds = [...new Set(rows.map((r) => r.reservationStaffId).filter((id): id is string => !!id))]
-  const staff = new Map(
-    staffIds.length === 0
-      ? []
-      : db
-          .select({ id: staffUsers.id, firstName: staffUsers.firstName, lastName: staffUsers.lastName })
-          .from(staffUsers)
-          .where(inArray(staffUsers.id, staffIds))
-          .all()
-          .map((s) => [s.id, s] as const),
-  )
+  const staff = staffNames(db, staffIds)
   return rows.map(({ businessDate: _hidden, ...row }) => ({
     ...row,
     reservationStaff: row.reservationStaffId ? (staff.get(row.reservationStaffId) ?? null) : null,

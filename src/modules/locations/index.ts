@@ -17,9 +17,14 @@ export { Location } from './model'
 export type { LocationRow } from './schema'
 export {
   createLocation,
+  existingLocationIds,
   findLocation,
+  firstLocation,
   getLocation,
   listLocationIds,
   listLocations,
+  locationTimeZones,
+  onlyLocation,
   presentLocation,
+  reachableLocationsPage,
 } from './service'

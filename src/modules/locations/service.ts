@@ -1,6 +1,6 @@
 // Locations: the places a tenant operates. Every location-bound rule of the platform (roles at a
 // location, passcode sessions, x-location-id) names one of these.
-import { and, asc, count, eq, sql } from 'drizzle-orm'
+import { and, asc, count, eq, gt, inArray, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
@@ -89,6 +89,61 @@ export const listLocationIds = (db: Queryable): string[] =>
     .from(locations)
     .all()
     .map((row) => row.id)
+
+/** The tenant's first location (the oldest), or undefined when it has none. */
+export const firstLocation = (db: Queryable): LocationRow | undefined =>
+  db.select().from(locations).orderBy(asc(locations.createdAt)).limit(1).get()
+
+/** The tenant's location when it has exactly one, else undefined. */
+export function onlyLocation(db: Queryable): LocationRow | undefined {
+  const two = db.select().from(locations).orderBy(asc(locations.createdAt)).limit(2).all()
+  return two.length === 1 ? two[0] : undefined
+}
+
+/** Which of these ids name a location of the tenant. */
+export function existingLocationIds(db: Queryable, ids: readonly string[]): Set<string> {
+  if (ids.length === 0) return new Set()
+  return new Set(
+    db
+      .select({ id: locations.id })
+      .from(locations)
+      .where(inArray(locations.id, [...ids]))
+      .all()
+      .map((r) => r.id),
+  )
+}
+
+/** The time zone of each of these locations that exists. */
+export function locationTimeZones(db: Queryable, ids: readonly string[]): Map<string, string> {
+  if (ids.length === 0) return new Map()
+  return new Map(
+    db
+      .select({ id: locations.id, timezone: locations.timezone })
+      .from(locations)
+      .where(inArray(locations.id, [...new Set(ids)]))
+      .all()
+      .map((r) => [r.id, r.timezone]),
+  )
+}
+
+/**
+ * Keyset pages over the locations a scope reaches, by id (UUID v7: creation order): one made while
+ * a caller pages through is never skipped or repeated. `total` counts every reachable one.
+ */
+export function reachableLocationsPage(
+  db: Queryable,
+  scope: LocationScope,
+  page: { after?: string; limit?: number } = {},
+): { rows: LocationRow[]; total: number } {
+  const reachable = scopeCondition(scope, locations.id)
+  const total = db.select({ n: count() }).from(locations).where(reachable).get()?.n ?? 0
+  const query = db
+    .select()
+    .from(locations)
+    .where(and(reachable, page.after ? gt(locations.id, page.after) : undefined))
+    .orderBy(asc(locations.id))
+  return { rows: page.limit === undefined ? query.all() : query.limit(page.limit).all(), total }
+}
 
 // ---- The HTTP API's shape ----
 

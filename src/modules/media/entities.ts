@@ -2,17 +2,15 @@
 // type, so attaching to an unknown record is 404; types without one are taken as given (a family
 // not built yet, or an external system's record). Customer merges move attached media along.
 import { and, eq } from 'drizzle-orm'
-import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { notFound } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import { collections } from '../collections/schema'
-import { registerCustomerReferenceMover } from '../customers'
-import { customers } from '../customers/schema'
-import { locations } from '../locations/schema'
-import { products } from '../products/schema'
-import { staffUsers } from '../staff/schema'
-import { vendors } from '../vendors/schema'
+import { collectionExists } from '../collections'
+import { findCustomerRow, registerCustomerReferenceMover } from '../customers'
+import { findLocation } from '../locations'
+import { findProductRow } from '../products'
+import { findStaffUser } from '../staff'
+import { findVendor } from '../vendors'
 import { mediaAssets } from './schema'
 
 export type MediaEntityCheck = (db: Queryable, entityId: string) => boolean
@@ -34,24 +32,25 @@ export function assertEntityExists(db: Queryable, entityType: string, entityId: 
   if (exists && !exists(db, entityId)) throw notFound(entityType, entityId)
 }
 
-const byId =
-  (table: SQLiteTable, id: SQLiteColumn): MediaEntityCheck =>
-  (db, entityId) =>
-    db.select({ id }).from(table).where(eq(id, entityId)).get() !== undefined
-
-registerMediaEntity('location', byId(locations, locations.id))
-registerMediaEntity('product', byId(products, products.id))
-registerMediaEntity('collection', byId(collections, collections.id))
-registerMediaEntity('customer', byId(customers, customers.id))
-registerMediaEntity('vendor', byId(vendors, vendors.id))
-registerMediaEntity('staff_user', byId(staffUsers, staffUsers.id))
-
-registerCustomerReferenceMover('mediaAssets', (tx, sourceId, primaryId) => {
-  const moved = tx
-    .update(mediaAssets)
-    .set({ linkedEntityId: primaryId, updatedAt: nowIso() })
-    .where(and(eq(mediaAssets.linkedEntityType, 'customer'), eq(mediaAssets.linkedEntityId, sourceId)))
-    .returning({ id: mediaAssets.id })
-    .all()
-  return moved.length
-})
+/**
+ * Registers the entity types of the families media builds on, and moves customers' media along
+ * when customers merge (its manifest's `hooks`, index.ts); again replaces them.
+ */
+export function registerMediaHooks(): void {
+  registerMediaEntity('location', (db, id) => findLocation(db, id) !== undefined)
+  registerMediaEntity('product', (db, id) => findProductRow(db, id) !== undefined)
+  registerMediaEntity('collection', collectionExists)
+  // A merged-away customer's id names its primary: media is attached to live customers only.
+  registerMediaEntity('customer', (db, id) => findCustomerRow(db, id)?.id === id)
+  registerMediaEntity('vendor', (db, id) => findVendor(db, id) !== undefined)
+  registerMediaEntity('staff_user', (db, id) => findStaffUser(db, id) !== undefined)
+  registerCustomerReferenceMover('mediaAssets', (tx, sourceId, primaryId) => {
+    const moved = tx
+      .update(mediaAssets)
+      .set({ linkedEntityId: primaryId, updatedAt: nowIso() })
+      .where(and(eq(mediaAssets.linkedEntityType, 'customer'), eq(mediaAssets.linkedEntityId, sourceId)))
+      .returning({ id: mediaAssets.id })
+      .all()
+    return moved.length
+  })
+}

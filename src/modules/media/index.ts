@@ -1,4 +1,5 @@
 import { family } from '../../platform/family'
+import { registerMediaHooks } from './entities'
 import { abandonedDrafts, registerMediaJobs } from './jobs'
 import * as model from './model'
 import { MediaAsset } from './model'
@@ -22,6 +23,7 @@ export const mediaFamily = family({
       schema: MediaAsset,
     },
   ],
+  hooks: registerMediaHooks,
   dueWork: [abandonedDrafts],
   jobs: (platform) => registerMediaJobs(platform),
   routes: (platform) => [mediaRoutes(platform.auth, platform), mediaFileRoutes(platform)],

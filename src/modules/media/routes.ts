@@ -4,7 +4,6 @@ import type { AuthPlugin } from '../../platform/auth/plugin'
 import { pageOf } from '../../platform/http/paging'
 import type { Platform } from '../../platform/platform'
 import { completeUpload } from './complete'
-import './entities'
 import { mediaKinds } from './kinds'
 import {
   AttachAsset,

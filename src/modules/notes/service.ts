@@ -2,12 +2,7 @@ import { and, count, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import {
-  type LocatedBy,
-  type LocationScope,
-  reaches,
-  scopeCondition,
-} from '../../platform/auth/location-scope'
+import { type LocatedBy, type LocationScope, reaches } from '../../platform/auth/location-scope'
 import { assertCalendarDate } from '../../platform/dates'
 import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
 import { ApiError, type FieldError, notFound } from '../../platform/http/problem'
@@ -15,9 +10,9 @@ import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { preparedOn } from '../../platform/tenancy/prepared'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { clubMemberships } from '../club-memberships/schema'
+import { findMembershipRow } from '../club-memberships'
 import { resolveCustomerId } from '../customers'
-import { orders } from '../orders/schema'
+import { orderIdsWithin, orderLocated } from '../orders'
 import type { CreateNoteInput, NoteListFilters, UpdateNoteInput } from './model'
 import { type NoteRow, notes } from './schema'
 
@@ -29,20 +24,17 @@ export const noteLocation: LocatedBy = {
   kind: 'note',
   param: 'id',
   locationOf: (db, id) => {
-    const row = preparedOn(db, 'note-location', () =>
+    const row = preparedOn(db, 'note-order', () =>
       db
-        .select({ at: orders.locationId })
+        .select({ orderId: notes.orderId })
         .from(notes)
-        .leftJoin(orders, eq(orders.id, notes.orderId))
         .where(eq(notes.id, sql.placeholder('id')))
         .prepare(),
     ).get({ id })
-    return row === undefined ? undefined : (row.at ?? null)
+    if (row === undefined) return undefined
+    return row.orderId === null ? null : (orderLocated.locationOf(db, row.orderId) ?? null)
   },
 }
-
-const orderLocation = (db: Queryable, id: string) =>
-  db.select({ at: orders.locationId }).from(orders).where(eq(orders.id, id)).get()
 
 interface References {
   customerId?: string | null
@@ -66,17 +58,10 @@ function checkedReferences<T extends References>(db: Queryable, input: T, scope:
       errors.push({ path: 'body/customerId', message: `customer ${input.customerId} not found` })
     }
   }
-  const order = input.orderId ? orderLocation(db, input.orderId) : null
-  if (input.orderId && (order === undefined || !reaches(scope, order?.at)))
+  const orderAt = input.orderId ? orderLocated.locationOf(db, input.orderId) : null
+  if (input.orderId && (orderAt === undefined || !reaches(scope, orderAt)))
     errors.push({ path: 'body/orderId', message: `order ${input.orderId} not found` })
-  if (
-    input.clubMembershipId &&
-    !db
-      .select({ id: clubMemberships.id })
-      .from(clubMemberships)
-      .where(eq(clubMemberships.id, input.clubMembershipId))
-      .get()
-  )
+  if (input.clubMembershipId && !findMembershipRow(db, input.clubMembershipId))
     errors.push({
       path: 'body/clubMembershipId',
       message: `club membership ${input.clubMembershipId} not found`,
@@ -97,13 +82,9 @@ function customerFilter(db: Queryable, id: string): string {
 
 /** Notes newest first by `noteDate`, then by when they were written. */
 export function listNotes(db: Queryable, scope: LocationScope, query: NoteListFilters & PageRequest) {
-  const ordersInScope = scopeCondition(scope, orders.locationId)
+  const ordersInScope = orderIdsWithin(scope)
   const where = and(
-    ordersInScope &&
-      or(
-        isNull(notes.orderId),
-        inArray(notes.orderId, db.select({ id: orders.id }).from(orders).where(ordersInScope)),
-      ),
+    ordersInScope && or(isNull(notes.orderId), inArray(notes.orderId, ordersInScope)),
     searchColumns(query.q, [notes.content]),
     query.customerId ? eq(notes.customerId, customerFilter(db, query.customerId)) : undefined,
     query.orderId ? eq(notes.orderId, query.orderId) : undefined,

@@ -6,10 +6,9 @@ import type { Actor } from '../../platform/auth/actor'
 import { conflict, invalid } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import { customerAddresses, customerAliases, customers } from '../customers/schema'
+import { findCustomerAddress, findCustomerRow } from '../customers'
 import { getLocation } from '../locations'
-import type { OffPremiseInputValue } from '../orders'
-import { orders } from '../orders/schema'
+import { type OffPremiseInputValue, orderIdsInStatus } from '../orders'
 import { quoteOrder } from './quote'
 import { type ChannelMode, type ChannelValue, offPremiseChannels, orderOffPremise } from './schema'
 import { settingsOrDefaults } from './settings'
@@ -31,14 +30,13 @@ function latestPromised(tx: Queryable, locationId: string, mode: ChannelMode, no
   const row = tx
     .select({ at: orderOffPremise.promisedFulfillmentAt })
     .from(orderOffPremise)
-    .innerJoin(orders, eq(orders.id, orderOffPremise.orderId))
     .where(
       and(
         eq(orderOffPremise.locationId, locationId),
         eq(orderOffPremise.mode, mode),
         eq(orderOffPremise.scheduled, false),
         ne(orderOffPremise.stagingState, 'ready'),
-        inArray(orders.status, ['draft', 'submitted', 'paid']),
+        inArray(orderOffPremise.orderId, orderIdsInStatus(['draft', 'submitted', 'paid'])),
         gt(orderOffPremise.promisedFulfillmentAt, now.toISOString()),
       ),
     )
@@ -51,13 +49,7 @@ function latestPromised(tx: Queryable, locationId: string, mode: ChannelMode, no
 function customerBlock(tx: Queryable, order: OrderFacts, input: OffPremiseInputValue['customer']) {
   const given = input?.customerId ?? order.customerId
   // A merged-away id names its primary.
-  const alias = given
-    ? tx.select().from(customerAliases).where(eq(customerAliases.sourceCustomerId, given)).get()
-    : undefined
-  const customerId = alias?.primaryCustomerId ?? given
-  const record = customerId
-    ? tx.select().from(customers).where(eq(customers.id, customerId)).get()
-    : undefined
+  const record = given ? findCustomerRow(tx, given) : undefined
   if (given && !record) throw invalid('body/offPremise/customer/customerId', `no customer ${given}`)
   return {
     customerId: record?.id ?? null,
@@ -70,8 +62,8 @@ function customerBlock(tx: Queryable, order: OrderFacts, input: OffPremiseInputV
 
 function deliveryAddress(tx: Queryable, customerId: string | null, input: OffPremiseInputValue['delivery']) {
   if (!input?.addressId) return { addressId: null, addressLabel: input?.addressLabel ?? null }
-  const address = tx.select().from(customerAddresses).where(eq(customerAddresses.id, input.addressId)).get()
-  if (!address || address.customerId !== customerId)
+  const address = customerId ? findCustomerAddress(tx, customerId, input.addressId) : undefined
+  if (!address)
     throw invalid(
       'body/offPremise/delivery/addressId',
       `no address ${input.addressId} of the order's customer`,

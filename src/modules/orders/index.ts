@@ -60,5 +60,12 @@ export type { OffPremiseInputValue, OffPremiseView } from './model-off-premise'
 export { assertStatus, OPEN_STATUSES } from './mutation'
 export { createOrder, putLocationTaxPlace } from './orders'
 export { lendToOrders, type ShipTo } from './others'
+export {
+  liveVariantLines,
+  orderIdsInStatus,
+  orderIdsWithin,
+  ordersOfShift,
+  ordersOpenedBetween,
+} from './queries'
 export type { OrderLineRow, OrderRow } from './schema'
 export { getOrderRow, loadOrder, orderLocated } from './view'

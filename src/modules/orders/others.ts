@@ -12,6 +12,7 @@
 // - The orders unit tests answer the catalog, taxes, coupons, customers, depletion and gift card
 //   issuance from memory (replaceOthersForTests).
 import type { Actor } from '../../platform/auth/actor'
+import { lendingDesk } from '../../platform/lending'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { collectionIdsOfProduct } from '../collections'
 import { type CouponRow, type CouponTerms, findCouponByCode } from '../coupons'
@@ -143,18 +144,10 @@ export interface Others extends Omit<Lent, 'customerClubIds'> {
   reverseDepletion(tx: Queryable, actor: Actor, request: { orderId: string; lineIds?: string[] }): void
 }
 
-const lent: Partial<Lent> = {}
-
-/** Lends orders a family's parts, from its manifest's `hooks`; lending a part again replaces it. */
-export function lendToOrders(parts: Partial<Lent>): void {
-  Object.assign(lent, parts)
-}
-
-function lentPart<Name extends keyof Lent>(name: Name): Lent[Name] {
-  const part = lent[name]
-  if (!part) throw new Error(`orders: no family lent ${name}; registerFamilies() lends every family's parts`)
-  return part
-}
+/** Lends orders a family's parts, from its manifest's `hooks`. */
+const desk = lendingDesk<Lent>('orders')
+export const lendToOrders = desk.lend
+const lentPart = desk.part
 
 function variantInfo(db: Queryable, variant: CatalogVariant): CatalogVariantInfo {
   return {

@@ -1,11 +1,8 @@
-// Partner routes (Toast-style): this tenant's locations as restaurants.
-import { and, asc, count, gt } from 'drizzle-orm'
-import { type LocationScope, reaches, scopeCondition } from '../../platform/auth/location-scope'
+import { type LocationScope, reaches } from '../../platform/auth/location-scope'
 import { ApiError, notFound } from '../../platform/http/problem'
 import type { Tenant } from '../../platform/tenancy/tenants'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import { findLocation } from '../locations'
-import { type LocationRow, locations } from '../locations/schema'
+import { findLocation, type LocationRow, reachableLocationsPage } from '../locations'
 
 const address = (row: LocationRow) => ({
   address1: row.addressLine1,
@@ -32,13 +29,7 @@ export const asRestaurant = (tenant: Tenant, row: LocationRow) => ({
 
 /** Restaurants the caller may see: every location, or only those a location-bound caller reaches. */
 export const listRestaurants = (db: Queryable, tenant: Tenant, scope: LocationScope) =>
-  db
-    .select()
-    .from(locations)
-    .where(scopeCondition(scope, locations.id))
-    .orderBy(asc(locations.id))
-    .all()
-    .map((row) => asRestaurant(tenant, row))
+  reachableLocationsPage(db, scope).rows.map((row) => asRestaurant(tenant, row))
 
 interface Cursor {
   /** Last location id of the previous page (ids are UUID v7: ordered by creation). */
@@ -70,15 +61,7 @@ export function connectedRestaurants(
 ) {
   const pageSize = query.pageSize ?? 100
   const cursor = query.pageToken ? decode(query.pageToken) : null
-  const reachable = scopeCondition(scope, locations.id)
-  const total = db.select({ n: count() }).from(locations).where(reachable).get()?.n ?? 0
-  const rows = db
-    .select()
-    .from(locations)
-    .where(and(reachable, cursor ? gt(locations.id, cursor.after) : undefined))
-    .orderBy(asc(locations.id))
-    .limit(pageSize + 1)
-    .all()
+  const { rows, total } = reachableLocationsPage(db, scope, { after: cursor?.after, limit: pageSize + 1 })
   const more = rows.length > pageSize
   const page = rows.slice(0, pageSize)
   const pageNum = cursor?.page ?? 1

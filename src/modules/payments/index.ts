@@ -1,6 +1,8 @@
 import { family } from '../../platform/family'
+import { lendToCash } from '../cash'
 import * as model from './model'
 import { Payment } from './model'
+import { paymentsOfShift } from './queries'
 import { paymentMixRoutes, paymentRoutes } from './routes'
 
 export const paymentsFamily = family({
@@ -18,6 +20,7 @@ export const paymentsFamily = family({
       schema: Payment,
     },
   ],
+  hooks: () => lendToCash({ paymentsOfShift }),
   routes: (platform) => [
     paymentRoutes(platform.auth, { provider: platform.payments }),
     paymentMixRoutes(platform.auth),

@@ -9,8 +9,7 @@ import { newId, nowIso } from '../../platform/ids'
 import { PaymentProviderError, providerProblem } from '../../platform/payments/provider'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { appendDrawerEntry } from '../cash'
-import { cashDrawers } from '../cash/schema'
+import { appendDrawerEntry, findDrawerRow } from '../cash'
 import { adjustGiftCard, voidRedemption } from '../gift-cards'
 import {
   assertStatus as assertOrderStatus,
@@ -198,9 +197,7 @@ function bookRefund(
     const total = refund.amount + refund.tipAmount
     let drawerId: string | null = null
     if (current.tender === 'cash') {
-      const original = current.drawerId
-        ? tx.select().from(cashDrawers).where(eq(cashDrawers.id, current.drawerId)).get()
-        : undefined
+      const original = current.drawerId ? findDrawerRow(tx, current.drawerId) : undefined
       const drawer = cashDrawerAt(
         tx,
         actor,

@@ -4,12 +4,7 @@
 import { and, eq, sum } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
-import {
-  assertReaches,
-  assertVisible,
-  type LocationScope,
-  locatedRow,
-} from '../../platform/auth/location-scope'
+import { assertReaches, assertVisible, type LocationScope } from '../../platform/auth/location-scope'
 import { ApiError, conflict, invalid } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import {
@@ -20,9 +15,8 @@ import {
 } from '../../platform/payments/provider'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { appendDrawerEntry, cashDrawerFor } from '../cash'
-import { cashDrawers } from '../cash/schema'
-import { customerPaymentMethods } from '../customers/schema'
+import { appendDrawerEntry, cashDrawerFor, drawerLocated } from '../cash'
+import { findCustomerPaymentMethod } from '../customers'
 import { redeemGiftCard } from '../gift-cards'
 import type { OrderRow } from '../orders'
 import { assertStatus, getOrderRow, OPEN_STATUSES, recordOrderPayment } from '../orders'
@@ -144,8 +138,6 @@ function insertPayment(tx: Queryable, actor: Actor, p: NewPayment): PaymentRow {
   return row
 }
 
-const drawerLocated = locatedRow('cash drawer', cashDrawers, cashDrawers.id, cashDrawers.locationId)
-
 /**
  * The open drawer cash goes through at `locationId` (see cashDrawerFor). A `drawerId` naming a
  * drawer at a location the request cannot reach is 404: to this caller it does not exist.
@@ -233,13 +225,10 @@ function cardSource(db: Queryable, order: OrderRow, input: CreatePaymentInput) {
   if (!input.paymentMethod === !input.customerPaymentMethodId)
     throw invalid('body/paymentMethod', 'a card payment needs paymentMethod or customerPaymentMethodId')
   if (input.paymentMethod) return { paymentMethod: input.paymentMethod, providerCustomerId: null }
-  const stored = db
-    .select()
-    .from(customerPaymentMethods)
-    .where(eq(customerPaymentMethods.id, input.customerPaymentMethodId!))
-    .get()
-  if (!stored || stored.customerId !== order.customerId)
-    throw invalid('body/customerPaymentMethodId', 'not a stored card of the order’s customer')
+  const stored = order.customerId
+    ? findCustomerPaymentMethod(db, order.customerId, input.customerPaymentMethodId!)
+    : undefined
+  if (!stored) throw invalid('body/customerPaymentMethodId', 'not a stored card of the order’s customer')
   return { paymentMethod: stored.providerPaymentMethodId, providerCustomerId: stored.providerCustomerId }
 }
 

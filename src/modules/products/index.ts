@@ -31,6 +31,10 @@ export const productsFamily = family({
 })
 
 // What the other families may use.
+export { lendToProducts } from './lent'
+export { existingProductIds, productForConditions, productIdsByTitle } from './queries'
 export { registerProductDeleteGuard } from './references'
+export { productStatuses } from './schema'
 export { createProduct } from './service'
-export { type CatalogVariant, findVariant, findVariantBySku } from './variants'
+export { type CatalogVariant, findVariant, findVariantBySku, variantShippingWeights } from './variants'
+export { findProductRow } from './view'

@@ -10,7 +10,7 @@ import { newId, nowIso } from '../../platform/ids'
 import { slugTaken, uniqueSlug } from '../../platform/slug'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { collectionProducts } from '../collections/schema'
+import { lentToProducts } from './lent'
 import type { CreateProductInput, ProductView, UpdateProductInput } from './model'
 import { assertProductDeletable } from './references'
 import { type ProductImage, type ProductRow, type ProductType, products, productVariants } from './schema'
@@ -42,10 +42,7 @@ export interface ProductListQuery extends PageRequest {
 export function listProducts(db: Queryable, query: ProductListQuery) {
   const skuMatches = searchColumns(query.q, [productVariants.sku])
   const inCollection = query.collectionId
-    ? db
-        .select({ id: collectionProducts.productId })
-        .from(collectionProducts)
-        .where(eq(collectionProducts.collectionId, query.collectionId))
+    ? lentToProducts('collectionMembers')(query.collectionId, products.id)
     : undefined
   const where = and(
     query.q?.trim()
@@ -60,13 +57,9 @@ export function listProducts(db: Queryable, query: ProductListQuery) {
     dateRangeCondition(products.updatedAt, query.updatedAt),
     query.webStatus ? eq(products.webStatus, query.webStatus) : undefined,
     query.adminStatus ? eq(products.adminStatus, query.adminStatus) : undefined,
-    inCollection ? inArray(products.id, inCollection) : undefined,
+    inCollection ? inArray(products.id, inCollection.productIds) : undefined,
   )
-  const order: SQL[] = query.collectionId
-    ? [
-        sql`(SELECT ${collectionProducts.sortOrder} FROM ${collectionProducts} WHERE ${collectionProducts.collectionId} = ${query.collectionId} AND ${collectionProducts.productId} = ${products.id})`,
-      ]
-    : []
+  const order: SQL[] = inCollection ? [inCollection.sortOrder] : []
   const total = db.select({ n: count() }).from(products).where(where).get()?.n ?? 0
   const rows = db
     .select()
@@ -295,12 +288,7 @@ export function deleteProduct(db: Db, actor: Actor, id: string): void {
       id,
     )
     assertProductDeletable(tx, id)
-    const collectionIds = tx
-      .select({ id: collectionProducts.collectionId })
-      .from(collectionProducts)
-      .where(eq(collectionProducts.productId, id))
-      .all()
-      .map((r) => r.id)
+    const collectionIds = lentToProducts('collectionIdsOf')(tx, id)
     tx.delete(products).where(eq(products.id, id)).run()
     recordWrite(tx, actor, {
       action: 'product.delete',

@@ -1,12 +1,13 @@
 // Variants, their per-location inventory and bundle items: validation and writes used by the
 // product service, plus the lookups other modules (orders) price and find variants with.
+
 import { and, eq, inArray, ne, notInArray, sql } from 'drizzle-orm'
 import { everyLocation, type LocationScope, scopeCondition } from '../../platform/auth/location-scope'
 import { ApiError, conflict, type FieldError, invalid } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import { locations } from '../locations/schema'
-import { vendors } from '../vendors/schema'
+import { existingLocationIds } from '../locations'
+import { findVendor } from '../vendors'
 import type { CreateVariantInput, UpdateVariantInput } from './model'
 import {
   type ProductRow,
@@ -86,14 +87,7 @@ export function assertInventoryValid(
     })
   })
   if (wanted.size > 0) {
-    const known = new Set(
-      tx
-        .select({ id: locations.id })
-        .from(locations)
-        .where(inArray(locations.id, [...wanted]))
-        .all()
-        .map((r) => r.id),
-    )
+    const known = existingLocationIds(tx, [...wanted])
     variants.forEach((variant, i) => {
       variant.inventory?.forEach((row, j) => {
         if (!known.has(row.inventoryLocationId))
@@ -275,8 +269,7 @@ export function variantsDropped(tx: Queryable, productId: string, keep: string[]
 
 export function assertVendorExists(tx: Queryable, vendorId: string | null | undefined) {
   if (!vendorId) return
-  const found = tx.select({ id: vendors.id }).from(vendors).where(eq(vendors.id, vendorId)).get()
-  if (!found) throw invalid('body/vendorId', `no vendor ${vendorId}`)
+  if (!findVendor(tx, vendorId)) throw invalid('body/vendorId', `no vendor ${vendorId}`)
 }
 
 // ---- Lookups for other modules (orders price lines from these) ----
@@ -307,6 +300,26 @@ function catalogVariant(db: Queryable, where: ReturnType<typeof eq>): CatalogVar
 }
 
 /** The variant with this id, or undefined. `price`, `bottleDeposit`... are integer cents. */
+/** shipping: the weight (pounds, null: none) and `hasShipping` of each of these variants that exists. */
+export function variantShippingWeights(
+  db: Queryable,
+  ids: readonly string[],
+): Map<string, { weight: number | null; hasShipping: boolean }> {
+  if (ids.length === 0) return new Map()
+  return new Map(
+    db
+      .select({
+        id: productVariants.id,
+        weight: productVariants.weight,
+        hasShipping: productVariants.hasShipping,
+      })
+      .from(productVariants)
+      .where(inArray(productVariants.id, [...new Set(ids)]))
+      .all()
+      .map(({ id, ...facts }) => [id, facts]),
+  )
+}
+
 export function findVariant(db: Queryable, variantId: string): CatalogVariant | undefined {
   return catalogVariant(db, eq(productVariants.id, variantId))
 }

@@ -114,8 +114,11 @@ export function productViews(db: Queryable, rows: ProductRow[]): ProductView[] {
   })
 }
 
+export const findProductRow = (db: Queryable, id: string): ProductRow | undefined =>
+  db.select().from(products).where(eq(products.id, id)).get()
+
 export function getProductRow(db: Queryable, id: string): ProductRow {
-  const row = db.select().from(products).where(eq(products.id, id)).get()
+  const row = findProductRow(db, id)
   if (!row) throw notFound('product', id)
   return row
 }

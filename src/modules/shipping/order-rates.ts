@@ -1,10 +1,6 @@
-// Shipping rates for an order: the order's shipping weight from its catalog lines, then the
-// rate quote for a destination, and the rate orders charge (lent to them: hooks.ts).
-import { and, eq, inArray, isNull } from 'drizzle-orm'
 import type { Queryable } from '../../platform/tenancy/transaction'
-import { getOrderRow } from '../orders'
-import { orderLines } from '../orders/schema'
-import { productVariants } from '../products/schema'
+import { getOrderRow, liveVariantLines } from '../orders'
+import { variantShippingWeights } from '../products'
 import { quoteShippingRates } from './service'
 
 /**
@@ -13,29 +9,11 @@ import { quoteShippingRates } from './service'
  * pound, times the quantity. Lines without a weight count 0.
  */
 export function orderShippingWeightMilliLbs(db: Queryable, orderId: string): number {
-  const lines = db
-    .select({ variantId: orderLines.productVariantId, quantity: orderLines.quantity })
-    .from(orderLines)
-    .where(and(eq(orderLines.orderId, orderId), isNull(orderLines.voidedAt)))
-    .all()
-    .filter((l): l is { variantId: string; quantity: number } => l.variantId !== null)
+  const lines = liveVariantLines(db, orderId)
   if (lines.length === 0) return 0
-  const variants = new Map(
-    db
-      .select({
-        id: productVariants.id,
-        weight: productVariants.weight,
-        hasShipping: productVariants.hasShipping,
-      })
-      .from(productVariants)
-      .where(
-        inArray(
-          productVariants.id,
-          lines.map((l) => l.variantId),
-        ),
-      )
-      .all()
-      .map((v) => [v.id, v]),
+  const variants = variantShippingWeights(
+    db,
+    lines.map((l) => l.variantId),
   )
   let milli = 0
   for (const line of lines) {

@@ -12,9 +12,17 @@ export const staffFamily = family({
 })
 
 // What the other families may use.
-export { nextUpdatedAt, staffView } from './management'
+export {
+  nextUpdatedAt,
+  type OwnProfileChange,
+  staffNames,
+  staffRoleAssignments,
+  staffView,
+  updateOwnProfile,
+} from './management'
 export { StaffUser } from './model'
 export { assertMayManage } from './privileges'
+export { holdsRoleWithin, type StaffDirectoryRow, staffDirectory } from './queries'
 export type { StaffUserRow } from './schema'
 export {
   createStaffUser,

@@ -1,6 +1,6 @@
 // Staff management over HTTP: list, read, change, deactivate and reactivate staff users, assign
 // and remove roles, set and clear passcodes. Who may do what is in privileges.ts.
-import { and, asc, count, eq, exists, isNull, or, sql } from 'drizzle-orm'
+import { and, asc, count, eq, exists, inArray, isNull, or, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
@@ -309,3 +309,69 @@ export function setPasscode(
     return staffView(tx, row)
   })
 }
+
+/** A staff user's change of their own profile, checked against the `updatedAt` they read. */
+export interface OwnProfileChange {
+  expectedUpdatedAt: string
+  firstName: string
+  lastName: string
+  phoneCountryCode?: string | null
+  phoneNumber?: string | null
+  postalCode?: string | null
+}
+
+/** Changes a staff user's own profile (409 when it changed since they read it); audited as `staff.update_self`. */
+export function updateOwnProfile(db: Db, actor: Actor, id: string, input: OwnProfileChange): StaffUserRow {
+  return inWriteTransaction(db, (tx) => {
+    const before = tx.select().from(staffUsers).where(eq(staffUsers.id, id)).get()
+    if (!before) throw notFound('staff user', id)
+    if (Date.parse(input.expectedUpdatedAt) !== Date.parse(before.updatedAt)) {
+      throw conflict('The profile changed since you read it; reload and try again', {
+        updatedAt: before.updatedAt,
+      })
+    }
+    const { expectedUpdatedAt: _expected, ...patch } = input
+    patch.firstName = patch.firstName.trim()
+    patch.lastName = patch.lastName.trim()
+    const changes = diffFields(before, patch)
+    if (Object.keys(changes).length === 0) return before
+    const row = tx
+      .update(staffUsers)
+      .set({ ...patch, updatedAt: nextUpdatedAt(before.updatedAt) })
+      .where(eq(staffUsers.id, id))
+      .returning()
+      .get()
+    recordWrite(tx, actor, {
+      action: 'staff.update_self',
+      entityType: 'staff_user',
+      entityId: id,
+      metadata: { changes },
+    })
+    return row
+  })
+}
+
+/** The first and last names of each of these staff users that exists. */
+export function staffNames(
+  db: Queryable,
+  ids: readonly string[],
+): Map<string, { id: string; firstName: string; lastName: string }> {
+  if (ids.length === 0) return new Map()
+  return new Map(
+    db
+      .select({ id: staffUsers.id, firstName: staffUsers.firstName, lastName: staffUsers.lastName })
+      .from(staffUsers)
+      .where(inArray(staffUsers.id, [...new Set(ids)]))
+      .all()
+      .map((s) => [s.id, s]),
+  )
+}
+
+/** A staff user's role assignments, oldest first. */
+export const staffRoleAssignments = (db: Queryable, staffUserId: string) =>
+  db
+    .select({ id: staffRoles.id, role: staffRoles.role, locationId: staffRoles.locationId })
+    .from(staffRoles)
+    .where(eq(staffRoles.staffUserId, staffUserId))
+    .orderBy(asc(staffRoles.createdAt), asc(staffRoles.id))
+    .all()

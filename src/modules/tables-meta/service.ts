@@ -1,19 +1,20 @@
-// The tables dashboard's bootstrap document (`GET /tables/v1/meta`) and its own-profile edit.
-import { asc, eq } from 'drizzle-orm'
 import type { Config } from '../../config'
-import { diffFields } from '../../platform/audit/diff'
-import { recordWrite } from '../../platform/audit/record-write'
 import type { RequestAuth } from '../../platform/auth/authenticate'
 import { type Permission, roleNames } from '../../platform/auth/permissions'
-import { conflict, forbidden } from '../../platform/http/problem'
+import { forbidden } from '../../platform/http/problem'
 import type { ControlDb, Db, TenantPool } from '../../platform/tenancy/databases'
 import { listTenants } from '../../platform/tenancy/tenants'
-import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
+import type { Queryable } from '../../platform/tenancy/transaction'
 import { staffPermissions } from '../labor'
 import type { LocationRow } from '../locations'
 import { findLocation, listLocations } from '../locations'
-import { findStaffIdBySubject, findStaffUser, nextUpdatedAt, roleGrantsOf } from '../staff'
-import { staffRoles, staffUsers } from '../staff/schema'
+import {
+  findStaffIdBySubject,
+  findStaffUser,
+  roleGrantsOf,
+  staffRoleAssignments,
+  updateOwnProfile,
+} from '../staff'
 import type { UpdateMeInput } from './model'
 
 export interface MetaDeps {
@@ -45,12 +46,7 @@ export function tablesMeta(deps: MetaDeps, auth: RequestAuth) {
   const { db, actor, tenant, permissions } = auth
   if (!actor.staffUserId) throw forbidden('The tables dashboard is for staff users')
   const staff = findStaffUser(db, actor.staffUserId)!
-  const roles = db
-    .select({ id: staffRoles.id, role: staffRoles.role, locationId: staffRoles.locationId })
-    .from(staffRoles)
-    .where(eq(staffRoles.staffUserId, staff.id))
-    .orderBy(asc(staffRoles.createdAt), asc(staffRoles.id))
-    .all()
+  const roles = staffRoleAssignments(db, staff.id)
   const here = roles.filter((r) => r.locationId === null || r.locationId === actor.locationId)
   const dashboardRole = roleNames.find((name) => here.some((r) => r.role === name)) ?? null
 
@@ -143,42 +139,15 @@ function businessesOf(deps: MetaDeps, auth: RequestAuth, currentLocations: Locat
 export function updateMe(db: Db, auth: RequestAuth, input: UpdateMeInput) {
   const { actor } = auth
   if (!actor.staffUserId) throw forbidden('Only a staff user has a profile')
-  const id = actor.staffUserId
-  return inWriteTransaction(db, (tx) => {
-    const before = findStaffUser(tx, id)!
-    if (Date.parse(input.expectedUpdatedAt) !== Date.parse(before.updatedAt)) {
-      throw conflict('The profile changed since you read it; reload and try again', {
-        updatedAt: before.updatedAt,
-      })
-    }
-    const { expectedUpdatedAt: _expected, ...patch } = input
-    patch.firstName = patch.firstName.trim()
-    patch.lastName = patch.lastName.trim()
-    const changes = diffFields(before, patch)
-    let row = before
-    if (Object.keys(changes).length > 0) {
-      row = tx
-        .update(staffUsers)
-        .set({ ...patch, updatedAt: nextUpdatedAt(before.updatedAt) })
-        .where(eq(staffUsers.id, id))
-        .returning()
-        .get()
-      recordWrite(tx, actor, {
-        action: 'staff.update_self',
-        entityType: 'staff_user',
-        entityId: id,
-        metadata: { changes },
-      })
-    }
-    return {
-      id: row.id,
-      email: row.email,
-      firstName: row.firstName,
-      lastName: row.lastName,
-      phoneCountryCode: row.phoneCountryCode,
-      phoneNumber: row.phoneNumber,
-      postalCode: row.postalCode,
-      updatedAt: row.updatedAt,
-    }
-  })
+  const row = updateOwnProfile(db, actor, actor.staffUserId, input)
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    phoneCountryCode: row.phoneCountryCode,
+    phoneNumber: row.phoneNumber,
+    postalCode: row.postalCode,
+    updatedAt: row.updatedAt,
+  }
 }

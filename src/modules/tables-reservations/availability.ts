@@ -2,8 +2,13 @@
 // signed option token that create redeems.
 import { notFound } from '../../platform/http/problem'
 import type { Db } from '../../platform/tenancy/databases'
-import { type Bookable, bookableExperiences, experienceByPrivateLink, occurrencesOn } from '../experiences'
-import { paymentRequiredOptions } from '../experiences/schema'
+import {
+  type Bookable,
+  bookableExperiences,
+  experienceByPrivateLink,
+  occurrencesOn,
+  paymentRequiredOptions,
+} from '../experiences'
 import { getLocation } from '../locations'
 import { bookedCovers } from './service'
 import { type OptionClaims, signOptionToken } from './tokens'

@@ -23,4 +23,4 @@ export const tablesReservationsFamily = family({
 })
 
 // What the other families may use.
-export { createTablesReservation } from './service'
+export { createTablesReservation, tablesReservationExists } from './service'

@@ -11,8 +11,14 @@ import { ApiError, conflict, invalid, notFound } from '../../platform/http/probl
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
-import { currentVersionRow, endOf, getExperienceRow, getVersionRow, occurrenceAt } from '../experiences'
-import { paymentRequiredOptions } from '../experiences/schema'
+import {
+  currentVersionRow,
+  endOf,
+  getExperienceRow,
+  getVersionRow,
+  occurrenceAt,
+  paymentRequiredOptions,
+} from '../experiences'
 import { getLocation } from '../locations'
 import type { optionUnavailableReasons } from './model'
 import { type TablesReservationRow, tablesReservations } from './schema'
@@ -226,6 +232,14 @@ export function createTablesReservation(
  * location rule for these routes: the platform has already kept the path's location within the
  * request's scope, so the reservation is too (no `locatedBy` needed).
  */
+/** Whether a reservation of the tables dashboard has this id (at any location). */
+export const tablesReservationExists = (db: Queryable, id: string): boolean =>
+  db
+    .select({ id: tablesReservations.id })
+    .from(tablesReservations)
+    .where(eq(tablesReservations.id, id))
+    .get() !== undefined
+
 export function getTablesReservationRow(db: Queryable, locationId: string, id: string): TablesReservationRow {
   const row = db
     .select()

@@ -9,7 +9,7 @@ import { ApiError } from '../../platform/http/problem'
 import { nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
-import { type PaymentOption, paymentOptions } from '../experiences/schema'
+import { type PaymentOption, paymentOptions } from '../experiences'
 import { tablesSigningKeys } from './schema'
 
 export const OPTION_TOKEN_TTL_SECONDS = 15 * 60

@@ -50,4 +50,4 @@ export {
 export { registerDynamicSource } from './dynamic'
 export type { ConditionSet, ConditionShape, FieldKind } from './fields'
 export { allOperators, assertConditionShape, conditionsMatch, objectTypes } from './fields'
-export { createTag } from './service'
+export { createTag, findTag, findTagOf } from './service'

@@ -15,6 +15,7 @@ import {
   isTagObjectType,
   objectTypes,
   type TagObjectType,
+  type TagObjectTypeName,
 } from './fields'
 import type { CreateTagInput, UpdateTagInput } from './model'
 import { type TagRow, tagAssignments, tags } from './schema'
@@ -172,3 +173,15 @@ export function deleteTag(db: Db, actor: Actor, objectType: TagObjectType, id: s
     })
   })
 }
+
+/** A tag of an object type, by id; undefined when none (or one of another type). */
+export const findTagOf = (db: Queryable, objectType: TagObjectTypeName, id: string): TagRow | undefined =>
+  db
+    .select()
+    .from(tags)
+    .where(and(eq(tags.id, id), eq(tags.objectType, objectType)))
+    .get()
+
+/** A tag by id, of whichever object type; undefined when none. */
+export const findTag = (db: Queryable, id: string): TagRow | undefined =>
+  db.select().from(tags).where(eq(tags.id, id)).get()

@@ -17,4 +17,4 @@ export const vendorsFamily = family({
 })
 
 // What the other families may use.
-export { createVendor } from './service'
+export { createVendor, findVendor } from './service'

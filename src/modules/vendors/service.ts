@@ -25,8 +25,10 @@ export function listVendors(db: Queryable, query: { q?: string } & PageRequest) 
   return { vendors: rows, page: { total, page: query.page, limit: query.limit } }
 }
 
+export const findVendor = (db: Queryable, id: string): VendorRow | undefined => rowById(db, vendors, id)
+
 export function getVendor(db: Queryable, id: string): VendorRow {
-  const row = rowById(db, vendors, id)
+  const row = findVendor(db, id)
   if (!row) throw notFound('vendor', id)
   return row
 }

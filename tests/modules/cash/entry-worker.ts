@@ -2,11 +2,14 @@
 // the lost-update test. Usage: bun entry-worker.ts <databasePath> <tenantId> <drawerId> <count>
 // Prints the balanceDelta of every entry it wrote, as JSON.
 import { drizzle } from 'drizzle-orm/bun-sqlite'
+import { registerFamilies } from '../../../src/modules'
 import { addEntry } from '../../../src/modules/cash/entries'
 import { systemActor } from '../../../src/platform/auth/actor'
 import type { Db } from '../../../src/platform/tenancy/databases'
 import { openSqlite } from '../../../src/platform/tenancy/sqlite'
 
+// The closeout that follows each entry asks payments, which lend it their part.
+registerFamilies()
 const [path, tenantId, drawerId, count] = process.argv.slice(2) as [string, string, string, string]
 const sqlite = openSqlite(path, { synchronous: 'NORMAL', busyTimeoutMs: 30_000 })
 const db = drizzle({ client: sqlite }) as Db

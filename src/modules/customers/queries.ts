@@ -1,0 +1,64 @@
+// Named queries of customers' tables that other families ask through the front door (index.ts).
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import { searchColumns } from '../../platform/http/paging'
+import type { Queryable } from '../../platform/tenancy/transaction'
+import {
+  type AddressRow,
+  type CustomerRow,
+  customerAddresses,
+  customerPaymentMethods,
+  customers,
+  type PaymentMethodRow,
+} from './schema'
+
+/** An address of a customer's, by id; undefined when it is not one of theirs (or none). */
+export const findCustomerAddress = (
+  db: Queryable,
+  customerId: string,
+  addressId: string,
+): AddressRow | undefined =>
+  db
+    .select()
+    .from(customerAddresses)
+    .where(and(eq(customerAddresses.id, addressId), eq(customerAddresses.customerId, customerId)))
+    .get()
+
+/** An address by id, whoever's it is. */
+export const findAddress = (db: Queryable, addressId: string): AddressRow | undefined =>
+  db.select().from(customerAddresses).where(eq(customerAddresses.id, addressId)).get()
+
+/** A stored card of a customer's, by id; undefined when it is not one of theirs (or none). */
+export const findCustomerPaymentMethod = (
+  db: Queryable,
+  customerId: string,
+  paymentMethodId: string,
+): PaymentMethodRow | undefined =>
+  db
+    .select()
+    .from(customerPaymentMethods)
+    .where(
+      and(eq(customerPaymentMethods.id, paymentMethodId), eq(customerPaymentMethods.customerId, customerId)),
+    )
+    .get()
+
+/** The customers of these ids that exist (merged-away ids are not followed). */
+export function customersByIds(db: Queryable, ids: readonly string[]): Map<string, CustomerRow> {
+  if (ids.length === 0) return new Map()
+  return new Map(
+    db
+      .select()
+      .from(customers)
+      .where(inArray(customers.id, [...new Set(ids)]))
+      .all()
+      .map((c) => [c.id, c]),
+  )
+}
+
+/**
+ * SQL for the ids of the customers whose first or last name or email contains `q` (a
+ * parenthesised subquery); undefined for no `q`.
+ */
+export function customerIdsMatching(q: string | undefined): SQL | undefined {
+  const match = searchColumns(q, [customers.firstName, customers.lastName, customers.email])
+  return match && sql`(SELECT ${customers.id} FROM ${customers} WHERE ${match})`
+}

@@ -1,6 +1,6 @@
 // Every environment variable the service reads, parsed and validated in one place.
 // A bad value stops start-up with one line naming the variable (see ConfigError).
-import { hostname, totalmem } from 'node:os'
+import { availableParallelism, hostname, totalmem } from 'node:os'
 import { resolve } from 'node:path'
 
 /** How deep objects and arrays may nest in a JSON body: deeper than any schema here needs. */
@@ -19,6 +19,13 @@ export interface Config {
   tenantPoolMemory: number
   /** At most this many open tenant databases, whatever their memory; unset: memory decides. */
   tenantPoolSize: number | undefined
+  /**
+   * HTTP worker processes of `serve`, beside one primary that runs the jobs (src/cli/workers.ts);
+   * 1: one process serves and runs everything. One on a cluster's node.
+   */
+  workers: number
+  /** Set only in a worker's environment, by its primary: the worker's id (1..WORKERS). */
+  workerId: number | undefined
   /** JWKS of the identity provider; when absent the built-in development issuer is on. */
   authJwksUrl: string | undefined
   authIssuer: string
@@ -283,6 +290,17 @@ function operatorClaim(env: Env, name: string): OperatorClaim | undefined {
   return { name: match[1]!, value: match[2] ?? null }
 }
 
+/** The variable a primary sets in each worker's environment (never set by hand). */
+export const WORKER_ID_VARIABLE = 'RESTAURANT_OPS_WORKER_ID'
+
+/** WORKERS: the machine's cores by default; one on a cluster's node, whose routing is per process. */
+function workers(env: Env): number {
+  const clustered = Boolean(env.CLUSTER_ETCD_URL?.trim())
+  const count = integer(env, 'WORKERS', clustered ? 1 : availableParallelism(), 1, 256)
+  if (clustered && count > 1) throw new ConfigError('WORKERS', 'a cluster node serves in one process: set 1')
+  return count
+}
+
 function cluster(env: Env, replica: string | undefined): ClusterConfig | undefined {
   const etcdUrl = url(env, 'CLUSTER_ETCD_URL')
   if (!etcdUrl) {
@@ -345,6 +363,8 @@ export function loadConfig(env: Env = process.env): Config {
     tenantPoolSize: env.TENANT_POOL_SIZE?.trim()
       ? integer(env, 'TENANT_POOL_SIZE', 1, 1, 1_000_000)
       : undefined,
+    workers: workers(env),
+    workerId: env[WORKER_ID_VARIABLE]?.trim() ? integer(env, WORKER_ID_VARIABLE, 1, 1, 256) : undefined,
     authJwksUrl: url(env, 'AUTH_JWKS_URL'),
     authIssuer: text(env, 'AUTH_ISSUER', 'restaurant-ops-dev'),
     authAudience: text(env, 'AUTH_AUDIENCE', 'restaurant-ops'),

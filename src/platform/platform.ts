@@ -22,6 +22,7 @@ import { createMessageSender, type MessageSender } from './messaging/sender'
 import { authenticateOperator, type OperatorPlugin, operatorPlugin } from './operator/plugin'
 import { openPaymentProvider } from './payments'
 import type { PaymentProvider } from './payments/provider'
+import type { PrimaryLink } from './primary-link'
 import { openObjectStore } from './storage'
 import type { ObjectStore } from './storage/store'
 import { type DatabaseHandle, openControlDatabase, type PoolLimits, TenantPool } from './tenancy/databases'
@@ -69,6 +70,8 @@ export interface Platform {
   payments: PaymentProvider
   /** Closes at once: jobs stop being scheduled, databases close. */
   close(): void
+  /** In an HTTP worker (WORKERS > 1): its line to the primary, which runs the jobs. */
+  primary: PrimaryLink | null
 }
 
 export interface PlatformOptions {
@@ -88,6 +91,11 @@ export interface PlatformOptions {
    * CLI's commands commit each write at once: they may exit right after it.
    */
   serving?: boolean
+  /**
+   * An HTTP worker of `serve` (src/cli/workers.ts): its scheduler never starts, triggers and
+   * delivery hints go to the primary, and its log lines carry its id.
+   */
+  primary?: PrimaryLink
 }
 
 /** Files kept for everything but pooled tenants: the control database, sockets, Litestream's pipes. */
@@ -128,7 +136,8 @@ function poolLimits(config: Config, log: Logger, serving: boolean, tenants: numb
 }
 
 export async function openPlatform(config: Config, options: PlatformOptions): Promise<Platform> {
-  const log = createLogger(config.logLevel)
+  const primary = options.primary ?? null
+  const log = createLogger(config.logLevel, primary ? { worker: primary.workerId } : {})
   const sqliteOptions = {
     synchronous: config.sqliteSynchronous,
     busyTimeoutMs: config.sqliteBusyTimeoutMs,
@@ -185,9 +194,9 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
   }
   const forgetTimeZones = registerTimeZoneSource((tenantId) => deps.tenants.byTenantId(tenantId)?.timezone)
   const operatorDeps = { control: control.db, verifyToken, claim: config.authOperatorClaim }
-  const jobs = new Scheduler(log)
+  const jobs = new Scheduler(log, primary)
   const storage = openObjectStore(config)
-  const webhooks = new DeliveryWorker({ config, log, control, pool, jobs, dueIndex })
+  const webhooks = new DeliveryWorker({ config, log, control, pool, jobs, dueIndex, primary })
   const expiring: DueWorkSource = {
     job: 'idempotency.purge',
     nextWork: (_tenant, db) => nextIdempotencyExpiry(db),
@@ -244,5 +253,6 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
       close()
     },
     close,
+    primary,
   }
 }

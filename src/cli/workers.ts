@@ -121,9 +121,11 @@ export class WorkerProcesses {
         this.tell()
         return
       case 'trigger':
-        return jobs.trigger(message.job)
+        jobs.trigger(message.job)
+        return
       case 'wake':
-        return webhooks.wake(message.tenantId)
+        webhooks.wake(message.tenantId)
+        return
       case 'committed':
         for (const path of message.paths) replication?.noteWrite(path)
     }

@@ -54,7 +54,10 @@ export class DeliveryWorker {
 
   /** A tenant has something new to deliver: visit it soon. */
   wake(tenantId: string): void {
-    if (this.deps.primary) return this.deps.primary.wake(tenantId)
+    if (this.deps.primary) {
+      this.deps.primary.wake(tenantId)
+      return
+    }
     this.due.set(tenantId, 0)
     this.hinted.add(tenantId)
     this.deps.jobs.trigger(DELIVERY_JOB)

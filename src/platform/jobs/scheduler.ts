@@ -139,7 +139,10 @@ export class Scheduler {
 
   /** Asks for a run soon: now if idle, right after the current run otherwise. No-op when stopped. */
   trigger(name: string): void {
-    if (this.primary) return this.primary.trigger(name)
+    if (this.primary) {
+      this.primary.trigger(name)
+      return
+    }
     const job = this.jobs.get(name)
     if (!job || !this.started) return
     if (job.current) {

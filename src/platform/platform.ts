@@ -9,7 +9,7 @@ import { type DevIssuer, openDevIssuer } from './auth/dev-issuer'
 import { createTokenVerifier } from './auth/jwt'
 import { type AuthPlugin, authPlugin } from './auth/plugin'
 import { PrincipalCache, TenantDirectory } from './auth/principal-cache'
-import { FixedWindowLimiter } from './auth/rate-limit'
+import { SharedWindowLimiter } from './auth/rate-limit'
 import type { LitestreamSupervisor } from './backup/litestream'
 import { ClusterNode } from './cluster/node'
 import { DeliveryWorker } from './events/worker'
@@ -187,7 +187,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     pool,
     verifyToken,
     trustStaffUserIdHeader: options.trustStaffUserIdHeader ?? false,
-    limiter: new FixedWindowLimiter(),
+    limiter: new SharedWindowLimiter(config.dataDir),
     access: options.access,
     principals: new PrincipalCache(signals),
     tenants: new TenantDirectory(control.db, signals),

@@ -31,6 +31,8 @@ const QUIET_WINDOW_MS = 250
 const DEFAULT_TENANT_WORK = 'defaultTenant'
 /** A worker's readiness check until its primary's first status arrives. */
 const PRIMARY_STATUS_WORK = 'primary'
+/** How long after SHUTDOWN_TIMEOUT_MS a primary waits for the workers that are cutting their requests. */
+const WORKERS_DEADLINE_GRACE_MS = 2000
 
 /** Litestream when LITESTREAM_REPLICA_URL is set, else scheduled snapshots (BACKUP_INTERVAL). */
 function startBackups(platform: Platform): void {
@@ -181,31 +183,36 @@ export async function serve(config: Config): Promise<void> {
     seeding.abort()
     drain.begin()
     log.info('shutting down', { signal, inFlight: http_?.server.pendingRequests ?? 0 })
-    setTimeout(() => {
-      log.error('shutdown took longer than SHUTDOWN_TIMEOUT_MS: exiting anyway', {
-        timeoutMs: config.shutdownTimeoutMs,
-        cutRequests: http_?.server.pendingRequests ?? 0,
-        runningJobs: platform.jobs
-          .status()
-          .filter((job) => job.running)
-          .map((job) => job.name),
-      })
-      processes?.kill()
-      void platform.replication?.stop()
-      releaseLock()
-      process.exit(1)
-    }, config.shutdownTimeoutMs)
+    // Workers keep the deadline themselves (each cuts its own requests): the primary's comes after.
+    setTimeout(
+      () => {
+        log.error('shutdown took longer than SHUTDOWN_TIMEOUT_MS: exiting anyway', {
+          timeoutMs: config.shutdownTimeoutMs,
+          cutRequests: http_?.server.pendingRequests ?? 0,
+          runningJobs: platform.jobs
+            .status()
+            .filter((job) => job.running)
+            .map((job) => job.name),
+        })
+        processes?.kill()
+        void platform.replication?.stop()
+        releaseLock()
+        process.exit(1)
+      },
+      config.shutdownTimeoutMs + (processes ? WORKERS_DEADLINE_GRACE_MS : 0),
+    )
     // Every worker drains as one process does; then jobs finish (webhook requests record their
     // attempts), Litestream makes its last sync, and every database closes.
     if (http_) await stopListening(platform, drain, http_.app)
-    await processes?.stop()
+    // A worker that had to cut requests exits 1, and so does `serve`.
+    const workersStopped = (await processes?.stop()) ?? true
     await platform.jobs.stop()
     await platform.replication?.stop()
     // After Litestream's last sync: the other nodes claim this node's tenants at once.
     await platform.cluster?.stop()
     await platform.shutdown()
     releaseLock()
-    process.exit(exitCode)
+    process.exit(workersStopped ? exitCode : 1)
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
@@ -259,6 +266,13 @@ async function serveAsWorker(config: Config): Promise<void> {
     stopping = true
     drain.begin()
     log.info('shutting down', { signal, inFlight: server.pendingRequests })
+    setTimeout(() => {
+      log.error('shutdown took longer than SHUTDOWN_TIMEOUT_MS: exiting anyway', {
+        timeoutMs: config.shutdownTimeoutMs,
+        cutRequests: server.pendingRequests,
+      })
+      process.exit(1)
+    }, config.shutdownTimeoutMs)
     await stopListening(platform, drain, app)
     await platform.shutdown()
     process.exit(0)

@@ -74,8 +74,11 @@ export class WorkerProcesses {
     return [...this.workers.values()].map((worker) => ({ ...worker.state }))
   }
 
-  /** Drains every worker (each stops as a single `serve` does on SIGTERM) and waits for them. */
-  async stop(): Promise<void> {
+  /**
+   * Drains every worker (each stops as a single `serve` does on SIGTERM) and waits for them: true
+   * when every one stopped cleanly.
+   */
+  async stop(): Promise<boolean> {
     this.stopping = true
     clearInterval(this.timer)
     const exits = [...this.workers.values()].map((worker) => {
@@ -83,7 +86,7 @@ export class WorkerProcesses {
       worker.process.kill('SIGTERM')
       return worker.process.exited
     })
-    await Promise.all(exits)
+    return (await Promise.all(exits)).every((code) => code === 0)
   }
 
   /** At once, at the end of a shutdown that took too long. */

@@ -125,6 +125,26 @@ describe('serve with two workers on one port', () => {
     expect((await ask(first!, 'GET', path, created.token)).status).toBe(401)
   })
 
+  test('passcode lockouts hold across the workers: five wrong guesses spread over both lock the staff user on both', async () => {
+    const staff = await shared.cli(
+      ...['staff', 'create', '--tenant', 'default', '--email', 'pos@default.test', '--first-name', 'Pat'],
+      ...['--last-name', 'Lee', '--role', 'staff', '--location', locationId, '--passcode', '4821'],
+    )
+    const [first, second] = [...connections.values()]
+    const signIn = async (connection: RawConnection, passcode: string) => {
+      const body = { locationId, staffUserId: staff.id, passcode }
+      await connection.send(
+        requestBytes('POST', '/auth/passcode-sessions', { 'x-tenant-slug': 'default' }, body),
+      )
+      return (await connection.response())!.status
+    }
+    const guesses: number[] = []
+    for (let i = 0; i < 5; i++) guesses.push(await signIn(i % 2 ? first! : second!, '0000'))
+    expect(guesses).toEqual([401, 401, 401, 401, 401])
+    expect(await signIn(first!, '4821')).toBe(429)
+    expect(await signIn(second!, '4821')).toBe(429)
+  })
+
   test('kill -9 of a worker under a write load loses no acknowledged write; the port keeps answering', async () => {
     const before = await workersOf(server, operatorKey)
     const victim = before.find((worker) => worker.id === 1)!

@@ -303,17 +303,24 @@ try {
   const customerPath = `/customers/${single.customerId}`
   const fixedArgs = () => [single.token, single.tenantId]
 
-  /** POST /customers with a unique email each (the probe's too: each scenario gets its own). */
+  /** POST /customers with a unique email each (the probe's too). */
   const customerCreates = () => ({
     path: '/',
     script: 'create' as const,
     args: () => [...fixedArgs(), nextNonce()],
     probe: {
       path: '/customers',
-      init: {
-        method: 'POST',
-        headers: { ...bearer(single), 'content-type': 'application/json' },
-        body: JSON.stringify({ firstName: 'Probe', lastName: 'Test', email: `p-${nextNonce()}@bench.test` }),
+      // A fresh email for each server measured (single and service write to one tenant).
+      get init() {
+        return {
+          method: 'POST',
+          headers: { ...bearer(single), 'content-type': 'application/json' },
+          body: JSON.stringify({
+            firstName: 'Probe',
+            lastName: 'Test',
+            email: `p-${nextNonce()}@bench.test`,
+          }),
+        }
       },
     },
   })

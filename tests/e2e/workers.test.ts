@@ -1,6 +1,7 @@
 // `serve` with two HTTP workers behind one port (WORKERS=2, src/cli/workers.ts): what one process
 // kept in memory holds across them, and the faults of a worker and of the primary.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { startReceiver, waitFor } from '../modules/webhooks/receiver'
 import { type RunningServer, sharedDataDir, sourceCommand, startServer } from './cli'
 import { RawConnection, requestBytes } from './raw-http'
 
@@ -44,7 +45,7 @@ async function workersOf(server: RunningServer, operatorKey: string): Promise<He
 }
 
 describe('serve with two workers on one port', () => {
-  const shared = sharedDataDir({ WORKERS: '2' })
+  const shared = sharedDataDir({ WORKERS: '2', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })
   let server: RunningServer
   let locationId: string
   let ownerToken: string
@@ -143,6 +144,25 @@ describe('serve with two workers on one port', () => {
     expect(guesses).toEqual([401, 401, 401, 401, 401])
     expect(await signIn(first!, '4821')).toBe(429)
     expect(await signIn(second!, '4821')).toBe(429)
+  })
+
+  test("a worker's write is delivered to webhooks by the primary at once, once", async () => {
+    const receiver = startReceiver()
+    try {
+      const [first, second] = [...connections.values()]
+      const subscription = { object: 'vendor', action: 'create', url: receiver.url }
+      expect((await ask(first!, 'POST', '/web-hook', ownerToken, subscription)).status).toBe(201)
+      const created = await ask(second!, 'POST', '/vendor', ownerToken, { name: 'Delivered' })
+      expect(created.status).toBe(201)
+      // The primary's sweep of the due index runs every five minutes: only the worker's hint
+      // brings the delivery within the wait.
+      await waitFor(() => receiver.received.length > 0, 'the delivery')
+      expect(receiver.received.map((delivery) => delivery.json.payload.id)).toEqual([
+        JSON.parse(created.body).id,
+      ])
+    } finally {
+      receiver.stop()
+    }
   })
 
   test('kill -9 of a worker under a write load loses no acknowledged write; the port keeps answering', async () => {

@@ -96,7 +96,7 @@ export class Scheduler {
   }
 
   start(): void {
-    if (this.started) return
+    if (this.started || this.primary) return
     this.started = true
     this.stopping = false
     this.abort = new AbortController()

@@ -93,10 +93,10 @@ interface Scenario {
   args: () => string[]
   /** One request checked before the load, so a misconfigured server fails loudly. */
   probe: { path: string; init: RequestInit }
-  /** Called on the service before its warm-up. */
-  beforeService?: (server: RunningServer) => Promise<void>
-  /** Called on the service after its measured run. */
-  afterService?: (server: RunningServer) => Promise<void> | void
+  /** Called on the service (single or default) before its warm-up, with the key its figures go under. */
+  beforeService?: (server: RunningServer, key: string) => Promise<void>
+  /** Called on the service (single or default) after its measured run. */
+  afterService?: (server: RunningServer, key: string) => Promise<void> | void
 }
 
 interface Measured {
@@ -137,14 +137,14 @@ async function firstJobPass(url: string): Promise<number> {
 async function measure(scenario: Scenario, comparator: Comparator): Promise<LoadResult> {
   const server = await scenario.servers[comparator]!()
   try {
+    const key = comparator === 'service' ? scenario.key : `${scenario.key} single`
     if (isService(comparator)) {
-      const key = comparator === 'service' ? scenario.key : `${scenario.key} single`
       extra.firstJobPassSeconds[key] = await firstJobPass(server.url)
       extra.cpuAfterFirstPassSeconds[key] = cpuSeconds(server.pid)
     }
     const probe = await fetch(`${server.url}${scenario.probe.path}`, scenario.probe.init)
     if (!probe.ok) throw new Error(`${scenario.key} on ${comparator}: ${probe.status} ${await probe.text()}`)
-    if (comparator === 'service') await scenario.beforeService?.(server)
+    if (isService(comparator)) await scenario.beforeService?.(server, key)
     const run = {
       url: `${server.url}${scenario.path}`,
       script: scenario.script,
@@ -153,7 +153,7 @@ async function measure(scenario: Scenario, comparator: Comparator): Promise<Load
     }
     await wrk({ ...run, seconds: options.warmup, args: scenario.args() })
     const result = await wrk({ ...run, seconds: options.duration, args: scenario.args() })
-    if (comparator === 'service') await scenario.afterService?.(server)
+    if (isService(comparator)) await scenario.afterService?.(server, key)
     // The primary and its workers together.
     if (isService(comparator)) extra.rssMb[`${scenario.key} ${comparator}`] ??= rssMb(server.pid)
     return result
@@ -380,22 +380,29 @@ try {
         title: options.pools.length > 1 ? `${title}, pool ${pool}` : title,
         servers: {
           bare: singleServers.bare,
-          service: () =>
-            startServer(sourceCommand, {
-              ...serverEnv,
-              DATA_DIR: dir,
-              ...(pool === 'default' ? {} : { TENANT_POOL_MEMORY: pool }),
-            }),
+          ...Object.fromEntries(
+            (['single', 'service'] as const).map((comparator) => [
+              comparator,
+              () =>
+                startServer(sourceCommand, {
+                  ...serverEnv,
+                  DATA_DIR: dir,
+                  ...(pool === 'default' ? {} : { TENANT_POOL_MEMORY: pool }),
+                  ...(comparator === 'single' ? { WORKERS: '1' } : {}),
+                }),
+            ]),
+          ),
         },
         path: '/',
         script: 'spread',
         args: () => [targets, ...distribution],
         probe: { path: `/customers/${tenants[0]!.customerId}`, init: { headers: bearer(tenants[0]!) } },
-        beforeService: async (server) => {
-          extra.firstReadOfEachSeconds[pooled] = await readEachTenant(server.url, tenants)
+        beforeService: async (server, measuredKey) => {
+          extra.firstReadOfEachSeconds[measuredKey] = await readEachTenant(server.url, tenants)
         },
-        afterService: async (server) => {
-          extra.pool[pooled] = await poolStats(server.url, operatorKey)
+        afterService: async (server, measuredKey) => {
+          // With workers: the pool of the worker that answered.
+          extra.pool[measuredKey] = await poolStats(server.url, operatorKey)
         },
       })
     }

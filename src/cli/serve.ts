@@ -162,11 +162,11 @@ export async function serve(config: Config): Promise<void> {
   if (demo) platform.startupWork.add(DEFAULT_TENANT_WORK)
   // One process serves and runs the jobs, or a primary runs them beside its HTTP workers.
   const drain = new Drain()
-  const http_ = workers ? null : await listen(platform, drain, config.port, false)
+  const listener = workers ? null : await listen(platform, drain, config.port, false)
   const processes = workers ? new WorkerProcesses(platform, workers) : null
   platform.jobs.start()
-  const port = http_ ? http_.server.port! : await processes!.start()
-  const hostName = http_ ? http_.server.hostname : config.host
+  const port = listener ? listener.server.port! : await processes!.start()
+  const hostName = listener ? listener.server.hostname : config.host
   const url = `http://${hostName}:${port}`
   if (platform.cluster) {
     const host = config.host === '0.0.0.0' || config.host === '::' ? hostname() : config.host
@@ -182,13 +182,13 @@ export async function serve(config: Config): Promise<void> {
     // A stop during a first start leaves no half-made default tenant behind.
     seeding.abort()
     drain.begin()
-    log.info('shutting down', { signal, inFlight: http_?.server.pendingRequests ?? 0 })
+    log.info('shutting down', { signal, inFlight: listener?.server.pendingRequests ?? 0 })
     // Workers keep the deadline themselves (each cuts its own requests): the primary's comes after.
     setTimeout(
       () => {
         log.error('shutdown took longer than SHUTDOWN_TIMEOUT_MS: exiting anyway', {
           timeoutMs: config.shutdownTimeoutMs,
-          cutRequests: http_?.server.pendingRequests ?? 0,
+          cutRequests: listener?.server.pendingRequests ?? 0,
           runningJobs: platform.jobs
             .status()
             .filter((job) => job.running)
@@ -203,7 +203,7 @@ export async function serve(config: Config): Promise<void> {
     )
     // Every worker drains as one process does; then jobs finish (webhook requests record their
     // attempts), Litestream makes its last sync, and every database closes.
-    if (http_) await stopListening(platform, drain, http_.app)
+    if (listener) await stopListening(platform, drain, listener.app)
     // A worker that had to cut requests exits 1, and so does `serve`.
     const workersStopped = (await processes?.stop()) ?? true
     await platform.jobs.stop()

@@ -88,7 +88,7 @@ export async function wrk(run: WrkRun): Promise<LoadResult> {
 }
 
 /** The process and its descendants (a `serve` with WORKERS > 1: the primary and its workers). */
-function processTree(pid: number): number[] {
+export function processTree(pid: number): number[] {
   const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
     .trim()
     .split(/\s+/)
@@ -111,10 +111,11 @@ export function cpuSeconds(pid: number): number {
  * runtime's code, mapped files) count once per process, so it is an upper bound for several.
  */
 export function rssMb(pid: number): number {
-  let kb = 0
-  for (const member of processTree(pid)) {
-    const status = readFileSync(`/proc/${member}/status`, 'utf8')
-    kb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
-  }
-  return Math.round(kb / 1024)
+  return processTree(pid).reduce((sum, member) => sum + processRssMb(member), 0)
+}
+
+/** Resident set size of one process, in MB (Linux). */
+export function processRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
 }

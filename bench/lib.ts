@@ -87,17 +87,37 @@ export async function wrk(run: WrkRun): Promise<LoadResult> {
   }
 }
 
-/** User and system CPU a process has used, in seconds (Linux, clock ticks of 1/100 s). */
-export function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / 100
+/** The process and its descendants (a `serve` with WORKERS > 1: the primary and its workers). */
+export function processTree(pid: number): number[] {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+  return [pid, ...children.flatMap((child) => processTree(Number(child)))]
 }
 
-/** Resident set size of a process, in MB (Linux). */
+/** User and system CPU a process and its descendants have used, in seconds (Linux, ticks of 1/100 s). */
+export function cpuSeconds(pid: number): number {
+  let ticks = 0
+  for (const member of processTree(pid)) {
+    const fields = readFileSync(`/proc/${member}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    ticks += Number(fields[11]) + Number(fields[12])
+  }
+  return ticks / 100
+}
+
+/**
+ * Resident set size of a process and its descendants, in MB (Linux), summed: pages they share (the
+ * runtime's code, mapped files) count once per process, so it is an upper bound for several.
+ */
 export function rssMb(pid: number): number {
+  return processTree(pid).reduce((sum, member) => sum + processRssMb(member), 0)
+}
+
+/** Resident set size of one process, in MB (Linux). */
+export function processRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
-  return Math.round(kb / 1024)
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
 }
 
 /** The p-th percentile (0-100) of some samples, nearest rank. */

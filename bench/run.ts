@@ -1,6 +1,7 @@
 // The benchmark suite. Every scenario is measured, in the same run, against a bare Bun.serve
 // constant (bare), a hand-written Fastify + better-sqlite3 + jose peer (peer) and a minimal
-// Elysia + bun:sqlite ceiling (ceiling) where those implement the route, then the service; each
+// Elysia + bun:sqlite ceiling (ceiling) where those implement the route, the service in one process
+// (single: WORKERS=1), then the service as it starts by default (WORKERS = the cores); each
 // server its own process, one at a time, warmed up, then measured with wrk. Prints one Markdown
 // table with ratios and writes bench/results/latest.json.
 // Usage: npm run bench [-- --duration 10 --warmup 3 --threads 2 --connections 32 --only read,create]
@@ -78,8 +79,9 @@ if (peerWanted && !existsSync(join(peerDir, 'node_modules', 'better-sqlite3', 'b
   if (install.exitCode !== 0) throw new Error('npm ci --prefix bench/peer failed (the peer runs on Node 20+)')
 }
 
-type Comparator = 'bare' | 'peer' | 'ceiling' | 'service'
-const comparators: Comparator[] = ['bare', 'peer', 'ceiling', 'service']
+type Comparator = 'bare' | 'peer' | 'ceiling' | 'single' | 'service'
+const comparators: Comparator[] = ['bare', 'peer', 'ceiling', 'single', 'service']
+const isService = (comparator: Comparator) => comparator === 'single' || comparator === 'service'
 
 interface Scenario {
   key: string
@@ -91,10 +93,10 @@ interface Scenario {
   args: () => string[]
   /** One request checked before the load, so a misconfigured server fails loudly. */
   probe: { path: string; init: RequestInit }
-  /** Called on the service before its warm-up. */
-  beforeService?: (server: RunningServer) => Promise<void>
-  /** Called on the service after its measured run. */
-  afterService?: (server: RunningServer) => Promise<void> | void
+  /** Called on the service (single or default) before its warm-up, with the key its figures go under. */
+  beforeService?: (server: RunningServer, key: string) => Promise<void>
+  /** Called on the service (single or default) after its measured run. */
+  afterService?: (server: RunningServer, key: string) => Promise<void> | void
 }
 
 interface Measured {
@@ -135,13 +137,14 @@ async function firstJobPass(url: string): Promise<number> {
 async function measure(scenario: Scenario, comparator: Comparator): Promise<LoadResult> {
   const server = await scenario.servers[comparator]!()
   try {
-    if (comparator === 'service') {
-      extra.firstJobPassSeconds[scenario.key] = await firstJobPass(server.url)
-      extra.cpuAfterFirstPassSeconds[scenario.key] = cpuSeconds(server.pid)
+    const key = comparator === 'service' ? scenario.key : `${scenario.key} single`
+    if (isService(comparator)) {
+      extra.firstJobPassSeconds[key] = await firstJobPass(server.url)
+      extra.cpuAfterFirstPassSeconds[key] = cpuSeconds(server.pid)
     }
     const probe = await fetch(`${server.url}${scenario.probe.path}`, scenario.probe.init)
     if (!probe.ok) throw new Error(`${scenario.key} on ${comparator}: ${probe.status} ${await probe.text()}`)
-    if (comparator === 'service') await scenario.beforeService?.(server)
+    if (isService(comparator)) await scenario.beforeService?.(server, key)
     const run = {
       url: `${server.url}${scenario.path}`,
       script: scenario.script,
@@ -150,7 +153,9 @@ async function measure(scenario: Scenario, comparator: Comparator): Promise<Load
     }
     await wrk({ ...run, seconds: options.warmup, args: scenario.args() })
     const result = await wrk({ ...run, seconds: options.duration, args: scenario.args() })
-    if (comparator === 'service') await scenario.afterService?.(server)
+    if (isService(comparator)) await scenario.afterService?.(server, key)
+    // The primary and its workers together.
+    if (isService(comparator)) extra.rssMb[`${scenario.key} ${comparator}`] ??= rssMb(server.pid)
     return result
   } finally {
     await server.stop()
@@ -292,22 +297,30 @@ try {
         BENCH_TOKEN: single.token,
         BENCH_SUBJECT: single.subject,
       }),
+    single: () => startServer(sourceCommand, { ...serverEnv, DATA_DIR: singleDir, WORKERS: '1' }),
     service: () => startServer(sourceCommand, { ...serverEnv, DATA_DIR: singleDir }),
   }
   const customerPath = `/customers/${single.customerId}`
   const fixedArgs = () => [single.token, single.tenantId]
 
-  /** POST /customers with a unique email each (the probe's too: each scenario gets its own). */
+  /** POST /customers with a unique email each (the probe's too). */
   const customerCreates = () => ({
     path: '/',
     script: 'create' as const,
     args: () => [...fixedArgs(), nextNonce()],
     probe: {
       path: '/customers',
-      init: {
-        method: 'POST',
-        headers: { ...bearer(single), 'content-type': 'application/json' },
-        body: JSON.stringify({ firstName: 'Probe', lastName: 'Test', email: `p-${nextNonce()}@bench.test` }),
+      // A fresh email for each server measured (single and service write to one tenant).
+      get init() {
+        return {
+          method: 'POST',
+          headers: { ...bearer(single), 'content-type': 'application/json' },
+          body: JSON.stringify({
+            firstName: 'Probe',
+            lastName: 'Test',
+            email: `p-${nextNonce()}@bench.test`,
+          }),
+        }
       },
     },
   })
@@ -367,23 +380,29 @@ try {
         title: options.pools.length > 1 ? `${title}, pool ${pool}` : title,
         servers: {
           bare: singleServers.bare,
-          service: () =>
-            startServer(sourceCommand, {
-              ...serverEnv,
-              DATA_DIR: dir,
-              ...(pool === 'default' ? {} : { TENANT_POOL_MEMORY: pool }),
-            }),
+          ...Object.fromEntries(
+            (['single', 'service'] as const).map((comparator) => [
+              comparator,
+              () =>
+                startServer(sourceCommand, {
+                  ...serverEnv,
+                  DATA_DIR: dir,
+                  ...(pool === 'default' ? {} : { TENANT_POOL_MEMORY: pool }),
+                  ...(comparator === 'single' ? { WORKERS: '1' } : {}),
+                }),
+            ]),
+          ),
         },
         path: '/',
         script: 'spread',
         args: () => [targets, ...distribution],
         probe: { path: `/customers/${tenants[0]!.customerId}`, init: { headers: bearer(tenants[0]!) } },
-        beforeService: async (server) => {
-          extra.firstReadOfEachSeconds[pooled] = await readEachTenant(server.url, tenants)
+        beforeService: async (server, measuredKey) => {
+          extra.firstReadOfEachSeconds[measuredKey] = await readEachTenant(server.url, tenants)
         },
-        afterService: async (server) => {
-          extra.rssMb[pooled] = rssMb(server.pid)
-          extra.pool[pooled] = await poolStats(server.url, operatorKey)
+        afterService: async (server, measuredKey) => {
+          // With workers: the pool of the worker that answered.
+          extra.pool[measuredKey] = await poolStats(server.url, operatorKey)
         },
       })
     }
@@ -465,6 +484,7 @@ const withRatios = measured.map((m) => ({
         bare: ratio(r, m.results.bare),
         peer: ratio(r, m.results.peer),
         ceiling: ratio(r, m.results.ceiling),
+        single: ratio(r, m.results.single),
       },
     ]),
   ),
@@ -498,13 +518,15 @@ mkdirSync(join(import.meta.dir, 'results'), { recursive: true })
 writeFileSync(join(import.meta.dir, 'results', 'latest.json'), JSON.stringify(report, null, 2))
 
 const cell = (value: number | null) => (value === null ? '' : value.toFixed(3))
-console.log('| scenario | server | req/s | p50 ms | p99 ms | non-2xx | × bare | × peer | × ceiling | load |')
-console.log('|---|---|---|---|---|---|---|---|---|---|')
+console.log(
+  '| scenario | server | req/s | p50 ms | p99 ms | non-2xx | × bare | × peer | × ceiling | × single | load |',
+)
+console.log('|---|---|---|---|---|---|---|---|---|---|---|')
 for (const m of withRatios) {
   for (const [name, r] of Object.entries(m.results)) {
     const x = m.ratios[name]!
     console.log(
-      `| ${m.title} | ${name} | ${r.rps.toLocaleString('en')} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx}${r.socketErrors ? ` + ${r.socketErrors} socket errors` : ''} | ${cell(x.bare)} | ${cell(x.peer)} | ${cell(x.ceiling)} | ${r.load} |`,
+      `| ${m.title} | ${name} | ${r.rps.toLocaleString('en')} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx}${r.socketErrors ? ` + ${r.socketErrors} socket errors` : ''} | ${cell(x.bare)} | ${cell(x.peer)} | ${cell(x.ceiling)} | ${cell(x.single)} | ${r.load} |`,
     )
   }
 }
@@ -513,7 +535,8 @@ console.log(
     .map(([key, ratio]) => `${key} ${ratio}`)
     .join(', ')}`,
 )
-for (const [key, mb] of Object.entries(extra.rssMb)) console.log(`service RSS after ${key}: ${mb} MB`)
+for (const [key, mb] of Object.entries(extra.rssMb))
+  console.log(`service RSS (primary and workers, summed) after ${key}: ${mb} MB`)
 for (const [key, seconds] of Object.entries(extra.firstReadOfEachSeconds))
   console.log(`${key}: first read of every tenant, 32 at a time, before the warm-up: ${seconds} s`)
 for (const [key, stats] of Object.entries(extra.pool)) console.log(`${key}: pool ${JSON.stringify(stats)}`)

@@ -14933,6 +14933,19 @@ export interface operations {
                             /** @description Connections closed to make room. */
                             evictions: number;
                         };
+                        /** @description With several HTTP workers (WORKERS > 1): the id of the worker that answered. */
+                        worker?: number;
+                        /** @description With several HTTP workers (WORKERS > 1): each worker as the primary, which runs the jobs, last reported it (every second). */
+                        workers?: {
+                            id: number;
+                            /** @description Shown to operators only; null for anyone else. */
+                            pid: number | null;
+                            /** @enum {string} */
+                            state: "starting" | "serving" | "stopping" | "dead";
+                            startedAt: string;
+                            /** @description Times the primary started it again after it died. */
+                            restarts: number;
+                        }[];
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;
@@ -15029,6 +15042,19 @@ export interface operations {
                             /** @description Connections closed to make room. */
                             evictions: number;
                         };
+                        /** @description With several HTTP workers (WORKERS > 1): the id of the worker that answered. */
+                        worker?: number;
+                        /** @description With several HTTP workers (WORKERS > 1): each worker as the primary, which runs the jobs, last reported it (every second). */
+                        workers?: {
+                            id: number;
+                            /** @description Shown to operators only; null for anyone else. */
+                            pid: number | null;
+                            /** @enum {string} */
+                            state: "starting" | "serving" | "stopping" | "dead";
+                            startedAt: string;
+                            /** @description Times the primary started it again after it died. */
+                            restarts: number;
+                        }[];
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;
@@ -15132,6 +15158,19 @@ export interface operations {
                             /** @description Connections closed to make room. */
                             evictions: number;
                         };
+                        /** @description With several HTTP workers (WORKERS > 1): the id of the worker that answered. */
+                        worker?: number;
+                        /** @description With several HTTP workers (WORKERS > 1): each worker as the primary, which runs the jobs, last reported it (every second). */
+                        workers?: {
+                            id: number;
+                            /** @description Shown to operators only; null for anyone else. */
+                            pid: number | null;
+                            /** @enum {string} */
+                            state: "starting" | "serving" | "stopping" | "dead";
+                            startedAt: string;
+                            /** @description Times the primary started it again after it died. */
+                            restarts: number;
+                        }[];
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;
@@ -15228,6 +15267,19 @@ export interface operations {
                             /** @description Connections closed to make room. */
                             evictions: number;
                         };
+                        /** @description With several HTTP workers (WORKERS > 1): the id of the worker that answered. */
+                        worker?: number;
+                        /** @description With several HTTP workers (WORKERS > 1): each worker as the primary, which runs the jobs, last reported it (every second). */
+                        workers?: {
+                            id: number;
+                            /** @description Shown to operators only; null for anyone else. */
+                            pid: number | null;
+                            /** @enum {string} */
+                            state: "starting" | "serving" | "stopping" | "dead";
+                            startedAt: string;
+                            /** @description Times the primary started it again after it died. */
+                            restarts: number;
+                        }[];
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;
@@ -15331,6 +15383,19 @@ export interface operations {
                             /** @description Connections closed to make room. */
                             evictions: number;
                         };
+                        /** @description With several HTTP workers (WORKERS > 1): the id of the worker that answered. */
+                        worker?: number;
+                        /** @description With several HTTP workers (WORKERS > 1): each worker as the primary, which runs the jobs, last reported it (every second). */
+                        workers?: {
+                            id: number;
+                            /** @description Shown to operators only; null for anyone else. */
+                            pid: number | null;
+                            /** @enum {string} */
+                            state: "starting" | "serving" | "stopping" | "dead";
+                            startedAt: string;
+                            /** @description Times the primary started it again after it died. */
+                            restarts: number;
+                        }[];
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;
@@ -15427,6 +15492,19 @@ export interface operations {
                             /** @description Connections closed to make room. */
                             evictions: number;
                         };
+                        /** @description With several HTTP workers (WORKERS > 1): the id of the worker that answered. */
+                        worker?: number;
+                        /** @description With several HTTP workers (WORKERS > 1): each worker as the primary, which runs the jobs, last reported it (every second). */
+                        workers?: {
+                            id: number;
+                            /** @description Shown to operators only; null for anyone else. */
+                            pid: number | null;
+                            /** @enum {string} */
+                            state: "starting" | "serving" | "stopping" | "dead";
+                            startedAt: string;
+                            /** @description Times the primary started it again after it died. */
+                            restarts: number;
+                        }[];
                         /** @description Several nodes (CLUSTER_ETCD_URL): this node, and the last failover in the cluster. */
                         cluster?: {
                             node: string;

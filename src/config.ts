@@ -19,6 +19,13 @@ export interface Config {
   tenantPoolMemory: number
   /** At most this many open tenant databases, whatever their memory; unset: memory decides. */
   tenantPoolSize: number | undefined
+  /**
+   * HTTP worker processes of `serve`, beside one primary that runs the jobs (src/cli/workers.ts);
+   * 1: one process serves and runs everything. One on a cluster's node.
+   */
+  workers: number
+  /** Set only in a worker's environment, by its primary: the worker's id (1..WORKERS). */
+  workerId: number | undefined
   /** JWKS of the identity provider; when absent the built-in development issuer is on. */
   authJwksUrl: string | undefined
   authIssuer: string
@@ -283,6 +290,22 @@ function operatorClaim(env: Env, name: string): OperatorClaim | undefined {
   return { name: match[1]!, value: match[2] ?? null }
 }
 
+/** The variable a primary sets in each worker's environment (never set by hand). */
+export const WORKER_ID_VARIABLE = 'RESTAURANT_OPS_WORKER_ID'
+
+/**
+ * WORKERS: one by default. Over the cores, reads spread over many tenants gain 1.7-1.9×, but the
+ * writes of one tenant lose half (SQLite has one writer per file, and a process waiting for it
+ * waits with its event loop): bench/README.md, ninth pass. One on a cluster's node, whose routing
+ * is per process.
+ */
+function workers(env: Env): number {
+  const clustered = Boolean(env.CLUSTER_ETCD_URL?.trim())
+  const count = integer(env, 'WORKERS', 1, 1, 256)
+  if (clustered && count > 1) throw new ConfigError('WORKERS', 'a cluster node serves in one process: set 1')
+  return count
+}
+
 function cluster(env: Env, replica: string | undefined): ClusterConfig | undefined {
   const etcdUrl = url(env, 'CLUSTER_ETCD_URL')
   if (!etcdUrl) {
@@ -345,6 +368,8 @@ export function loadConfig(env: Env = process.env): Config {
     tenantPoolSize: env.TENANT_POOL_SIZE?.trim()
       ? integer(env, 'TENANT_POOL_SIZE', 1, 1, 1_000_000)
       : undefined,
+    workers: workers(env),
+    workerId: env[WORKER_ID_VARIABLE]?.trim() ? integer(env, WORKER_ID_VARIABLE, 1, 1, 256) : undefined,
     authJwksUrl: url(env, 'AUTH_JWKS_URL'),
     authIssuer: text(env, 'AUTH_ISSUER', 'restaurant-ops-dev'),
     authAudience: text(env, 'AUTH_AUDIENCE', 'restaurant-ops'),

@@ -11,10 +11,12 @@ import { LitestreamSupervisor, resolveLitestreamBinary } from '../platform/backu
 import { writeServeLock } from '../platform/backup/restore'
 import { Drain } from '../platform/http/drain'
 import { openPlatform, type Platform } from '../platform/platform'
+import { PrimaryLink, type ToWorker } from '../platform/primary-link'
 import { firstTenant } from '../platform/tenancy/tenants'
 import { buildApp } from '../server'
 import { backupNow } from './backup'
 import { ensureEmbeddedDefault, ensureEmbeddedDefaultInChildProcess } from './bootstrap'
+import { poolShare, WorkerProcesses } from './workers'
 
 /** Where Bun's parser refuses a header section; the app's own limits are below it (conventions.ts). */
 const PARSER_HEADER_CEILING = 64 * 1024
@@ -27,6 +29,10 @@ const QUIET_WINDOW_MS = 250
 
 /** The readiness check (/health/ready) of the embedded demo tenant, done after the server listens. */
 const DEFAULT_TENANT_WORK = 'defaultTenant'
+/** A worker's readiness check until its primary's first status arrives. */
+const PRIMARY_STATUS_WORK = 'primary'
+/** How long after SHUTDOWN_TIMEOUT_MS a primary waits for the workers that are cutting their requests. */
+const WORKERS_DEADLINE_GRACE_MS = 2000
 
 /** Litestream when LITESTREAM_REPLICA_URL is set, else scheduled snapshots (BACKUP_INTERVAL). */
 function startBackups(platform: Platform): void {
@@ -74,22 +80,9 @@ function startBackups(platform: Platform): void {
   log.info('litestream replicating', { replica: config.litestreamReplicaUrl, binary })
 }
 
-export async function serve(config: Config): Promise<void> {
-  // Before the default tenant's seed, which runs the families' code as the app will.
-  registerFamilies()
-  const platform = await openPlatform(config, {
-    access: accessSources,
-    dueWork: dueWorkSources,
-    serving: true,
-  })
-  const { log } = platform
-  const releaseLock = writeServeLock(config.dataDir)
-  // A cluster's tenants are created through the operator API, placed by the cluster. An empty
-  // default takes milliseconds: it is in place before the server listens. The demo takes seconds:
-  // see below.
-  const seed = config.cluster || firstTenant(platform.control.db) ? null : config.defaultTenantSeed
-  if (seed === 'empty') ensureEmbeddedDefault(platform)
-  startBackups(platform)
+/** The warnings a server logs once at start, about settings never meant for production. */
+function warnAboutSettings(platform: Platform): void {
+  const { config, log } = platform
   if (platform.devIssuer) {
     log.warn(
       'DEVELOPMENT ISSUER ON: AUTH_JWKS_URL is not set, so this server trusts tokens it mints itself ' +
@@ -108,37 +101,79 @@ export async function serve(config: Config): Promise<void> {
         'so anyone who can manage webhooks can reach this server’s own network. Never in production.',
     )
   }
+}
+
+/** Builds the app and opens the port (shared with the other workers when `reusePort`). */
+async function listen(platform: Platform, drain: Drain, port: number, reusePort: boolean) {
   // Bun's parser answers header sections above its limit with a bare 431 before any code runs:
   // its ceiling goes above the app's own limits, which answer with problem documents.
   // @ts-expect-error Bun lets this be set (Node's types call it read-only)
   http.maxHeaderSize = PARSER_HEADER_CEILING
-  const drain = new Drain()
   const app = buildApp(platform, drain)
   // Elysia compiles what a route's requests go through on its first request: the probe's is made
   // before the port opens, so that the first probes are answered at once.
   await app.handle(new Request('http://localhost/health/live'))
+  app.listen({
+    port,
+    hostname: platform.config.host,
+    reusePort,
+    // No ceiling from Bun (it would answer a bare 413): every body reader enforces its own limit as
+    // the bytes arrive (MAX_BODY_BYTES, MEDIA_MAX_BYTES), and Bun does not buffer unread bodies.
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+  })
+  return { app, server: app.server as Server<unknown> }
+}
+
+/**
+ * Requests already on their way are read and answered (or refused) with `Connection: close`
+ * before the listener and the idle keep-alive connections close; stopping waits for the requests
+ * in flight.
+ */
+async function stopListening(platform: Platform, drain: Drain, app: { stop(): Promise<unknown> }) {
+  await drain.quiet(QUIET_WINDOW_MS)
+  await app.stop()
+  platform.log.info('requests finished', { refusedAfterSignal: drain.refused })
+}
+
+export async function serve(config: Config): Promise<void> {
+  if (config.workerId !== undefined) return serveAsWorker(config)
+  // Before the default tenant's seed, which runs the families' code as the app will.
+  registerFamilies()
+  const workers = config.workers > 1 ? config.workers : 0
+  const platform = await openPlatform(workers ? poolShare(config) : config, {
+    access: accessSources,
+    dueWork: dueWorkSources,
+    serving: true,
+  })
+  const { log } = platform
+  const releaseLock = writeServeLock(config.dataDir)
+  // A cluster's tenants are created through the operator API, placed by the cluster. An empty
+  // default takes milliseconds: it is in place before the server listens. The demo takes seconds:
+  // see below.
+  const seed = config.cluster || firstTenant(platform.control.db) ? null : config.defaultTenantSeed
+  if (seed === 'empty') ensureEmbeddedDefault(platform)
+  startBackups(platform)
+  warnAboutSettings(platform)
   // The demo is made by a child process at the lowest priority (fill-process.ts), started before
   // the port opens (what starting it costs this thread is spent then) and done some seconds after:
   // /health/ready answers 503 until then, /health/live answers throughout.
   const seeding = new AbortController()
   const demo = seed === 'demo' ? ensureEmbeddedDefaultInChildProcess(platform, seeding.signal) : null
   if (demo) platform.startupWork.add(DEFAULT_TENANT_WORK)
-  app.listen({
-    port: config.port,
-    hostname: config.host,
-    // No ceiling from Bun (it would answer a bare 413): every body reader enforces its own limit as
-    // the bytes arrive (MAX_BODY_BYTES, MEDIA_MAX_BYTES), and Bun does not buffer unread bodies.
-    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
-  })
-  const server = app.server as Server<unknown>
+  // One process serves and runs the jobs, or a primary runs them beside its HTTP workers.
+  const drain = new Drain()
+  const listener = workers ? null : await listen(platform, drain, config.port, false)
+  const processes = workers ? new WorkerProcesses(platform, workers) : null
   platform.jobs.start()
-  const url = `http://${server.hostname}:${server.port}`
+  const port = listener ? listener.server.port! : await processes!.start()
+  const hostName = listener ? listener.server.hostname : config.host
+  const url = `http://${hostName}:${port}`
   if (platform.cluster) {
     const host = config.host === '0.0.0.0' || config.host === '::' ? hostname() : config.host
-    await platform.cluster.start(config.cluster?.advertiseUrl ?? `http://${host}:${server.port}`)
+    await platform.cluster.start(config.cluster?.advertiseUrl ?? `http://${host}:${port}`)
   }
-  log.info('listening', { url, dataDir: config.dataDir })
-  console.log(JSON.stringify({ listening: url, port: server.port, dataDir: config.dataDir }))
+  log.info('listening', { url, dataDir: config.dataDir, ...(workers ? { workers } : {}) })
+  console.log(JSON.stringify({ listening: url, port, dataDir: config.dataDir }))
 
   let stopping = false
   const shutdown = async (signal: string, exitCode = 0) => {
@@ -147,34 +182,37 @@ export async function serve(config: Config): Promise<void> {
     // A stop during a first start leaves no half-made default tenant behind.
     seeding.abort()
     drain.begin()
-    log.info('shutting down', { signal, inFlight: server.pendingRequests })
-    setTimeout(() => {
-      log.error('shutdown took longer than SHUTDOWN_TIMEOUT_MS: exiting anyway', {
-        timeoutMs: config.shutdownTimeoutMs,
-        cutRequests: server.pendingRequests,
-        runningJobs: platform.jobs
-          .status()
-          .filter((job) => job.running)
-          .map((job) => job.name),
-      })
-      void platform.replication?.stop()
-      releaseLock()
-      process.exit(1)
-    }, config.shutdownTimeoutMs)
-    // Requests already on their way are read and answered (or refused) with `Connection: close`
-    // before the listener and the idle keep-alive connections close; stopping waits for the
-    // requests in flight. Then jobs finish (webhook requests record their attempts), Litestream
-    // makes its last sync, and every database closes.
-    await drain.quiet(QUIET_WINDOW_MS)
-    await app.stop()
-    log.info('requests finished', { refusedAfterSignal: drain.refused })
+    log.info('shutting down', { signal, inFlight: listener?.server.pendingRequests ?? 0 })
+    // Workers keep the deadline themselves (each cuts its own requests): the primary's comes after.
+    setTimeout(
+      () => {
+        log.error('shutdown took longer than SHUTDOWN_TIMEOUT_MS: exiting anyway', {
+          timeoutMs: config.shutdownTimeoutMs,
+          cutRequests: listener?.server.pendingRequests ?? 0,
+          runningJobs: platform.jobs
+            .status()
+            .filter((job) => job.running)
+            .map((job) => job.name),
+        })
+        processes?.kill()
+        void platform.replication?.stop()
+        releaseLock()
+        process.exit(1)
+      },
+      config.shutdownTimeoutMs + (processes ? WORKERS_DEADLINE_GRACE_MS : 0),
+    )
+    // Every worker drains as one process does; then jobs finish (webhook requests record their
+    // attempts), Litestream makes its last sync, and every database closes.
+    if (listener) await stopListening(platform, drain, listener.app)
+    // A worker that had to cut requests exits 1, and so does `serve`.
+    const workersStopped = (await processes?.stop()) ?? true
     await platform.jobs.stop()
     await platform.replication?.stop()
     // After Litestream's last sync: the other nodes claim this node's tenants at once.
     await platform.cluster?.stop()
     await platform.shutdown()
     releaseLock()
-    process.exit(exitCode)
+    process.exit(workersStopped ? exitCode : 1)
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
@@ -190,4 +228,55 @@ export async function serve(config: Config): Promise<void> {
       void shutdown('start-up failure', 1)
     },
   )
+}
+
+/**
+ * An HTTP worker: it serves the port beside the other workers, runs no job, and goes as soon as
+ * its primary does (the IPC channel closes when the primary exits, even by kill -9).
+ */
+async function serveAsWorker(config: Config): Promise<void> {
+  registerFamilies()
+  const link = new PrimaryLink(config.workerId!, (message) => process.send!(message))
+  const platform = await openPlatform(poolShare(config), {
+    access: accessSources,
+    dueWork: dueWorkSources,
+    serving: true,
+    primary: link,
+  })
+  const { log } = platform
+  // Until the primary's first status: it may still be making the embedded default.
+  platform.startupWork.add(PRIMARY_STATUS_WORK)
+  link.onStatus = (status) => {
+    platform.startupWork.clear()
+    for (const work of status.startupWork) platform.startupWork.add(work)
+  }
+  process.on('message', (message) => link.received(message as ToWorker))
+  process.on('disconnect', () => {
+    log.error('the primary is gone: this worker stops at once')
+    process.exit(1)
+  })
+  if (config.litestreamReplicaUrl) platform.pool.committed = (path) => link.committed(path)
+  const drain = new Drain()
+  const { app, server } = await listen(platform, drain, config.port, true)
+  link.listening(server.port!)
+
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    drain.begin()
+    log.info('shutting down', { signal, inFlight: server.pendingRequests })
+    setTimeout(() => {
+      log.error('shutdown took longer than SHUTDOWN_TIMEOUT_MS: exiting anyway', {
+        timeoutMs: config.shutdownTimeoutMs,
+        cutRequests: server.pendingRequests,
+      })
+      process.exit(1)
+    }, config.shutdownTimeoutMs)
+    await stopListening(platform, drain, app)
+    await platform.shutdown()
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
 }

@@ -11,12 +11,13 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void
 }
 
-export function createLogger(level: Config['logLevel']): Logger {
+/** `process`: what every line of this process carries (a worker's id: src/cli/workers.ts). */
+export function createLogger(level: Config['logLevel'], process_: Record<string, unknown> = {}): Logger {
   const threshold = levels[level]
   const write = (lvl: Level) => (msg: string, fields?: Record<string, unknown>) => {
     if (levels[lvl] < threshold) return
     process.stderr.write(
-      `${JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields })}\n`,
+      `${JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...process_, ...fields })}\n`,
     )
   }
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') }

@@ -10,7 +10,7 @@ import { createTokenVerifier } from './auth/jwt'
 import { LegacyCredentialCarrier, legacyTokenTenant } from './auth/legacy-tokens'
 import { type AuthPlugin, authPlugin } from './auth/plugin'
 import { PrincipalCache, TenantDirectory } from './auth/principal-cache'
-import { FixedWindowLimiter } from './auth/rate-limit'
+import { SharedWindowLimiter } from './auth/rate-limit'
 import type { LitestreamSupervisor } from './backup/litestream'
 import { ClusterNode } from './cluster/node'
 import { DeliveryWorker } from './events/worker'
@@ -28,6 +28,7 @@ import {
 } from './operator/plugin'
 import { openPaymentProvider } from './payments'
 import type { PaymentProvider } from './payments/provider'
+import type { PrimaryLink } from './primary-link'
 import { openObjectStore } from './storage'
 import type { ObjectStore } from './storage/store'
 import { type DatabaseHandle, openControlDatabase, type PoolLimits, TenantPool } from './tenancy/databases'
@@ -75,6 +76,8 @@ export interface Platform {
   payments: PaymentProvider
   /** Closes at once: jobs stop being scheduled, databases close. */
   close(): void
+  /** In an HTTP worker (WORKERS > 1): its line to the primary, which runs the jobs. */
+  primary: PrimaryLink | null
 }
 
 export interface PlatformOptions {
@@ -94,6 +97,11 @@ export interface PlatformOptions {
    * CLI's commands commit each write at once: they may exit right after it.
    */
   serving?: boolean
+  /**
+   * An HTTP worker of `serve` (src/cli/workers.ts): its scheduler never starts, triggers and
+   * delivery hints go to the primary, and its log lines carry its id.
+   */
+  primary?: PrimaryLink
 }
 
 /** Files kept for everything but pooled tenants: the control database, sockets, Litestream's pipes. */
@@ -134,7 +142,8 @@ function poolLimits(config: Config, log: Logger, serving: boolean, tenants: numb
 }
 
 export async function openPlatform(config: Config, options: PlatformOptions): Promise<Platform> {
-  const log = createLogger(config.logLevel)
+  const primary = options.primary ?? null
+  const log = createLogger(config.logLevel, primary ? { worker: primary.workerId } : {})
   const sqliteOptions = {
     synchronous: config.sqliteSynchronous,
     busyTimeoutMs: config.sqliteBusyTimeoutMs,
@@ -187,7 +196,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     pool,
     verifyToken,
     trustStaffUserIdHeader: options.trustStaffUserIdHeader ?? false,
-    limiter: new FixedWindowLimiter(),
+    limiter: new SharedWindowLimiter(config.dataDir),
     access: options.access,
     principals: new PrincipalCache(signals),
     tenants: new TenantDirectory(control.db, signals),
@@ -200,9 +209,9 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     claim: config.authOperatorClaim,
     sharedOperatorKey: cluster ? (hash) => cluster?.operatorKey(hash) : undefined,
   }
-  const jobs = new Scheduler(log)
+  const jobs = new Scheduler(log, primary)
   const storage = openObjectStore(config)
-  const webhooks = new DeliveryWorker({ config, log, control, pool, jobs, dueIndex })
+  const webhooks = new DeliveryWorker({ config, log, control, pool, jobs, dueIndex, primary })
   const expiring: DueWorkSource = {
     job: 'idempotency.purge',
     nextWork: (_tenant, db) => nextIdempotencyExpiry(db),
@@ -259,5 +268,6 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
       close()
     },
     close,
+    primary,
   }
 }

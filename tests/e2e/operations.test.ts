@@ -51,12 +51,16 @@ async function postUntilClosed(port: number, token: string, prefix: string, onCr
 }
 
 /** The fields of the server's log line with this message. */
-function logged(server: RunningServer, msg: string): Record<string, unknown> {
-  const line = server
+function loggedAll(server: RunningServer, msg: string): Record<string, unknown>[] {
+  return server
     .stderr()
     .split('\n')
-    .find((l) => l.includes(`"msg":${JSON.stringify(msg)}`))
-  return JSON.parse(line ?? '{}')
+    .filter((l) => l.includes(`"msg":${JSON.stringify(msg)}`))
+    .map((line) => JSON.parse(line))
+}
+
+function logged(server: RunningServer, msg: string): Record<string, unknown> {
+  return loggedAll(server, msg)[0] ?? {}
 }
 
 /** Vendor names in the default tenant's database, and the ids with a `vendor.create` audit entry. */
@@ -122,8 +126,11 @@ for (const [runtime, command] of runtimes) {
               .filter((id) => !stored.audited.has(id)),
             refusedButStored: refused.filter((post) => stored.created.has(post.name)).map((p) => p.name),
             serveLockLeft: existsSync(join(env.DATA_DIR, 'serve.pid')),
-            // Read after the signal, refused: exactly the 503s the clients saw.
-            refusedByServer: logged(server, 'requests finished').refusedAfterSignal,
+            // Read after the signal, refused: exactly the 503s the clients saw (each worker says its own).
+            refusedByServer: loggedAll(server, 'requests finished').reduce(
+              (sum, line) => sum + (line.refusedAfterSignal as number),
+              0,
+            ),
           }).toEqual({
             round,
             exitCode: 0,

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { poolShare } from '../../src/cli/workers'
 import { ConfigError, defaultTenantPoolMemory, loadConfig } from '../../src/config'
 
 describe('configuration', () => {
@@ -29,6 +30,16 @@ describe('configuration', () => {
     [{ DEFAULT_TENANT_SLUG: 'Not A Slug' }, 'DEFAULT_TENANT_SLUG'],
     [{ SHUTDOWN_TIMEOUT_MS: '5s' }, 'SHUTDOWN_TIMEOUT_MS'],
     [{ SHUTDOWN_TIMEOUT_MS: '999' }, 'SHUTDOWN_TIMEOUT_MS'],
+    [{ WORKERS: '0' }, 'WORKERS'],
+    [{ WORKERS: 'all' }, 'WORKERS'],
+    [
+      {
+        WORKERS: '2',
+        CLUSTER_ETCD_URL: 'http://127.0.0.1:2379',
+        LITESTREAM_REPLICA_URL: 'file:///tmp/replica',
+      },
+      'WORKERS',
+    ],
   ]
   for (const [env, variable] of bad) {
     test(`a bad ${variable} is refused with a message naming it`, () => {
@@ -61,5 +72,18 @@ describe('configuration', () => {
     expect(loadConfig({ TENANT_POOL_MEMORY: '2097152' }).tenantPoolMemory).toBe(2 ** 21)
     expect(defaultTenantPoolMemory()).toBeLessThanOrEqual(4 * 2 ** 30)
     expect(loadConfig({ TENANT_POOL_SIZE: '500' }).tenantPoolSize).toBe(500)
+  })
+
+  test('WORKERS defaults to one, is one on a cluster node; the pool is split between the processes', () => {
+    expect(loadConfig({}).workers).toBe(1)
+    expect(loadConfig({ WORKERS: '2' }).workers).toBe(2)
+    expect(loadConfig({ WORKERS: '1' }).workers).toBe(1)
+    const clustered = { CLUSTER_ETCD_URL: 'http://127.0.0.1:2379', LITESTREAM_REPLICA_URL: 'file:///tmp/r' }
+    expect(loadConfig(clustered).workers).toBe(1)
+    const four = loadConfig({ WORKERS: '4', TENANT_POOL_MEMORY: '1000MiB', TENANT_POOL_SIZE: '999' })
+    // Four workers and the primary: a fifth each.
+    expect(poolShare(four)).toMatchObject({ tenantPoolMemory: 200 * 2 ** 20, tenantPoolSize: 200 })
+    const one = loadConfig({ WORKERS: '1', TENANT_POOL_MEMORY: '1000MiB' })
+    expect(poolShare(one)).toBe(one)
   })
 })

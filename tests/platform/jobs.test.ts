@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import { Scheduler } from '../../src/platform/jobs/scheduler'
 import { createLogger } from '../../src/platform/log'
+import { PrimaryLink, type ToPrimary } from '../../src/platform/primary-link'
 import { waitFor } from '../modules/webhooks/receiver'
 
 const scheduler = () => new Scheduler(createLogger('silent'))
@@ -143,5 +144,31 @@ describe('scheduler', () => {
     current.register({ name: 'a', intervalMs: 1, run: () => {} })
     expect(() => current!.register({ name: 'a', intervalMs: 1, run: () => {} })).toThrow('already registered')
     expect(() => current!.register({ name: 'b', intervalMs: 0, run: () => {} })).toThrow('positive')
+  })
+
+  test("an HTTP worker's scheduler runs nothing: it passes triggers to the primary and shows the primary's jobs", async () => {
+    const sent: ToPrimary[] = []
+    const link = new PrimaryLink(2, (message) => sent.push(message))
+    current = new Scheduler(createLogger('silent'), link)
+    let runs = 0
+    current.register({ name: 'local', intervalMs: 1, run: () => void runs++ })
+    current.start()
+    current.trigger('local')
+    current.trigger('local')
+    await new Promise((resolve) => setImmediate(resolve))
+    await Bun.sleep(0)
+    expect(sent).toEqual([{ type: 'trigger', job: 'local' }])
+    expect(runs).toBe(0)
+    expect(current.status()).toEqual([])
+    const primaryJob = {
+      ...{ name: 'webhooks.deliver', intervalMs: 1000, running: false, runs: 3, failures: 0 },
+      ...{ consecutiveFailures: 0, lastStartedAt: null, lastFinishedAt: null, lastSuccessAt: null },
+      ...{ lastError: null, lastErrorAt: null, nextRunAt: null },
+    }
+    link.received({
+      type: 'status',
+      status: { jobs: [primaryJob], workers: [], startupWork: [], replication: null },
+    })
+    expect(current.status().map((job) => job.name)).toEqual(['webhooks.deliver'])
   })
 })

@@ -61,6 +61,31 @@ const HealthStatus = t.Object({
       { description: 'Operators only: the pool of open tenant databases.' },
     ),
   ),
+  worker: t.Optional(
+    t.Integer({
+      description: 'With several HTTP workers (WORKERS > 1): the id of the worker that answered.',
+    }),
+  ),
+  workers: t.Optional(
+    t.Array(
+      t.Object({
+        id: t.Integer(),
+        pid: t.Nullable(t.Integer({ description: 'Shown to operators only; null for anyone else.' })),
+        state: t.Union([
+          t.Literal('starting'),
+          t.Literal('serving'),
+          t.Literal('stopping'),
+          t.Literal('dead'),
+        ]),
+        startedAt: t.String(),
+        restarts: t.Integer({ description: 'Times the primary started it again after it died.' }),
+      }),
+      {
+        description:
+          'With several HTTP workers (WORKERS > 1): each worker as the primary, which runs the jobs, last reported it (every second).',
+      },
+    ),
+  ),
   cluster: t.Optional(
     t.Object(
       {
@@ -109,6 +134,17 @@ function clusterSummary(platform: Platform, detailed: boolean) {
   }
 }
 
+/** The worker that answers and its fellows, when a primary runs several (src/cli/workers.ts). */
+function workersSummary(platform: Platform, detailed: boolean) {
+  if (!platform.primary) return {}
+  return {
+    worker: platform.primary.workerId,
+    workers: platform.primary
+      .status()
+      .workers.map((worker) => ({ ...worker, pid: detailed ? worker.pid : null })),
+  }
+}
+
 function poolSummary(platform: Platform) {
   const stats = platform.pool.stats()
   const uses = stats.hits + stats.misses
@@ -144,6 +180,8 @@ function checkDatabases(platform: Platform, detailed: boolean, readiness: boolea
   }
   // Replication trouble is reported, not fatal: the API keeps serving while Litestream restarts.
   if (platform.replication) checks.replication = platform.replication.status().state
+  const primaryReplication = platform.primary?.status().replication
+  if (primaryReplication) checks.replication = primaryReplication
   if (platform.cluster) checks.cluster = platform.cluster.fenced() ? 'fenced' : 'ok'
   const jobs = platform.jobs
     .status()
@@ -156,6 +194,7 @@ function checkDatabases(platform: Platform, detailed: boolean, readiness: boolea
     ...(detailed && platform.replication ? { replication: platform.replication.databases() } : {}),
     ...(detailed ? { tenantPool: poolSummary(platform) } : {}),
     ...clusterSummary(platform, detailed),
+    ...workersSummary(platform, detailed),
   }
 }
 

@@ -26,7 +26,7 @@ import { resolvePasscodeSession } from './passcode-sessions'
 import type { Permission } from './permissions'
 import { credentialPrincipal, type Principal, sessionPrincipal, staffPrincipal } from './principal'
 import type { PrincipalCache, SignalStamp, TenantDirectory } from './principal-cache'
-import { type FixedWindowLimiter, rateLimitHeaders } from './rate-limit'
+import { rateLimitHeaders, type SharedWindowLimiter } from './rate-limit'
 import { namedLocations, type RequestParts } from './request-locations'
 import {
   CREDENTIAL_PREFIX,
@@ -45,7 +45,7 @@ export interface AuthDeps {
   /** In-process tests only: honour `x-staff-user-id`. Never set from the environment. */
   trustStaffUserIdHeader: boolean
   /** Per-credential request counts (tpk_live_ rate limits). */
-  limiter: FixedWindowLimiter
+  limiter: SharedWindowLimiter
   /** Staff users, roles, jobs and locations, as the modules that own them describe them. */
   access: AccessSources
   principals: PrincipalCache

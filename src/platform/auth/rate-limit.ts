@@ -1,5 +1,26 @@
-// The per-credential rate limit: a fixed one-minute window per key, held in memory (one process
-// serves a data directory). Answers the IETF RateLimit header fields for every decision.
+// The per-credential rate limit: a fixed one-minute window per key, started by the key's first
+// request, counted in a table every process on the data directory maps into memory (`rate-limits`
+// in DATA_DIR), so that 60 a minute is 60 across the HTTP workers of one `serve`
+// (src/cli/workers.ts). Answers the IETF RateLimit header fields for every decision.
+//
+// A key has a slot, found by hash and claimed by its fingerprint (compare-and-swap, probing the
+// next slots on a collision); the slot holds the window's start and its count in one 64-bit word
+// that every take replaces by compare-and-swap, so concurrent requests in several processes
+// neither lose a count nor start two windows. A slot whose window ended a window ago is free for
+// another key. Two keys sharing a slot (a fingerprint collision, or a slot taken over while its
+// key is counted) count together: a key may be refused early, never let through beyond its limit.
+import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync } from 'node:fs'
+import { join } from 'node:path'
+
+const SLOTS = 1 << 16
+/** Probed slots per key: beyond, the key is counted in this process only (65,536 keys active at once). */
+const PROBES = 32
+const COUNT_BITS = 20n
+const COUNT_MASK = (1n << COUNT_BITS) - 1n
+/** The count saturates here: refused requests still count, and a flood must not wrap it. */
+const MAX_COUNT = Number(COUNT_MASK)
+const FINGERPRINT_BYTES = SLOTS * 4
+const BYTES = FINGERPRINT_BYTES + SLOTS * 8
 
 export interface RateDecision {
   allowed: boolean
@@ -9,45 +30,97 @@ export interface RateDecision {
   resetSeconds: number
 }
 
-export class FixedWindowLimiter {
-  private readonly windows = new Map<string, { startedAt: number; count: number }>()
-  private lastSweep = 0
+function hash(key: string, seed: number): number {
+  // FNV-1a, seeded: one for the slot, another for the fingerprint.
+  let h = seed
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i)
+    h = Math.imul(h, 0x01000193)
+  }
+  return h >>> 0
+}
 
+function mapTable(dataDir: string): Uint8Array {
+  mkdirSync(dataDir, { recursive: true })
+  const path = join(dataDir, 'rate-limits')
+  const fd = openSync(path, 'a+')
+  try {
+    // Growing with zeros is idempotent, so processes starting together agree on the contents.
+    if (fstatSync(fd).size < BYTES) ftruncateSync(fd, BYTES)
+  } finally {
+    closeSync(fd)
+  }
+  return Bun.mmap(path, { shared: true })
+}
+
+export class SharedWindowLimiter {
+  private readonly fingerprints: Int32Array
+  /** Per slot: the window's start (epoch ms) above COUNT_BITS, its count below. */
+  private readonly windows: BigInt64Array
+  /** Keys that found no free slot. */
+  private readonly overflow = new Map<string, bigint>()
+
+  /** `dataDir` null: windows within this process only (tests). */
   constructor(
+    dataDir: string | null,
     private readonly windowMs = 60_000,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    const { buffer, byteOffset } = dataDir === null ? new Uint8Array(BYTES) : mapTable(dataDir)
+    this.fingerprints = new Int32Array(buffer, byteOffset, SLOTS)
+    this.windows = new BigInt64Array(buffer, byteOffset + FINGERPRINT_BYTES, SLOTS)
+  }
 
   /** Counts one request against `key`; refused requests count too, so hammering does not help. */
   take(key: string, limit: number): RateDecision {
     const now = this.now()
-    this.sweep(now)
-    let window = this.windows.get(key)
-    if (!window || now - window.startedAt >= this.windowMs) {
-      window = { startedAt: now, count: 0 }
-      this.windows.set(key, window)
+    const slot = this.slotOf(key, now)
+    let startedAt: number
+    let count: number
+    for (;;) {
+      const seen = slot === null ? (this.overflow.get(key) ?? 0n) : Atomics.load(this.windows, slot)
+      startedAt = Number(seen >> COUNT_BITS)
+      count = Number(seen & COUNT_MASK)
+      if (now - startedAt >= this.windowMs || now < startedAt) {
+        startedAt = now
+        count = 0
+      }
+      count = Math.min(MAX_COUNT, count + 1)
+      const next = (BigInt(startedAt) << COUNT_BITS) | BigInt(count)
+      if (slot === null) {
+        this.keepOverflow(key, next, now)
+        break
+      }
+      if (Atomics.compareExchange(this.windows, slot, seen, next) === seen) break
     }
-    window.count++
-    const resetSeconds = Math.max(1, Math.ceil((window.startedAt + this.windowMs - now) / 1000))
-    return {
-      allowed: window.count <= limit,
-      limit,
-      remaining: Math.max(0, limit - window.count),
-      resetSeconds,
-    }
+    const resetSeconds = Math.max(1, Math.ceil((startedAt + this.windowMs - now) / 1000))
+    return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetSeconds }
   }
 
-  /** Drops finished windows now and then, so the map holds only recently active keys. */
-  private sweep(now: number) {
-    if (now - this.lastSweep < this.windowMs) return
-    this.lastSweep = now
-    for (const [key, window] of this.windows) {
-      if (now - window.startedAt >= this.windowMs) this.windows.delete(key)
-    }
+  private keepOverflow(key: string, window: bigint, now: number): void {
+    // Only keys whose window runs are kept: the map follows the keys active now.
+    if (this.overflow.size >= SLOTS)
+      for (const [other, held] of this.overflow)
+        if (now - Number(held >> COUNT_BITS) >= this.windowMs) this.overflow.delete(other)
+    this.overflow.set(key, window)
   }
 
-  get size(): number {
-    return this.windows.size
+  /** The key's slot: its own, a free one it claims, or null when every probed slot is busy. */
+  private slotOf(key: string, now: number): number | null {
+    // Never 0, which marks a free slot.
+    const fingerprint = hash(key, 0x811c9dc5) | 1
+    const first = hash(key, 0x01000193) % SLOTS
+    for (let probe = 0; probe < PROBES; probe++) {
+      const slot = (first + probe) % SLOTS
+      const held = Atomics.load(this.fingerprints, slot)
+      if (held === fingerprint) return slot
+      const idle =
+        held === 0 || now - Number(Atomics.load(this.windows, slot) >> COUNT_BITS) >= 2 * this.windowMs
+      if (!idle) continue
+      const before = Atomics.compareExchange(this.fingerprints, slot, held, fingerprint)
+      if (before === held || before === fingerprint) return slot
+    }
+    return null
   }
 }
 

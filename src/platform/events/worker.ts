@@ -10,6 +10,7 @@ import type { Config } from '../../config'
 import type { DueIndex, DueWorkSource } from '../jobs/due-index'
 import type { Scheduler } from '../jobs/scheduler'
 import type { Logger } from '../log'
+import type { PrimaryLink } from '../primary-link'
 import type { ControlDb, TenantPool } from '../tenancy/databases'
 import { findTenantById } from '../tenancy/tenants'
 import { deliverTenant, nextDueAt } from './delivery'
@@ -26,6 +27,8 @@ export interface DeliveryWorkerDeps {
   pool: TenantPool
   jobs: Scheduler
   dueIndex: DueIndex
+  /** In an HTTP worker: the primary delivers, this process only tells it which tenants to visit. */
+  primary: PrimaryLink | null
 }
 
 /** When a tenant next has deliveries to make: its undelivered events now, else its earliest retry. */
@@ -51,6 +54,10 @@ export class DeliveryWorker {
 
   /** A tenant has something new to deliver: visit it soon. */
   wake(tenantId: string): void {
+    if (this.deps.primary) {
+      this.deps.primary.wake(tenantId)
+      return
+    }
     this.due.set(tenantId, 0)
     this.hinted.add(tenantId)
     this.deps.jobs.trigger(DELIVERY_JOB)

@@ -11,6 +11,7 @@
 // Jobs are registered when the platform is built (openPlatform or buildApp) and run only once
 // `start()` is called: `serve` starts them; tests start them or call `runNow` themselves.
 import type { Logger } from '../log'
+import type { PrimaryLink } from '../primary-link'
 
 export interface JobDefinition {
   /** Unique, dotted by family: `webhooks.deliver`, `idempotency.purge`. */
@@ -53,7 +54,14 @@ export class Scheduler {
   private stopping = false
   private abort = new AbortController()
 
-  constructor(private readonly log: Logger) {}
+  /**
+   * `primary`: in an HTTP worker (WORKERS > 1) the jobs run in the primary: the worker's scheduler
+   * is never started, passes its triggers on and shows the primary's jobs.
+   */
+  constructor(
+    private readonly log: Logger,
+    private readonly primary: PrimaryLink | null = null,
+  ) {}
 
   /** Adds a job; it starts with the scheduler (or at once when the scheduler already runs). */
   register(definition: JobDefinition): void {
@@ -88,7 +96,7 @@ export class Scheduler {
   }
 
   start(): void {
-    if (this.started) return
+    if (this.started || this.primary) return
     this.started = true
     this.stopping = false
     this.abort = new AbortController()
@@ -131,6 +139,10 @@ export class Scheduler {
 
   /** Asks for a run soon: now if idle, right after the current run otherwise. No-op when stopped. */
   trigger(name: string): void {
+    if (this.primary) {
+      this.primary.trigger(name)
+      return
+    }
     const job = this.jobs.get(name)
     if (!job || !this.started) return
     if (job.current) {
@@ -151,6 +163,7 @@ export class Scheduler {
   }
 
   status(): JobStatus[] {
+    if (this.primary) return this.primary.status().jobs
     return [...this.jobs.values()].map((job) => ({ ...job.status }))
   }
 

@@ -3,10 +3,11 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { Elysia, t as schema } from 'elysia'
 import { appendAudit } from '../../../src/platform/audit/audit'
-import { FixedWindowLimiter } from '../../../src/platform/auth/rate-limit'
+import { SharedWindowLimiter } from '../../../src/platform/auth/rate-limit'
 import { httpConventions } from '../../../src/platform/http/conventions'
 import { inWriteTransaction } from '../../../src/platform/tenancy/transaction'
 import { countRows, createTestApp, type TestApp } from '../../harness'
+import { makeTestDir, removeTestDir } from '../../temp-dirs'
 
 /** Two tables-API routes as the reservations engineers will declare them, plus an unscoped one. */
 function tablesApiApp(t: TestApp) {
@@ -266,7 +267,7 @@ describe('tables-API credentials', () => {
 describe('fixed-window limiter', () => {
   test('counts per key, resets after the window, reports time to reset', () => {
     let now = 1_000_000
-    const limiter = new FixedWindowLimiter(60_000, () => now)
+    const limiter = new SharedWindowLimiter(null, 60_000, () => now)
     expect(limiter.take('a', 2)).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 60 })
     now += 10_500
     expect(limiter.take('a', 2)).toEqual({ allowed: true, limit: 2, remaining: 0, resetSeconds: 50 })
@@ -276,14 +277,26 @@ describe('fixed-window limiter', () => {
     expect(limiter.take('a', 2)).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 60 })
   })
 
-  test('finished windows are swept, so memory follows active keys only', () => {
-    let now = 0
-    const limiter = new FixedWindowLimiter(1000, () => now)
-    for (let i = 0; i < 100; i++) limiter.take(`k${i}`, 1)
-    expect(limiter.size).toBe(100)
-    now = 5000
-    limiter.take('fresh', 1)
-    expect(limiter.size).toBe(1)
+  test('two limiters on one data directory count one window, as the workers of one serve do', () => {
+    let now = 5_000_000
+    const dir = makeTestDir('limits')
+    try {
+      const first = new SharedWindowLimiter(dir, 60_000, () => now)
+      const second = new SharedWindowLimiter(dir, 60_000, () => now)
+      const allowed = Array.from({ length: 10 }, (_, i) => (i % 2 ? first : second).take('key', 6).allowed)
+      expect(allowed.filter(Boolean)).toHaveLength(6)
+      expect(first.take('other', 6).remaining).toBe(5)
+      now += 60_000
+      expect(second.take('key', 6)).toMatchObject({ allowed: true, remaining: 5 })
+    } finally {
+      removeTestDir(dir)
+    }
+  })
+
+  test('a flood saturates the count instead of wrapping it back under the limit', () => {
+    const limiter = new SharedWindowLimiter(null, 60_000, () => 1000)
+    for (let i = 0; i < 1_100_000; i++) limiter.take('flood', 10)
+    expect(limiter.take('flood', 10).allowed).toBe(false)
   })
 })
 

@@ -1,0 +1,98 @@
+// A worker's line to its primary (WORKERS > 1: src/cli/workers.ts). The primary runs what must
+// run once per data directory (the jobs, webhook delivery, Litestream); a worker serves HTTP and
+// tells the primary what its writes ask of that work, over the IPC channel Bun.spawn opened:
+//   - a job asked to run soon (`Scheduler.trigger`, e.g. a club release's processing);
+//   - a tenant with events to deliver (the outbox's append hint);
+//   - the databases written, for Litestream's lag when it replicates.
+// They are sent once the writes that asked for them have committed, so that the primary's run
+// finds them. The primary sends back, every second and on each change, what /health shows: its
+// jobs, the workers, the start-up work still to do and Litestream's state.
+import type { JobStatus } from './jobs/scheduler'
+import { commitsPending } from './tenancy/transaction'
+
+export interface WorkerState {
+  id: number
+  pid: number
+  state: 'starting' | 'serving' | 'stopping' | 'dead'
+  startedAt: string
+  /** Times the primary started it again after it died. */
+  restarts: number
+}
+
+export interface PrimaryStatus {
+  jobs: JobStatus[]
+  workers: WorkerState[]
+  startupWork: string[]
+  replication: string | null
+}
+
+export type ToPrimary =
+  | { type: 'listening'; port: number }
+  | { type: 'trigger'; job: string }
+  | { type: 'wake'; tenantId: string }
+  | { type: 'committed'; paths: string[] }
+
+export type ToWorker = { type: 'status'; status: PrimaryStatus }
+
+export class PrimaryLink {
+  private latest: PrimaryStatus = { jobs: [], workers: [], startupWork: [], replication: null }
+  private readonly triggers = new Set<string>()
+  private readonly wakes = new Set<string>()
+  private readonly paths = new Set<string>()
+  private flushing = false
+  /** Called with each status the primary sends. */
+  onStatus: (status: PrimaryStatus) => void = () => {}
+
+  constructor(
+    readonly workerId: number,
+    private readonly send: (message: ToPrimary) => void,
+  ) {}
+
+  received(message: ToWorker): void {
+    if (message.type !== 'status') return
+    this.latest = message.status
+    this.onStatus(message.status)
+  }
+
+  status(): PrimaryStatus {
+    return this.latest
+  }
+
+  listening(port: number): void {
+    this.send({ type: 'listening', port })
+  }
+
+  trigger(job: string): void {
+    this.triggers.add(job)
+    this.flushSoon()
+  }
+
+  wake(tenantId: string): void {
+    this.wakes.add(tenantId)
+    this.flushSoon()
+  }
+
+  committed(path: string): void {
+    this.paths.add(path)
+    this.flushSoon()
+  }
+
+  /** After this turn's group commits: what the primary then reads is on disk. */
+  private flushSoon(): void {
+    if (this.flushing) return
+    this.flushing = true
+    setImmediate(async () => {
+      this.flushing = false
+      const messages: ToPrimary[] = [
+        ...[...this.triggers].map((job) => ({ type: 'trigger' as const, job })),
+        ...[...this.wakes].map((tenantId) => ({ type: 'wake' as const, tenantId })),
+        ...(this.paths.size > 0 ? [{ type: 'committed' as const, paths: [...this.paths] }] : []),
+      ]
+      this.triggers.clear()
+      this.wakes.clear()
+      this.paths.clear()
+      await commitsPending()?.catch(() => {})
+      for (const message of messages) this.send(message)
+    })
+  }
+}

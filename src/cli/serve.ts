@@ -147,6 +147,7 @@ export async function serve(config: Config): Promise<void> {
     // A stop during a first start leaves no half-made default tenant behind.
     seeding.abort()
     drain.begin()
+    platform.stopping()
     log.info('shutting down', { signal, inFlight: server.pendingRequests })
     setTimeout(() => {
       log.error('shutdown took longer than SHUTDOWN_TIMEOUT_MS: exiting anyway', {

@@ -17,7 +17,12 @@ import type { Permission } from './permissions'
 import { CREDENTIAL_PREFIX, hashToken, newOpaqueToken } from './tokens'
 
 /** What a credential may be granted; each is also the permission primitive it stands for. */
-export const credentialScopes = ['reservations:read', 'reservations:write', 'webhooks:manage'] as const
+export const credentialScopes = [
+  'events:read',
+  'reservations:read',
+  'reservations:write',
+  'webhooks:manage',
+] as const
 export type CredentialScope = (typeof credentialScopes)[number] & Permission
 
 export const isCredentialScope = (value: string): value is CredentialScope =>

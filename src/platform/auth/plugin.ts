@@ -30,13 +30,14 @@
 // location-scope.ts for the whole rule.
 //
 // The handler receives `db`, `actor`, `tenant`, `permissions` and `locations` (the request's
-// LocationScope: lists filter by it with `scopeCondition`). For a credential, `actor.kind` is 'credential', `actor.subject` is `credential:<id>`,
+// LocationScope: lists filter by it with `scopeCondition`), and `reach` and `recheck`
+// (authenticate.ts) for long-lived responses. For a credential, `actor.kind` is 'credential', `actor.subject` is `credential:<id>`,
 // `actor.staffUserId` is null and `actor.locationId` the location the request is at (so audit
 // entries name the credential); `permissions` is the credential's scopes.
 import { type DocumentDecoration, Elysia } from 'elysia'
 import { notFound } from '../http/problem'
 import type { DatabaseHandle } from '../tenancy/databases'
-import { type AuthDeps, authenticate, type RequestAuth } from './authenticate'
+import { type AuthDeps, type Authenticated, authenticate, type RequestAuth } from './authenticate'
 import type { CredentialScope } from './credentials'
 import { type LocatedBy, reaches } from './location-scope'
 import type { Permission } from './permissions'
@@ -63,7 +64,7 @@ function assertLocatedWithin(auth: RequestAuth, located: LocatedBy, params: Reco
 }
 
 export function authPlugin(deps: AuthDeps) {
-  const resolved = new WeakMap<Request, RequestAuth>()
+  const resolved = new WeakMap<Request, Authenticated>()
   const held = new WeakMap<Request, DatabaseHandle>()
   // One plugin per platform: the seed keeps Elysia from deduplicating two apps' plugins.
   const authOf = (request: Request) => {
@@ -127,8 +128,8 @@ export function authPlugin(deps: AuthDeps) {
             deps.pool.release(handle)
           },
           resolve({ request }) {
-            const { db, actor, tenant, permissions, locations } = authOf(request)
-            return { db, actor, tenant, permissions, locations }
+            const { db, actor, tenant, permissions, locations, reach, recheck } = authOf(request)
+            return { db, actor, tenant, permissions, locations, reach, recheck }
           },
         }
       },

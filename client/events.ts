@@ -20,35 +20,51 @@ export interface StreamMessage {
   data: string
 }
 
-/** Splits a `text/event-stream` body into its messages (comments and `retry:` are left out). */
-export async function* readEventStream(body: ReadableStream<Uint8Array>): AsyncGenerator<StreamMessage> {
+/**
+ * Splits a `text/event-stream` body into its messages (comments and `retry:` are left out); stops
+ * reading when `signal` aborts, whatever fetch made the body.
+ */
+export async function* readEventStream(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+): AsyncGenerator<StreamMessage> {
   const decoder = new TextDecoder()
   let buffered = ''
   let message: StreamMessage = { id: null, event: 'message', data: '' }
   let hasData = false
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    buffered += decoder.decode(chunk, { stream: true })
-    let newline = buffered.search(/\r\n|\r|\n/)
-    while (newline >= 0) {
-      const line = buffered.slice(0, newline)
-      buffered = buffered.slice(newline + (buffered.startsWith('\r\n', newline) ? 2 : 1))
-      newline = buffered.search(/\r\n|\r|\n/)
-      if (line === '') {
-        if (hasData) yield message
-        message = { id: null, event: 'message', data: '' }
-        hasData = false
-        continue
+  const reader = body.getReader()
+  const stop = () => void reader.cancel().catch(() => {})
+  signal?.addEventListener('abort', stop)
+  try {
+    for (;;) {
+      const { done, value: chunk } = await reader.read()
+      if (done) return
+      buffered += decoder.decode(chunk, { stream: true })
+      let newline = buffered.search(/\r\n|\r|\n/)
+      while (newline >= 0) {
+        const line = buffered.slice(0, newline)
+        buffered = buffered.slice(newline + (buffered.startsWith('\r\n', newline) ? 2 : 1))
+        newline = buffered.search(/\r\n|\r|\n/)
+        if (line === '') {
+          if (hasData) yield message
+          message = { id: null, event: 'message', data: '' }
+          hasData = false
+          continue
+        }
+        if (line.startsWith(':')) continue
+        const colon = line.indexOf(':')
+        const field = colon < 0 ? line : line.slice(0, colon)
+        const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '')
+        if (field === 'data') {
+          message.data = hasData ? `${message.data}\n${value}` : value
+          hasData = true
+        } else if (field === 'event') message.event = value
+        else if (field === 'id') message.id = value
       }
-      if (line.startsWith(':')) continue
-      const colon = line.indexOf(':')
-      const field = colon < 0 ? line : line.slice(0, colon)
-      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '')
-      if (field === 'data') {
-        message.data = hasData ? `${message.data}\n${value}` : value
-        hasData = true
-      } else if (field === 'event') message.event = value
-      else if (field === 'id') message.id = value
     }
+  } finally {
+    signal?.removeEventListener('abort', stop)
+    stop()
   }
 }
 
@@ -125,7 +141,7 @@ export function subscribe<N extends EventName>(
         return stopFor(error)
       }
       try {
-        for await (const message of readEventStream(response.body)) {
+        for await (const message of readEventStream(response.body, controller.signal)) {
           if (message.event === 'reset') {
             if (message.id !== null) lastEventId = message.id
             options.onReset?.(JSON.parse(message.data))

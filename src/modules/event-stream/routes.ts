@@ -16,7 +16,7 @@ const options = () =>
   ({
     query: EventStreamQuery,
     headers: EventStreamHeaders,
-    detail: { summary, description, responses: { 200: eventStreamResponse } },
+    detail: { summary, description, responses: { 200: eventStreamResponse }, 'x-problems': ['rate_limited'] },
   }) as const
 
 /** `/events/stream` for staff and sessions; its tables-API twin also takes a `tpk_live_` credential with `events:read`. */

@@ -1,8 +1,8 @@
-import { Elysia } from 'elysia'
+import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
 import type { StreamHub } from './hub'
 import { EventStreamHeaders, EventStreamQuery, eventStreamResponse } from './model'
-import { openEventStream } from './service'
+import { openEventStream, streamCookieResponse } from './service'
 
 const summary = 'Follow the tenant’s events live (server-sent events)'
 const description =
@@ -31,7 +31,21 @@ export const eventStreamRoutes = (auth: AuthPlugin, hub: StreamHub) =>
           { db, actor, tenant, permissions, locations, reach, recheck },
           { ...query, lastEventId: headers['last-event-id'] },
         ),
-      { permission: 'events:read', ...options() },
+      { permission: 'events:read', bearerCookie: true, ...options() },
+    )
+    .post(
+      '/events/stream/cookie',
+      ({ request, db, actor, tenant, permissions, locations, reach, recheck }) =>
+        streamCookieResponse(request, { db, actor, tenant, permissions, locations, reach, recheck }),
+      {
+        permission: 'events:read',
+        response: { 204: t.Void() },
+        detail: {
+          summary: 'Let the browser’s EventSource open the stream',
+          description:
+            'EventSource cannot send an Authorization header. This answers 204 with two cookies (HttpOnly, SameSite=Strict, `Path=/events/stream`, 12 hours) holding the bearer token this request was sent with and its tenant; `GET /events/stream` sent without an Authorization header authenticates with them, as strictly as with the header. The token never goes into a URL.',
+        },
+      },
     )
     .get(
       '/tables-api/v1/events/stream',

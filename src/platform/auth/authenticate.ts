@@ -19,6 +19,7 @@ import type { ControlDb, Db, TenantPool } from '../tenancy/databases'
 import { assertTenantActive, type Tenant } from '../tenancy/tenants'
 import type { AccessSources, StaffAccess } from './access-sources'
 import type { Actor } from './actor'
+import { withBearerCookie } from './bearer-cookie'
 import { CREDENTIAL_ROUTE_PREFIX, type CredentialScope, resolveCredential } from './credentials'
 import type { TokenVerifier } from './jwt'
 import { type LocationScope, onlyLocations, reaches } from './location-scope'
@@ -54,6 +55,8 @@ export interface RouteRequirement {
    * every location, whatever the request names. A location-bound principal is 403.
    */
   tenantWide?: boolean
+  /** The token may come from the bearer cookie when no Authorization header is sent (bearer-cookie.ts). */
+  bearerCookie?: boolean
 }
 
 export interface RequestAuth {
@@ -330,7 +333,7 @@ export async function authenticate(
   context: RequestContext = {},
 ): Promise<Authenticated> {
   const required = typeof requirement === 'string' ? { permission: requirement } : requirement
-  const headers = request.headers
+  const headers = required.bearerCookie ? withBearerCookie(request.headers) : request.headers
   const bearer = bearerOf(headers)
   let principal: Principal
   if (bearer?.startsWith(OPERATOR_KEY_PREFIX)) {

@@ -24,6 +24,9 @@
 // whose deliveries carry every location's events): the permission must be held at every
 // location; a location-bound principal is 403 whatever the request names.
 //
+// `bearerCookie: true` (the event stream, for the browser's EventSource): with no Authorization
+// header, the token and tenant come from the cookies bearer-cookie.ts describes.
+//
 // `locatedBy: <LocatedBy>` (routes whose path names a record that lives at a location): before
 // the handler runs, the record named by the path parameter is looked up and, when it lives at a
 // location outside the request's scope, the request is 404 as if the record did not exist. See
@@ -47,6 +50,7 @@ let instances = 0
 const CREDENTIAL_SCOPE_KEY = 'x-credential-scope'
 const LOCATED_BY_KEY = 'x-located-by'
 const TENANT_WIDE_KEY = 'x-tenant-wide'
+const BEARER_COOKIE_KEY = 'x-bearer-cookie'
 
 /** Located resources by their `x-located-by` key: the macro may have turned the option into it. */
 const locatedByKey = new Map<string, LocatedBy>()
@@ -84,6 +88,9 @@ export function authPlugin(deps: AuthDeps) {
       tenantWide: (tenantWide: true) => ({ detail: { [TENANT_WIDE_KEY]: tenantWide } as DocumentDecoration }),
     })
     .macro({
+      bearerCookie: (accepted: true) => ({ detail: { [BEARER_COOKIE_KEY]: accepted } as DocumentDecoration }),
+    })
+    .macro({
       credentialScope: (scope: CredentialScope) => ({
         detail: { [CREDENTIAL_SCOPE_KEY]: scope } as DocumentDecoration,
       }),
@@ -94,6 +101,7 @@ export function authPlugin(deps: AuthDeps) {
         // there (declared after `permission`) or already merged into `detail` (declared before it).
         let credentialScope: CredentialScope | undefined
         let tenantWide = false
+        let bearerCookie = false
         let located: LocatedBy | undefined
         return {
           introspect(options: Record<string, unknown>) {
@@ -102,6 +110,7 @@ export function authPlugin(deps: AuthDeps) {
               | CredentialScope
               | undefined
             tenantWide = (options.tenantWide ?? detail?.[TENANT_WIDE_KEY]) === true
+            bearerCookie = (options.bearerCookie ?? detail?.[BEARER_COOKIE_KEY]) === true
             located =
               (options.locatedBy as LocatedBy | undefined) ??
               locatedByKey.get(detail?.[LOCATED_BY_KEY] as string)
@@ -112,7 +121,7 @@ export function authPlugin(deps: AuthDeps) {
               deps,
               request,
               route,
-              { permission, credentialScope, tenantWide },
+              { permission, credentialScope, tenantWide, bearerCookie },
               { params, query, body, responseHeaders: set.headers as Record<string, string | number> },
             )
             // Kept open until the response is sent: the pool may evict the tenant while the

@@ -270,3 +270,37 @@ describe('resume window', () => {
     stream.close()
   })
 })
+
+describe('the stream cookie, for EventSource', () => {
+  test('POST /events/stream/cookie sets HttpOnly, SameSite=Strict cookies the stream authenticates with', async () => {
+    const set = await t.request('POST', '/events/stream/cookie')
+    expect(set.status).toBe(204)
+    const cookies = set.headers.getSetCookie()
+    expect(cookies).toHaveLength(2)
+    for (const cookie of cookies) {
+      expect(cookie).toContain('HttpOnly')
+      expect(cookie).toContain('SameSite=Strict')
+      expect(cookie).toContain('Path=/events/stream')
+    }
+    const cookie = cookies.map((c) => c.split(';')[0]).join('; ')
+    const stream = await openStream(server.url, { tenant: t.tenant, as: null, headers: { cookie } })
+    expect(stream.response.status).toBe(200)
+    const order = await newOrder()
+    expect(dataOf(await stream.next()).payload.id).toBe(order.id)
+    stream.close()
+    // Only the stream takes it: another route without Authorization is 401.
+    const other = await fetch(`${server.url}/order`, { headers: { cookie, 'x-tenant-id': t.tenant.id } })
+    expect(other.status).toBe(401)
+  })
+
+  test('a cookie with a bad token is 401, and the cookie route needs a token', async () => {
+    const stream = await openStream(server.url, {
+      tenant: t.tenant,
+      as: null,
+      headers: { cookie: 'ro_bearer=forged' },
+    })
+    expect(stream.response.status).toBe(401)
+    const anonymous = await t.request('POST', '/events/stream/cookie', { as: null })
+    expect(anonymous.status).toBe(401)
+  })
+})

@@ -5,11 +5,13 @@
 // the client reading its event: an upper bound of commit to client. Goals: <= 150 MB for 1,000
 // streams; p99 <= 50 ms at 200 writes a second.
 // Usage: bun bench/event-stream.ts [--streams 1000] [--rate 200] [--seconds 10] [--observers 10]
+
+import { mkdtempSync, rmSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { readEventStream } from '../client/events'
-import { freshDataDir, runCli, sourceCommand, startListening, startServer } from '../tests/e2e/cli'
+import { runCli, sourceCommand, startListening, startServer } from '../tests/e2e/cli'
 import { loadAverage, rssMb } from './lib'
 
 const { values } = parseArgs({
@@ -26,7 +28,14 @@ const seconds = Number(values.seconds)
 const observers = Number(values.observers)
 
 /** Opens `count` streams on raw sockets that read and drop what comes (a client keeping up). */
-async function openStreams(port: number, path: string, headers: Record<string, string>, count: number) {
+async function openStreams(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  count: number,
+  /** Given every whole line received (observers); the load streams only count bytes. */
+  onLines?: (text: string) => void,
+) {
   const request = `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${Object.entries(headers)
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('')}\r\n`
@@ -43,8 +52,14 @@ async function openStreams(port: number, path: string, headers: Record<string, s
               if (!chunk.toString('latin1').startsWith('HTTP/1.1 200')) reject(new Error(chunk.toString()))
               else resolve()
             })
+            let partial = ''
             socket.on('data', (chunk) => {
               bytes += chunk.length
+              if (!onLines) return
+              const text = partial + chunk.toString('utf8')
+              const end = text.lastIndexOf('\n')
+              partial = text.slice(end + 1)
+              onLines(text.slice(0, end + 1))
             })
             socket.on('error', reject)
             sockets.push(socket)
@@ -69,7 +84,7 @@ const bareOpen = await settledRss(bare.pid)
 bareStreams.close()
 await bare.stop()
 
-const dataDir = freshDataDir()
+const dataDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-event-stream-'))
 const env = {
   DATA_DIR: dataDir,
   LOG_LEVEL: 'error',
@@ -97,16 +112,18 @@ try {
     streams - observers,
   )
   const latencies: number[] = []
-  const observed = await Promise.all(
-    Array.from({ length: observers }, async () => {
-      const response = await fetch(`${server.url}/events/stream?types=order.create`, { headers })
-      return (async () => {
-        for await (const message of readEventStream(response.body!)) {
-          const received = Date.now()
-          latencies.push(received - Date.parse(JSON.parse(message.data).payload.createdAt))
-        }
-      })()
-    }),
+  // The observers read raw sockets too: each message is one HTTP chunk, so its `data:` line is
+  // whole in the bytes received (chunk sizes sit between messages).
+  const observed = await openStreams(
+    server.port,
+    '/events/stream?types=order.create',
+    { authorization: headers.authorization },
+    observers,
+    (text) => {
+      const received = Date.now()
+      for (const match of text.matchAll(/^data: (.*)$/gm))
+        latencies.push(received - Date.parse(JSON.parse(match[1]!).payload.createdAt))
+    },
   )
   const open = await settledRss(server.pid)
 
@@ -148,8 +165,9 @@ try {
     `write to client (ms): p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}, max ${latencies.at(-1)}; RSS during the writes ${duringRss} MB; bytes read by the load streams ${Math.round(load.bytes() / 1e6)} MB; load average at start ${cpuLoad}`,
   )
   load.close()
-  void observed
+  observed.close()
 } finally {
   await server.stop()
+  rmSync(dataDir, { recursive: true, force: true })
 }
 process.exit(0)

@@ -406,7 +406,7 @@ export function loadConfig(env: Env = process.env): Config {
     eventStreamPollIntervalMs: integer(env, 'EVENT_STREAM_POLL_INTERVAL_MS', 250, 10, 60_000),
     eventStreamMaxPerCredential: integer(env, 'EVENT_STREAM_MAX_PER_CREDENTIAL', 10, 1, 10_000),
     eventStreamMaxStreams: integer(env, 'EVENT_STREAM_MAX_STREAMS', 5000, 1, 1_000_000),
-    eventStreamBufferBytes: byteSize(env, 'EVENT_STREAM_BUFFER', 1024 * 1024, 4096),
+    eventStreamBufferBytes: byteSize(env, 'EVENT_STREAM_BUFFER', 256 * 1024, 4096),
     smtpUrl: smtpUrl(env, 'SMTP_URL'),
     smtpFrom: text(env, 'SMTP_FROM', 'no-reply@localhost'),
     tenantImportMaxBytes: integer(env, 'TENANT_IMPORT_MAX_BYTES', 1_073_741_824, 4096, 68_719_476_736),

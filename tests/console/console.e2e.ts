@@ -205,7 +205,10 @@ describe('operator console', () => {
     await page.evaluate(`window.received = [];
       window.source = new EventSource('/events/stream?types=order.create&since=${seen[0]!.id}');
       window.source.addEventListener('order.create', (e) => window.received.push({ id: e.lastEventId, order: JSON.parse(e.data).payload.id }))`)
-    await until('the two missed events', async () => (await page.evaluate<number>('window.received.length')) >= 2)
+    await until(
+      'the two missed events',
+      async () => (await page.evaluate<number>('window.received.length')) >= 2,
+    )
     const fourth = await call('POST', '/order', { locationId })
     await until('the next event', async () => (await page.evaluate<number>('window.received.length')) >= 3)
     const resumed = await page.evaluate<{ id: string; order: string }[]>('window.received')

@@ -87,7 +87,7 @@ export class TenantFeed {
           )
           continue
         }
-        for (const event of events) stream.offer(event)
+        stream.offer(events)
         stream.position = Math.max(stream.position, this.cursor)
       }
       if (rows.length < PAGE) return
@@ -105,7 +105,7 @@ export class TenantFeed {
       const rows = eventsBetween(db, stream.position, bound, PAGE)
       for (const row of rows) {
         if (stream.room <= 0) return
-        stream.offer(new FeedEvent(row, this.tenantId))
+        stream.offer([new FeedEvent(row, this.tenantId)])
       }
       if (rows.length < PAGE) stream.position = bound
     }

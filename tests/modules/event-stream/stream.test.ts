@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { revokeCredential } from '../../../src/platform/auth/credentials'
 import { tenantDatabasePath } from '../../../src/platform/tenancy/databases'
 import { createTestApp, type TestApp } from '../../harness'
+import { openDrawer } from '../cash/helpers'
 import { dataOf, openStream, serve } from './helpers'
 
 let t: TestApp
@@ -209,12 +210,17 @@ describe('filters', () => {
   })
 
   test('a former name is accepted, and events come under it', async () => {
-    const stream = await openStream(server.url, {
-      tenant: t.tenant,
-      query: '?types=cash-drawer.close&follow=false&since=0',
-    })
+    const stream = await openStream(server.url, { tenant: t.tenant, query: '?types=cash-drawer.create' })
     expect(stream.response.status).toBe(200)
-    expect((await stream.rest()).map((m) => m.event)).toEqual(['end'])
+    const opened = await openDrawer(t)
+    const message = await stream.next()
+    expect(message.event).toBe('cash-drawer.create')
+    expect(dataOf(message)).toMatchObject({
+      object: 'cash-drawer',
+      action: 'create',
+      payload: { id: opened.id },
+    })
+    stream.close()
   })
 
   test('locationId narrows to one location', async () => {
@@ -268,6 +274,23 @@ describe('resume window', () => {
     expect(reset.event).toBe('reset')
     expect(dataOf(reset).reason).toBe('unknown')
     stream.close()
+  })
+})
+
+describe('a cluster move', () => {
+  test('a tenant this node stops serving ends its streams with a reconnect hint', async () => {
+    const stream = await openStream(server.url, { tenant: t.tenant })
+    const served = t.platform.pool.isServed
+    // What a cluster node answers once another node owns the tenant (platform/cluster/node.ts).
+    t.platform.pool.isServed = (tenantId) => tenantId !== t.tenant.id && served(tenantId)
+    try {
+      const end = await stream.next()
+      expect(end.event).toBe('end')
+      expect(dataOf(end)).toMatchObject({ reason: 'tenant_moved', reconnect: true })
+      expect(await stream.rest()).toEqual([])
+    } finally {
+      t.platform.pool.isServed = served
+    }
   })
 })
 

@@ -75,3 +75,16 @@ describe('follow=false', () => {
     expect(dataOf(messages.at(-1)!)).toMatchObject({ reason: 'caught_up', reconnect: false })
   })
 })
+
+describe('a server stopping', () => {
+  test('ends every stream with a reconnect hint and opens no new one', async () => {
+    const response = await open()
+    expect(response.status).toBe(200)
+    t.platform.stopping()
+    const messages = []
+    for await (const message of readEventStream(response.body!)) messages.push(message)
+    expect(messages.map((m) => m.event)).toEqual(['end'])
+    expect(dataOf(messages[0]!)).toMatchObject({ reason: 'server_stopping', reconnect: true })
+    expect((await open()).status).toBe(503)
+  })
+})

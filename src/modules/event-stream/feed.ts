@@ -6,6 +6,7 @@
 // read never skips one. A stream behind the feed (resuming, or one whose client was slow to read)
 // catches up from the outbox itself, a page at a time as its client takes them.
 import { eventsBetween, lastEventSeq } from '../../platform/events/outbox'
+import type { Logger } from '../../platform/log'
 import type { Db } from '../../platform/tenancy/databases'
 import { commitsPending } from '../../platform/tenancy/transaction'
 import { type EventStream, FeedEvent } from './stream'
@@ -26,6 +27,7 @@ export class TenantFeed {
   constructor(
     readonly tenantId: string,
     private readonly db: () => Db,
+    private readonly log: Logger,
   ) {
     this.cursor = lastEventSeq(db())
   }
@@ -42,11 +44,31 @@ export class TenantFeed {
     if (this.scheduled) return
     this.scheduled = true
     // Queued after the turn's group commit, which was queued when the group's first write began.
-    setImmediate(() => this.readCommitted())
+    setImmediate(() => this.guarded(() => this.readCommitted()))
+  }
+
+  /**
+   * Work of a timer or a callback: a tenant that cannot be read now (suspended, closing) waits for
+   * the next wake-up or poll, and the access recheck ends its streams.
+   */
+  private guarded(work: () => void): void {
+    try {
+      work()
+    } catch (error) {
+      this.scheduled = false
+      this.log.warn('event stream: the outbox could not be read', {
+        tenantId: this.tenantId,
+        error: String(error),
+      })
+    }
   }
 
   /** The poll: read when another connection committed since the last look. */
   poll(): void {
+    this.guarded(() => this.pollNow())
+  }
+
+  private pollNow(): void {
     const connection = this.db()
     const version = (connection.$client.query('PRAGMA data_version').get() as { data_version: number })
       .data_version
@@ -63,10 +85,8 @@ export class TenantFeed {
     if (db.$client.inTransaction) {
       const pending = commitsPending()
       if (pending) {
-        pending.then(
-          () => this.readCommitted(),
-          () => this.readCommitted(),
-        )
+        const again = () => this.guarded(() => this.readCommitted())
+        pending.then(again, again)
         return
       }
     }
@@ -96,6 +116,10 @@ export class TenantFeed {
 
   /** Sends a stream what lies between its position and the feed's, while its client keeps up. */
   catchUp(stream: EventStream): void {
+    this.guarded(() => this.catchUpNow(stream))
+  }
+
+  private catchUpNow(stream: EventStream): void {
     const db = this.db()
     const until = this.until.get(stream)
     const bound = Math.min(this.cursor, until ?? Number.MAX_SAFE_INTEGER)

@@ -68,7 +68,8 @@ export class StreamHub {
 
     const tenantId = auth.tenant.id
     const feed =
-      this.feeds.get(tenantId) ?? new TenantFeed(tenantId, () => this.platform.pool.get(tenantId).db)
+      this.feeds.get(tenantId) ??
+      new TenantFeed(tenantId, () => this.platform.pool.get(tenantId).db, this.platform.log)
     const since = request.since
     const cutoff = new Date(Date.now() - config.eventStreamRetentionMs).toISOString()
     const resumable =

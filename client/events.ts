@@ -70,6 +70,8 @@ export async function* readEventStream(
 
 export interface SubscribeOptions {
   baseUrl: string
+  /** `/events/stream`, or `/tables-api/v1/events/stream` for a `tpk_live_` credential. */
+  path?: string
   headers: Record<string, string>
   fetch?: (request: Request) => Promise<Response>
   /** Resume after this event id (the last one a previous subscription handled). */
@@ -121,7 +123,7 @@ export function subscribe<N extends EventName>(
       if (lastEventId !== null) headers.set('last-event-id', lastEventId)
       let response: Response
       try {
-        const url = `${options.baseUrl.replace(/\/+$/, '')}/events/stream${query.size > 0 ? `?${query}` : ''}`
+        const url = `${options.baseUrl.replace(/\/+$/, '')}${options.path ?? '/events/stream'}${query.size > 0 ? `?${query}` : ''}`
         response = await send(new Request(url, { headers, signal: controller.signal }))
       } catch (error) {
         if (controller.signal.aborted) return

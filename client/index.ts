@@ -40,9 +40,11 @@ export function createRestaurantOpsClient({ token, tenantId, locationId, ...opti
     subscribe<N extends EventName>(
       types: readonly N[],
       handler: (name: N, body: EventBody<N>, id: string) => void | Promise<void>,
-      more: Omit<SubscribeOptions, 'baseUrl' | 'headers' | 'fetch'> = {},
+      more: Omit<SubscribeOptions, 'baseUrl' | 'headers' | 'fetch' | 'path'> = {},
     ): Subscription {
       return subscribe(types, handler, {
+        // Credentials work on the tables API only: its twin of the stream.
+        path: token?.startsWith('tpk_live_') ? '/tables-api/v1/events/stream' : '/events/stream',
         ...more,
         baseUrl: options.baseUrl,
         headers: allHeaders,

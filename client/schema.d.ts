@@ -4439,6 +4439,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the tenant’s events live (server-sent events)
+         * @description The events of the catalogue (the document’s `webhooks`) as they commit, with the names and payloads webhooks carry, as a `text/event-stream` for `EventSource`. An event is sent when the caller holds the read permission of what it carries where it happened (a caller bound to locations sees only theirs, and no event of no location); `types` and `locationId` narrow further. Resume after a disconnection with `Last-Event-ID` (EventSource sends it) or `since`: every event after that id comes once, in order, none skipped, within `EVENT_STREAM_RETENTION`; an older or unknown id gets a `reset` event. At most `EVENT_STREAM_MAX_PER_CREDENTIAL` streams per credential and `EVENT_STREAM_MAX_STREAMS` per process: one more is 429.
+         */
+        get: operations["getEventsStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/stream/cookie": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Let the browser’s EventSource open the stream
+         * @description EventSource cannot send an Authorization header. This answers 204 with two cookies (HttpOnly, SameSite=Strict, `Path=/events/stream`, 12 hours) holding the bearer token this request was sent with and its tenant; `GET /events/stream` sent without an Authorization header authenticates with them, as strictly as with the header. The token never goes into a URL.
+         */
+        post: operations["createEventsStreamCookie"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables-api/v1/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the tenant’s events live (server-sent events)
+         * @description The events of the catalogue (the document’s `webhooks`) as they commit, with the names and payloads webhooks carry, as a `text/event-stream` for `EventSource`. An event is sent when the caller holds the read permission of what it carries where it happened (a caller bound to locations sees only theirs, and no event of no location); `types` and `locationId` narrow further. Resume after a disconnection with `Last-Event-ID` (EventSource sends it) or `since`: every event after that id comes once, in order, none skipped, within `EVENT_STREAM_RETENTION`; an older or unknown id gets a `reset` event. At most `EVENT_STREAM_MAX_PER_CREDENTIAL` streams per credential and `EVENT_STREAM_MAX_STREAMS` per process: one more is 429.
+         */
+        get: operations["getTablesApiEventsStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/labor/employees": {
         parameters: {
             query?: never;
@@ -14308,7 +14368,7 @@ export interface components {
              *       "reservations:write"
              *     ]
              */
-            scopes: ("reservations:read" | "reservations:write" | "webhooks:manage")[];
+            scopes: ("events:read" | "reservations:read" | "reservations:write" | "webhooks:manage")[];
             /** @description The locations the credential may act at (its allowlist). */
             locationIds: string[];
             /**
@@ -28184,6 +28244,147 @@ export interface operations {
             409: components["responses"]["Conflict"];
             414: components["responses"]["URITooLong"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEventsStream: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated event names of the catalogue (`order.create,order.update`); former names are accepted, and events come under the name asked for. Absent: every event the caller may read. */
+                types?: string;
+                /** @description Only events that happened at this location (one the caller reaches). */
+                locationId?: string;
+                /** @description Resume just after this event id (`Last-Event-ID` wins when both are sent). Older than `EVENT_STREAM_RETENTION`: a `reset` event. */
+                since?: string;
+                /** @description `false`: send what is there after `since` (or nothing) and end with `end` (`reason: caught_up`), for clients that sync now and then. Default `true`: stay open. */
+                follow?: "true" | "false";
+            };
+            header?: {
+                /** @description The `id:` of the last event received: the stream resumes just after it. */
+                "last-event-id"?: string;
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A `text/event-stream`. Each event of the catalogue (`webhooks`) the caller may read is one message: `id:` its position in the tenant outbox, `event:` its name (`order.create`), `data:` the same JSON body a webhook receives (`{object, action, payload, user, tenantId}`). Besides them: `reset` (`data: {reason, since, resumeFrom}`: the id asked to resume from is older than the retention window or unknown; refetch what you show, the stream goes on from `resumeFrom`), `end` (`data: {reason, detail}`, then the stream closes; `reason` is `access_revoked`, `slow_client`, `tenant_moved`, `server_stopping` or `caught_up`; reconnect with `Last-Event-ID` except after `access_revoked`), and a comment line (`: heartbeat`) every 15 s. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createEventsStreamCookie: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTablesApiEventsStream: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated event names of the catalogue (`order.create,order.update`); former names are accepted, and events come under the name asked for. Absent: every event the caller may read. */
+                types?: string;
+                /** @description Only events that happened at this location (one the caller reaches). */
+                locationId?: string;
+                /** @description Resume just after this event id (`Last-Event-ID` wins when both are sent). Older than `EVENT_STREAM_RETENTION`: a `reset` event. */
+                since?: string;
+                /** @description `false`: send what is there after `since` (or nothing) and end with `end` (`reason: caught_up`), for clients that sync now and then. Default `true`: stay open. */
+                follow?: "true" | "false";
+            };
+            header?: {
+                /** @description The `id:` of the last event received: the stream resumes just after it. */
+                "last-event-id"?: string;
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A `text/event-stream`. Each event of the catalogue (`webhooks`) the caller may read is one message: `id:` its position in the tenant outbox, `event:` its name (`order.create`), `data:` the same JSON body a webhook receives (`{object, action, payload, user, tenantId}`). Besides them: `reset` (`data: {reason, since, resumeFrom}`: the id asked to resume from is older than the retention window or unknown; refetch what you show, the stream goes on from `resumeFrom`), `end` (`data: {reason, detail}`, then the stream closes; `reason` is `access_revoked`, `slow_client`, `tenant_moved`, `server_stopping` or `caught_up`; reconnect with `Last-Event-ID` except after `access_revoked`), and a comment line (`: heartbeat`) every 15 s. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalServerError"];

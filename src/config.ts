@@ -66,6 +66,19 @@ export interface Config {
   webhookTimeoutMs: number
   /** How often the delivery worker looks for due deliveries. */
   webhookPollIntervalMs: number
+  /** How far back `/events/stream` resumes (`Last-Event-ID`, `since`); older ids get a `reset` event. */
+  eventStreamRetentionMs: number
+  /**
+   * How often a tenant with open event streams has its outbox read for events committed by other
+   * processes (this process's own commits wake the streams at once).
+   */
+  eventStreamPollIntervalMs: number
+  /** Open event streams one credential (token, session or staff subject) may hold in one process. */
+  eventStreamMaxPerCredential: number
+  /** Open event streams one process serves. */
+  eventStreamMaxStreams: number
+  /** Bytes queued for one event stream beyond which its client counts as too slow and is dropped. */
+  eventStreamBufferBytes: number
   /** SMTP server for guest email (gift card delivery...); unset: the embedded sender records messages. */
   smtpUrl: string | undefined
   /** From address of guest email sent through SMTP_URL. */
@@ -411,6 +424,14 @@ export function loadConfig(env: Env = process.env): Config {
     groupCommit: boolean(env, 'GROUP_COMMIT', true),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookPollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 1, 3_600_000),
+    eventStreamRetentionMs: durations(env, 'EVENT_STREAM_RETENTION', [24 * 3_600_000]).reduce(
+      (a, b) => a + b,
+      0,
+    ),
+    eventStreamPollIntervalMs: integer(env, 'EVENT_STREAM_POLL_INTERVAL_MS', 250, 10, 60_000),
+    eventStreamMaxPerCredential: integer(env, 'EVENT_STREAM_MAX_PER_CREDENTIAL', 10, 1, 10_000),
+    eventStreamMaxStreams: integer(env, 'EVENT_STREAM_MAX_STREAMS', 5000, 1, 1_000_000),
+    eventStreamBufferBytes: byteSize(env, 'EVENT_STREAM_BUFFER', 256 * 1024, 4096),
     smtpUrl: smtpUrl(env, 'SMTP_URL'),
     smtpFrom: text(env, 'SMTP_FROM', 'no-reply@localhost'),
     tenantImportMaxBytes: integer(env, 'TENANT_IMPORT_MAX_BYTES', 1_073_741_824, 4096, 68_719_476_736),

@@ -111,6 +111,12 @@ function headerMismatch(c: Contract, declared: Json, pointer: string[], headers:
   return null
 }
 
+/**
+ * Media types whose body is a stream that ends when the client leaves (`/events/stream`): the
+ * status, headers and media type are checked, the body is left to the client.
+ */
+const streamedMediaTypes = new Set(['text/event-stream'])
+
 /** What is wrong with this response, or null. */
 async function mismatch(c: Contract, request: Request, response: Response): Promise<string | null> {
   const url = new URL(request.url)
@@ -119,7 +125,8 @@ async function mismatch(c: Contract, request: Request, response: Response): Prom
   const item: Json | undefined = route && c.doc.paths[route.template]
   // HEAD is answered wherever GET is, with GET's headers and no body.
   const operation: Json | undefined = item?.[method] ?? (method === 'head' ? item?.get : undefined)
-  const text = await response.text()
+  const streamed = streamedMediaTypes.has(mediaType(response))
+  const text = streamed ? '' : await response.text()
   const body = () => (text ? JSON.parse(text) : undefined)
   if (!operation) {
     // Refused before routing (no route, wrong method, transport limits): a problem document.
@@ -145,7 +152,7 @@ async function mismatch(c: Contract, request: Request, response: Response): Prom
   const type = mediaType(response)
   const media = content[type] ? type : content['*/*'] ? '*/*' : undefined
   if (!media) return `content-type ${type} is not declared for ${status} (${Object.keys(content).join(', ')})`
-  if (!content[media].schema || media === '*/*') return null
+  if (!content[media].schema || media === '*/*' || streamed) return null
   const validate = c.validator([...pointer, 'content', media, 'schema'])
   if (validate(/\bjson$/.test(media) ? body() : text)) return null
   const errors = (validate.errors ?? [])
@@ -159,7 +166,9 @@ export async function checkContract(app: AnyElysia, request: Request, response: 
   if (undocumented.has(path)) return
   contract ??= compile(app)
   const c = await contract
-  const problem = await mismatch(c, request, response.clone() as Response)
+  // A stream is not cloned: the copy would keep every event the client is sent.
+  const streamed = streamedMediaTypes.has(mediaType(response))
+  const problem = await mismatch(c, request, streamed ? response : (response.clone() as Response))
   if (!problem) return
   const route = c.routes.find((r) => r.pattern.test(path))
   const key = `${request.method} ${route?.template ?? path} ${response.status}`

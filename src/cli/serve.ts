@@ -182,6 +182,8 @@ export async function serve(config: Config): Promise<void> {
     // A stop during a first start leaves no half-made default tenant behind.
     seeding.abort()
     drain.begin()
+    // Open event streams end now (`server_stopping`): they would hold the drain to its deadline.
+    platform.stopping()
     log.info('shutting down', { signal, inFlight: listener?.server.pendingRequests ?? 0 })
     // Workers keep the deadline themselves (each cuts its own requests): the primary's comes after.
     setTimeout(
@@ -265,6 +267,7 @@ async function serveAsWorker(config: Config): Promise<void> {
     if (stopping) return
     stopping = true
     drain.begin()
+    platform.stopping()
     log.info('shutting down', { signal, inFlight: server.pendingRequests })
     setTimeout(() => {
       log.error('shutdown took longer than SHUTDOWN_TIMEOUT_MS: exiting anyway', {

@@ -20,6 +20,7 @@ import { couponsFamily } from './coupons'
 import { credentialsFamily } from './credentials'
 import { customersFamily } from './customers'
 import { eraFamily } from './era'
+import { eventStreamFamily } from './event-stream'
 import { experiencesFamily } from './experiences'
 import { giftCardsFamily } from './gift-cards'
 import { healthFamily } from './health'
@@ -78,6 +79,7 @@ export const families: readonly Family<unknown>[] = [
   appsFamily,
   mediaFamily,
   webhooksFamily,
+  eventStreamFamily,
   laborFamily,
   partnersFamily,
   eraFamily,

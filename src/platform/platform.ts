@@ -68,6 +68,14 @@ export interface Platform {
   webhooks: DeliveryWorker
   /** Where media bytes live: the embedded store under DATA_DIR, or S3 when MEDIA_S3_BUCKET is set. */
   storage: ObjectStore
+  /**
+   * `listener` runs once, when the server begins to stop (`serve`'s drain) or the platform closes:
+   * long-lived responses (the event stream) end then, with a reconnect hint, so the stop does not
+   * wait for them.
+   */
+  onStop(listener: () => void): void
+  /** Runs the `onStop` listeners (once): `serve` calls it as its drain begins. */
+  stopping(): void
   /** Stops the jobs (waiting for running ones, e.g. webhook requests in flight), then closes. */
   shutdown(): Promise<void>
   /** What the auth plugin was built from, for routes that authenticate on their own terms. */
@@ -225,10 +233,15 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
         purgeExpiredIdempotencyKeys(db)
       }),
   })
+  const stopListeners: (() => void)[] = []
+  const stopping = () => {
+    for (const listener of stopListeners.splice(0)) listener()
+  }
   let closed = false
   const close = () => {
     if (closed) return
     closed = true
+    stopping()
     forgetTimeZones()
     void jobs.stop()
     webhooks.close()
@@ -261,7 +274,10 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     storage,
     authDeps: deps,
     payments: options.paymentProvider ?? openPaymentProvider(config),
+    onStop: (listener) => void stopListeners.push(listener),
+    stopping,
     async shutdown() {
+      stopping()
       await jobs.stop()
       // The last turn's writes commit first, so their due work is stored before the files close.
       await commitsPending()

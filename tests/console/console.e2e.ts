@@ -172,6 +172,50 @@ describe('operator console', () => {
     await shoot('overview')
   })
 
+  test('overview: today’s orders arrive live through the browser’s EventSource', async () => {
+    await visit('overview', 'Overview')
+    const today = section('Today’s orders')
+    await today.getByText('live', { exact: true }).waitFor()
+    const locationId = (await call('GET', '/locations')).body.locations[0].id
+    const order = await call('POST', '/order', { locationId, guestName: 'Live Stream Guest' })
+    expect(order.status).toBe(201)
+    const row = today.getByRole('row').filter({ hasText: 'Live Stream Guest' })
+    await row.waitFor()
+    expect(await row.innerText()).toContain(String(order.body.orderNumber))
+    const closed = await call('POST', `/order/${order.body.id}/void`, { voidReasonName: 'e2e' })
+    expect(closed.status).toBeLessThan(300)
+    await row.getByText('voided').waitFor()
+  })
+
+  test('a bare EventSource in the page: events after their commit, and a resume from an id sends the rest once', async () => {
+    await visit('overview', 'Overview')
+    const locationId = (await call('GET', '/locations')).body.locations[0].id
+    // The page's session already set the stream cookie: EventSource needs nothing else.
+    await page.evaluate(`window.received = [];
+      window.source = new EventSource('/events/stream?types=order.create');
+      window.source.addEventListener('order.create', (e) => window.received.push({ id: e.lastEventId, order: JSON.parse(e.data).payload.id }));
+      new Promise((resolve) => { window.source.onopen = resolve })`)
+    const first = await call('POST', '/order', { locationId })
+    await until('the first event', async () => (await page.evaluate<number>('window.received.length')) === 1)
+    const seen = await page.evaluate<{ id: string; order: string }[]>('window.received')
+    expect(seen[0]!.order).toBe(first.body.id)
+    await page.evaluate('window.source.close()')
+    const second = await call('POST', '/order', { locationId })
+    const third = await call('POST', '/order', { locationId })
+    await page.evaluate(`window.received = [];
+      window.source = new EventSource('/events/stream?types=order.create&since=${seen[0]!.id}');
+      window.source.addEventListener('order.create', (e) => window.received.push({ id: e.lastEventId, order: JSON.parse(e.data).payload.id }))`)
+    await until(
+      'the two missed events',
+      async () => (await page.evaluate<number>('window.received.length')) >= 2,
+    )
+    const fourth = await call('POST', '/order', { locationId })
+    await until('the next event', async () => (await page.evaluate<number>('window.received.length')) >= 3)
+    const resumed = await page.evaluate<{ id: string; order: string }[]>('window.received')
+    expect(resumed.map((r) => r.order)).toEqual([second.body.id, third.body.id, fourth.body.id])
+    await page.evaluate('window.source.close()')
+  })
+
   test('sales and money: charts, payment mix, gift card liability and drawers', async () => {
     await visit('sales', 'Sales and money')
     await section('Orders and sales per day, last 28 days')

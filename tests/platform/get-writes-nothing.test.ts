@@ -272,6 +272,9 @@ const queries: Record<string, string | string[]> = {
   '/gift-card/reports/failed-deliveries': `?from=${inDays(-7)}&to=${inDays(0)}`,
   '/gift-card/lookup': `?code=${encodeURIComponent(giftCard.code)}`,
   '/gift-card/:id': '?expand=customer',
+  // The stream sends what the outbox holds and ends, rather than staying open.
+  '/events/stream': '?follow=false&since=0',
+  '/tables-api/v1/events/stream': '?follow=false&since=0',
 }
 
 /** The URLs the walk reads for a route, and the path parameters it has no real id for. */

@@ -1,9 +1,10 @@
 // Is it healthy: readiness, the scheduler's jobs, backups at a glance; the operator also sees the
-// tenant pool and the tenants with their status.
+// tenant pool and the tenants with their status. A tenant's staff see today's orders, live.
 
+import { useEffect, useState } from 'preact/hooks'
 import type { PageProps } from '../api'
-import { type Answer, get, isOperator, readiness } from '../api'
-import { Badge, bytes, Section, Table, useLoad, when } from '../ui'
+import { type Answer, get, isOperator, post, readiness } from '../api'
+import { Badge, bytes, dollars, ErrorNote, Section, Table, useLoad, when } from '../ui'
 
 type Health = Answer<'/health/ready', 'get'>
 type Cluster = NonNullable<Health['cluster']>
@@ -46,6 +47,95 @@ function ClusterSummary({ cluster }: { cluster: Cluster }) {
   )
 }
 
+type Order = Answer<'/order', 'get'>['orders'][number]
+
+/** The order events that change what the list shows. */
+const ORDER_EVENTS = [
+  'order.create',
+  'order.update',
+  'order.submit',
+  'order.pay',
+  'order.close',
+  'order.void',
+  'order.refund',
+]
+
+const startOfToday = () => {
+  const midnight = new Date()
+  midnight.setHours(0, 0, 0, 0)
+  return midnight.toISOString()
+}
+
+type LiveState = 'connecting' | 'live' | 'reconnecting' | 'stopped'
+
+/**
+ * Today's orders, kept current by the event stream: the stream cookie first (EventSource sends no
+ * Authorization header, and the token stays out of the URL), then the day's orders, then every
+ * order event folded in as it commits. EventSource reconnects by itself, sending the last event id.
+ */
+function TodaysOrders() {
+  const [orders, setOrders] = useState<Map<string, Order> | null>(null)
+  const [state, setState] = useState<LiveState>('connecting')
+  const [error, setError] = useState<Error | null>(null)
+  useEffect(() => {
+    let source: EventSource | null = null
+    let live = true
+    const since = startOfToday()
+    const fold = (order: Order) =>
+      order.createdAt >= since && setOrders((known) => new Map(known ?? []).set(order.id, order))
+    ;(async () => {
+      await post('/events/stream/cookie')
+      // The stream first, so no order committed while the list loads is missed (folding is idempotent).
+      source = new EventSource(`/events/stream?types=${ORDER_EVENTS.join(',')}`)
+      source.onopen = () => setState('live')
+      source.onerror = () => setState(source?.readyState === EventSource.CLOSED ? 'stopped' : 'reconnecting')
+      for (const name of ORDER_EVENTS)
+        source.addEventListener(name, (event) => fold(JSON.parse((event as MessageEvent).data).payload))
+      source.addEventListener('end', (event) => {
+        if (!JSON.parse((event as MessageEvent).data).reconnect) {
+          source?.close()
+          setState('stopped')
+        }
+      })
+      const today = await get('/order', { createdAfter: since, limit: 100 })
+      if (live) for (const order of today.orders) fold(order)
+      if (live) setOrders((known) => known ?? new Map())
+    })().catch((failure: Error) => live && setError(failure))
+    return () => {
+      live = false
+      source?.close()
+    }
+  }, [])
+  const rows = [...(orders?.values() ?? [])].sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+  const tone = state === 'live' ? 'good' : state === 'stopped' ? 'bad' : 'neutral'
+  return (
+    <section aria-labelledby="section-today-s-orders" aria-busy={orders === null}>
+      <header class="section-head">
+        <h2 id="section-today-s-orders">Today’s orders</h2>
+        <Badge tone={tone}>{state}</Badge>
+      </header>
+      {error ? (
+        <ErrorNote error={error} />
+      ) : orders === null ? (
+        <p class="muted">Loading…</p>
+      ) : (
+        <Table
+          caption="Orders created today, newest first"
+          rows={rows}
+          empty="No order yet today."
+          columns={[
+            ['Number', (o) => o.orderNumber],
+            ['Status', (o) => o.status],
+            ['Guest', (o) => o.customerName ?? o.guestName ?? '—'],
+            ['Total', (o) => dollars(o.total)],
+            ['Created', (o) => when(o.createdAt)],
+          ]}
+        />
+      )}
+    </section>
+  )
+}
+
 export function OverviewPage({ session }: PageProps) {
   const operator = isOperator(session)
   const health = useLoad(readiness, [])
@@ -56,6 +146,7 @@ export function OverviewPage({ session }: PageProps) {
   )
   return (
     <>
+      {!operator && <TodaysOrders />}
       <Section title="Health and readiness" loaded={health}>
         {(h) => (
           <>

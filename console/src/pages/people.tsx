@@ -7,7 +7,7 @@ import { Badge, describeError, ErrorNote, Section, Table, useLoad, when } from '
 type Credential = Answer<'/credentials', 'get'>['credentials'][number]
 type Location = Answer<'/locations', 'get'>['locations'][number]
 
-const SCOPES = ['reservations:read', 'reservations:write', 'webhooks:manage'] as const
+const SCOPES = ['events:read', 'reservations:read', 'reservations:write', 'webhooks:manage'] as const
 
 function useLocations() {
   return useLoad(async () => {

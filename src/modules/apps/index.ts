@@ -13,6 +13,7 @@ export const appsFamily = family({
   events: [
     {
       object: 'app',
+      readPermission: 'apps:read',
       actions: [...CRUD, 'sync'],
       emittedBy: '`/apps` and `POST /apps/{id}/sync`',
       payload: 'the app',

@@ -13,6 +13,7 @@ export const cashFamily = family({
   events: [
     {
       object: 'cash_drawer',
+      readPermission: 'cash:read',
       formerly: { object: 'cash-drawer' },
       actions: ['create', 'assign', 'pause'],
       emittedBy: '`/cash-management/drawers` and its assign and pause routes',
@@ -21,6 +22,7 @@ export const cashFamily = family({
     },
     {
       object: 'cash_drawer',
+      readPermission: 'cash:read',
       formerly: { object: 'cash-drawer' },
       actions: ['entry'],
       emittedBy: '`POST /cash-management/drawers/{id}/entries`; cash payments and refunds',
@@ -29,6 +31,7 @@ export const cashFamily = family({
     },
     {
       object: 'cash_drawer',
+      readPermission: 'cash:read',
       formerly: { object: 'cash-drawer' },
       actions: ['close'],
       emittedBy: '`POST /cash-management/drawers/{id}/close`',

@@ -11,6 +11,7 @@ export const clubMembershipsFamily = family({
   events: [
     {
       object: 'club_membership',
+      readPermission: 'clubs:read',
       formerly: { object: 'club-membership' },
       actions: ['create', 'update', 'hold', 'resume', 'cancel', 'process'],
       emittedBy:

@@ -12,6 +12,7 @@ export const clubReleasesFamily = family({
   events: [
     {
       object: 'club_release',
+      readPermission: 'clubs:read',
       formerly: { object: 'club-release', actions: { run_start: 'run-start', run_finish: 'run-finish' } },
       actions: ['create', 'update', 'activate', 'archive', 'process', 'retry', 'run_start', 'run_finish'],
       emittedBy:
@@ -21,6 +22,7 @@ export const clubReleasesFamily = family({
     },
     {
       object: 'club_shipment',
+      readPermission: 'clubs:read',
       formerly: { object: 'club-shipment' },
       actions: ['create', 'order', 'process', 'decline', 'skip', 'hold', 'fail'],
       emittedBy: 'a release run',

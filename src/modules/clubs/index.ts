@@ -11,7 +11,14 @@ export const clubsFamily = family({
   },
   models: { clubs: model },
   events: [
-    { object: 'club', actions: CRUD, emittedBy: '`/club`, `/clubs`', payload: 'the club', schema: Club },
+    {
+      object: 'club',
+      readPermission: 'clubs:read',
+      actions: CRUD,
+      emittedBy: '`/club`, `/clubs`',
+      payload: 'the club',
+      schema: Club,
+    },
   ],
   routes: (platform) => [clubRoutes(platform.auth)],
 })

@@ -14,6 +14,7 @@ export const collectionsFamily = family({
   events: [
     {
       object: 'collection',
+      readPermission: 'collections:read',
       actions: CRUD,
       emittedBy: '`/collection`, `/collections`',
       payload: 'the collection',

@@ -14,6 +14,7 @@ export const couponsFamily = family({
   events: [
     {
       object: 'coupon',
+      readPermission: 'coupons:read',
       actions: CRUD,
       emittedBy: '`/coupon`, `/coupons`',
       payload: 'the coupon',

@@ -15,6 +15,7 @@ export const customersFamily = family({
   events: [
     {
       object: 'customer',
+      readPermission: 'customers:read',
       actions: CRUD,
       emittedBy: '`/customers`, `/customer`, their addresses and tags',
       payload: 'the customer',
@@ -22,6 +23,7 @@ export const customersFamily = family({
     },
     {
       object: 'customer',
+      readPermission: 'customers:read',
       actions: ['merge'],
       emittedBy: '`POST /customers/merge` (one event, on the primary)',
       payload: '`{customer, aliases, moved: {sourceId: {kind: count}}}`',
@@ -33,6 +35,7 @@ export const customersFamily = family({
     },
     {
       object: 'customer_payment_method',
+      readPermission: 'customers:read',
       formerly: { object: 'customer-payment-method' },
       actions: ['create', 'delete'],
       emittedBy: '`/customers/{id}/payment-methods` (`aggregateId` is the customer)',

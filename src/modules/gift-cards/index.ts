@@ -16,6 +16,7 @@ export const giftCardsFamily = family({
   events: [
     {
       object: 'gift_card',
+      readPermission: 'gift-cards:read',
       actions: ['create', 'update', 'open', 'disable', 'enable'],
       emittedBy: '`/gift-card` and its opened, disable and enable routes; cards sold on a paid order',
       payload: 'the card',
@@ -23,6 +24,7 @@ export const giftCardsFamily = family({
     },
     {
       object: 'gift_card',
+      readPermission: 'gift-cards:read',
       // One event per ledger entry, named by its type.
       actions: ledgerEntryTypes,
       emittedBy: 'the ledger routes of `/gift-card`',
@@ -31,6 +33,7 @@ export const giftCardsFamily = family({
     },
     {
       object: 'gift_card',
+      readPermission: 'gift-cards:read',
       actions: ['delivery_sent', 'delivery_failed', 'purchaser_notice_sent', 'purchaser_notice_failed'],
       emittedBy: 'the scheduled delivery job',
       payload: '`{giftCard, delivery}`',
@@ -38,6 +41,7 @@ export const giftCardsFamily = family({
     },
     {
       object: 'gift_card_settings',
+      readPermission: 'gift-cards:read',
       actions: ['update'],
       emittedBy: '`PUT /gift-card/settings`',
       payload: 'the settings',

@@ -15,6 +15,7 @@ export const inventoryFamily = family({
   events: [
     {
       object: 'ingredient',
+      readPermission: 'inventory:read',
       actions: ['create', 'update', 'deactivate', 'reactivate'],
       emittedBy: '`/inventory/ingredients`',
       payload: 'the ingredient with its stocks',
@@ -22,6 +23,7 @@ export const inventoryFamily = family({
     },
     {
       object: 'ingredient',
+      readPermission: 'inventory:read',
       actions: ['receive', 'waste', 'count'],
       emittedBy: 'the receiving, waste and count routes',
       payload: '`{ingredient, stock, movement}`',
@@ -29,6 +31,7 @@ export const inventoryFamily = family({
     },
     {
       object: 'ingredient_stock',
+      readPermission: 'inventory:read',
       actions: ['update'],
       emittedBy: 'setting a stock’s par and reorder quantities',
       payload: 'the stock',
@@ -36,6 +39,7 @@ export const inventoryFamily = family({
     },
     {
       object: 'ingredient_stock',
+      readPermission: 'inventory:read',
       actions: ['low'],
       emittedBy: 'a movement that takes on-hand from at or above par to below it',
       payload: '`{ingredientId, code, name, stock}`',
@@ -48,6 +52,7 @@ export const inventoryFamily = family({
     },
     {
       object: 'recipe',
+      readPermission: 'inventory:read',
       actions: ['create', 'update', 'deactivate', 'reactivate'],
       emittedBy: '`/inventory/recipes`',
       payload: 'the recipe with its components',
@@ -55,6 +60,7 @@ export const inventoryFamily = family({
     },
     {
       object: 'inventory',
+      readPermission: 'inventory:read',
       actions: ['deplete', 'deplete_reversal'],
       emittedBy: 'submitting an order, voiding it or its lines (`aggregateId` is the order)',
       payload: '`{orderId, movements}`',

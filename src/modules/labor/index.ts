@@ -13,6 +13,7 @@ export const laborFamily = family({
   events: [
     {
       object: 'labor_job',
+      readPermission: 'labor:read',
       formerly: { object: 'labor-job' },
       actions: ['create', 'update'],
       emittedBy: '`/labor/jobs`',
@@ -21,6 +22,7 @@ export const laborFamily = family({
     },
     {
       object: 'labor_job_assignment',
+      readPermission: 'labor:read',
       formerly: { object: 'labor-job-assignment' },
       actions: ['create', 'update'],
       emittedBy: '`/labor/job-assignments`',
@@ -29,6 +31,7 @@ export const laborFamily = family({
     },
     {
       object: 'labor_employee',
+      readPermission: 'labor:read',
       formerly: { object: 'labor-employee' },
       actions: ['create', 'update'],
       emittedBy: '`PUT /labor/employees/{staffUserId}/profile`',
@@ -37,6 +40,7 @@ export const laborFamily = family({
     },
     {
       object: 'labor_shift',
+      readPermission: 'labor:read',
       formerly: {
         object: 'labor-shift',
         actions: {

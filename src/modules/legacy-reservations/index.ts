@@ -18,6 +18,7 @@ export const legacyReservationsFamily = family({
   events: [
     {
       object: 'reservation',
+      readPermission: 'reservations:read',
       actions: ['create', 'update', 'cancel'],
       emittedBy: '`/reservation`',
       payload: 'the legacy reservation',
@@ -25,6 +26,7 @@ export const legacyReservationsFamily = family({
     },
     {
       object: 'reservation',
+      readPermission: 'reservations:read',
       actions: ['remind'],
       emittedBy: 'the `legacy-reservations.remind` job, once per reservation due within 24 hours',
       payload: 'the legacy reservation, plus `reminder`: `{status, to?, provider?, messageId?, reason?}`',

@@ -16,6 +16,7 @@ export const mediaFamily = family({
   events: [
     {
       object: 'media_asset',
+      readPermission: 'media:read',
       formerly: { object: 'media-asset' },
       actions: ['create', 'complete', 'attach', 'reuse', 'delete', 'restore'],
       emittedBy: '`/media/uploads/direct`, `/media/assets/{id}/...`; the purge of abandoned drafts',

@@ -11,7 +11,16 @@ export const notesFamily = family({
     Notes: 'Notes on customers and other records.',
   },
   models: { notes: model },
-  events: [{ object: 'note', actions: CRUD, emittedBy: '`/note`', payload: 'the note', schema: Note }],
+  events: [
+    {
+      object: 'note',
+      readPermission: 'notes:read',
+      actions: CRUD,
+      emittedBy: '`/note`',
+      payload: 'the note',
+      schema: Note,
+    },
+  ],
   hooks: registerNotesHooks,
   routes: (platform) => [noteRoutes(platform.auth)],
 })

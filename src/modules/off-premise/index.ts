@@ -16,6 +16,7 @@ export const offPremiseFamily = family({
   events: [
     {
       object: 'off_premise_settings',
+      readPermission: 'shipping:read',
       actions: ['update'],
       emittedBy: '`PUT /shipping/off-premise/settings`',
       payload: 'the location’s settings',
@@ -23,6 +24,7 @@ export const offPremiseFamily = family({
     },
     {
       object: 'off_premise_channel',
+      readPermission: 'shipping:read',
       actions: ['update'],
       emittedBy: '`POST /shipping/off-premise/channels/{id}/control`; the snooze-expiry job',
       payload: 'the channel',

@@ -23,6 +23,7 @@ export const ordersFamily = family({
   events: [
     {
       object: 'order',
+      readPermission: 'orders:read',
       actions: ['create', 'update', 'submit', 'void', 'close', 'pay', 'refund', ...OFF_PREMISE_STEPS],
       emittedBy: '`/order` and its lines, discounts, lifecycle, payments and off-premise routes',
       payload: 'the order',
@@ -30,6 +31,7 @@ export const ordersFamily = family({
     },
     {
       object: 'order',
+      readPermission: 'orders:read',
       actions: ['fulfill'],
       emittedBy: '`POST /order/{id}/fulfillment`, `.../fulfillment/all`',
       payload: 'the order, plus `fulfillment` (the new one)',
@@ -37,6 +39,7 @@ export const ordersFamily = family({
     },
     {
       object: 'order_settings',
+      readPermission: 'orders:read',
       actions: ['update'],
       emittedBy: '`PUT /order-settings`',
       payload: 'the settings',

@@ -14,6 +14,7 @@ export const paymentsFamily = family({
   events: [
     {
       object: 'payment',
+      readPermission: 'orders:read',
       actions: ['capture', 'authorize', 'fail', 'void', 'refund'],
       emittedBy: '`/order/{id}/payments` and its capture, void and refund routes',
       payload: 'the payment, with its refunds',

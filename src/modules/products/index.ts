@@ -14,6 +14,7 @@ export const productsFamily = family({
   events: [
     {
       object: 'product',
+      readPermission: 'products:read',
       actions: ['create', 'update'],
       emittedBy: '`/product`',
       payload: 'the product',
@@ -21,6 +22,7 @@ export const productsFamily = family({
     },
     {
       object: 'product',
+      readPermission: 'products:read',
       actions: ['delete'],
       emittedBy: '`DELETE /product/{id}`',
       payload: 'the product as deleted, plus `removedFromCollectionIds`',

@@ -14,6 +14,7 @@ export const shippingFamily = family({
   events: [
     {
       object: 'shipping',
+      readPermission: 'shipping:read',
       actions: CRUD,
       emittedBy: '`/shipping`',
       payload: 'the shipping configuration',

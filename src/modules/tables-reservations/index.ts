@@ -13,6 +13,7 @@ export const tablesReservationsFamily = family({
   events: [
     {
       object: 'reservation',
+      readPermission: 'reservations:read',
       actions: ['create', 'cancel'],
       emittedBy: 'the tables API reservation routes',
       payload: 'the tables reservation',

@@ -14,9 +14,17 @@ export const tagsFamily = family({
   },
   models: { tags: model },
   events: [
-    { object: 'tag', actions: CRUD, emittedBy: '`/tag/{objectType}`', payload: 'the tag', schema: Tag },
     {
       object: 'tag',
+      readPermission: 'tags:read',
+      actions: CRUD,
+      emittedBy: '`/tag/{objectType}`',
+      payload: 'the tag',
+      schema: Tag,
+    },
+    {
+      object: 'tag',
+      readPermission: 'tags:read',
       actions: ['attach', 'detach'],
       emittedBy: 'tagging customers, club memberships and orders (`aggregateId` is the tag)',
       payload: '`{tagId, title, objectType, objectId}`',

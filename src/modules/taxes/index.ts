@@ -10,7 +10,16 @@ export const taxesFamily = family({
     Taxes: 'Tax rates by country and state.',
   },
   models: { taxes: model },
-  events: [{ object: 'tax', actions: CRUD, emittedBy: '`/tax`', payload: 'the tax', schema: Tax }],
+  events: [
+    {
+      object: 'tax',
+      readPermission: 'taxes:read',
+      actions: CRUD,
+      emittedBy: '`/tax`',
+      payload: 'the tax',
+      schema: Tax,
+    },
+  ],
   routes: (platform) => [taxRoutes(platform.auth)],
 })
 

@@ -11,7 +11,14 @@ export const vendorsFamily = family({
   },
   models: { vendors: model },
   events: [
-    { object: 'vendor', actions: CRUD, emittedBy: '`/vendor`', payload: 'the vendor', schema: Vendor },
+    {
+      object: 'vendor',
+      readPermission: 'vendors:read',
+      actions: CRUD,
+      emittedBy: '`/vendor`',
+      payload: 'the vendor',
+      schema: Vendor,
+    },
   ],
   routes: (platform) => [vendorRoutes(platform.auth)],
 })

@@ -19,6 +19,7 @@ import type { ControlDb, Db, TenantPool } from '../tenancy/databases'
 import { assertTenantActive, type Tenant } from '../tenancy/tenants'
 import type { AccessSources, StaffAccess } from './access-sources'
 import type { Actor } from './actor'
+import { withBearerCookie } from './bearer-cookie'
 import { CREDENTIAL_ROUTE_PREFIX, type CredentialScope, resolveCredential } from './credentials'
 import type { TokenVerifier } from './jwt'
 import { type LocationScope, onlyLocations, reaches } from './location-scope'
@@ -66,6 +67,8 @@ export interface RouteRequirement {
    * every location, whatever the request names. A location-bound principal is 403.
    */
   tenantWide?: boolean
+  /** The token may come from the bearer cookie when no Authorization header is sent (bearer-cookie.ts). */
+  bearerCookie?: boolean
 }
 
 export interface RequestAuth {
@@ -78,9 +81,26 @@ export interface RequestAuth {
   locations: LocationScope
 }
 
+/** What `authenticate` answers: the request's authentication, and the means to ask again. */
+export interface Authenticated extends RequestAuth {
+  /**
+   * Where the caller holds `permission`, narrowed to the location the request acts at: what a
+   * response carrying records of several kinds (the event stream) shows of each.
+   */
+  reach(permission: Permission): LocationScope
+  /**
+   * The same request authenticated again, as of now, without counting against a credential's rate
+   * limit: a long-lived response asks it every few seconds and ends when it throws (a revoked
+   * credential, a deactivated staff user, an expired session or token).
+   */
+  recheck(): Promise<Authenticated>
+}
+
 export interface RequestContext extends RequestParts {
   /** Response headers of the request (Elysia's `set.headers`), for RateLimit-* fields. */
   responseHeaders?: Record<string, string | number>
+  /** A recheck of a request already admitted: a credential's rate limit is not charged again. */
+  recheck?: boolean
 }
 
 const unauthenticated = (detail: string) =>
@@ -334,9 +354,9 @@ export async function authenticate(
   route: string,
   requirement: Permission | RouteRequirement,
   context: RequestContext = {},
-): Promise<RequestAuth> {
+): Promise<Authenticated> {
   const required = typeof requirement === 'string' ? { permission: requirement } : requirement
-  const headers = request.headers
+  const headers = required.bearerCookie ? withBearerCookie(request.headers) : request.headers
   const bearer = bearerOf(headers)
   let principal: Principal
   if (bearer?.startsWith(OPERATOR_KEY_PREFIX)) {
@@ -347,7 +367,7 @@ export async function authenticate(
   } else if (bearer?.startsWith(CREDENTIAL_PREFIX)) {
     principal = credentialPrincipalFor(deps, headers, bearer)
     assertTokenTenant(headers, principal.tenant)
-    limitCredential(deps, principal, context)
+    if (!context.recheck) limitCredential(deps, principal, context)
     assertCredentialRoute(principal, route, required)
   } else {
     principal = await staffPrincipalFor(deps, headers, bearer)
@@ -371,6 +391,16 @@ export async function authenticate(
     db: deps.pool.get(principal.tenant.id).db,
     permissions,
     locations,
+    reach: (wanted) => {
+      if (at === null) return principal.reach(wanted)
+      return principal.permissionsAt(at).has(wanted) ? onlyLocations([at]) : onlyLocations([])
+    },
+    recheck: () =>
+      authenticate(deps, request, route, requirement, {
+        ...context,
+        responseHeaders: undefined,
+        recheck: true,
+      }),
     actor: {
       kind: principal.kind,
       subject: principal.subject,

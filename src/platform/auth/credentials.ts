@@ -18,7 +18,12 @@ import { type ApiCredentialRow, apiCredentials } from './schema'
 import { CREDENTIAL_PREFIX, hashToken, newTenantToken } from './tokens'
 
 /** What a credential may be granted; each is also the permission primitive it stands for. */
-export const credentialScopes = ['reservations:read', 'reservations:write', 'webhooks:manage'] as const
+export const credentialScopes = [
+  'events:read',
+  'reservations:read',
+  'reservations:write',
+  'webhooks:manage',
+] as const
 export type CredentialScope = (typeof credentialScopes)[number] & Permission
 
 export const isCredentialScope = (value: string): value is CredentialScope =>

@@ -25,6 +25,8 @@ export const permissionCatalogue = {
   'customers:write': 'Create and change customers, addresses and payment methods',
   'customers:merge': 'Merge customers into one',
   'discounts:approve': 'Approve a discount that requires manager approval',
+  'events:read':
+    'Follow the live event stream (`/events/stream`); each event also needs the read permission of what it carries, where it happened',
   'gift-cards:read': 'Read gift cards and their settings',
   'gift-cards:write': 'Issue, load, redeem and change gift cards',
   'gift-cards:manage': 'Adjust, void, merge, disable, enable and expire gift cards',

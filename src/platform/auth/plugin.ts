@@ -24,19 +24,23 @@
 // whose deliveries carry every location's events): the permission must be held at every
 // location; a location-bound principal is 403 whatever the request names.
 //
+// `bearerCookie: true` (the event stream, for the browser's EventSource): with no Authorization
+// header, the token and tenant come from the cookies bearer-cookie.ts describes.
+//
 // `locatedBy: <LocatedBy>` (routes whose path names a record that lives at a location): before
 // the handler runs, the record named by the path parameter is looked up and, when it lives at a
 // location outside the request's scope, the request is 404 as if the record did not exist. See
 // location-scope.ts for the whole rule.
 //
 // The handler receives `db`, `actor`, `tenant`, `permissions` and `locations` (the request's
-// LocationScope: lists filter by it with `scopeCondition`). For a credential, `actor.kind` is 'credential', `actor.subject` is `credential:<id>`,
+// LocationScope: lists filter by it with `scopeCondition`), and `reach` and `recheck`
+// (authenticate.ts) for long-lived responses. For a credential, `actor.kind` is 'credential', `actor.subject` is `credential:<id>`,
 // `actor.staffUserId` is null and `actor.locationId` the location the request is at (so audit
 // entries name the credential); `permissions` is the credential's scopes.
 import { type DocumentDecoration, Elysia } from 'elysia'
 import { notFound } from '../http/problem'
 import type { DatabaseHandle } from '../tenancy/databases'
-import { type AuthDeps, authenticate, type RequestAuth } from './authenticate'
+import { type AuthDeps, type Authenticated, authenticate, type RequestAuth } from './authenticate'
 import type { CredentialScope } from './credentials'
 import { type LocatedBy, reaches } from './location-scope'
 import type { Permission } from './permissions'
@@ -46,6 +50,7 @@ let instances = 0
 const CREDENTIAL_SCOPE_KEY = 'x-credential-scope'
 const LOCATED_BY_KEY = 'x-located-by'
 const TENANT_WIDE_KEY = 'x-tenant-wide'
+const BEARER_COOKIE_KEY = 'x-bearer-cookie'
 
 /** Located resources by their `x-located-by` key: the macro may have turned the option into it. */
 const locatedByKey = new Map<string, LocatedBy>()
@@ -63,7 +68,7 @@ function assertLocatedWithin(auth: RequestAuth, located: LocatedBy, params: Reco
 }
 
 export function authPlugin(deps: AuthDeps) {
-  const resolved = new WeakMap<Request, RequestAuth>()
+  const resolved = new WeakMap<Request, Authenticated>()
   const held = new WeakMap<Request, DatabaseHandle>()
   // One plugin per platform: the seed keeps Elysia from deduplicating two apps' plugins.
   const authOf = (request: Request) => {
@@ -83,6 +88,9 @@ export function authPlugin(deps: AuthDeps) {
       tenantWide: (tenantWide: true) => ({ detail: { [TENANT_WIDE_KEY]: tenantWide } as DocumentDecoration }),
     })
     .macro({
+      bearerCookie: (accepted: true) => ({ detail: { [BEARER_COOKIE_KEY]: accepted } as DocumentDecoration }),
+    })
+    .macro({
       credentialScope: (scope: CredentialScope) => ({
         detail: { [CREDENTIAL_SCOPE_KEY]: scope } as DocumentDecoration,
       }),
@@ -93,6 +101,7 @@ export function authPlugin(deps: AuthDeps) {
         // there (declared after `permission`) or already merged into `detail` (declared before it).
         let credentialScope: CredentialScope | undefined
         let tenantWide = false
+        let bearerCookie = false
         let located: LocatedBy | undefined
         return {
           introspect(options: Record<string, unknown>) {
@@ -101,6 +110,7 @@ export function authPlugin(deps: AuthDeps) {
               | CredentialScope
               | undefined
             tenantWide = (options.tenantWide ?? detail?.[TENANT_WIDE_KEY]) === true
+            bearerCookie = (options.bearerCookie ?? detail?.[BEARER_COOKIE_KEY]) === true
             located =
               (options.locatedBy as LocatedBy | undefined) ??
               locatedByKey.get(detail?.[LOCATED_BY_KEY] as string)
@@ -111,7 +121,7 @@ export function authPlugin(deps: AuthDeps) {
               deps,
               request,
               route,
-              { permission, credentialScope, tenantWide },
+              { permission, credentialScope, tenantWide, bearerCookie },
               { params, query, body, responseHeaders: set.headers as Record<string, string | number> },
             )
             // Kept open until the response is sent: the pool may evict the tenant while the
@@ -127,8 +137,8 @@ export function authPlugin(deps: AuthDeps) {
             deps.pool.release(handle)
           },
           resolve({ request }) {
-            const { db, actor, tenant, permissions, locations } = authOf(request)
-            return { db, actor, tenant, permissions, locations }
+            const { db, actor, tenant, permissions, locations, reach, recheck } = authOf(request)
+            return { db, actor, tenant, permissions, locations, reach, recheck }
           },
         }
       },

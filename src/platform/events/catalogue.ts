@@ -4,10 +4,16 @@
 // against it.
 import type { TSchema } from '@sinclair/typebox'
 import { t } from 'elysia'
+import type { Permission } from '../auth/permissions'
 
 export interface EventEntry {
   /** `object` of the event, as emitted, in snake_case: `vendor`, `club_membership`, `gift_card`. */
   object: string
+  /**
+   * What a caller must hold, where the event happened, to receive it on the live event stream
+   * (src/modules/event-stream): the permission that reads the record it carries.
+   */
+  readPermission: Permission
   /** The `action`s this entry covers. */
   actions: readonly string[]
   /** The requests and jobs that emit it, in words (markdown). */

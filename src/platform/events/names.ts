@@ -1,6 +1,7 @@
 // Event names and their former spellings. Object and action names are snake_case; the kebab-case
 // names some events had before (`cash-drawer.close`, `labor-shift.clock-in`) are aliases for one
 // release. Matching is case-insensitive, as it always was: `Order` and `order` are one object.
+import type { Permission } from '../auth/permissions'
 import type { EventCatalogue } from './catalogue'
 
 export interface EventName {
@@ -32,10 +33,16 @@ function know(object: string, action: string): void {
   actionsByObject.set(object.toLowerCase(), actions.add(action.toLowerCase()))
 }
 
+/** The permission that reads each event, by its current name (the catalogue's `readPermission`). */
+const readPermissions = new Map<string, Permission>()
+
 /** Registers the catalogue's names and former names (the event catalogue calls it once, at start). */
 export function registerEventNames(catalogue: EventCatalogue): void {
   for (const entry of catalogue) {
-    for (const action of entry.actions) know(entry.object, action)
+    for (const action of entry.actions) {
+      know(entry.object, action)
+      readPermissions.set(key(entry.object, action), entry.readPermission)
+    }
     const { object: oldObject, actions: oldActions = {} } = entry.formerly ?? {}
     if (!oldObject && Object.keys(oldActions).length === 0) continue
     for (const action of entry.actions) {
@@ -64,6 +71,12 @@ export function spellingsOf(name: EventName): EventName[] {
     object: n.object.toLowerCase(),
     action: n.action.toLowerCase(),
   }))
+}
+
+/** The permission that reads an event named either way; null for a name the catalogue lacks. */
+export function readPermissionOf(name: EventName): Permission | null {
+  const now = currentName(name)
+  return readPermissions.get(key(now.object, now.action)) ?? null
 }
 
 /** Whether two names, either spelled either way, are the same event. */

@@ -1,5 +1,7 @@
-// Appending events to the transactional outbox. The delivery worker (webhooks) reads them later;
+// Appending events to the transactional outbox, and reading them back. The delivery worker
+// (webhooks) and the live event stream (src/modules/event-stream) read them after their commit;
 // writing them in the same transaction as the change means no committed change loses its event.
+import { and, asc, gt, lte, max, min } from 'drizzle-orm'
 import type { Actor } from '../auth/actor'
 import { newId, nowIso } from '../ids'
 import { insertRow } from '../tenancy/row-by-id'
@@ -57,4 +59,53 @@ export function appendEvent(tx: Queryable, actor: Actor, event: DomainEvent): Ou
     createdAt: nowIso(),
     dispatchedAt: null,
   })
+}
+
+/** The newest event's position in the outbox (0: none yet). */
+export function lastEventSeq(db: Queryable): number {
+  return (
+    db
+      .select({ seq: max(outboxEvents.seq) })
+      .from(outboxEvents)
+      .get()?.seq ?? 0
+  )
+}
+
+/** Events after position `after`, up to `through`, oldest first: at most `limit`. */
+export function eventsBetween(
+  db: Queryable,
+  after: number,
+  through: number,
+  limit: number,
+): OutboxEventRow[] {
+  return db
+    .select()
+    .from(outboxEvents)
+    .where(and(gt(outboxEvents.seq, after), lte(outboxEvents.seq, through)))
+    .orderBy(asc(outboxEvents.seq))
+    .limit(limit)
+    .all()
+}
+
+/**
+ * Whether every event after position `after` is still in the outbox and written at or after
+ * `notBefore` (an ISO time): what resuming from `after` needs. The outbox keeps every event (no
+ * job prunes it); the oldest position is checked all the same, so a pruned outbox would answer
+ * false rather than skip what it lost.
+ */
+export function resumableAfter(db: Queryable, after: number, notBefore: string): boolean {
+  const oldest =
+    db
+      .select({ seq: min(outboxEvents.seq) })
+      .from(outboxEvents)
+      .get()?.seq ?? null
+  if (oldest !== null && after < oldest - 1) return false
+  const next = db
+    .select({ createdAt: outboxEvents.createdAt })
+    .from(outboxEvents)
+    .where(gt(outboxEvents.seq, after))
+    .orderBy(asc(outboxEvents.seq))
+    .limit(1)
+    .get()
+  return next === undefined || next.createdAt >= notBefore
 }

@@ -1,0 +1,189 @@
+// Every event stream this process serves: the limits on opening one, a feed per tenant with
+// streams open, and the upkeep of open streams (a heartbeat every 15 s; access checked again every
+// 2 s, so a revoked credential's stream ends within 5 s; a tenant this node stops serving, in a
+// cluster, ends its streams with a reconnect hint, and the owner's routing serves the reconnect).
+import type { Authenticated } from '../../platform/auth/authenticate'
+import { onEventAppended, resumableAfter } from '../../platform/events/outbox'
+import { ApiError } from '../../platform/http/problem'
+import type { Platform } from '../../platform/platform'
+import { TenantFeed } from './feed'
+import type { StreamFilter } from './filter'
+import { EventStream } from './stream'
+
+const HEARTBEAT_MS = 15_000
+const RECHECK_MS = 2_000
+const UPKEEP_MS = 1_000
+
+/** Problem codes of a recheck that mean the caller lost its access (anything else may pass: an unreachable JWKS). */
+const lostAccess = new Set([
+  'unauthenticated',
+  'forbidden',
+  'tenant_suspended',
+  'tenant_not_found',
+  'not_found',
+])
+
+export interface OpenStream {
+  auth: Authenticated
+  filter: StreamFilter
+  /** Resume after this position (`Last-Event-ID`, else `since`); null: from now. */
+  since: number | null
+  /** false: send what is there (after `since`) and end. */
+  follow: boolean
+}
+
+export class StreamHub {
+  private readonly feeds = new Map<string, TenantFeed>()
+  private readonly byHolder = new Map<string, number>()
+  private readonly lastChecked = new WeakMap<EventStream, number>()
+  private count = 0
+  private stopped = false
+  private pollTimer: Timer | null = null
+  private upkeepTimer: Timer | null = null
+  private checking = false
+  private readonly unsubscribe: () => void
+
+  constructor(private readonly platform: Platform) {
+    this.unsubscribe = onEventAppended((tenantId) => this.feeds.get(tenantId)?.wake())
+    platform.onStop(() => this.stop())
+  }
+
+  /** Open streams, for the bench and the health of a process. */
+  get size(): number {
+    return this.count
+  }
+
+  open(request: OpenStream): Response {
+    const { config } = this.platform
+    const { auth } = request
+    if (this.stopped)
+      throw new ApiError('unavailable', 'The server is stopping', { headers: { 'retry-after': '1' } })
+    if (this.count >= config.eventStreamMaxStreams)
+      throw tooMany(`This server holds its limit of ${config.eventStreamMaxStreams} event streams`)
+    const holder = `${auth.tenant.id} ${auth.actor.subject}`
+    if ((this.byHolder.get(holder) ?? 0) >= config.eventStreamMaxPerCredential)
+      throw tooMany(
+        `This credential holds its limit of ${config.eventStreamMaxPerCredential} event streams here`,
+      )
+
+    const tenantId = auth.tenant.id
+    const feed =
+      this.feeds.get(tenantId) ??
+      new TenantFeed(tenantId, () => this.platform.pool.get(tenantId).db, this.platform.log)
+    const since = request.since
+    const cutoff = new Date(Date.now() - config.eventStreamRetentionMs).toISOString()
+    const resumable =
+      since === null
+        ? null
+        : since > feed.cursor
+          ? 'unknown'
+          : resumableAfter(auth.db, since, cutoff)
+            ? true
+            : 'expired'
+    const stream = new EventStream({
+      tenantId,
+      holder,
+      auth,
+      filter: request.filter,
+      position: resumable === true ? since! : feed.cursor,
+      bufferBytes: config.eventStreamBufferBytes,
+      onRoom: (s) => this.feeds.get(s.tenantId)?.catchUp(s),
+      onClosed: (s) => this.closed(s),
+    })
+    this.feeds.set(tenantId, feed)
+    this.count++
+    this.byHolder.set(holder, (this.byHolder.get(holder) ?? 0) + 1)
+    this.lastChecked.set(stream, Date.now())
+    if (resumable !== null && resumable !== true) stream.reset(resumable, since!)
+    feed.add(stream, request.follow ? undefined : feed.cursor)
+    this.startTimers()
+    return new Response(stream.body, {
+      headers: {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        // Proxies (nginx) would otherwise hold the events back to fill their buffers.
+        'x-accel-buffering': 'no',
+      },
+    })
+  }
+
+  private closed(stream: EventStream): void {
+    this.count--
+    const held = (this.byHolder.get(stream.holder) ?? 1) - 1
+    if (held > 0) this.byHolder.set(stream.holder, held)
+    else this.byHolder.delete(stream.holder)
+    const feed = this.feeds.get(stream.tenantId)
+    feed?.streams.delete(stream)
+    if (feed && feed.streams.size === 0) this.feeds.delete(stream.tenantId)
+    if (this.count === 0) this.stopTimers()
+  }
+
+  private startTimers(): void {
+    if (this.pollTimer) return
+    this.pollTimer = setInterval(() => {
+      for (const feed of this.feeds.values()) feed.poll()
+    }, this.platform.config.eventStreamPollIntervalMs)
+    this.upkeepTimer = setInterval(() => void this.upkeep(), UPKEEP_MS)
+  }
+
+  private stopTimers(): void {
+    if (this.pollTimer) clearInterval(this.pollTimer)
+    if (this.upkeepTimer) clearInterval(this.upkeepTimer)
+    this.pollTimer = this.upkeepTimer = null
+  }
+
+  private async upkeep(): Promise<void> {
+    if (this.checking) return
+    this.checking = true
+    try {
+      for (const feed of [...this.feeds.values()]) {
+        if (!this.platform.pool.isServed(feed.tenantId)) {
+          for (const stream of [...feed.streams])
+            stream.end('tenant_moved', 'Another node serves this tenant now; reconnect with Last-Event-ID')
+          continue
+        }
+        for (const stream of [...feed.streams]) await this.keep(stream)
+      }
+    } finally {
+      this.checking = false
+    }
+  }
+
+  private async keep(stream: EventStream): Promise<void> {
+    const now = Date.now()
+    if (stream.isOpen && now - (this.lastChecked.get(stream) ?? 0) >= RECHECK_MS) {
+      this.lastChecked.set(stream, now)
+      try {
+        stream.reauthenticated(await stream.authentication.recheck())
+      } catch (error) {
+        if (error instanceof ApiError && lostAccess.has(error.code))
+          stream.end('access_revoked', error.detail)
+        else
+          this.platform.log.warn('event stream: access could not be checked again', { error: String(error) })
+      }
+    }
+    if (!stream.isOpen || now - stream.lastWriteAt < HEARTBEAT_MS) return
+    if (stream.room <= 0)
+      stream.end(
+        'slow_client',
+        'The client has not read its stream for a while; reconnect with Last-Event-ID',
+      )
+    else stream.heartbeat()
+  }
+
+  /** Ends every stream with a reconnect hint: the server is stopping. */
+  stop(): void {
+    this.stopped = true
+    this.unsubscribe()
+    for (const feed of [...this.feeds.values()])
+      for (const stream of [...feed.streams])
+        stream.end('server_stopping', 'The server is stopping; reconnect with Last-Event-ID')
+    this.stopTimers()
+  }
+}
+
+const tooMany = (detail: string) =>
+  new ApiError('rate_limited', detail, {
+    headers: { 'retry-after': '5' },
+    extensions: { retryAfterSeconds: 5 },
+  })

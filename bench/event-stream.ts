@@ -70,7 +70,13 @@ async function openStreams(
       ),
     )
   }
-  return { sockets, bytes: () => bytes, close: () => sockets.forEach((s) => s.destroy()) }
+  return {
+    sockets,
+    bytes: () => bytes,
+    close: () => {
+      for (const s of sockets) s.destroy()
+    },
+  }
 }
 
 /** The server's resident memory once it has settled (after a collection's worth of quiet). */

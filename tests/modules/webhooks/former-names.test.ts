@@ -2,6 +2,7 @@
 // stay valid for one release: a subscription made with one still receives the event, under that
 // name, and the log's filters answer to either (docs/events.md, "Former names").
 import { afterEach, expect, test } from 'bun:test'
+import { registerFamilies } from '../../../src/modules'
 import { recordWrite } from '../../../src/platform/audit/record-write'
 import { systemActor } from '../../../src/platform/auth/actor'
 import { currentName, namesOfAction, namesOfObject, spellingsOf } from '../../../src/platform/events/names'
@@ -31,6 +32,8 @@ async function subscribedReceiver(object: string, action: string) {
 const names = (r: Receiver) => r.received.map((got) => `${got.json.object}.${got.json.action}`)
 
 test('the catalogue maps each former name to the current one, and back', () => {
+  // The names are the families' (their manifests' events), registered as any process starts.
+  registerFamilies()
   expect(currentName({ object: 'labor-shift', action: 'clock-in' })).toEqual({
     object: 'labor_shift',
     action: 'clock_in',

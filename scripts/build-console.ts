@@ -1,12 +1,12 @@
 // Compiles the operator console (console/src: Preact, uPlot) with Bun's bundler into one script
-// and one stylesheet, written as strings into src/platform/http/console-assets.ts, which the
+// and one stylesheet, written as strings into src/platform/docs/console-assets.ts, which the
 // server imports: so the assets are inside the compiled binary and `npm start` serves them from
 // a fresh clone with no build step. The file is committed; tests/platform/console.test.ts fails
 // when it is stale. Run `bun scripts/build-console.ts` after changing console/src.
 import { join } from 'node:path'
 
 const root = join(import.meta.dir, '..')
-export const consoleAssetsPath = join(root, 'src', 'platform', 'http', 'console-assets.ts')
+export const consoleAssetsPath = join(root, 'src', 'platform', 'docs', 'console-assets.ts')
 
 export async function renderConsoleAssets(): Promise<string> {
   const result = await Bun.build({

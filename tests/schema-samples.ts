@@ -2,7 +2,7 @@
 // walks over the route table that need requests to get past validation.
 import type { TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import { newId } from '../src/platform/ids'
+import { newId } from '../src/platform/foundation/ids'
 
 export type Schema = Record<string, any>
 

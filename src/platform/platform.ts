@@ -14,11 +14,11 @@ import { SharedWindowLimiter } from './auth/rate-limit'
 import type { LitestreamSupervisor } from './backup/litestream'
 import { ClusterNode } from './cluster/node'
 import { DeliveryWorker } from './events/worker'
+import { createLogger, type Logger } from './foundation/log'
 import { nextIdempotencyExpiry, purgeExpiredIdempotencyKeys } from './http/idempotency'
 import { DueIndex, type DueWorkSource } from './jobs/due-index'
 import { Scheduler } from './jobs/scheduler'
 import { forEachDueTenant } from './jobs/tenants'
-import { createLogger, type Logger } from './log'
 import { createMessageSender, type MessageSender } from './messaging/sender'
 import {
   authenticateOperator,

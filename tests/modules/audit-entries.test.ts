@@ -1,7 +1,7 @@
 // GET /audit-entries: filters, paging, newest first, location scoping, permission, isolation.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { appendAudit } from '../../src/platform/audit/audit'
-import { systemActor } from '../../src/platform/auth/actor'
+import { systemActor } from '../../src/platform/foundation/actor'
 import { inWriteTransaction } from '../../src/platform/tenancy/transaction'
 import { createTestApp, type TestApp } from '../harness'
 

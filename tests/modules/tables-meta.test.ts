@@ -1,7 +1,7 @@
 // GET /tables/v1/meta and PATCH /tables/v1/me.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { createStaffUser } from '../../src/modules/staff/service'
-import { systemActor } from '../../src/platform/auth/actor'
+import { systemActor } from '../../src/platform/foundation/actor'
 import { countRows, createTestApp, type TestApp } from '../harness'
 
 describe('tables meta', () => {

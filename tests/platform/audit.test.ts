@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { appendAudit, GENESIS_HASH, verifyAuditChain } from '../../src/platform/audit/audit'
-import { systemActor } from '../../src/platform/auth/actor'
+import { systemActor } from '../../src/platform/foundation/actor'
 import { inWriteTransaction } from '../../src/platform/tenancy/transaction'
 import { createTestApp, type TestApp } from '../harness'
 

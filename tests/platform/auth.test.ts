@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { exportJWK, generateKeyPair, importJWK, SignJWT } from 'jose'
 import { createStaffUser } from '../../src/modules/staff/service'
-import { systemActor } from '../../src/platform/auth/actor'
+import { systemActor } from '../../src/platform/foundation/actor'
 import { countRows, createTestApp, type TestApp } from '../harness'
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')

@@ -1,9 +1,9 @@
-// The operator console's page and assets (src/platform/http/console.ts): served from the embedded
+// The operator console's page and assets (src/platform/docs/console.ts): served from the embedded
 // bundle, with its content types, caching and CSP; not an API operation; and the bundle is current.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { consoleAssetsPath, renderConsoleAssets } from '../../scripts/build-console'
-import { consoleVersion } from '../../src/platform/http/console-assets'
+import { consoleVersion } from '../../src/platform/docs/console-assets'
 import { createTestApp, type TestApp } from '../harness'
 
 describe('operator console', () => {

@@ -3,10 +3,10 @@
 // `quiet` waits for a window without arrivals. Over real sockets: tests/e2e/operations.test.ts.
 import { describe, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
+import { createLogger } from '../../src/platform/foundation/log'
+import { ApiError } from '../../src/platform/foundation/problem'
 import { httpConventions } from '../../src/platform/http/conventions'
 import { Drain } from '../../src/platform/http/drain'
-import { ApiError } from '../../src/platform/http/problem'
-import { createLogger } from '../../src/platform/log'
 
 function drainingApp() {
   const drain = new Drain()

@@ -10,11 +10,11 @@
 // A new GET route with a path parameter needs a real id in `ids` below (the first test says
 // which), so the walk reads real records rather than stopping at a 404.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { zonedInstant } from '../../src/platform/dates'
 import { markDead } from '../../src/platform/events/dead-letter-state'
 import { fanOut } from '../../src/platform/events/delivery'
 import { webhookDeliveries } from '../../src/platform/events/schema'
-import { newId, nowIso } from '../../src/platform/ids'
+import { zonedInstant } from '../../src/platform/foundation/dates'
+import { newId, nowIso } from '../../src/platform/foundation/ids'
 import { systemOperator } from '../../src/platform/operator/audit'
 import { createOperatorKey } from '../../src/platform/operator/keys'
 import { inWriteTransaction } from '../../src/platform/tenancy/transaction'

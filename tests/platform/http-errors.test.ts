@@ -1,7 +1,7 @@
 // What a client is told when it gets a request wrong: the parameter by name and the values it may
 // take, 405 with `Allow` for a wrong method, and a page behind every problem `type` URL.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { problemStatus, problemTypes } from '../../src/platform/http/problem'
+import { problemStatus, problemTypes } from '../../src/platform/foundation/problem'
 import { createTestApp } from '../harness'
 
 const t = await createTestApp()

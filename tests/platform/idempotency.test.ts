@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import type { Actor } from '../../src/platform/auth/actor'
-import { systemActor } from '../../src/platform/auth/actor'
+import type { Actor } from '../../src/platform/foundation/actor'
+import { systemActor } from '../../src/platform/foundation/actor'
+import { ApiError } from '../../src/platform/foundation/problem'
 import {
   IDEMPOTENCY_TTL_MS,
   idempotentCall,
   idempotentWrite,
   purgeExpiredIdempotencyKeys,
 } from '../../src/platform/http/idempotency'
-import { ApiError } from '../../src/platform/http/problem'
 import { countRows, createTestApp, type TestApp } from '../harness'
 
 describe('idempotency keys', () => {

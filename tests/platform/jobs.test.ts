@@ -1,7 +1,7 @@
 // The in-process scheduler: no overlap, queued re-runs, failures recorded, stop waits.
 import { afterEach, describe, expect, test } from 'bun:test'
+import { createLogger } from '../../src/platform/foundation/log'
 import { Scheduler } from '../../src/platform/jobs/scheduler'
-import { createLogger } from '../../src/platform/log'
 import { PrimaryLink, type ToPrimary } from '../../src/platform/primary-link'
 import { waitFor } from '../modules/webhooks/receiver'
 

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { SMTPServer } from 'smtp-server'
 import { ConfigError, loadConfig } from '../../src/config'
 import { deliverDueGiftCards } from '../../src/modules/gift-cards/delivery'
-import { systemActor } from '../../src/platform/auth/actor'
+import { systemActor } from '../../src/platform/foundation/actor'
 import { createMessageSender, MessageSendError } from '../../src/platform/messaging/sender'
 import { createTestApp, type TestApp } from '../harness'
 import { issueCard } from '../modules/gift-cards/helpers'

@@ -3,7 +3,7 @@
 // that once took any number refuse what is not such an integer, writing nothing.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { t as elysia } from 'elysia'
-import { int, MAX_MONEY, money, signedMoney } from '../../src/platform/http/types'
+import { int, MAX_MONEY, money, signedMoney } from '../../src/platform/foundation/types'
 import { countRows, createTestApp, type TestApp } from '../harness'
 
 /**

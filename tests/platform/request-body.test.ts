@@ -1,14 +1,14 @@
 // The limits of a JSON body (platform/http/request-body.ts): its depth by its bytes, its keys and
 // items by its schema, then its schema with errors that never carry the refused value.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { ApiError } from '../../src/platform/http/problem'
+import type { ApiError } from '../../src/platform/foundation/problem'
+import { MAX_FREE_FORM_KEYS } from '../../src/platform/foundation/types'
 import {
   assertBodyShape,
   assertJsonDepth,
   MAX_UNBOUNDED_ENTRIES,
   MAX_UNKNOWN_KEYS,
 } from '../../src/platform/http/request-body'
-import { MAX_FREE_FORM_KEYS } from '../../src/platform/http/types'
 import { createTestApp, type TestApp } from '../harness'
 
 const bytes = (text: string) => new TextEncoder().encode(text)

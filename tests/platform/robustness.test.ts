@@ -10,7 +10,7 @@
 // a wrong type is refused because of that type, and a bad path parameter reaches the handler.
 import { afterAll, describe, expect, test } from 'bun:test'
 import { generateKeyPair, SignJWT } from 'jose'
-import { newId } from '../../src/platform/ids'
+import { newId } from '../../src/platform/foundation/ids'
 import { changedCounts, createTestApp, type TestResponse, tableCounter } from '../harness'
 import { checks, type Schema, sampleOf } from '../schema-samples'
 

@@ -1,7 +1,7 @@
 // The one half-up division every money and quantity rule uses: worked examples and a property.
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { divideHalfUp } from '../../src/platform/rounding'
+import { divideHalfUp } from '../../src/platform/foundation/rounding'
 
 describe('divideHalfUp', () => {
   test('worked examples', () => {

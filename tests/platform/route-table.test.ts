@@ -83,7 +83,7 @@ describe('route table', () => {
 /**
  * Lenient shapes in request bodies: Elysia's `t.Integer` (a union that accepts numeric strings, so
  * "45.00" would pass as money) and required properties with a `default` (what `t.UnionEnum` adds,
- * silently filling a missing field). Bodies use `int()`, `oneOf()` from platform/http/types.ts.
+ * silently filling a missing field). Bodies use `int()`, `oneOf()` from platform/foundation/types.ts.
  */
 function lenientBodyParts(schema: unknown, path = 'body'): string[] {
   if (!schema || typeof schema !== 'object') return []

@@ -1,6 +1,6 @@
 import { t } from 'elysia'
-import { pageTotalSchema, pagingQuery } from '../../platform/http/paging'
-import { freeForm, webUrl } from '../../platform/http/types'
+import { pageTotalSchema, pagingQuery } from '../../platform/foundation/paging'
+import { freeForm, webUrl } from '../../platform/foundation/types'
 
 const appStatus = t.Union([t.Literal('active'), t.Literal('inactive')], {
   description: 'Inactive apps keep their data but cannot be synced.',

@@ -3,8 +3,8 @@
 import { Elysia } from 'elysia'
 import { verifyAuditChain } from '../../platform/audit/audit'
 import type { AuthPlugin } from '../../platform/auth/plugin'
-import { pageOf } from '../../platform/http/paging'
-import { nowIso } from '../../platform/ids'
+import { nowIso } from '../../platform/foundation/ids'
+import { pageOf } from '../../platform/foundation/paging'
 import { AuditChainVerification, AuditList, AuditListQuery } from './model'
 import { listAuditEntries } from './service'
 

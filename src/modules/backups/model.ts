@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { oneOf } from '../../platform/http/types'
+import { oneOf } from '../../platform/foundation/types'
 
 const dateTime = t.String({ format: 'date-time' })
 

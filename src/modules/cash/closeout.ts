@@ -4,7 +4,7 @@
 // the drawer's assigned staff user when it has one, plus any order whose cash went through the
 // drawer; and their payments taken in the span, plus any still awaiting capture.
 import { and, eq, isNotNull } from 'drizzle-orm'
-import { nowIso } from '../../platform/ids'
+import { nowIso } from '../../platform/foundation/ids'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { type OrderRow, ordersOfShift } from '../orders'
 import { lentToCash, type ShiftPayment } from './lent'

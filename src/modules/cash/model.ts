@@ -1,6 +1,6 @@
 import { t } from 'elysia'
-import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
-import { bool, freeForm, money, oneOf } from '../../platform/http/types'
+import { pageInfoSchema, pagingQuery } from '../../platform/foundation/paging'
+import { bool, freeForm, money, oneOf } from '../../platform/foundation/types'
 import { closeoutModes, drawerStates, entryTypes, reconciliationStatuses } from './schema'
 
 const optionalText = (max: number, description?: string) =>

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
-import { pageOf } from '../../platform/http/paging'
+import { pageOf } from '../../platform/foundation/paging'
 import { closeDrawer } from './close'
 import { assignDrawer, createDrawer, drawerDetail, drawerLocated, listDrawers, pauseDrawer } from './drawers'
 import { addEntry } from './entries'

@@ -4,7 +4,7 @@
 // months or years. Month and year steps are counted from the anchor, not from the previous step,
 // so a membership signed up on the 31st is processed on the last day of shorter months and
 // returns to the 31st afterwards (no drift).
-import { daysInMonth } from '../../platform/dates'
+import { daysInMonth } from '../../platform/foundation/dates'
 import type { Cadence } from './schema'
 
 interface Ymd {

@@ -1,7 +1,7 @@
 import { t } from 'elysia'
-import { calendarDate } from '../../platform/dates'
-import { pagingQuery } from '../../platform/http/paging'
-import { int } from '../../platform/http/types'
+import { calendarDate } from '../../platform/foundation/dates'
+import { pagingQuery } from '../../platform/foundation/paging'
+import { int } from '../../platform/foundation/types'
 import { Cadence, Club } from '../clubs'
 import { Customer } from '../customers'
 

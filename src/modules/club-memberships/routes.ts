@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
-import { todayIn } from '../../platform/dates'
-import { pageOf } from '../../platform/http/paging'
+import { todayIn } from '../../platform/foundation/dates'
+import { pageOf } from '../../platform/foundation/paging'
 import type { Db } from '../../platform/tenancy/databases'
 import type { Tenant } from '../../platform/tenancy/tenants'
 import {

@@ -1,8 +1,8 @@
 // Status transitions of a membership: hold, resume (early, or by itself when the hold ends) and
 // cancel. Each refuses a cancelled membership with 409 and the current state.
 import { asc, eq } from 'drizzle-orm'
-import { type Actor, systemActor } from '../../platform/auth/actor'
-import { ApiError, invalid } from '../../platform/http/problem'
+import { type Actor, systemActor } from '../../platform/foundation/actor'
+import { ApiError, invalid } from '../../platform/foundation/problem'
 import { earliestDateStart, type NextWork } from '../../platform/jobs/next-work'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'

@@ -1,4 +1,4 @@
-import { todayIn } from '../../platform/dates'
+import { todayIn } from '../../platform/foundation/dates'
 import type { DueWorkSource } from '../../platform/jobs/due-index'
 import { forEachDueTenant } from '../../platform/jobs/tenants'
 import type { Platform } from '../../platform/platform'

@@ -1,8 +1,8 @@
 // What a membership gets from a release: whether a run takes it (and why not), and its order,
 // made through the orders service.
 
-import type { Actor } from '../../platform/auth/actor'
-import { ApiError, conflict } from '../../platform/http/problem'
+import type { Actor } from '../../platform/foundation/actor'
+import { ApiError, conflict } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import type { ClubMembershipRow } from '../club-memberships'

@@ -1,7 +1,7 @@
 import { t } from 'elysia'
-import { calendarDate } from '../../platform/dates'
-import { pagingQuery } from '../../platform/http/paging'
-import { int, money, oneOf } from '../../platform/http/types'
+import { calendarDate } from '../../platform/foundation/dates'
+import { pagingQuery } from '../../platform/foundation/paging'
+import { int, money, oneOf } from '../../platform/foundation/types'
 import { deliveryMethods, releaseStatuses, shipmentStatuses } from './schema'
 
 const id = t.String({ minLength: 1, maxLength: 200 })

@@ -12,10 +12,10 @@
 //   crash between the payment and the shipment's update) is only recorded.
 import { and, asc, eq, gt, isNull, lte, notExists, or } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
-import { type Actor, systemActor } from '../../platform/auth/actor'
 import { everyLocation } from '../../platform/auth/location-scope'
-import { ApiError, conflict } from '../../platform/http/problem'
-import { newId, nowIso } from '../../platform/ids'
+import { type Actor, systemActor } from '../../platform/foundation/actor'
+import { newId, nowIso } from '../../platform/foundation/ids'
+import { ApiError, conflict } from '../../platform/foundation/problem'
 import { earliestDateStart, earliestInstant, earliestOf, type NextWork } from '../../platform/jobs/next-work'
 import type { PaymentProvider } from '../../platform/payments/provider'
 import type { Db } from '../../platform/tenancy/databases'

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { RequestAuth } from '../../platform/auth/authenticate'
 import type { AuthPlugin } from '../../platform/auth/plugin'
-import { pageOf } from '../../platform/http/paging'
+import { pageOf } from '../../platform/foundation/paging'
 import {
   ClubRelease,
   ClubReleaseList,

@@ -1,6 +1,6 @@
 import { t } from 'elysia'
-import { pagingQuery } from '../../platform/http/paging'
-import { int } from '../../platform/http/types'
+import { pagingQuery } from '../../platform/foundation/paging'
+import { int } from '../../platform/foundation/types'
 
 const clubType = t.Union([t.Literal('Traditional'), t.Literal('Subscription')], {
   description:

@@ -1,7 +1,7 @@
 // TypeBox schemas of the cluster's operator routes (/admin/v1/cluster): nodes, owners, moves and
 // the failovers with their measured recovery.
 import { t } from 'elysia'
-import { bool, int } from '../../platform/http/types'
+import { bool, int } from '../../platform/foundation/types'
 import { ReplicationLag } from '../backups'
 
 const dateTime = t.String({ format: 'date-time' })

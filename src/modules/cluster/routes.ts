@@ -3,7 +3,7 @@
 import { Elysia } from 'elysia'
 import { moveTenant, rebalance } from '../../platform/cluster/moves'
 import type { ClusterNode as Node } from '../../platform/cluster/node'
-import { conflict } from '../../platform/http/problem'
+import { conflict } from '../../platform/foundation/problem'
 import { type OperatorActor, recordOperatorAction } from '../../platform/operator/audit'
 import type { Platform } from '../../platform/platform'
 import { ClusterStatus, ClusterTenantParams, MoveResult, MoveTenantBody, RebalanceResult } from './model'

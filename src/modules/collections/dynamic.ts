@@ -2,7 +2,7 @@
 // over a product's presented view: filled when the collection is created or its conditions
 // change, and kept up to date by every recorded write of a product.
 import { and, eq, inArray, max } from 'drizzle-orm'
-import type { Calendar } from '../../platform/dates'
+import type { Calendar } from '../../platform/foundation/dates'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { productForConditions, productIdsByTitle } from '../products'
 import { type ConditionSet, conditionsMatch } from '../tags'

@@ -1,6 +1,6 @@
 import { t } from 'elysia'
-import { pagingQuery } from '../../platform/http/paging'
-import { int, oneOf, webUrl } from '../../platform/http/types'
+import { pagingQuery } from '../../platform/foundation/paging'
+import { int, oneOf, webUrl } from '../../platform/foundation/types'
 import { SLUG_PATTERN } from '../../platform/slug'
 import { productStatuses } from '../products'
 import { allOperators, type FieldKind } from '../tags'

@@ -1,7 +1,7 @@
 // Whether a coupon applies to a cart, and for how much, line by line: pure functions of the coupon
 // and a cart summary. The single coupon engine: orders admit coupons with applyCoupon and reprice
 // them with couponDiscount. Amounts are integer cents; Percentage Off values are basis points.
-import { calendarDateIn } from '../../platform/dates'
+import { calendarDateIn } from '../../platform/foundation/dates'
 import type { CouponRow, DiscountType } from './schema'
 
 export type CouponTerms = Pick<

@@ -1,7 +1,7 @@
 import type { TOptional } from '@sinclair/typebox'
 import { t } from 'elysia'
-import { pagingQuery } from '../../platform/http/paging'
-import { freeForm, int, MAX_MONEY, money, oneOf } from '../../platform/http/types'
+import { pagingQuery } from '../../platform/foundation/paging'
+import { freeForm, int, MAX_MONEY, money, oneOf } from '../../platform/foundation/types'
 import {
   appliesToValues,
   availableToValues,

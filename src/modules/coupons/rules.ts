@@ -1,7 +1,7 @@
 // The rules a whole coupon obeys, checked after a create's defaults or an update's merge, so a
 // partial update cannot leave a coupon whose fields contradict each other.
-import { isCalendarDate } from '../../platform/dates'
-import type { FieldError } from '../../platform/http/problem'
+import { isCalendarDate } from '../../platform/foundation/dates'
+import type { FieldError } from '../../platform/foundation/problem'
 import type { CouponRow, DiscountType } from './schema'
 
 export type CouponFields = Omit<CouponRow, 'id' | 'createdAt' | 'updatedAt'>

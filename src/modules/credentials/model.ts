@@ -4,7 +4,7 @@ import {
   DEFAULT_CREDENTIAL_RATE_LIMIT,
   MAX_CREDENTIAL_RATE_LIMIT,
 } from '../../platform/auth/credentials'
-import { int, oneOf } from '../../platform/http/types'
+import { int, oneOf } from '../../platform/foundation/types'
 
 export const Credential = t.Object(
   {

@@ -1,6 +1,6 @@
 // Address values as stored: the country code checked against ISO 3166-1 and upper-cased.
 import { countries } from 'countries-list'
-import { invalid } from '../../platform/http/problem'
+import { invalid } from '../../platform/foundation/problem'
 import type { CreateAddressInput } from './model'
 
 /** ISO 3166-1 alpha-2 country code, upper-cased; 400 for a code that names no country. */

@@ -2,9 +2,9 @@
 // an address still used as a membership's bill-to or ship-to cannot be deleted.
 import { and, asc, eq } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
-import type { Actor } from '../../platform/auth/actor'
-import { conflict, notFound } from '../../platform/http/problem'
-import { newId, nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { newId, nowIso } from '../../platform/foundation/ids'
+import { conflict, notFound } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { addressValues, countryCode } from './address-values'

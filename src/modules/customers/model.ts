@@ -1,7 +1,7 @@
 import { t } from 'elysia'
-import { calendarDate } from '../../platform/dates'
-import { pageTotalSchema, pagingQuery } from '../../platform/http/paging'
-import { int } from '../../platform/http/types'
+import { calendarDate } from '../../platform/foundation/dates'
+import { pageTotalSchema, pagingQuery } from '../../platform/foundation/paging'
+import { int } from '../../platform/foundation/types'
 
 const customerStatus = t.Union([t.Literal('active'), t.Literal('inactive')], {
   description: 'Inactive customers stay on record (orders, history) but are not offered at checkout.',

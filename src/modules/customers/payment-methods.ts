@@ -3,10 +3,10 @@
 // sent by the client is used once and never stored, audited or logged.
 import { and, asc, eq } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
-import type { Actor } from '../../platform/auth/actor'
-import { conflict, invalid, notFound } from '../../platform/http/problem'
-import { newId, nowIso } from '../../platform/ids'
-import type { Logger } from '../../platform/log'
+import type { Actor } from '../../platform/foundation/actor'
+import { newId, nowIso } from '../../platform/foundation/ids'
+import type { Logger } from '../../platform/foundation/log'
+import { conflict, invalid, notFound } from '../../platform/foundation/problem'
 import {
   looksLikeCardNumber,
   type PaymentProvider,

@@ -1,6 +1,6 @@
 // Named queries of customers' tables that other families ask through the front door (index.ts).
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
-import { searchColumns } from '../../platform/http/paging'
+import { searchColumns } from '../../platform/foundation/paging'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import {
   type AddressRow,

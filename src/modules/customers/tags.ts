@@ -2,9 +2,9 @@
 // (the single source of truth); the Customer's `tags` field is derived from them.
 import { asc, eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
-import type { Actor } from '../../platform/auth/actor'
 import type { AuthPlugin } from '../../platform/auth/plugin'
-import { invalid } from '../../platform/http/problem'
+import type { Actor } from '../../platform/foundation/actor'
+import { invalid } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import {

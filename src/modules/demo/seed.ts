@@ -5,10 +5,11 @@
 // booked the tasting experience for the coming week. The clock is pinned (`asOf`) to each moment,
 // so dates, business days and reports look lived in. Deterministic: the same every time.
 // Webhook subscriptions are made disabled, so a demo never calls anyone.
-import type { Actor } from '../../platform/auth/actor'
+
 import { everyLocation } from '../../platform/auth/location-scope'
-import { todayIn, zonedInstant } from '../../platform/dates'
-import { asOf, nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { todayIn, zonedInstant } from '../../platform/foundation/dates'
+import { asOf, nowIso } from '../../platform/foundation/ids'
 import type { Db } from '../../platform/tenancy/databases'
 import type { Tenant } from '../../platform/tenancy/tenants'
 import { closeDrawer, createDrawer, getDrawerRow } from '../cash'

@@ -10,7 +10,7 @@
 // breakSeconds, payCents), so a labor cost is the sum of its shifts' payCents and hours and minutes
 // come from summed whole seconds. Jobs marked excludeFromLaborSummary stay out of the metrics totals.
 
-import { divideHalfUp } from '../../platform/rounding'
+import { divideHalfUp } from '../../platform/foundation/rounding'
 import { shiftFigures } from '../labor'
 import type { OrderLineRow } from '../orders'
 import type { EraMetricsRow } from './model'

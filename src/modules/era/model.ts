@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { calendarDate } from '../../platform/dates'
+import { calendarDate } from '../../platform/foundation/dates'
 
 export const EraRequest = t.Object(
   {

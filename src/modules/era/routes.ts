@@ -1,10 +1,10 @@
 // /era/v1: Toast-style analytics. POST answers a report request id (a JSON string); GET with that
 // id answers 202 while the report is computed in the background, then 200 with its rows.
 import { Elysia, type TSchema, t } from 'elysia'
-import type { Actor } from '../../platform/auth/actor'
 import type { LocationScope } from '../../platform/auth/location-scope'
 import type { AuthPlugin } from '../../platform/auth/plugin'
-import { ApiError } from '../../platform/http/problem'
+import type { Actor } from '../../platform/foundation/actor'
+import { ApiError } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import type { EraWorker } from './jobs'
 import {

@@ -1,4 +1,4 @@
-import { calendarDateIn } from '../../platform/dates'
+import { calendarDateIn } from '../../platform/foundation/dates'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { breaksOf, completedShiftsIn, type LaborShiftBreakRow, type LaborShiftRow } from '../labor'
 import type { LocationRow } from '../locations'

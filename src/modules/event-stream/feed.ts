@@ -5,8 +5,8 @@
 // A write's events get one position each in commit order, so reading past the last position
 // read never skips one. A stream behind the feed (resuming, or one whose client was slow to read)
 // catches up from the outbox itself, a page at a time as its client takes them.
-import { eventsBetween, lastEventSeq } from '../../platform/events/outbox'
-import type { Logger } from '../../platform/log'
+import { eventsBetween, lastEventSeq } from '../../platform/audit/outbox'
+import type { Logger } from '../../platform/foundation/log'
 import type { Db } from '../../platform/tenancy/databases'
 import { commitsPending } from '../../platform/tenancy/transaction'
 import { type EventStream, FeedEvent } from './stream'

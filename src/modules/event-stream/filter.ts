@@ -13,7 +13,7 @@ import {
   sameEvent,
   unknownEventProblem,
 } from '../../platform/events/names'
-import { invalid } from '../../platform/http/problem'
+import { invalid } from '../../platform/foundation/problem'
 import { MAX_STREAM_TYPES } from './model'
 
 export interface StreamFilter {

@@ -2,9 +2,10 @@
 // streams open, and the upkeep of open streams (a heartbeat every 15 s; access checked again every
 // 2 s, so a revoked credential's stream ends within 5 s; a tenant this node stops serving, in a
 // cluster, ends its streams with a reconnect hint, and the owner's routing serves the reconnect).
+
+import { onEventAppended, resumableAfter } from '../../platform/audit/outbox'
 import type { Authenticated } from '../../platform/auth/authenticate'
-import { onEventAppended, resumableAfter } from '../../platform/events/outbox'
-import { ApiError } from '../../platform/http/problem'
+import { ApiError } from '../../platform/foundation/problem'
 import type { Platform } from '../../platform/platform'
 import { TenantFeed } from './feed'
 import type { StreamFilter } from './filter'

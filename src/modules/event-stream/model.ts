@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { oneOf } from '../../platform/http/types'
+import { oneOf } from '../../platform/foundation/types'
 
 /** An outbox position: what `id:` carries and `Last-Event-ID` / `since` send back. */
 const position = (description: string) => t.String({ pattern: '^[0-9]{1,15}$', maxLength: 15, description })

@@ -2,7 +2,7 @@
 import type { Authenticated } from '../../platform/auth/authenticate'
 import { bearerOf } from '../../platform/auth/authenticate'
 import { bearerCookies } from '../../platform/auth/bearer-cookie'
-import { ApiError, notFound } from '../../platform/http/problem'
+import { ApiError, notFound } from '../../platform/foundation/problem'
 import { findLocation } from '../locations'
 import { parseTypes } from './filter'
 import type { StreamHub } from './hub'

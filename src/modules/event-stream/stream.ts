@@ -1,12 +1,13 @@
 // One client's event stream: the server-sent events wire format, a queue bounded in bytes (the
 // response's own ReadableStream, which the server drains only as fast as the socket takes it),
 // and the ways it ends. What goes on it is decided by the tenant's feed (feed.ts).
+
+import type { OutboxEventRow } from '../../platform/audit/schema'
 import type { Authenticated } from '../../platform/auth/authenticate'
 import type { LocationScope } from '../../platform/auth/location-scope'
 import type { Permission } from '../../platform/auth/permissions'
 import { deliveryBody } from '../../platform/events/delivery'
 import type { EventName } from '../../platform/events/names'
-import type { OutboxEventRow } from '../../platform/events/schema'
 import { nameToSend, type StreamFilter } from './filter'
 
 const encoder = new TextEncoder()

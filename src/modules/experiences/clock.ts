@@ -1,5 +1,5 @@
-import type { Actor } from '../../platform/auth/actor'
-import { invalid } from '../../platform/http/problem'
+import type { Actor } from '../../platform/foundation/actor'
+import { invalid } from '../../platform/foundation/problem'
 
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { findLocation, type LocationRow, onlyLocation } from '../locations'

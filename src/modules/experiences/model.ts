@@ -1,6 +1,6 @@
 import { t } from 'elysia'
-import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
-import { bool, int, money, oneOf } from '../../platform/http/types'
+import { pageInfoSchema, pagingQuery } from '../../platform/foundation/paging'
+import { bool, int, money, oneOf } from '../../platform/foundation/types'
 import { TIME_PATTERN } from './clock'
 import { paymentOptions } from './schema'
 

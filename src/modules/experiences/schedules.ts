@@ -2,7 +2,7 @@
 // experience, with its slots; and the concrete start times one of them offers on a date.
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm'
 import { type LocationScope, scopeCondition } from '../../platform/auth/location-scope'
-import { zonedInstant } from '../../platform/dates'
+import { zonedInstant } from '../../platform/foundation/dates'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { locationTimeZones } from '../locations'
 import { addDays, weekdayOf } from './clock'

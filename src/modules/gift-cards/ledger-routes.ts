@@ -1,7 +1,7 @@
 // /gift-card/{id}/...: the routes that move value (each one ledger entry) or change status.
 import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
-import { pageOf, pagingQuery } from '../../platform/http/paging'
+import { pageOf, pagingQuery } from '../../platform/foundation/paging'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
 import { changeGiftCardStatus, getGiftCardRow } from './cards'
 import { listCardTransactions, presentGiftCard, presentResult, presentTransaction } from './ledger'

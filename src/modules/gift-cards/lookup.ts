@@ -2,8 +2,8 @@
 // Every miss is the same 404 after the same work (a hash lookup; see findByCode), and each
 // staff subject may miss only LOOKUP_MISS_LIMIT times per window before lookups answer 429.
 import { LRUCache } from 'lru-cache'
-import type { Actor } from '../../platform/auth/actor'
-import { ApiError } from '../../platform/http/problem'
+import type { Actor } from '../../platform/foundation/actor'
+import { ApiError } from '../../platform/foundation/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { codeNotFound, findByCode } from './cards'
 import { presentGiftCard } from './ledger'

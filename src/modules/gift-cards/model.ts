@@ -1,7 +1,7 @@
 import type { TLiteral, TUnion } from '@sinclair/typebox'
 import { t } from 'elysia'
-import { pagingQuery } from '../../platform/http/paging'
-import { int, money, signedMoney } from '../../platform/http/types'
+import { pagingQuery } from '../../platform/foundation/paging'
+import { int, money, signedMoney } from '../../platform/foundation/types'
 import { Customer } from '../customers'
 import {
   deliveryChannels,

@@ -2,9 +2,9 @@
 // Each function takes the caller's transaction, so payments and orders can compose them into
 // their own unit of work; the HTTP routes wrap them in inWriteTransaction.
 import { and, eq } from 'drizzle-orm'
-import type { Actor } from '../../platform/auth/actor'
-import { ApiError, conflict, invalid, notFound } from '../../platform/http/problem'
-import { nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { nowIso } from '../../platform/foundation/ids'
+import { ApiError, conflict, invalid, notFound } from '../../platform/foundation/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { assertLocation, codeNotFound, findByCode, getGiftCardRow } from './cards'
 import { appendLedgerEntry, type LedgerResult } from './ledger'

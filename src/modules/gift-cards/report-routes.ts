@@ -1,7 +1,7 @@
 // /gift-card/reports/...: liability roll-forward, transactions, pooling, failed deliveries.
 import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
-import { pageOf, pagingQuery } from '../../platform/http/paging'
+import { pageOf, pagingQuery } from '../../platform/foundation/paging'
 import { GiftCardTransaction } from './model'
 import {
   failedDeliveriesReport,

@@ -17,9 +17,9 @@ import {
   scopeCondition,
   soleLocation,
 } from '../../platform/auth/location-scope'
-import { zonedInstant } from '../../platform/dates'
-import { searchColumns } from '../../platform/http/paging'
-import { invalid } from '../../platform/http/problem'
+import { zonedInstant } from '../../platform/foundation/dates'
+import { searchColumns } from '../../platform/foundation/paging'
+import { invalid } from '../../platform/foundation/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations'
 import { normalizeCode } from './cards'

@@ -2,7 +2,7 @@
 // report-routes.ts. One plugin for server.ts.
 import { Elysia } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
-import { pageOf } from '../../platform/http/paging'
+import { pageOf } from '../../platform/foundation/paging'
 import { createGiftCard, getGiftCard, listGiftCards, markGiftCardOpened, updateGiftCard } from './cards'
 import { ledgerRoutes } from './ledger-routes'
 import { lookupGiftCard } from './lookup'

@@ -1,9 +1,9 @@
 // Gift cards sold on order lines (`giftCardSale`), issued when the order is paid. Lent to orders
 // (hooks.ts), which call issueGiftCardsForPaidOrder inside their payment transaction.
 import { and, eq, inArray } from 'drizzle-orm'
-import type { Actor } from '../../platform/auth/actor'
-import { conflict, invalid } from '../../platform/http/problem'
-import { nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { nowIso } from '../../platform/foundation/ids'
+import { conflict, invalid } from '../../platform/foundation/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { codeHashOf, findByCode, generateCode, getGiftCardRow, insertGiftCard } from './cards'
 import { appendLedgerEntry, presentGiftCard } from './ledger'

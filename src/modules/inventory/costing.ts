@@ -9,7 +9,7 @@
 //   (Q <= 0, stock sold below zero included) or there is no average yet, the average becomes c.
 // - Outflows (waste, sales, counts down) and counts up are costed at the current average and do
 //   not change it; a sale reversal is costed at the sale's own unit cost.
-import { divideHalfUp } from '../../platform/rounding'
+import { divideHalfUp } from '../../platform/foundation/rounding'
 
 export interface AverageInput {
   /** The current average, or null when the ingredient has never been received. */

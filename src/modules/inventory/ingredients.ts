@@ -2,16 +2,16 @@
 import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
-import type { Actor } from '../../platform/auth/actor'
 import {
   everyLocation,
   type LocationScope,
   reaches,
   scopeCondition,
 } from '../../platform/auth/location-scope'
-import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
-import { conflict, invalid, notFound } from '../../platform/http/problem'
-import { newId, nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { newId, nowIso } from '../../platform/foundation/ids'
+import { offsetOf, type PageRequest, searchColumns } from '../../platform/foundation/paging'
+import { conflict, invalid, notFound } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'

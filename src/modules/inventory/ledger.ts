@@ -3,9 +3,9 @@
 // the sum of a stock's movement deltas is always its on-hand quantity.
 import { and, eq, sql } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
-import type { Actor } from '../../platform/auth/actor'
-import { invalid } from '../../platform/http/problem'
-import { newId, nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { newId, nowIso } from '../../platform/foundation/ids'
+import { invalid } from '../../platform/foundation/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import {
   type IngredientRow,

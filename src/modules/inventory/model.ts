@@ -1,8 +1,8 @@
 // TypeBox schemas of ingredients, stock and movements. Recipes are in recipe-model.ts.
 
 import { t } from 'elysia'
-import { pageTotalSchema, pagingQuery } from '../../platform/http/paging'
-import { int, money } from '../../platform/http/types'
+import { pageTotalSchema, pagingQuery } from '../../platform/foundation/paging'
+import { int, money } from '../../platform/foundation/types'
 
 // Enumerations are spelled as unions of literals, not t.UnionEnum: Elysia gives that a hidden
 // `default` of its first value, which turns an omitted query filter into a filter on that value.

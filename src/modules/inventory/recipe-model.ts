@@ -1,6 +1,6 @@
 import { t } from 'elysia'
-import { pageTotalSchema, pagingQuery } from '../../platform/http/paging'
-import { int } from '../../platform/http/types'
+import { pageTotalSchema, pagingQuery } from '../../platform/foundation/paging'
+import { int } from '../../platform/foundation/types'
 import { MAX_QUANTITY } from './model'
 
 const id = (description?: string) => t.String({ minLength: 1, maxLength: 200, description })

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
-import { pageOf } from '../../platform/http/paging'
+import { pageOf } from '../../platform/foundation/paging'
 import { IdParams } from './model'
 import { CreateRecipe, Recipe, RecipeCost, RecipeList, RecipeListQuery, UpdateRecipe } from './recipe-model'
 import { createRecipe, getRecipe, listRecipes, recipeCost, setRecipeActive, updateRecipe } from './recipes'

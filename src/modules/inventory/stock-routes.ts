@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia'
-import type { Actor } from '../../platform/auth/actor'
 import type { AuthPlugin } from '../../platform/auth/plugin'
+import type { Actor } from '../../platform/foundation/actor'
+import { pageOf } from '../../platform/foundation/paging'
 import { idempotentWrite } from '../../platform/http/idempotency'
-import { pageOf } from '../../platform/http/paging'
 import type { Db } from '../../platform/tenancy/databases'
 import {
   Count,

@@ -3,14 +3,14 @@
 // assignment in force; its `denies` count there too, and, when a request names no location,
 // denies of every assignment in force apply (see permissionsAt). Denies win over grants and roles.
 import { and, eq, gt, isNull, lte, or } from 'drizzle-orm'
-import type { Actor } from '../../platform/auth/actor'
 import {
   isPermission,
   type LocatedAccess,
   type Permission,
   permissionsAt,
 } from '../../platform/auth/permissions'
-import { ApiError, type FieldError } from '../../platform/http/problem'
+import type { Actor } from '../../platform/foundation/actor'
+import { ApiError, type FieldError } from '../../platform/foundation/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { roleGrantsOf } from '../staff'
 import { laborJobAssignments, laborJobs } from './schema'

@@ -3,16 +3,16 @@
 import { and, asc, count, eq, gt, isNull, lte, or, type SQL } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
-import type { Actor } from '../../platform/auth/actor'
 import {
   assertVisible,
   type LocationScope,
   locatedRow,
   scopeCondition,
 } from '../../platform/auth/location-scope'
-import { offsetOf, type PageRequest } from '../../platform/http/paging'
-import { invalid, notFound } from '../../platform/http/problem'
-import { newId, nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { newId, nowIso } from '../../platform/foundation/ids'
+import { offsetOf, type PageRequest } from '../../platform/foundation/paging'
+import { invalid, notFound } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { rowById } from '../../platform/tenancy/row-by-id'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'

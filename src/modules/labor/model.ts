@@ -1,7 +1,7 @@
 import { t } from 'elysia'
-import { calendarDate } from '../../platform/dates'
-import { pageTotalSchema, pagingQuery } from '../../platform/http/paging'
-import { bool, freeForm, money, oneOf } from '../../platform/http/types'
+import { calendarDate } from '../../platform/foundation/dates'
+import { pageTotalSchema, pagingQuery } from '../../platform/foundation/paging'
+import { bool, freeForm, money, oneOf } from '../../platform/foundation/types'
 import { compensationTypes, employmentStatuses, payTypes, shiftStatuses } from './schema'
 
 const id = t.String({ minLength: 1, maxLength: 200 })

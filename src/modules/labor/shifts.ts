@@ -15,7 +15,6 @@ import {
   type SQL,
 } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
-import type { Actor } from '../../platform/auth/actor'
 import {
   assertReaches,
   type LocationScope,
@@ -23,11 +22,12 @@ import {
   scopeCondition,
 } from '../../platform/auth/location-scope'
 import type { Permission } from '../../platform/auth/permissions'
-import { calendarDateIn } from '../../platform/dates'
-import { offsetOf, type PageRequest } from '../../platform/http/paging'
-import { ApiError, conflict, invalid, notFound } from '../../platform/http/problem'
-import { newId, nowIso } from '../../platform/ids'
-import { divideHalfUp } from '../../platform/rounding'
+import type { Actor } from '../../platform/foundation/actor'
+import { calendarDateIn } from '../../platform/foundation/dates'
+import { newId, nowIso } from '../../platform/foundation/ids'
+import { offsetOf, type PageRequest } from '../../platform/foundation/paging'
+import { ApiError, conflict, invalid, notFound } from '../../platform/foundation/problem'
+import { divideHalfUp } from '../../platform/foundation/rounding'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations'

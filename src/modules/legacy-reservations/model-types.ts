@@ -1,6 +1,6 @@
 import { t } from 'elysia'
-import { pagingQuery } from '../../platform/http/paging'
-import { bool, freeForm, int, money, oneOf } from '../../platform/http/types'
+import { pagingQuery } from '../../platform/foundation/paging'
+import { bool, freeForm, int, money, oneOf } from '../../platform/foundation/types'
 import { SLUG_PATTERN } from '../../platform/slug'
 import { TIME_PATTERN } from '../experiences'
 import { daysOfWeek, paymentCharges } from './schema'

@@ -1,7 +1,7 @@
 import { t } from 'elysia'
-import { calendarDate } from '../../platform/dates'
-import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
-import { bool, freeForm, int, money, oneOf } from '../../platform/http/types'
+import { calendarDate } from '../../platform/foundation/dates'
+import { pageInfoSchema, pagingQuery } from '../../platform/foundation/paging'
+import { bool, freeForm, int, money, oneOf } from '../../platform/foundation/types'
 import { paymentStatuses, reservationChannels, reservationStatuses } from './schema'
 
 const uuid = t.String({ format: 'uuid' })

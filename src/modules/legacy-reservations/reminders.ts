@@ -7,8 +7,8 @@
 // outcome leaves `sending`: such a reminder is not sent again (at most once).
 import { and, eq, gt, inArray, lte } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
-import type { Actor } from '../../platform/auth/actor'
-import { nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { nowIso } from '../../platform/foundation/ids'
 import { earliestInstant, type NextWork } from '../../platform/jobs/next-work'
 import { MessageSendError, type MessageSender } from '../../platform/messaging/sender'
 import type { Db } from '../../platform/tenancy/databases'

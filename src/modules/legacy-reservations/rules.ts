@@ -2,7 +2,7 @@
 // locations, a weekly time slot (open online when the customer books), lead time, the option,
 // and the number of groups one start time takes. Overrides lift a rule for staff bookings.
 import { and, count, eq, ne, notInArray } from 'drizzle-orm'
-import { ApiError, conflict, type FieldError } from '../../platform/http/problem'
+import { ApiError, conflict, type FieldError } from '../../platform/foundation/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations'
 import {

@@ -3,16 +3,16 @@
 import { and, asc, count, desc, eq, gte, inArray, lte, max } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
-import type { Actor } from '../../platform/auth/actor'
 import {
   everyLocation,
   type LocationScope,
   locatedRow,
   scopeCondition,
 } from '../../platform/auth/location-scope'
-import { offsetOf, type PageRequest } from '../../platform/http/paging'
-import { ApiError, conflict, invalid, notFound } from '../../platform/http/problem'
-import { newId } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { newId } from '../../platform/foundation/ids'
+import { offsetOf, type PageRequest } from '../../platform/foundation/paging'
+import { ApiError, conflict, invalid, notFound } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { resolveCustomerId } from '../customers'

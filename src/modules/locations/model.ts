@@ -1,6 +1,6 @@
 import { t } from 'elysia'
-import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
-import { oneOf } from '../../platform/http/types'
+import { pageInfoSchema, pagingQuery } from '../../platform/foundation/paging'
+import { oneOf } from '../../platform/foundation/types'
 import { locationStatuses } from './schema'
 
 const status = oneOf(locationStatuses, {

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { locatedRow } from '../../platform/auth/location-scope'
 import type { AuthPlugin } from '../../platform/auth/plugin'
-import { pageOf } from '../../platform/http/paging'
+import { pageOf } from '../../platform/foundation/paging'
 import {
   CreateLocation,
   Location,

@@ -2,9 +2,9 @@
 // type its kind accepts and its claims name; then the asset is `ready` with its public URL.
 // Refused bytes are removed from the store (the draft stays, without them).
 import { eq } from 'drizzle-orm'
-import type { Actor } from '../../platform/auth/actor'
-import { ApiError, conflict } from '../../platform/http/problem'
-import { nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { nowIso } from '../../platform/foundation/ids'
+import { ApiError, conflict } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
 import { inspectFile } from './inspect'

@@ -2,8 +2,8 @@
 // type, so attaching to an unknown record is 404; types without one are taken as given (a family
 // not built yet, or an external system's record). Customer merges move attached media along.
 import { and, eq } from 'drizzle-orm'
-import { notFound } from '../../platform/http/problem'
-import { nowIso } from '../../platform/ids'
+import { nowIso } from '../../platform/foundation/ids'
+import { notFound } from '../../platform/foundation/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { collectionExists } from '../collections'
 import { findCustomerRow, registerCustomerReferenceMover } from '../customers'

@@ -3,7 +3,7 @@
 // was uploaded with, its file name's extension) and against what its kind accepts.
 import { fileTypeFromBuffer } from 'file-type'
 import { imageSize } from 'image-size'
-import { ApiError } from '../../platform/http/problem'
+import { ApiError } from '../../platform/foundation/problem'
 import { genericContentTypes, isImageType, normalizeContentType, typeOfFilename, typesForKind } from './kinds'
 
 export interface FileClaims {

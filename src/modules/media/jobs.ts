@@ -2,7 +2,7 @@
 // completed by that URL. The hourly job soft-deletes it (audited, with the `delete` event) and
 // removes its bytes from the store, so abandoned uploads do not pile up in DATA_DIR or the bucket.
 import { and, eq, lt } from 'drizzle-orm'
-import { type Actor, systemActor } from '../../platform/auth/actor'
+import { type Actor, systemActor } from '../../platform/foundation/actor'
 import type { DueWorkSource } from '../../platform/jobs/due-index'
 import { earliestInstant, type NextWork } from '../../platform/jobs/next-work'
 import { forEachDueTenant } from '../../platform/jobs/tenants'

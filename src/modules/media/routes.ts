@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { LocationScope } from '../../platform/auth/location-scope'
 import type { AuthPlugin } from '../../platform/auth/plugin'
-import { pageOf } from '../../platform/http/paging'
+import { pageOf } from '../../platform/foundation/paging'
 import type { Platform } from '../../platform/platform'
 import { completeUpload } from './complete'
 import { mediaKinds } from './kinds'

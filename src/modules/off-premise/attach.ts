@@ -2,9 +2,9 @@
 // `offPremise` block, with the quote computed from the location's settings, or is refused.
 // Runs inside the order's create transaction, so a refusal writes nothing (not even a number).
 import { and, desc, eq, gt, inArray, ne } from 'drizzle-orm'
-import type { Actor } from '../../platform/auth/actor'
-import { conflict, invalid } from '../../platform/http/problem'
-import { nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { nowIso } from '../../platform/foundation/ids'
+import { conflict, invalid } from '../../platform/foundation/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { findCustomerAddress, findCustomerRow } from '../customers'
 import { getLocation } from '../locations'

@@ -5,9 +5,9 @@
 // transaction with its audit entry, its `order` event and any guest notification it queues.
 import { and, eq } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
-import type { Actor } from '../../platform/auth/actor'
-import { conflict, invalid } from '../../platform/http/problem'
-import { nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { nowIso } from '../../platform/foundation/ids'
+import { conflict, invalid } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import type { OrderRow, OrderView } from '../orders'

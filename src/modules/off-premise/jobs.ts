@@ -1,4 +1,4 @@
-import { systemActor } from '../../platform/auth/actor'
+import { systemActor } from '../../platform/foundation/actor'
 import type { DueWorkSource } from '../../platform/jobs/due-index'
 import { forEachDueTenant } from '../../platform/jobs/tenants'
 import type { Platform } from '../../platform/platform'

@@ -1,6 +1,6 @@
 // TypeBox schemas of off-premise settings, channels and channel control.
 import { t } from 'elysia'
-import { bool, int, oneOf } from '../../platform/http/types'
+import { bool, int, oneOf } from '../../platform/foundation/types'
 import {
   channelModes,
   channelStatuses,

@@ -7,8 +7,8 @@
 // between queueing and sending), claiming each row so two runs never send one twice.
 import { and, asc, eq, inArray, isNull, lt, or } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
-import type { Actor } from '../../platform/auth/actor'
-import { newId, nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { newId, nowIso } from '../../platform/foundation/ids'
 import { earliestInstant, type NextWork } from '../../platform/jobs/next-work'
 import { MessageSendError, type MessageSender } from '../../platform/messaging/sender'
 import type { Db } from '../../platform/tenancy/databases'

@@ -1,7 +1,7 @@
 // The off-premise fulfilment flow of an order: /order/{id}/off-premise/..., located by the order.
 import { Elysia } from 'elysia'
-import type { Actor } from '../../platform/auth/actor'
 import type { AuthPlugin } from '../../platform/auth/plugin'
+import type { Actor } from '../../platform/foundation/actor'
 import type { MessageSender } from '../../platform/messaging/sender'
 import type { Db } from '../../platform/tenancy/databases'
 import { loadOrder, Order, OrderParams, orderLocated } from '../orders'

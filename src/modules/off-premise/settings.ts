@@ -2,9 +2,9 @@
 // channels, and channel control (on, off, snooze until an instant).
 import { and, asc, eq, isNotNull, lte } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
-import type { Actor } from '../../platform/auth/actor'
-import { ApiError, invalid, notFound } from '../../platform/http/problem'
-import { newId, nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { newId, nowIso } from '../../platform/foundation/ids'
+import { ApiError, invalid, notFound } from '../../platform/foundation/problem'
 import { earliestInstant, type NextWork } from '../../platform/jobs/next-work'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'

@@ -2,9 +2,9 @@
 // settings (whether bottle deposits are taxed). Their amounts are the pricing engine's.
 import { and, eq, max } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
-import type { Actor } from '../../platform/auth/actor'
-import { invalid, notFound } from '../../platform/http/problem'
-import { newId, nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { newId, nowIso } from '../../platform/foundation/ids'
+import { invalid, notFound } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { allocate } from '../coupons'

@@ -3,9 +3,9 @@
 // request (the line, the approving manager). Amounts are recomputed by the pricing engine, through
 // the same coupons engine, on every reprice.
 import { and, eq, max } from 'drizzle-orm'
-import type { Actor } from '../../platform/auth/actor'
-import { ApiError, conflict, forbidden, invalid, notFound } from '../../platform/http/problem'
-import { newId, nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { newId, nowIso } from '../../platform/foundation/ids'
+import { ApiError, conflict, forbidden, invalid, notFound } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { applyCoupon as applyCouponToCart } from '../coupons'

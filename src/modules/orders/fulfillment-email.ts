@@ -4,7 +4,7 @@
 // order (`order.fulfillment.email`): `sent`, `failed` with the sender's reason, or `skipped` when
 // the order has no customer with an email address. A failed email does not undo the fulfillment.
 import { recordWrite } from '../../platform/audit/record-write'
-import type { Actor } from '../../platform/auth/actor'
+import type { Actor } from '../../platform/foundation/actor'
 import { MessageSendError, type MessageSender } from '../../platform/messaging/sender'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'

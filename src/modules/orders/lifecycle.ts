@@ -1,9 +1,9 @@
 // The order lifecycle: submit (send to the kitchen), void a line, void the order, close, and the
 // payment hooks the payments module calls (paid when the balance reaches zero, back on refund).
 import { and, eq, inArray, isNull } from 'drizzle-orm'
-import type { Actor } from '../../platform/auth/actor'
-import { conflict, invalid } from '../../platform/http/problem'
-import { nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { nowIso } from '../../platform/foundation/ids'
+import { conflict, invalid } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { findStaffUser } from '../staff'

@@ -1,9 +1,9 @@
 // Line items: building a line from a request (catalog price, tax rate, modifiers), adding,
 // changing and removing lines of an open order.
 import { and, eq, max } from 'drizzle-orm'
-import type { Actor } from '../../platform/auth/actor'
-import { conflict, invalid, notFound } from '../../platform/http/problem'
-import { newId, nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { newId, nowIso } from '../../platform/foundation/ids'
+import { conflict, invalid, notFound } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import type { AddLineInput, ModifierInput, UpdateLineInput } from './model-lines'

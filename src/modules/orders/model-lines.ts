@@ -1,7 +1,7 @@
 // TypeBox schemas of line items, modifiers and routing: requests and responses.
 
 import { t } from 'elysia'
-import { int, money, oneOf, signedMoney } from '../../platform/http/types'
+import { int, money, oneOf, signedMoney } from '../../platform/foundation/types'
 import { taxCodes } from './schema'
 
 const text = (max: number, description?: string) => t.String({ minLength: 1, maxLength: max, description })

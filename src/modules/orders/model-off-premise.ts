@@ -5,7 +5,7 @@
 // The states are listed here as the contract admits them; the off-premise tables store only
 // these (tsc checks the block it presents against this schema).
 import { t } from 'elysia'
-import { bool, oneOf } from '../../platform/http/types'
+import { bool, oneOf } from '../../platform/foundation/types'
 
 const text = (max: number, description?: string) => t.String({ minLength: 1, maxLength: max, description })
 const optionalText = (max: number, description?: string) => t.Optional(t.Nullable(text(max, description)))

@@ -1,8 +1,8 @@
 // TypeBox schemas of the order header, totals, discounts, fulfillments and list.
 
 import { t } from 'elysia'
-import { pagingQuery } from '../../platform/http/paging'
-import { bool, int, MAX_MONEY, money, oneOf } from '../../platform/http/types'
+import { pagingQuery } from '../../platform/foundation/paging'
+import { bool, int, MAX_MONEY, money, oneOf } from '../../platform/foundation/types'
 import { AddLine, LineItem } from './model-lines'
 import { OffPremiseBlock, OffPremiseInput } from './model-off-premise'
 import { orderStatuses, serviceChargeTypes, taxCodes } from './schema'

@@ -1,8 +1,8 @@
 // One shape for every change to an order: one write transaction that checks the order's status,
 // makes the change, reprices, and records the audit entry and the outbox event.
 import { recordWrite } from '../../platform/audit/record-write'
-import type { Actor } from '../../platform/auth/actor'
-import { conflict } from '../../platform/http/problem'
+import type { Actor } from '../../platform/foundation/actor'
+import { conflict } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import type { OrderView } from './model'

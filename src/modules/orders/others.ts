@@ -11,7 +11,7 @@
 //   lends them all before anything runs.
 // - The orders unit tests answer the catalog, taxes, coupons, customers, depletion and gift card
 //   issuance from memory (replaceOthersForTests).
-import type { Actor } from '../../platform/auth/actor'
+import type { Actor } from '../../platform/foundation/actor'
 import { lendingDesk } from '../../platform/lending'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { collectionIdsOfProduct } from '../collections'

@@ -5,8 +5,8 @@
 // per discount and once per line's tax, never on sums. What a discount takes, and from which
 // lines, is the coupons engine's (couponDiscount); orders stack the results and tax what is left.
 // Beside the lines an order carries bottle deposits (per line), service charges and shipping.
-import { invalid } from '../../platform/http/problem'
-import { divideHalfUp } from '../../platform/rounding'
+import { invalid } from '../../platform/foundation/problem'
+import { divideHalfUp } from '../../platform/foundation/rounding'
 import { allocate, type CouponAmountTerms, couponDiscount } from '../coupons'
 
 export type TaxCalculation = 'Added' | 'Included'

@@ -2,8 +2,8 @@
 // and writes the results back: line, discount and charge amounts, the shipping rate and header
 // totals, all in the caller's transaction.
 import { eq } from 'drizzle-orm'
-import { conflict } from '../../platform/http/problem'
-import { nowIso } from '../../platform/ids'
+import { nowIso } from '../../platform/foundation/ids'
+import { conflict } from '../../platform/foundation/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import type { CouponAmountTerms } from '../coupons'
 import { lineDiscountable } from './gift-card-discounts'

@@ -1,9 +1,9 @@
 import { Elysia, t } from 'elysia'
 import type { Permission } from '../../platform/auth/permissions'
 import type { AuthPlugin } from '../../platform/auth/plugin'
+import { pageOf } from '../../platform/foundation/paging'
+import { forbidden } from '../../platform/foundation/problem'
 import { idempotencyKeyHeader, idempotentWrite } from '../../platform/http/idempotency'
-import { pageOf } from '../../platform/http/paging'
-import { forbidden } from '../../platform/http/problem'
 import { getOrderSettings, putOrderSettings } from './charges'
 import {
   CreateOrder,

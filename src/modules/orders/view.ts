@@ -2,7 +2,7 @@
 import { asc, eq } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { locatedRow } from '../../platform/auth/location-scope'
-import { notFound } from '../../platform/http/problem'
+import { notFound } from '../../platform/foundation/problem'
 import { groupBy, rowsWhereIn } from '../../platform/tenancy/table-rows'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import type { OrderView } from './model'

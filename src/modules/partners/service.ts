@@ -1,5 +1,5 @@
 import { type LocationScope, reaches } from '../../platform/auth/location-scope'
-import { ApiError, notFound } from '../../platform/http/problem'
+import { ApiError, notFound } from '../../platform/foundation/problem'
 import type { Tenant } from '../../platform/tenancy/tenants'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { findLocation, type LocationRow, reachableLocationsPage } from '../locations'

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
+import { pageInfoSchema, pagingQuery } from '../../platform/foundation/paging'
 
 export const CreatePasscodeSession = t.Object(
   {

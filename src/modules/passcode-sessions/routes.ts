@@ -12,8 +12,8 @@ import {
   revokePasscodeSession,
   sessionActor,
 } from '../../platform/auth/passcode-sessions'
-import { pageOf } from '../../platform/http/paging'
-import { requestInfo } from '../../platform/http/request-context'
+import { pageOf } from '../../platform/foundation/paging'
+import { requestInfo } from '../../platform/foundation/request-context'
 import type { Platform } from '../../platform/platform'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
 import {

@@ -8,8 +8,8 @@ import {
   openPasscodeSession,
   sessionActor,
 } from '../../platform/auth/passcode-sessions'
-import { ApiError } from '../../platform/http/problem'
-import type { RequestInfo } from '../../platform/http/request-context'
+import { ApiError } from '../../platform/foundation/problem'
+import type { RequestInfo } from '../../platform/foundation/request-context'
 import type { TenantPool } from '../../platform/tenancy/databases'
 import type { Tenant } from '../../platform/tenancy/tenants'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'

@@ -1,8 +1,8 @@
 import { t } from 'elysia'
+import { pageInfoSchema, pagingQuery } from '../../platform/foundation/paging'
+import { bool, money, oneOf } from '../../platform/foundation/types'
 import { dateFilterQuery } from '../../platform/http/date-filter'
 import { idempotencyKeyHeader } from '../../platform/http/idempotency'
-import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
-import { bool, money, oneOf } from '../../platform/http/types'
 import { paymentStatuses, tenders } from './schema'
 
 const optionalText = (max: number, description?: string) =>

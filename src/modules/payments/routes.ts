@@ -1,10 +1,10 @@
 // Payments on orders: /order/{id}/payments, located by their order. Every write takes a required
 // `idempotency-key`.
 import { Elysia } from 'elysia'
-import type { Actor } from '../../platform/auth/actor'
 import type { AuthPlugin } from '../../platform/auth/plugin'
+import type { Actor } from '../../platform/foundation/actor'
+import { pageOf } from '../../platform/foundation/paging'
 import { idempotentCall, idempotentWrite } from '../../platform/http/idempotency'
-import { pageOf } from '../../platform/http/paging'
 import type { Db } from '../../platform/tenancy/databases'
 import { orderLocated } from '../orders'
 import { paymentMix } from './mix'

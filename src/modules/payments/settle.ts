@@ -2,10 +2,10 @@
 // (in part or in full, never more than was captured and not yet refunded).
 import { eq } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
-import type { Actor } from '../../platform/auth/actor'
 import { assertReaches, type LocationScope } from '../../platform/auth/location-scope'
-import { conflict, invalid } from '../../platform/http/problem'
-import { newId, nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { newId, nowIso } from '../../platform/foundation/ids'
+import { conflict, invalid } from '../../platform/foundation/problem'
 import { PaymentProviderError, providerProblem } from '../../platform/payments/provider'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'

@@ -3,10 +3,10 @@
 // its balance and status; a card only authorized (a tab) is recorded when captured.
 import { and, eq, sum } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
-import type { Actor } from '../../platform/auth/actor'
 import { assertReaches, assertVisible, type LocationScope } from '../../platform/auth/location-scope'
-import { ApiError, conflict, invalid } from '../../platform/http/problem'
-import { newId, nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { newId, nowIso } from '../../platform/foundation/ids'
+import { ApiError, conflict, invalid } from '../../platform/foundation/problem'
 import {
   type PaymentProvider,
   PaymentProviderError,

@@ -1,8 +1,8 @@
 // Reading payments: one with its refunds, and an order's list.
 import { and, asc, count, eq, inArray } from 'drizzle-orm'
 import { type LocationScope, scopeCondition } from '../../platform/auth/location-scope'
-import { offsetOf, type PageRequest } from '../../platform/http/paging'
-import { notFound } from '../../platform/http/problem'
+import { offsetOf, type PageRequest } from '../../platform/foundation/paging'
+import { notFound } from '../../platform/foundation/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { getOrderRow } from '../orders'
 import type { PaymentView } from './model'

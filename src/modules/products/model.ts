@@ -1,7 +1,7 @@
 import { t } from 'elysia'
+import { pagingQuery } from '../../platform/foundation/paging'
+import { freeForm, int, money, oneOf, webUrl } from '../../platform/foundation/types'
 import { dateFilterQuery } from '../../platform/http/date-filter'
-import { pagingQuery } from '../../platform/http/paging'
-import { freeForm, int, money, oneOf, webUrl } from '../../platform/http/types'
 import { SLUG_PATTERN } from '../../platform/slug'
 import {
   availableToValues,

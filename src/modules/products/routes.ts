@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
+import { pageOf } from '../../platform/foundation/paging'
 import { parseDateFilter } from '../../platform/http/date-filter'
-import { pageOf } from '../../platform/http/paging'
 import { CreateProduct, Product, ProductList, ProductListQuery, ProductParams, UpdateProduct } from './model'
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from './service'
 

@@ -3,8 +3,8 @@
 
 import { and, eq, inArray, ne, notInArray, sql } from 'drizzle-orm'
 import { everyLocation, type LocationScope, scopeCondition } from '../../platform/auth/location-scope'
-import { ApiError, conflict, type FieldError, invalid } from '../../platform/http/problem'
-import { nowIso } from '../../platform/ids'
+import { nowIso } from '../../platform/foundation/ids'
+import { ApiError, conflict, type FieldError, invalid } from '../../platform/foundation/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { existingLocationIds } from '../locations'
 import { findVendor } from '../vendors'

@@ -1,6 +1,6 @@
 // Reads: products with their variants, inventory rows and bundle items, loaded in batches.
 import { asc, eq, inArray } from 'drizzle-orm'
-import { notFound } from '../../platform/http/problem'
+import { notFound } from '../../platform/foundation/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import type { ProductView, VariantView } from './model'
 import {

@@ -1,6 +1,6 @@
 import { t } from 'elysia'
-import { pagingQuery } from '../../platform/http/paging'
-import { bool, int, money, num, oneOf } from '../../platform/http/types'
+import { pagingQuery } from '../../platform/foundation/paging'
+import { bool, int, money, num, oneOf } from '../../platform/foundation/types'
 import { weightUnits } from './schema'
 
 const text = (max: number, description?: string) => t.String({ minLength: 1, maxLength: max, description })

@@ -3,7 +3,7 @@
 // each is turned into an integer count of 10⁻¹¹ kg (a hundredth of a microgram) as a BigInt:
 // 1 lb is exactly 0.45359237 kg, so a thousandth of a pound is 45 359 237 of those units and a
 // thousandth of a kilogram 100 000 000. Prices are integer cents.
-import { invalid } from '../../platform/http/problem'
+import { invalid } from '../../platform/foundation/problem'
 import type { RateValue, TopRateValue, WeightUnit } from './schema'
 
 const PER_MILLI: Record<WeightUnit, bigint> = { Lbs: 45_359_237n, Kg: 100_000_000n }

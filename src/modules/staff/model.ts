@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
+import { pageInfoSchema, pagingQuery } from '../../platform/foundation/paging'
 
 const roleName = t.Union(
   [t.Literal('owner'), t.Literal('manager'), t.Literal('staff'), t.Literal('read_only')],

@@ -4,9 +4,9 @@
 // passcode session acts only at its own location. The command line (system actor) may do anything.
 // The tenant also never loses its last active tenant-wide owner.
 import { and, count, eq, isNull } from 'drizzle-orm'
-import type { Actor } from '../../platform/auth/actor'
 import { builtInRoles, isRoleName, permissionsAt, type RoleGrant } from '../../platform/auth/permissions'
-import { ApiError, conflict } from '../../platform/http/problem'
+import type { Actor } from '../../platform/foundation/actor'
+import { ApiError, conflict } from '../../platform/foundation/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { staffRoles, staffUsers } from './schema'
 

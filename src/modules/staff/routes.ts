@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { revokeStaffPasscodeSessions } from '../../platform/auth/passcode-sessions'
 import type { AuthPlugin } from '../../platform/auth/plugin'
-import { pageOf } from '../../platform/http/paging'
+import { pageOf } from '../../platform/foundation/paging'
 import {
   assignRole,
   deactivateStaffUser,

@@ -1,7 +1,7 @@
 import type { Config } from '../../config'
 import type { RequestAuth } from '../../platform/auth/authenticate'
 import { type Permission, roleNames } from '../../platform/auth/permissions'
-import { forbidden } from '../../platform/http/problem'
+import { forbidden } from '../../platform/foundation/problem'
 import type { ControlDb, Db, TenantPool } from '../../platform/tenancy/databases'
 import { listTenants } from '../../platform/tenancy/tenants'
 import type { Queryable } from '../../platform/tenancy/transaction'

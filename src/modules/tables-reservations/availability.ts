@@ -1,6 +1,6 @@
 // Availability: the bookable options of a location on a date for a party size, each with a
 // signed option token that create redeems.
-import { notFound } from '../../platform/http/problem'
+import { notFound } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import {
   type Bookable,

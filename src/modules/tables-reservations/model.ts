@@ -1,8 +1,8 @@
 import { t } from 'elysia'
-import { calendarDate } from '../../platform/dates'
+import { calendarDate } from '../../platform/foundation/dates'
+import { pageInfoSchema, pagingQuery } from '../../platform/foundation/paging'
+import { oneOf } from '../../platform/foundation/types'
 import { idempotencyKeyHeader } from '../../platform/http/idempotency'
-import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
-import { oneOf } from '../../platform/http/types'
 import { paymentOptionSchema } from '../experiences'
 
 const uuid = t.String({ format: 'uuid' })

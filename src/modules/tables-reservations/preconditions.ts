@@ -1,6 +1,6 @@
 // `if-match` on tables reservations carries the reservation `version` as the reservation's `ETag`
 // answers it: a positive integer without leading zeros (platform/http/version-tag.ts).
-import { ApiError } from '../../platform/http/problem'
+import { ApiError } from '../../platform/foundation/problem'
 import { VERSION_TAG_PATTERN } from '../../platform/http/version-tag'
 
 /** The version an `if-match` header expects: 428 when absent, 400 when malformed. */

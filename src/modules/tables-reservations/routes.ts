@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
+import { pageOf } from '../../platform/foundation/paging'
+import type { ApiError } from '../../platform/foundation/problem'
 import { idempotentWrite } from '../../platform/http/idempotency'
-import { pageOf } from '../../platform/http/paging'
-import type { ApiError } from '../../platform/http/problem'
 import { versionTag } from '../../platform/http/version-tag'
 import { availability } from './availability'
 import {

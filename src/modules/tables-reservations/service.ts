@@ -5,10 +5,10 @@
 // book more covers than the start time holds.
 import { and, asc, count, eq, gte, lte, ne, sum } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
-import type { Actor } from '../../platform/auth/actor'
-import { offsetOf, type PageRequest } from '../../platform/http/paging'
-import { ApiError, conflict, invalid, notFound } from '../../platform/http/problem'
-import { newId, nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { newId, nowIso } from '../../platform/foundation/ids'
+import { offsetOf, type PageRequest } from '../../platform/foundation/paging'
+import { ApiError, conflict, invalid, notFound } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import {

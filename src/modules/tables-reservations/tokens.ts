@@ -5,8 +5,8 @@
 
 import { eq } from 'drizzle-orm'
 import { errors, jwtVerify, SignJWT } from 'jose'
-import { ApiError } from '../../platform/http/problem'
-import { nowIso } from '../../platform/ids'
+import { nowIso } from '../../platform/foundation/ids'
+import { ApiError } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
 import { type PaymentOption, paymentOptions } from '../experiences'

@@ -5,7 +5,7 @@
 // record. The tags module imports none of those families.
 import { eq, sql } from 'drizzle-orm'
 import { observeWrites, type WriteObserver, type WriteRecord } from '../../platform/audit/record-write'
-import type { Actor } from '../../platform/auth/actor'
+import type { Actor } from '../../platform/foundation/actor'
 import type { Db } from '../../platform/tenancy/databases'
 import { preparedOn } from '../../platform/tenancy/prepared'
 import { calendarOfTenant } from '../../platform/tenancy/time-zones'

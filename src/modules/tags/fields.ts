@@ -1,7 +1,7 @@
 // The object types tags attach to, the fields of each that Dynamic tag conditions may test, the
 // operators each kind of field allows, and the pure evaluation of conditions against a record.
-import { type Calendar, dateOnCalendar, isCalendarDate } from '../../platform/dates'
-import { ApiError, type FieldError } from '../../platform/http/problem'
+import { type Calendar, dateOnCalendar, isCalendarDate } from '../../platform/foundation/dates'
+import { ApiError, type FieldError } from '../../platform/foundation/problem'
 import type { TagCondition } from './schema'
 
 /** Path slug of `/tag/{objectType}` to the `objectType` value tags carry. */

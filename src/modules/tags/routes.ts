@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
-import { pageOf } from '../../platform/http/paging'
+import { pageOf } from '../../platform/foundation/paging'
 import { CreateTag, Tag, TagList, TagListQuery, TagParams, TagTypeParams, UpdateTag } from './model'
 import { createTag, deleteTag, listTags, tagObjectType, updateTag } from './service'
 import { getTag } from './tag-row'

@@ -1,6 +1,6 @@
 // One tag by id, of one object type: what the service and the assignments both look up.
 import { and, eq } from 'drizzle-orm'
-import { notFound } from '../../platform/http/problem'
+import { notFound } from '../../platform/foundation/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { objectTypes, type TagObjectType } from './fields'
 import { type TagRow, tags } from './schema'

@@ -1,6 +1,6 @@
 import { t } from 'elysia'
-import { pagingQuery } from '../../platform/http/paging'
-import { int, oneOf } from '../../platform/http/types'
+import { pagingQuery } from '../../platform/foundation/paging'
+import { int, oneOf } from '../../platform/foundation/types'
 import { taxCalculations } from './schema'
 
 const rate = (category: string) =>

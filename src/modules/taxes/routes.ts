@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
-import { pageOf } from '../../platform/http/paging'
+import { pageOf } from '../../platform/foundation/paging'
 import { CreateTax, Tax, TaxList, TaxListQuery, TaxParams, UpdateTax } from './model'
 import { createTax, deleteTax, getTax, listTaxes, updateTax } from './service'
 

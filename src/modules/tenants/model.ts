@@ -1,7 +1,7 @@
 // TypeBox schemas of the operator API (/admin/v1): tenants, their lifecycle and the operator audit log.
 import { t } from 'elysia'
-import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
-import { bool, int, oneOf } from '../../platform/http/types'
+import { pageInfoSchema, pagingQuery } from '../../platform/foundation/paging'
+import { bool, int, oneOf } from '../../platform/foundation/types'
 import { tenantStatuses } from '../../platform/tenancy/control-schema'
 import { MAX_EPHEMERAL_TTL_SECONDS } from '../../platform/tenancy/tenants'
 import { Location } from '../locations'

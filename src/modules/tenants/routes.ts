@@ -2,8 +2,8 @@
 // credential (`operator: true`, platform/operator/plugin.ts) and no tenant token.
 import { rmSync } from 'node:fs'
 import { Elysia } from 'elysia'
-import { pageOf } from '../../platform/http/paging'
-import { ApiError, invalid } from '../../platform/http/problem'
+import { pageOf } from '../../platform/foundation/paging'
+import { ApiError, invalid } from '../../platform/foundation/problem'
 import { rawBodyRoute } from '../../platform/http/request-body'
 import { listOperatorAudit } from '../../platform/operator/audit'
 import type { Platform } from '../../platform/platform'

@@ -1,6 +1,6 @@
 import { t } from 'elysia'
-import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
-import { webUrl } from '../../platform/http/types'
+import { pageInfoSchema, pagingQuery } from '../../platform/foundation/paging'
+import { webUrl } from '../../platform/foundation/types'
 
 const vendorStatus = t.Union([t.Literal('active'), t.Literal('inactive')], {
   description: 'Inactive vendors stay on record for history but are not offered for new purchasing.',

@@ -4,9 +4,9 @@ import {
   MAX_CUSTOM_HEADERS,
   MAX_ROTATION_GRACE_SECONDS,
 } from '../../platform/events/subscriptions'
+import { pageInfoSchema, pagingQuery } from '../../platform/foundation/paging'
+import { int } from '../../platform/foundation/types'
 import { idempotencyKeyHeader } from '../../platform/http/idempotency'
-import { pageInfoSchema, pagingQuery } from '../../platform/http/paging'
-import { int } from '../../platform/http/types'
 
 const eventName = (what: string, example: string) =>
   t.String({

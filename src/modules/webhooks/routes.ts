@@ -9,7 +9,7 @@ import {
   reviewDeadLetter,
 } from '../../platform/events/dead-letters'
 import { listWebHookLog } from '../../platform/events/log'
-import { pageOf } from '../../platform/http/paging'
+import { pageOf } from '../../platform/foundation/paging'
 import {
   CreatedWebhook,
   CreateWebhook,

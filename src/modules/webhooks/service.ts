@@ -3,7 +3,6 @@
 import { and, asc, count, eq } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
-import type { Actor } from '../../platform/auth/actor'
 import { boundWithin, everyLocation, type LocationScope } from '../../platform/auth/location-scope'
 import {
   type SubscriptionFamily,
@@ -19,9 +18,10 @@ import {
   normalizeHeaders,
   rotateSecret,
 } from '../../platform/events/subscriptions'
-import { offsetOf, type PageRequest } from '../../platform/http/paging'
-import { notFound } from '../../platform/http/problem'
-import { nowIso } from '../../platform/ids'
+import type { Actor } from '../../platform/foundation/actor'
+import { nowIso } from '../../platform/foundation/ids'
+import { offsetOf, type PageRequest } from '../../platform/foundation/paging'
+import { notFound } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import type {

@@ -3,8 +3,8 @@
 // added where credentials are resolved (src/platform/auth), leaving these handlers as they are.
 import { Elysia, t } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
+import { pageOf, pagingQuery } from '../../platform/foundation/paging'
 import { idempotentWrite } from '../../platform/http/idempotency'
-import { pageOf, pagingQuery } from '../../platform/http/paging'
 import {
   CreatedTablesSubscription,
   CreateTablesSubscription,

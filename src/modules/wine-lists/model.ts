@@ -1,6 +1,6 @@
 import { t } from 'elysia'
-import { pagingQuery } from '../../platform/http/paging'
-import { int, oneOf } from '../../platform/http/types'
+import { pagingQuery } from '../../platform/foundation/paging'
+import { int, oneOf } from '../../platform/foundation/types'
 import { wineVarietalTypes } from './schema'
 
 export const WineAppellation = t.Object(

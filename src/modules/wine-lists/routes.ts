@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
-import { pageOf } from '../../platform/http/paging'
+import { pageOf } from '../../platform/foundation/paging'
 import {
   WineAppellation,
   WineAppellationList,

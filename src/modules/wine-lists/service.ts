@@ -1,7 +1,7 @@
 // The wine reference lists: read-only, seeded into every tenant by the wine_lists_seed migration.
 import { and, asc, count, eq, sql } from 'drizzle-orm'
-import { offsetOf, type PageRequest, searchColumns } from '../../platform/http/paging'
-import { notFound } from '../../platform/http/problem'
+import { offsetOf, type PageRequest, searchColumns } from '../../platform/foundation/paging'
+import { notFound } from '../../platform/foundation/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { type WineAppellationRow, type WineVarietalRow, wineAppellations, wineVarietals } from './schema'
 

@@ -1,8 +1,8 @@
 // The append-only, hash-chained audit trail. Every write calls appendAudit inside its own
 // transaction, so a committed write always has its entry and a rolled-back one never does.
 import { asc, desc, gt } from 'drizzle-orm'
-import type { Actor } from '../auth/actor'
-import { newId, nowIso } from '../ids'
+import type { Actor } from '../foundation/actor'
+import { newId, nowIso } from '../foundation/ids'
 import { preparedOn } from '../tenancy/prepared'
 import { insertRow } from '../tenancy/row-by-id'
 import type { Queryable } from '../tenancy/transaction'

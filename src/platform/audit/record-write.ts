@@ -2,10 +2,10 @@
 // write's own transaction (docs/architecture.md, "One write"). Services describe what they changed;
 // they never assemble audit entries or events by hand, so no committed write lacks its entry and
 // no rolled-back write leaves one behind.
-import type { Actor } from '../auth/actor'
-import { appendEvent, type DomainEvent } from '../events/outbox'
+import type { Actor } from '../foundation/actor'
 import { inWriteWork, type Queryable } from '../tenancy/transaction'
 import { appendAudit } from './audit'
+import { appendEvent, type DomainEvent } from './outbox'
 
 export interface WriteRecord {
   /** The audit action, `<entity>.<verb>`: `vendor.create`, `cash_drawer.close`. */

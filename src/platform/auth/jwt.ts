@@ -2,7 +2,7 @@
 // subject. Only asymmetric algorithms are accepted, so `alg: none` and HMAC forgeries fail.
 import { createLocalJWKSet, createRemoteJWKSet, type JSONWebKeySet, type JWTPayload, jwtVerify } from 'jose'
 import { LRUCache } from 'lru-cache'
-import { ApiError } from '../http/problem'
+import { ApiError } from '../foundation/problem'
 
 const algorithms = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA']
 

@@ -11,7 +11,7 @@
 //   locations a service derives itself (a drawer's location, an order's).
 import { eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
-import { ApiError, notFound } from '../http/problem'
+import { ApiError, notFound } from '../foundation/problem'
 import { preparedOn } from '../tenancy/prepared'
 import type { Queryable } from '../tenancy/transaction'
 

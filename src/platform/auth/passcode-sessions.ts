@@ -9,13 +9,13 @@
 // for PASSCODE_LOCK_MS: 429 `rate_limited` with Retry-After, even with the right passcode.
 // A success clears the count.
 import { and, count, desc, eq, gt, isNull, lt } from 'drizzle-orm'
-import { offsetOf, type PageRequest } from '../http/paging'
-import { ApiError } from '../http/problem'
-import type { RequestInfo } from '../http/request-context'
-import { newId } from '../ids'
+import type { Actor } from '../foundation/actor'
+import { newId } from '../foundation/ids'
+import { offsetOf, type PageRequest } from '../foundation/paging'
+import { ApiError } from '../foundation/problem'
+import type { RequestInfo } from '../foundation/request-context'
 import type { Db } from '../tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../tenancy/transaction'
-import type { Actor } from './actor'
 import { type LocationScope, scopeCondition } from './location-scope'
 import { type PasscodeSessionRow, passcodeAttempts, passcodeSessions } from './schema'
 import { hashToken, newTenantToken, PASSCODE_SESSION_PREFIX } from './tokens'

@@ -38,7 +38,7 @@
 // `actor.staffUserId` is null and `actor.locationId` the location the request is at (so audit
 // entries name the credential); `permissions` is the credential's scopes.
 import { type DocumentDecoration, Elysia } from 'elysia'
-import { notFound } from '../http/problem'
+import { notFound } from '../foundation/problem'
 import type { DatabaseHandle } from '../tenancy/databases'
 import { type AuthDeps, type Authenticated, authenticate, type RequestAuth } from './authenticate'
 import type { CredentialScope } from './credentials'

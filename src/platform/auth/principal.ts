@@ -1,9 +1,10 @@
 // The principal: one immutable value per (tenant, credential) holding everything authorization
 // needs, built once and cached (principal-cache.ts) until the tenant's auth version changes.
 // Requests then decide permission and location scope from memory alone.
+
+import type { PrincipalKind } from '../foundation/actor'
 import type { Tenant } from '../tenancy/tenants'
 import type { StaffAccess } from './access-sources'
-import type { PrincipalKind } from './actor'
 import { everyLocation, type LocationScope, onlyLocations } from './location-scope'
 import { type Permission, permissionsAt } from './permissions'
 

@@ -5,7 +5,7 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { Subprocess } from 'bun'
-import type { Logger } from '../log'
+import type { Logger } from '../foundation/log'
 
 /** A Litestream log line, its `key=value` fields read. */
 export interface LitestreamLine {

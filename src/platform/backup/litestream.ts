@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname } from 'node:path'
-import type { Logger } from '../log'
+import type { Logger } from '../foundation/log'
 import { type LitestreamLine, LitestreamProcess } from './litestream-process'
 
 export interface ReplicatedDatabase {

@@ -1,6 +1,6 @@
 // This node's copy of the cluster state in etcd: listed once, then kept current by a watch; when
 // the watch breaks it lists again. `onChange` runs after every batch of changes.
-import type { Logger } from '../log'
+import type { Logger } from '../foundation/log'
 import type { OperatorKeyRow } from '../tenancy/control-schema'
 import type { EtcdClient, KeyValue, WatchEvent } from './etcd'
 import {

@@ -2,7 +2,7 @@
 // fence closes once the last successful renewal was *sent* more than 2/3 of the TTL ago: etcd
 // received it later still, so the lease cannot have expired yet, and the other nodes cannot have
 // claimed this node's tenants, while the fence is open.
-import type { Logger } from '../log'
+import type { Logger } from '../foundation/log'
 import type { EtcdClient } from './etcd'
 import type { NodeRecord } from './records'
 

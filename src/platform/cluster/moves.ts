@@ -1,6 +1,6 @@
 // Asking for moves, from any node or from the command line: the request is written to etcd, the
 // owner carries it out (node.ts, carryOutMove), and the asker waits until etcd names the new owner.
-import { ApiError, conflict, notFound } from '../http/problem'
+import { ApiError, conflict, notFound } from '../foundation/problem'
 import type { EtcdClient } from './etcd'
 import { type PlannedMove, rebalancePlan } from './placement'
 import { keys, type MoveRequest, type NodeRecord, type TenantRecord } from './records'

@@ -14,8 +14,8 @@ import type { ClusterConfig, Config } from '../../config'
 import { legacyTokens } from '../auth/legacy-tokens'
 import type { LitestreamSupervisor, ReplicatedDatabase } from '../backup/litestream'
 import { NoReplicaError, writeMark } from '../backup/restore'
-import { ApiError, conflict, notFound } from '../http/problem'
-import type { Logger } from '../log'
+import type { Logger } from '../foundation/log'
+import { ApiError, conflict, notFound } from '../foundation/problem'
 import { type OperatorKeyRow, operatorKeys, tenantDueWork, tenants } from '../tenancy/control-schema'
 import {
   type ControlDb,

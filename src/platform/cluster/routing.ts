@@ -5,8 +5,8 @@
 // other than one tenant's routes) are not routed.
 import { Elysia } from 'elysia'
 import { hashToken, tenantOfToken } from '../auth/tokens'
-import { ApiError, problemResponse } from '../http/problem'
-import { requestInfo } from '../http/request-context'
+import { ApiError, problemResponse } from '../foundation/problem'
+import { requestInfo } from '../foundation/request-context'
 import type { ClusterNode } from './node'
 
 /** Counts the hops, so two nodes with momentarily different views cannot bounce a request forever. */

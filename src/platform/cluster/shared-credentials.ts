@@ -2,7 +2,7 @@
 // key made on any node opens the operator API of every node, and the tenant of each token issued
 // before tokens named their tenant (auth/legacy-tokens.ts), so such a token finds its tenant on
 // every node, also once the node that issued it has died. Only token hashes go to etcd.
-import { conflict } from '../http/problem'
+import { conflict } from '../foundation/problem'
 import type { OperatorKeyRow } from '../tenancy/control-schema'
 import type { EtcdClient } from './etcd'
 import { keys } from './records'

@@ -2,9 +2,10 @@
 // no longer be sent) is `dead`, and its event gets one dead letter; a replay that delivers every
 // dead delivery of the event marks the dead letter `delivered`.
 import { and, eq, inArray } from 'drizzle-orm'
-import { newId } from '../ids'
+import { outboxEvents } from '../audit/schema'
+import { newId } from '../foundation/ids'
 import type { Queryable } from '../tenancy/transaction'
-import { outboxEvents, type WebhookDeliveryRow, webhookDeadLetters, webhookDeliveries } from './schema'
+import { type WebhookDeliveryRow, webhookDeadLetters, webhookDeliveries } from './schema'
 
 export function markDead(tx: Queryable, delivery: WebhookDeliveryRow, error: string, now: string): void {
   tx.update(webhookDeliveries)

@@ -1,17 +1,17 @@
 // Dead letters as operators see them, and what operators do with them: review (a note) and
 // replay (a new delivery cycle for the dead deliveries whose subscription can still take them).
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
+import { signalOutbox } from '../audit/outbox'
 import { recordWrite } from '../audit/record-write'
-import type { Actor } from '../auth/actor'
-import { offsetOf, type PageRequest } from '../http/paging'
-import { conflict, notFound } from '../http/problem'
-import { newId, nowIso } from '../ids'
+import { outboxEvents } from '../audit/schema'
+import type { Actor } from '../foundation/actor'
+import { newId, nowIso } from '../foundation/ids'
+import { offsetOf, type PageRequest } from '../foundation/paging'
+import { conflict, notFound } from '../foundation/problem'
 import type { Db } from '../tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../tenancy/transaction'
-import { signalOutbox } from './outbox'
 import {
   type DeadLetterStatus,
-  outboxEvents,
   type WebhookDeadLetterActionRow,
   type WebhookDeadLetterRow,
   type WebhookDeliveryAttemptRow,

@@ -5,16 +5,15 @@
 // a delivery claimed by a process that died mid-request is retried once its lease runs out.
 import { and, asc, eq, inArray, isNull, lte, min } from 'drizzle-orm'
 import { recordWrite } from '../audit/record-write'
-import { systemActor } from '../auth/actor'
-import { newId } from '../ids'
-import type { Logger } from '../log'
+import { type OutboxEventRow, outboxEvents } from '../audit/schema'
+import { systemActor } from '../foundation/actor'
+import { newId } from '../foundation/ids'
+import type { Logger } from '../foundation/log'
 import type { Db } from '../tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../tenancy/transaction'
 import { markDead, resolveDeadLetterIfDelivered } from './dead-letter-state'
 import { type EventName, nameFor } from './names'
 import {
-  type OutboxEventRow,
-  outboxEvents,
   type WebhookDeliveryRow,
   webhookDeliveries,
   webhookDeliveryAttempts,

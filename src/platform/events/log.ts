@@ -1,10 +1,11 @@
 // The web-hook log: every finished attempt with its event, newest first. Attempts still in
 // flight appear once they finish (within the request timeout); dead letters show them at once.
 import { and, count, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm'
-import { offsetOf, type PageRequest } from '../http/paging'
+import { outboxEvents } from '../audit/schema'
+import { offsetOf, type PageRequest } from '../foundation/paging'
 import type { Queryable } from '../tenancy/transaction'
 import { namesOfAction, namesOfObject } from './names'
-import { outboxEvents, type WebhookDeliveryAttemptRow, webhookDeliveryAttempts } from './schema'
+import { type WebhookDeliveryAttemptRow, webhookDeliveryAttempts } from './schema'
 
 export interface WebHookLogQuery extends PageRequest {
   object?: string

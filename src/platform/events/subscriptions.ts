@@ -1,8 +1,8 @@
 // Webhook subscriptions, shared by both families (legacy `/web-hook` and the tables API): the
 // rules for targets and custom headers, which subscriptions an event matches, and secret rotation.
 import { and, eq, or, sql } from 'drizzle-orm'
-import { invalid } from '../http/problem'
-import { newId, nowIso } from '../ids'
+import { newId, nowIso } from '../foundation/ids'
+import { invalid } from '../foundation/problem'
 import type { Queryable } from '../tenancy/transaction'
 import { type EventName, sameEvent, spellingsOf, unknownEventProblem } from './names'
 import { type SubscriptionFamily, type WebhookSubscriptionRow, webhookSubscriptions } from './schema'

@@ -7,14 +7,14 @@
 // never opened.
 import pkg from '../../../package.json'
 import type { Config } from '../../config'
+import { onEventAppended } from '../audit/outbox'
+import type { Logger } from '../foundation/log'
 import type { DueIndex, DueWorkSource } from '../jobs/due-index'
 import type { Scheduler } from '../jobs/scheduler'
-import type { Logger } from '../log'
 import type { PrimaryLink } from '../primary-link'
 import type { ControlDb, TenantPool } from '../tenancy/databases'
 import { findTenantById } from '../tenancy/tenants'
 import { deliverTenant, nextDueAt } from './delivery'
-import { onEventAppended } from './outbox'
 
 export const DELIVERY_JOB = 'webhooks.deliver'
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))

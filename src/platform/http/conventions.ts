@@ -5,10 +5,11 @@ import { SQLiteError } from 'bun:sqlite'
 import type { TSchema } from '@sinclair/typebox'
 import { Elysia, ValidationError } from 'elysia'
 import { DEFAULT_MAX_JSON_DEPTH } from '../../config'
-import type { Logger } from '../log'
+import type { Logger } from '../foundation/log'
+import { ApiError, type FieldError, type ProblemCode, problemResponse } from '../foundation/problem'
+import { beginRequest, requestInfo } from '../foundation/request-context'
 import { commitsPending } from '../tenancy/transaction'
 import type { Drain } from './drain'
-import { ApiError, type FieldError, type ProblemCode, problemResponse } from './problem'
 import {
   assertBodyShape,
   assertBodyValid,
@@ -17,7 +18,6 @@ import {
   clipMessage,
   isRawBodyRoute,
 } from './request-body'
-import { beginRequest, requestInfo } from './request-context'
 
 /**
  * Transport limits, checked before routing. Bun's own parser refuses beyond its limits with a bare

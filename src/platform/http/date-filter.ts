@@ -4,7 +4,7 @@
 // UTC day, so `lte:2024-01-31` includes everything on the 31st and `2024-01-31` matches that day.
 import { type AnyColumn, and, gte, lt, type SQL } from 'drizzle-orm'
 import { t } from 'elysia'
-import { invalid } from './problem'
+import { invalid } from '../foundation/problem'
 
 const datePattern = /^\d{4}-\d{2}-\d{2}$/
 const dateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i

@@ -5,7 +5,7 @@
 // clients have stopped sending, so the listener and the idle connections can close without
 // dropping a request that was already on its way.
 import type { HTTPHeaders } from 'elysia'
-import { ApiError } from './problem'
+import { ApiError } from '../foundation/problem'
 
 export class Drain {
   private draining = false

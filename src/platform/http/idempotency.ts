@@ -2,11 +2,11 @@
 // whose first request is still running is 409; keys expire after 24 hours. A failed first
 // request stores nothing, so the client may retry it with the same key.
 import { and, eq, lt } from 'drizzle-orm'
-import type { Actor } from '../auth/actor'
+import type { Actor } from '../foundation/actor'
+import { ApiError } from '../foundation/problem'
 import { earliestInstant, type NextWork } from '../jobs/next-work'
 import type { Db } from '../tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../tenancy/transaction'
-import { ApiError } from './problem'
 import { idempotencyKeys } from './schema'
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000

@@ -10,7 +10,7 @@
 import { Kind, OptionalKind, type TSchema } from '@sinclair/typebox'
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler'
 import { type AnyElysia, mapValueError } from 'elysia'
-import { ApiError, type FieldError } from './problem'
+import { ApiError, type FieldError } from '../foundation/problem'
 
 /** Keys an object may carry beyond its declared ones before its shape is refused. */
 export const MAX_UNKNOWN_KEYS = 32

@@ -19,7 +19,7 @@
 // its connections are closed, marks the files it answered for as seen (`close`).
 import { statSync } from 'node:fs'
 import { and, asc, eq, isNotNull, isNull, or, sql } from 'drizzle-orm'
-import type { Logger } from '../log'
+import type { Logger } from '../foundation/log'
 import { tenantDueWork, tenants } from '../tenancy/control-schema'
 import type { ControlDb, Db, TenantPool } from '../tenancy/databases'
 import type { Tenant } from '../tenancy/tenants'

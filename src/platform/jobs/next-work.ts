@@ -3,7 +3,7 @@
 // only a write can bring work). The answers are kept in the control database (due-index.ts).
 import { min, type SQL } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
-import { zonedInstant } from '../dates'
+import { zonedInstant } from '../foundation/dates'
 import type { Queryable } from '../tenancy/transaction'
 
 /** When a tenant next has work for a job without a write: epoch ms, or null (only a write). */

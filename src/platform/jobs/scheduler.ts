@@ -10,8 +10,7 @@
 // jobs to finish, which is how graceful shutdown flushes the delivery worker.
 // Jobs are registered when the platform is built (openPlatform or buildApp) and run only once
 // `start()` is called: `serve` starts them; tests start them or call `runNow` themselves.
-import type { Logger } from '../log'
-import type { PrimaryLink } from '../primary-link'
+import type { Logger } from '../foundation/log'
 
 export interface JobDefinition {
   /** Unique, dotted by family: `webhooks.deliver`, `idempotency.purge`. */
@@ -48,6 +47,12 @@ interface Job {
   rerun: boolean
 }
 
+/** Where the jobs run when not here: the primary, seen from an HTTP worker (src/platform/primary-link.ts). */
+export interface JobsElsewhere {
+  trigger(name: string): void
+  status(): { jobs: JobStatus[] }
+}
+
 export class Scheduler {
   private readonly jobs = new Map<string, Job>()
   private started = false
@@ -60,7 +65,7 @@ export class Scheduler {
    */
   constructor(
     private readonly log: Logger,
-    private readonly primary: PrimaryLink | null = null,
+    private readonly primary: JobsElsewhere | null = null,
   ) {}
 
   /** Adds a job; it starts with the scheduler (or at once when the scheduler already runs). */

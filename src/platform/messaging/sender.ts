@@ -8,8 +8,8 @@
 // `createMessageSender(config)` picks one from the configuration.
 import type { Transporter } from 'nodemailer'
 import type { Config } from '../../config'
-import { newId, nowIso } from '../ids'
-import type { Logger } from '../log'
+import { newId, nowIso } from '../foundation/ids'
+import type { Logger } from '../foundation/log'
 import type { Queryable } from '../tenancy/transaction'
 import { outboundMessages } from './schema'
 

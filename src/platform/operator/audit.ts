@@ -2,8 +2,8 @@
 // suspended, resumed, deleted or imported; keys made or revoked; ephemeral tenants expired) in the
 // control database, appended in the same transaction as the control write it describes.
 import { and, count, desc, eq, type SQL } from 'drizzle-orm'
-import { offsetOf, type PageRequest } from '../http/paging'
-import { newId, nowIso } from '../ids'
+import { newId, nowIso } from '../foundation/ids'
+import { offsetOf, type PageRequest } from '../foundation/paging'
 import { operatorAuditEntries } from '../tenancy/control-schema'
 import type { ControlDb } from '../tenancy/databases'
 import { inWriteTransaction } from '../tenancy/transaction'

@@ -9,8 +9,8 @@ import {
   sharedOperatorKeys,
   shareOperatorKey,
 } from '../cluster/shared-credentials'
-import { ApiError, conflict, invalid, notFound } from '../http/problem'
-import { newId, nowIso } from '../ids'
+import { newId, nowIso } from '../foundation/ids'
+import { ApiError, conflict, invalid, notFound } from '../foundation/problem'
 import { type OperatorKeyRow, operatorKeys } from '../tenancy/control-schema'
 import type { ControlDb } from '../tenancy/databases'
 import { inWriteTransaction } from '../tenancy/transaction'

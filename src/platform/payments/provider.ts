@@ -1,7 +1,7 @@
 // Cards stay at the payment provider. The service keeps only the provider's references (customer
 // and payment-method ids) and what a receipt shows (brand, last four digits, expiry); the card
 // itself is tokenised by the provider's own client-side tools before it ever reaches us.
-import { ApiError } from '../http/problem'
+import { ApiError } from '../foundation/problem'
 
 export type PaymentProviderName = 'sandbox' | 'stripe'
 

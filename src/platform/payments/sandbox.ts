@@ -2,7 +2,7 @@
 // tokens of the Stripe documentation (tok_visa, pm_card_mastercard, ...) and answers with fake
 // references (sandbox_cus_..., sandbox_pm_...), remembered in memory only so list can answer.
 // tok_chargeCustomerFail behaves as Stripe's: the card saves, then every charge on it declines.
-import { newId } from '../ids'
+import { newId } from '../foundation/ids'
 import { type PaymentProvider, PaymentProviderError, type ProviderCard } from './provider'
 
 interface TestCard {

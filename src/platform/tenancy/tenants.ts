@@ -1,7 +1,7 @@
 // Tenants live in the control database; each has its own SQLite file in the pool.
 import { asc, eq, sql } from 'drizzle-orm'
-import { ApiError, invalid } from '../http/problem'
-import { newId, nowIso } from '../ids'
+import { newId, nowIso } from '../foundation/ids'
+import { ApiError, invalid } from '../foundation/problem'
 import {
   controlApiCredentials,
   controlPasscodeAttempts,

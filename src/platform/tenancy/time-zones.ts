@@ -3,7 +3,7 @@
 // is evaluated on every recorded write, by an observer that sees the transaction and the actor.
 // Each open platform registers its tenant directory here (tenant ids are unique, so a process
 // with several platforms, as tests have, asks each in turn).
-import { type Calendar, calendarIn } from '../dates'
+import { type Calendar, calendarIn } from '../foundation/dates'
 
 type TimeZoneSource = (tenantId: string) => string | undefined
 

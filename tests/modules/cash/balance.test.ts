@@ -6,7 +6,7 @@ import { balanceDelta, entrySign, expectedBalance, reconcile } from '../../../sr
 import { createDrawer } from '../../../src/modules/cash/drawers'
 import { addEntry } from '../../../src/modules/cash/entries'
 import { type EntryType, entryTypes } from '../../../src/modules/cash/schema'
-import { systemActor } from '../../../src/platform/auth/actor'
+import { systemActor } from '../../../src/platform/foundation/actor'
 import { createTestApp, type TestApp } from '../../harness'
 
 const drawerOf = (warning: number | null, approval: number | null) => ({

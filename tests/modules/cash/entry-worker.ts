@@ -4,7 +4,7 @@
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { registerFamilies } from '../../../src/modules'
 import { addEntry } from '../../../src/modules/cash/entries'
-import { systemActor } from '../../../src/platform/auth/actor'
+import { systemActor } from '../../../src/platform/foundation/actor'
 import type { Db } from '../../../src/platform/tenancy/databases'
 import { openSqlite } from '../../../src/platform/tenancy/sqlite'
 

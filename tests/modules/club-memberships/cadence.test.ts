@@ -3,7 +3,7 @@ import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { nextProcessDate, stepDate } from '../../../src/modules/club-memberships/cadence'
 import type { Cadence } from '../../../src/modules/club-memberships/schema'
-import { daysInMonth, isCalendarDate } from '../../../src/platform/dates'
+import { daysInMonth, isCalendarDate } from '../../../src/platform/foundation/dates'
 
 const month = (count: number): Cadence => ({ unit: 'month', count })
 

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { RELEASE_HOLDS_JOB } from '../../../src/modules/club-memberships/jobs'
 import { nextHoldEnd, releaseEndedHolds } from '../../../src/modules/club-memberships/transitions'
 import { addDays } from '../../../src/modules/experiences/clock'
-import { todayIn, zonedInstant } from '../../../src/platform/dates'
+import { todayIn, zonedInstant } from '../../../src/platform/foundation/dates'
 import { createTestApp, type TenantFixture, type TestApp } from '../../harness'
 import { events, makeClub, makeCustomer } from '../customers/helpers'
 

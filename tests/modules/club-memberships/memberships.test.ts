@@ -1,7 +1,7 @@
 // Club memberships: sign-up rules (address ownership, Ship), hold, resume and cancel transitions,
 // cadence-driven next process dates, expansions, search, permissions and isolation.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { todayIn } from '../../../src/platform/dates'
+import { todayIn } from '../../../src/platform/foundation/dates'
 import { countRows, createTestApp, runScenarios, type ScenarioContext, type TestApp } from '../../harness'
 import { addAddress, addCard, events, makeClub, makeCustomer } from '../customers/helpers'
 

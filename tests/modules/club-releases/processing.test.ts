@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { PROCESS_RELEASES_JOB } from '../../../src/modules/club-releases/jobs'
 import { nextReleaseWork } from '../../../src/modules/club-releases/processing'
-import { todayIn, zonedInstant } from '../../../src/platform/dates'
+import { todayIn, zonedInstant } from '../../../src/platform/foundation/dates'
 import { createTestApp, type TestApp } from '../../harness'
 import { activeRelease, anotherClub, member, ok, processNow, type Winery, winery } from './setup'
 

@@ -2,7 +2,7 @@
 // ground shipping to both, a club with a 15% member coupon on its wines, and members made
 // through the API.
 import { PROCESS_RELEASES_JOB } from '../../../src/modules/club-releases/jobs'
-import { newId } from '../../../src/platform/ids'
+import { newId } from '../../../src/platform/foundation/ids'
 import type { TenantFixture, TestApp } from '../../harness'
 
 export async function ok(t: TestApp, method: string, path: string, body?: unknown, tenant?: TenantFixture) {

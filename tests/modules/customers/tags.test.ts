@@ -2,7 +2,7 @@
 // `tags` ids on create and update, the derived `tags: [{id, title}]`, merge and delete.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { attachTag } from '../../../src/modules/tags/assignments'
-import { systemActor } from '../../../src/platform/auth/actor'
+import { systemActor } from '../../../src/platform/foundation/actor'
 import { countRows, createTestApp, runScenarios, type ScenarioContext, type TestApp } from '../../harness'
 import { auditActions, events, makeCustomer, makeTag } from './helpers'
 

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { ERA_JOB } from '../../../src/modules/era/jobs'
 import { recordOrderPayment } from '../../../src/modules/orders/lifecycle'
-import { systemActor } from '../../../src/platform/auth/actor'
+import { systemActor } from '../../../src/platform/foundation/actor'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { jobFor, ok } from '../labor/helpers'
 

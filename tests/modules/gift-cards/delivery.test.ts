@@ -6,7 +6,7 @@ import {
   deliverDueGiftCards,
   nextDeliveryWork,
 } from '../../../src/modules/gift-cards/delivery'
-import { systemActor } from '../../../src/platform/auth/actor'
+import { systemActor } from '../../../src/platform/foundation/actor'
 import {
   embeddedSender,
   MessageSendError,

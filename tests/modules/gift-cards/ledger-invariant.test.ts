@@ -14,8 +14,8 @@ import {
   voidGiftCardTransaction,
 } from '../../../src/modules/gift-cards/operations'
 import { putGiftCardSettings } from '../../../src/modules/gift-cards/settings'
-import { type Actor, systemActor } from '../../../src/platform/auth/actor'
-import { ApiError } from '../../../src/platform/http/problem'
+import { type Actor, systemActor } from '../../../src/platform/foundation/actor'
+import { ApiError } from '../../../src/platform/foundation/problem'
 import { inWriteTransaction } from '../../../src/platform/tenancy/transaction'
 import { createTestApp, type TestApp } from '../../harness'
 import { uniqueCode } from './helpers'

@@ -1,7 +1,7 @@
 // The value routes: activate, load, redeem, void, adjust, cash out, expire, merge, disable;
 // overdraw refusal, idempotent redemption, location sharing, permissions, and the database guards.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { systemActor } from '../../../src/platform/auth/actor'
+import { systemActor } from '../../../src/platform/foundation/actor'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { balanceAndLedgerSum, issueCard, putSettings } from './helpers'
 

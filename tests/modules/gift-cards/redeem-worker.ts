@@ -2,8 +2,8 @@
 // redemption test. Args: dbPath tenantId cardId refPrefix count amount. Prints {ok, replayed, refused}.
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { redeemGiftCard } from '../../../src/modules/gift-cards/operations'
-import { systemActor } from '../../../src/platform/auth/actor'
-import { ApiError } from '../../../src/platform/http/problem'
+import { systemActor } from '../../../src/platform/foundation/actor'
+import { ApiError } from '../../../src/platform/foundation/problem'
 import type { Db } from '../../../src/platform/tenancy/databases'
 import { openSqlite } from '../../../src/platform/tenancy/sqlite'
 import { inWriteTransaction } from '../../../src/platform/tenancy/transaction'

@@ -2,7 +2,7 @@
 // cross-location pooling (worked by hand), transactions, and date validation.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { deliverDueGiftCards } from '../../../src/modules/gift-cards/delivery'
-import { systemActor } from '../../../src/platform/auth/actor'
+import { systemActor } from '../../../src/platform/foundation/actor'
 import { MessageSendError } from '../../../src/platform/messaging/sender'
 import { createTestApp, runScenarios, type TestApp } from '../../harness'
 import { issueCard, putSettings } from './helpers'

@@ -6,7 +6,7 @@ import {
   depleteForOrderLines,
   reverseOrderDepletion,
 } from '../../../src/modules/inventory/depletion'
-import { type Actor, systemActor } from '../../../src/platform/auth/actor'
+import { type Actor, systemActor } from '../../../src/platform/foundation/actor'
 import { inWriteTransaction } from '../../../src/platform/tenancy/transaction'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { addLocation, expectLedgerConsistent, makeIngredient, makeProduct, receive } from './helpers'

@@ -1,7 +1,7 @@
 // Shared set-up for the inventory tests: ingredients, a second location, and the ledger invariant.
 import { expect } from 'bun:test'
 import { createLocation } from '../../../src/modules/locations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
+import { systemActor } from '../../../src/platform/foundation/actor'
 import type { Db } from '../../../src/platform/tenancy/databases'
 import type { TenantFixture, TestApp } from '../../harness'
 

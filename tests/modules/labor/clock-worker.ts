@@ -2,9 +2,9 @@
 // Usage: bun clock-worker.ts <databasePath> <tenantId> <staffUserId> <laborJobId> <locationId>
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { clockIn } from '../../../src/modules/labor/shifts'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { everyLocation } from '../../../src/platform/auth/location-scope'
-import { ApiError } from '../../../src/platform/http/problem'
+import { systemActor } from '../../../src/platform/foundation/actor'
+import { ApiError } from '../../../src/platform/foundation/problem'
 import type { Db } from '../../../src/platform/tenancy/databases'
 import { openSqlite } from '../../../src/platform/tenancy/sqlite'
 

@@ -10,7 +10,7 @@ import {
   sendPendingNotifications,
 } from '../../../src/modules/off-premise/notifications'
 import { weekdays } from '../../../src/modules/off-premise/schema'
-import { systemActor } from '../../../src/platform/auth/actor'
+import { systemActor } from '../../../src/platform/foundation/actor'
 import { MessageSendError } from '../../../src/platform/messaging/sender'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 

@@ -1,7 +1,7 @@
 // Off-premise settings and channel control over HTTP, and snooze expiry.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { controlChannel, earliestSnoozeEnd } from '../../../src/modules/off-premise/settings'
-import { systemActor } from '../../../src/platform/auth/actor'
+import { systemActor } from '../../../src/platform/foundation/actor'
 import { countRows, createTestApp, runScenarios, type ScenarioContext, type TestApp } from '../../harness'
 
 const url = (ctx: ScenarioContext, path = '/settings') =>

@@ -2,7 +2,7 @@
 // and customers: Club and Customer Tag coupons, stacking and caps, line coupons, usage limits.
 // Whether a coupon applies and for how much is the coupons engine's (src/modules/coupons/apply.ts).
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { todayIn } from '../../../src/platform/dates'
+import { todayIn } from '../../../src/platform/foundation/dates'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { makeClub, makeCustomer, makeTag } from '../customers/helpers'
 

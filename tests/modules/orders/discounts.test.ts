@@ -1,6 +1,6 @@
 // Coupons applied to orders by code: eligibility, approval, stacking, caps, removal.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { todayIn } from '../../../src/platform/dates'
+import { todayIn } from '../../../src/platform/foundation/dates'
 import { countRows } from '../../harness'
 import { coupon, createOrdersTestApp, inCalifornia, newOrder, type OrdersTestApp, ok } from './helpers'
 

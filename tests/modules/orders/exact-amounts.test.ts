@@ -3,7 +3,7 @@
 // anything is written, instead of storing rounded totals (or, past 2^63, floats).
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { priceOrder } from '../../../src/modules/orders/pricing'
-import { MAX_MONEY } from '../../../src/platform/http/types'
+import { MAX_MONEY } from '../../../src/platform/foundation/types'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 
 /** An open item of `quantity` units at MAX_MONEY, each with `modifiers` of MAX_MONEY × 10 × 99. */

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { withFulfillmentEmail } from '../../../src/modules/orders/fulfillment-email'
 import { loadOrder } from '../../../src/modules/orders/view'
-import { systemActor } from '../../../src/platform/auth/actor'
+import { systemActor } from '../../../src/platform/foundation/actor'
 import { MessageSendError, type MessageSender } from '../../../src/platform/messaging/sender'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 

@@ -1,7 +1,7 @@
 // The order lifecycle over HTTP: submit, voids, close, payments hooks, and every refused move.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { recordOrderPayment, recordOrderRefund } from '../../../src/modules/orders/lifecycle'
-import { systemActor } from '../../../src/platform/auth/actor'
+import { systemActor } from '../../../src/platform/foundation/actor'
 import { createOrdersTestApp, inCalifornia, newOrder, type OrdersTestApp, ok } from './helpers'
 
 let t: OrdersTestApp

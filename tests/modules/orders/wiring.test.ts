@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { recordOrderPayment } from '../../../src/modules/orders/lifecycle'
 import { others } from '../../../src/modules/orders/others'
-import { systemActor } from '../../../src/platform/auth/actor'
+import { systemActor } from '../../../src/platform/foundation/actor'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 
 let t: TestApp

@@ -2,8 +2,8 @@
 // back before the refusal, and nothing is recorded.
 import { afterEach, beforeEach, expect, test } from 'bun:test'
 import { takeCardPayment, takeLocalPayment } from '../../../src/modules/payments/take'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { everyLocation } from '../../../src/platform/auth/location-scope'
+import { systemActor } from '../../../src/platform/foundation/actor'
 import type { PaymentProvider } from '../../../src/platform/payments/provider'
 import { sandboxProvider } from '../../../src/platform/payments/sandbox'
 import { countRows, createTestApp, type TestApp } from '../../harness'

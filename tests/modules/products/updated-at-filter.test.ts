@@ -1,8 +1,8 @@
 // The Commerce7 `updatedAt` filter: gt:, gte:, lt:, lte:, btw:A|B and bare values, validated.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
+import { ApiError } from '../../../src/platform/foundation/problem'
 import { parseDateFilter } from '../../../src/platform/http/date-filter'
-import { ApiError } from '../../../src/platform/http/problem'
 import { createTestApp, type TestApp } from '../../harness'
 import { createProduct, wine } from './fixtures'
 

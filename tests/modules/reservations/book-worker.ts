@@ -3,8 +3,8 @@
 // Prints {"booked": n, "full": m}; `full` counts 409 option_unavailable refusals.
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { createTablesReservation } from '../../../src/modules/tables-reservations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
-import { ApiError } from '../../../src/platform/http/problem'
+import { systemActor } from '../../../src/platform/foundation/actor'
+import { ApiError } from '../../../src/platform/foundation/problem'
 import type { Db } from '../../../src/platform/tenancy/databases'
 import { openSqlite } from '../../../src/platform/tenancy/sqlite'
 

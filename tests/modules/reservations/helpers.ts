@@ -1,5 +1,5 @@
 import { addDays } from '../../../src/modules/experiences/clock'
-import { todayIn } from '../../../src/platform/dates'
+import { todayIn } from '../../../src/platform/foundation/dates'
 import type { StaffFixture, TenantFixture, TestApp } from '../../harness'
 
 export const ALL_DAYS = [0, 1, 2, 3, 4, 5, 6]

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { zonedInstant } from '../../../src/platform/dates'
+import { zonedInstant } from '../../../src/platform/foundation/dates'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { inDays } from './helpers'
 
@@ -338,7 +338,7 @@ describe('legacy reservations', () => {
 
   test('tags attach to reservations of both kinds and not to unknown ids', async () => {
     const { attachTag } = await import('../../../src/modules/tags/assignments')
-    const { systemActor } = await import('../../../src/platform/auth/actor')
+    const { systemActor } = await import('../../../src/platform/foundation/actor')
     const type = await makeType()
     const id = (await t.request('POST', '/reservation', { body: baseBooking(type) })).body.id
     const tag = await t.request('POST', '/tag/reservation', { body: { title: 'VIP', type: 'Manual' } })

@@ -6,8 +6,8 @@ import {
   REMINDER_LEAD_MS,
   sendDueReminders,
 } from '../../../src/modules/legacy-reservations/reminders'
-import { systemActor } from '../../../src/platform/auth/actor'
-import { zonedInstant } from '../../../src/platform/dates'
+import { systemActor } from '../../../src/platform/foundation/actor'
+import { zonedInstant } from '../../../src/platform/foundation/dates'
 import { MessageSendError, type MessageSender } from '../../../src/platform/messaging/sender'
 import { createTestApp, type TenantFixture, type TestApp } from '../../harness'
 import { inDays } from './helpers'

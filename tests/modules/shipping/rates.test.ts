@@ -3,7 +3,7 @@ import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { exactWeight, rateProblems, shippingPrice, toMilli } from '../../../src/modules/shipping/rates'
 import type { RateValue, TopRateValue, WeightUnit } from '../../../src/modules/shipping/schema'
-import { MAX_MONEY } from '../../../src/platform/http/types'
+import { MAX_MONEY } from '../../../src/platform/foundation/types'
 
 const rate = (toWeight: number, price: number, weightUnits: WeightUnit = 'Lbs'): RateValue => ({
   id: 'r',

@@ -1,6 +1,6 @@
 // Shipping configurations over HTTP: CRUD, nested validation, rate quotes, permission, isolation.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { MAX_MONEY } from '../../../src/platform/http/types'
+import { MAX_MONEY } from '../../../src/platform/foundation/types'
 import { countRows, createTestApp, runScenarios, type TestApp } from '../../harness'
 
 export const groundConfig = () => ({

@@ -1,8 +1,8 @@
 // Staff management over HTTP: CRUD, deactivation, roles, passcodes, and who may manage whom.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { deactivateStaffUser } from '../../../src/modules/staff/management'
-import { systemActor } from '../../../src/platform/auth/actor'
 import { everyLocation } from '../../../src/platform/auth/location-scope'
+import { systemActor } from '../../../src/platform/foundation/actor'
 import { boundTo, countRows, createTestApp, runScenarios, type TestApp } from '../../harness'
 
 const newStaff = { email: 'Sam@Example.test', firstName: 'Sam', lastName: 'Server' }

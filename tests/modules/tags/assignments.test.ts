@@ -16,8 +16,8 @@ import {
 } from '../../../src/modules/tags/assignments'
 import { tags } from '../../../src/modules/tags/schema'
 import { createTag, deleteTag } from '../../../src/modules/tags/service'
-import { type Actor, systemActor } from '../../../src/platform/auth/actor'
-import { ApiError } from '../../../src/platform/http/problem'
+import { type Actor, systemActor } from '../../../src/platform/foundation/actor'
+import { ApiError } from '../../../src/platform/foundation/problem'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 
 const code = (fn: () => unknown) => {

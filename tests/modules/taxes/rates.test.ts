@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { taxOn, taxRateFor } from '../../../src/modules/taxes/rates'
 import { createTax } from '../../../src/modules/taxes/service'
-import { systemActor } from '../../../src/platform/auth/actor'
+import { systemActor } from '../../../src/platform/foundation/actor'
 import { createTestApp, type TestApp } from '../../harness'
 
 describe('taxRateFor', () => {

@@ -12,8 +12,8 @@
 // with the reason) fails it too.
 import { afterAll, describe, expect, test } from 'bun:test'
 import { createLocation } from '../../../src/modules/locations/service'
-import { systemActor } from '../../../src/platform/auth/actor'
-import { newId } from '../../../src/platform/ids'
+import { systemActor } from '../../../src/platform/foundation/actor'
+import { newId } from '../../../src/platform/foundation/ids'
 import {
   changedCounts,
   createTestApp,

@@ -1,4 +1,4 @@
-import { newId } from '../../../../src/platform/ids'
+import { newId } from '../../../../src/platform/foundation/ids'
 import { made, type WalkFamily } from '../family'
 
 export const apps: WalkFamily = {

@@ -1,5 +1,5 @@
 import { PROCESS_RELEASES_JOB } from '../../../../src/modules/club-releases/jobs'
-import { newId } from '../../../../src/platform/ids'
+import { newId } from '../../../../src/platform/foundation/ids'
 import { made, type WalkFamily } from '../family'
 import { madeCustomer } from './customers'
 

@@ -1,4 +1,4 @@
-import { newId } from '../../../../src/platform/ids'
+import { newId } from '../../../../src/platform/foundation/ids'
 import { made, type WalkFamily } from '../family'
 
 /** A staff user at a location: their only role is there. */

@@ -1,7 +1,13 @@
 // Each problem `type` URL (`/problems/validation-failed`) answers with what the problem means: a
 // short HTML page for a browser, the same facts as JSON for anything that asks for JSON.
 import { Elysia, t } from 'elysia'
-import { notFound, type ProblemCode, problemStatus, problemTypes, problemTypeUrl } from './problem'
+import {
+  notFound,
+  type ProblemCode,
+  problemStatus,
+  problemTypes,
+  problemTypeUrl,
+} from '../foundation/problem'
 
 export const PROBLEM_TAG = 'Problems'
 

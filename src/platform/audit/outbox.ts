@@ -2,8 +2,8 @@
 // (webhooks) and the live event stream (src/modules/event-stream) read them after their commit;
 // writing them in the same transaction as the change means no committed change loses its event.
 import { and, asc, gt, lte, max, min } from 'drizzle-orm'
-import type { Actor } from '../auth/actor'
-import { newId, nowIso } from '../ids'
+import type { Actor } from '../foundation/actor'
+import { newId, nowIso } from '../foundation/ids'
 import { insertRow } from '../tenancy/row-by-id'
 import type { Queryable } from '../tenancy/transaction'
 import { type OutboxEventRow, outboxEvents } from './schema'

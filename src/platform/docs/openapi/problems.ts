@@ -2,7 +2,7 @@
 // operation can answer, derived from what its route declares. Modules never write these: a route
 // adds a problem its options do not imply with `detail: { 'x-problems': ['rate_limited'] }`.
 import { STATUS_CODES } from 'node:http'
-import { type ProblemCode, problemCodesOf, problemStatus, problemTypes } from '../problem'
+import { type ProblemCode, problemCodesOf, problemStatus, problemTypes } from '../../foundation/problem'
 import type { Schema } from './json-schema'
 import { headerRef, rateLimitHeaders } from './response-headers'
 import type { RouteFacts } from './routes'

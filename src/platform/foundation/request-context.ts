@@ -1,6 +1,6 @@
 // Per-request facts gathered before anything else runs (request id, client address),
 // kept beside the Request object so every later hook, including the error handler, can read them.
-import { newId } from '../ids'
+import { newId } from './ids'
 
 export interface RequestInfo {
   requestId: string

@@ -3,7 +3,7 @@
 // services check the calendar with these.
 import { FormatRegistry } from '@sinclair/typebox'
 import { t } from 'elysia'
-import { invalid } from './http/problem'
+import { invalid } from './problem'
 
 const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/
 const monthDays = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]

@@ -3,9 +3,9 @@
 // responses) decide its parameters, its security and the problems it can answer.
 import { Kind } from '@sinclair/typebox'
 import type { AnyElysia } from 'elysia'
-import { createdRecords } from '../created-location'
-import type { ProblemCode } from '../problem'
-import { isRawBodyRoute } from '../request-body'
+import type { ProblemCode } from '../../foundation/problem'
+import { createdRecords } from '../../http/created-location'
+import { isRawBodyRoute } from '../../http/request-body'
 import { isSchema, type Schema } from './json-schema'
 
 export interface RouteFacts {

@@ -3,8 +3,8 @@
 // `Location` on each 201 that creates a record the API serves (created-location.ts), `ETag`
 // wherever a record whose change requires `if-match` is answered, and the RateLimit fields on the
 // tables API (the routes a credential may call). Shared problem responses carry theirs (problems.ts).
-import { acceptableRequestId } from '../request-context'
-import { VERSION_TAG_PATTERN } from '../version-tag'
+import { acceptableRequestId } from '../../foundation/request-context'
+import { VERSION_TAG_PATTERN } from '../../http/version-tag'
 import type { Operation, Schema } from './json-schema'
 import type { RouteFacts } from './routes'
 

@@ -1,5 +1,5 @@
 // Structured JSON log lines on stderr, so stdout stays free for command output.
-import type { Config } from '../config'
+import type { Config } from '../../config'
 
 const levels = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const
 type Level = Exclude<keyof typeof levels, 'silent'>

@@ -1,7 +1,7 @@
 // Parameters: the context headers every tenant route reads (tenant, location), and paging, shared
 // in components/parameters; each route's own parameters with 3.1 schemas and their description
 // on the parameter, where documentation tools show it.
-import { DEFAULT_LIMIT } from '../paging'
+import { DEFAULT_LIMIT } from '../../foundation/paging'
 import { canonicalJson, isSchema, normalizeSchema, type Schema } from './json-schema'
 import type { RouteFacts } from './routes'
 

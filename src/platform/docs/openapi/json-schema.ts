@@ -91,7 +91,7 @@ function nullableAsType({ nullable: _, ...node }: Schema): Schema {
   return merged
 }
 
-/** TypeBox's `calendar-date` (platform/dates.ts) is RFC 3339's full-date, which JSON Schema calls `date`. */
+/** TypeBox's `calendar-date` (platform/foundation/dates.ts) is RFC 3339's full-date, which JSON Schema calls `date`. */
 function standardFormat(node: Schema): Schema {
   return node.format === 'calendar-date' ? { ...node, format: 'date' } : node
 }

@@ -23,6 +23,7 @@ import { eraFamily } from './era'
 import { experiencesFamily } from './experiences'
 import { giftCardsFamily } from './gift-cards'
 import { healthFamily } from './health'
+import { importsFamily } from './imports'
 import { inventoryFamily } from './inventory'
 import { laborFamily } from './labor'
 import { legacyReservationsFamily } from './legacy-reservations'
@@ -81,6 +82,7 @@ export const families: readonly Family<unknown>[] = [
   laborFamily,
   partnersFamily,
   eraFamily,
+  importsFamily,
   credentialsFamily,
   backupsFamily,
   tenantsFamily,

@@ -44,7 +44,8 @@ export const customersFamily = family({
 })
 
 // What the other families may use.
-export { Customer } from './model'
+export { type ImportedRow, type ImportOutcome, importCustomer } from './import'
+export { Customer, ImportedCustomer, type ImportedCustomerInput } from './model'
 export {
   registerCustomerLocationLink,
   registerCustomerReferenceCount,

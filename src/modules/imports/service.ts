@@ -1,0 +1,320 @@
+// Bulk imports: a request stores the file and its settings (queued); the `imports.run` job works
+// it in batches, each batch one transaction in which every row has a savepoint of its own, so a
+// row is applied whole or not at all, and the batch's counts and failed rows commit with its rows.
+// A stopped process leaves the import running at its last committed line: the next run resumes
+// after it (rows are upserts, so a row worked twice changes nothing the second time).
+import { count, desc, eq, getTableColumns, inArray } from 'drizzle-orm'
+import { recordWrite } from '../../platform/audit/record-write'
+import { type Actor, systemActor } from '../../platform/auth/actor'
+import { offsetOf, type PageRequest } from '../../platform/http/paging'
+import { ApiError, notFound } from '../../platform/http/problem'
+import { newId, nowIso } from '../../platform/ids'
+import type { Db } from '../../platform/tenancy/databases'
+import { inWriteTransaction, type Queryable, sqliteOf } from '../../platform/tenancy/transaction'
+import { columnFields, type RowFailure, recordOf } from './fields'
+import { type KindSpec, kindSpecs } from './kinds'
+import type { DataImportView, ImportFormInput } from './model'
+import { assertUtf8, csvHeader, readRows, type SourceRow } from './read'
+import { type DataImportRow, dataImportErrors, dataImports, type ImportFormat } from './schema'
+
+/** Rows per transaction: large enough to share commits, small enough that reads wait little between. */
+const BATCH_ROWS = 200
+
+const { file: _file, ...listedColumns } = getTableColumns(dataImports)
+type ListedImport = Omit<DataImportRow, 'file'>
+
+function viewOf(row: ListedImport): DataImportView {
+  const { linesDone: _lines, bytesDone, ...rest } = row
+  const finished = row.state === 'succeeded' || row.state === 'failed'
+  return {
+    ...rest,
+    progress: finished || row.fileBytes === 0 ? 1 : Math.min(1, bytesDone / row.fileBytes),
+  }
+}
+
+const findImport = (db: Queryable, id: string) =>
+  db.select(listedColumns).from(dataImports).where(eq(dataImports.id, id)).get()
+
+export function getImport(db: Queryable, id: string): DataImportView {
+  const row = findImport(db, id)
+  if (!row) throw notFound('import', id)
+  return viewOf(row)
+}
+
+export function listImports(db: Queryable, page: PageRequest) {
+  const total = db.select({ n: count() }).from(dataImports).get()?.n ?? 0
+  const rows = db
+    .select(listedColumns)
+    .from(dataImports)
+    .orderBy(desc(dataImports.createdAt), desc(dataImports.id))
+    .limit(page.limit)
+    .offset(offsetOf(page))
+    .all()
+  return { imports: rows.map(viewOf), page: { total, page: page.page, limit: page.limit } }
+}
+
+export function listImportErrors(db: Queryable, id: string, page: PageRequest) {
+  getImport(db, id)
+  const where = eq(dataImportErrors.importId, id)
+  const total = db.select({ n: count() }).from(dataImportErrors).where(where).get()?.n ?? 0
+  const errors = db
+    .select({ line: dataImportErrors.line, field: dataImportErrors.field, reason: dataImportErrors.reason })
+    .from(dataImportErrors)
+    .where(where)
+    .orderBy(dataImportErrors.line)
+    .limit(page.limit)
+    .offset(offsetOf(page))
+    .all()
+  return { errors, page: { total, page: page.page, limit: page.limit } }
+}
+
+export interface ImportFile {
+  bytes: Uint8Array
+  name: string | null
+  format: ImportFormat
+}
+
+/**
+ * Stores a file to import and queues it. 400 before anything is stored for a file that is not
+ * UTF-8, a CSV without a readable header, a mapping naming a field the kind lacks (or a column
+ * the CSV lacks), or a CSV no column of which gives a required field.
+ */
+export function createImport(db: Db, actor: Actor, form: ImportFormInput, file: ImportFile): DataImportView {
+  assertUtf8(file.bytes)
+  const spec = kindSpecs[form.kind]
+  const mapping = form.mapping ?? {}
+  if (file.format === 'csv') {
+    const columns = columnFields(spec.fields, mapping, csvHeader(file.bytes))
+    const given = new Set(columns.values())
+    const missing = (spec.schema.required as string[] | undefined)?.find((field) => !given.has(field))
+    if (missing)
+      throw new ApiError('validation_failed', `no column of the file gives the required field "${missing}"`, {
+        errors: [{ path: 'body/mapping', message: `no column gives "${missing}": name one in the mapping` }],
+      })
+  } else columnFields(spec.fields, mapping, null)
+  return inWriteTransaction(db, (tx) => {
+    const row = tx
+      .insert(dataImports)
+      .values({
+        id: newId(),
+        kind: form.kind,
+        format: file.format,
+        mode: form.mode ?? 'validate',
+        emitEvents: form.emitEvents ?? false,
+        mapping,
+        fileName: file.name,
+        fileBytes: file.bytes.byteLength,
+        file: Buffer.from(file.bytes),
+        state: 'queued',
+        linesDone: 0,
+        bytesDone: 0,
+        rowsRead: 0,
+        rowsApplied: 0,
+        rowsUnchanged: 0,
+        rowsFailed: 0,
+        error: null,
+        locationId: actor.locationId,
+        createdByStaffUserId: actor.staffUserId,
+        createdAt: nowIso(),
+        startedAt: null,
+        finishedAt: null,
+      })
+      .returning(listedColumns)
+      .get()
+    const view = viewOf(row)
+    recordWrite(tx, actor, {
+      action: 'data_import.create',
+      entityType: 'data_import',
+      entityId: row.id,
+      metadata: { import: view },
+    })
+    return view
+  })
+}
+
+/** Whether the tenant has an import to work (the job's due-work answer). */
+export const hasPendingImport = (db: Queryable): boolean =>
+  db
+    .select({ id: dataImports.id })
+    .from(dataImports)
+    .where(inArray(dataImports.state, ['queued', 'running']))
+    .get() !== undefined
+
+/** Works the tenant's queued and running imports, oldest first, until done or `signal` aborts. */
+export async function workPendingImports(db: Db, tenantId: string, signal: AbortSignal): Promise<void> {
+  const pending = db
+    .select({ id: dataImports.id })
+    .from(dataImports)
+    .where(inArray(dataImports.state, ['queued', 'running']))
+    .orderBy(dataImports.createdAt, dataImports.id)
+    .all()
+  for (const { id } of pending) {
+    if (signal.aborted) return
+    await workImport(db, tenantId, id, signal)
+  }
+}
+
+const importActor = (row: DataImportRow, tenantId: string): Actor => ({
+  ...systemActor(tenantId, `import:${row.id}`, row.createdByStaffUserId),
+  locationId: row.locationId,
+})
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+async function workImport(db: Db, tenantId: string, id: string, signal: AbortSignal): Promise<void> {
+  const row = db.select().from(dataImports).where(eq(dataImports.id, id)).get()
+  if (!row?.file) return
+  const actor = importActor(row, tenantId)
+  if (row.state === 'queued')
+    inWriteTransaction(db, (tx) =>
+      tx
+        .update(dataImports)
+        .set({ state: 'running', startedAt: nowIso() })
+        .where(eq(dataImports.id, id))
+        .run(),
+    )
+  const spec = kindSpecs[row.kind]
+  const csvColumns = row.format === 'csv' ? columnFields(spec.fields, row.mapping, csvHeader(row.file)) : null
+  const ndjsonColumns = new Map<string, Map<string, string>>()
+  const columnsOf = (keys: string[]) => {
+    if (csvColumns) return csvColumns
+    const signature = keys.join('\u0000')
+    let columns = ndjsonColumns.get(signature)
+    if (!columns) {
+      const present = Object.fromEntries(Object.entries(row.mapping).filter(([key]) => keys.includes(key)))
+      columns = columnFields(spec.fields, present, keys)
+      if (ndjsonColumns.size < 1000) ndjsonColumns.set(signature, columns)
+    }
+    return columns
+  }
+  const work: Work = { db, row, spec, actor, columnsOf }
+
+  let batch: SourceRow[] = []
+  for await (const source of readRows(row.file, row.format)) {
+    if (source.line <= row.linesDone) continue
+    if ('fatal' in source) {
+      applyBatch(work, batch)
+      finish(work, 'failed', source.fatal)
+      return
+    }
+    batch.push(source)
+    if (batch.length < BATCH_ROWS) continue
+    applyBatch(work, batch)
+    batch = []
+    await yieldToEventLoop()
+    if (signal.aborted) return
+  }
+  applyBatch(work, batch)
+  finish(work, 'succeeded', null)
+}
+
+interface Work {
+  db: Db
+  row: DataImportRow
+  spec: KindSpec<never>
+  actor: Actor
+  columnsOf(keys: string[]): Map<string, string>
+}
+
+/** The field an ApiError names (`addresses/0/countryCode` → `address.countryCode`). */
+const fieldOf = (path: string | undefined): string | null =>
+  path
+    ? path
+        .replace(/^body\//, '')
+        .replace(/^addresses\/\d+\//, 'address.')
+        .replaceAll('/', '.')
+    : null
+
+function failureOf(error: unknown): RowFailure {
+  if (error instanceof ApiError)
+    return { field: fieldOf(error.options.errors?.[0]?.path), reason: error.detail.slice(0, 500) }
+  return { field: null, reason: `could not be applied: ${(error as Error).message}`.slice(0, 500) }
+}
+
+/** One batch in one transaction: each row in a savepoint; the counts and failures with them. */
+function applyBatch({ db, row, spec, actor, columnsOf }: Work, batch: SourceRow[]): void {
+  if (batch.length === 0) return
+  inWriteTransaction(db, (tx) => {
+    const sqlite = sqliteOf(tx)
+    const counts = { applied: 0, unchanged: 0 }
+    const failures: { line: number; failure: RowFailure }[] = []
+    for (const source of batch) {
+      if ('error' in source) {
+        failures.push({ line: source.line, failure: source.error })
+        continue
+      }
+      if (!('values' in source)) continue
+      const parsed = recordOf<never>(
+        source.values,
+        columnsOf(Object.keys(source.values)),
+        spec.fields,
+        spec.schema,
+        spec.complete,
+      )
+      if ('failure' in parsed) {
+        failures.push({ line: source.line, failure: parsed.failure })
+        continue
+      }
+      sqlite.run('SAVEPOINT import_row')
+      try {
+        const outcome = spec.apply(db, actor, parsed.record, {
+          importId: row.id,
+          line: source.line,
+          emitEvents: row.emitEvents,
+        })
+        // A dry run does all the work and keeps none of it.
+        if (row.mode === 'validate') sqlite.run('ROLLBACK TO import_row')
+        if (outcome === 'unchanged') counts.unchanged++
+        else counts.applied++
+      } catch (error) {
+        sqlite.run('ROLLBACK TO import_row')
+        failures.push({ line: source.line, failure: failureOf(error) })
+      } finally {
+        sqlite.run('RELEASE import_row')
+      }
+    }
+    for (const { line, failure } of failures)
+      tx.insert(dataImportErrors)
+        .values({ importId: row.id, line, field: failure.field, reason: failure.reason })
+        .onConflictDoNothing()
+        .run()
+    const last = batch[batch.length - 1]!
+    const current = tx.select(listedColumns).from(dataImports).where(eq(dataImports.id, row.id)).get()!
+    tx.update(dataImports)
+      .set({
+        linesDone: last.line,
+        bytesDone: Math.max(current.bytesDone, last.endByte),
+        rowsRead: current.rowsRead + batch.length,
+        rowsApplied: current.rowsApplied + counts.applied,
+        rowsUnchanged: current.rowsUnchanged + counts.unchanged,
+        rowsFailed: current.rowsFailed + failures.length,
+      })
+      .where(eq(dataImports.id, row.id))
+      .run()
+  })
+}
+
+function finish({ db, row, actor }: Work, state: 'succeeded' | 'failed', error: string | null): void {
+  inWriteTransaction(db, (tx) => {
+    const done = tx
+      .update(dataImports)
+      .set({ state, error, file: null, finishedAt: nowIso(), bytesDone: row.fileBytes })
+      .where(eq(dataImports.id, row.id))
+      .returning(listedColumns)
+      .get()
+    const view = viewOf(done)
+    recordWrite(tx, actor, {
+      action: 'data_import.finish',
+      entityType: 'data_import',
+      entityId: row.id,
+      metadata: {
+        state,
+        error,
+        rowsRead: view.rowsRead,
+        rowsApplied: view.rowsApplied,
+        rowsUnchanged: view.rowsUnchanged,
+        rowsFailed: view.rowsFailed,
+      },
+    })
+  })
+}

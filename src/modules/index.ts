@@ -21,6 +21,7 @@ import { credentialsFamily } from './credentials'
 import { customersFamily } from './customers'
 import { eraFamily } from './era'
 import { experiencesFamily } from './experiences'
+import { exportsFamily } from './exports'
 import { giftCardsFamily } from './gift-cards'
 import { healthFamily } from './health'
 import { importsFamily } from './imports'
@@ -83,6 +84,7 @@ export const families: readonly Family<unknown>[] = [
   partnersFamily,
   eraFamily,
   importsFamily,
+  exportsFamily,
   credentialsFamily,
   backupsFamily,
   tenantsFamily,

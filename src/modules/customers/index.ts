@@ -43,6 +43,7 @@ export const customersFamily = family({
   routes: (platform) => [customerRoutes(platform.auth, platform)],
 })
 
+export { customerExport } from './export'
 // What the other families may use.
 export { type ImportedRow, type ImportOutcome, importCustomer } from './import'
 export { Customer, ImportedCustomer, type ImportedCustomerInput } from './model'

@@ -1,0 +1,9 @@
+import { family } from '../../platform/family'
+import * as model from './model'
+import { exportRoutes } from './routes'
+
+export const exportsFamily = family({
+  name: 'exports',
+  models: { exports: model },
+  routes: (platform) => [exportRoutes(platform)],
+})

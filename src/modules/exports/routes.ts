@@ -8,7 +8,10 @@ import type { Platform } from '../../platform/platform'
 import { inReadSnapshot } from '../../platform/tenancy/transaction'
 import { auditLogExport } from '../audit-entries'
 import { customerExport } from '../customers'
+import { giftCardLedgerExport } from '../gift-cards'
+import { shiftExport } from '../labor'
 import { orderExport } from '../orders'
+import { paymentExport } from '../payments'
 import { ExportListQuery } from './model'
 
 interface ExportKind {
@@ -30,6 +33,24 @@ const kinds: ExportKind[] = [
     permission: 'orders:read',
     source: orderExport,
     what: 'One row per line item carrying its order’s totals (an order without lines is one row), by the order’s creation time, at the caller’s locations.',
+  },
+  {
+    kind: 'payments',
+    permission: 'orders:read',
+    source: paymentExport,
+    what: 'One row per payment (amounts, tips, refunds, tender), by creation time, at the caller’s locations.',
+  },
+  {
+    kind: 'gift-card-ledger',
+    permission: 'gift-cards:reports',
+    source: giftCardLedgerExport,
+    what: 'Every gift-card ledger entry, by the time it occurred; a caller bound to some locations gets the entries made there or on cards issued there.',
+  },
+  {
+    kind: 'shifts',
+    permission: 'labor:read',
+    source: shiftExport,
+    what: 'One row per shift, by clock-in time, at the caller’s locations.',
   },
   {
     kind: 'audit-log',
@@ -79,11 +100,11 @@ export const exportRoutes = (platform: Platform) =>
           permission,
           query: ExportListQuery,
           detail: {
-            summary: `Export ${kind.replace('-', ' ')}`,
+            summary: `Export ${kind.replaceAll('-', ' ')}`,
             description: `${what} Streamed as CSV (a header row; text a spreadsheet would run as a formula gets a leading apostrophe) or NDJSON, a page at a time: memory stays flat whatever the size. \`from\`/\`to\` bound the records’ time.`,
             responses: {
               200: {
-                description: `The ${kind.replace('-', ' ')}.`,
+                description: `The ${kind.replaceAll('-', ' ')}.`,
                 content: {
                   'text/csv': { schema: { type: 'string' as const } },
                   'application/x-ndjson': { schema: { type: 'string' as const } },

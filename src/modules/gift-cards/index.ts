@@ -52,4 +52,5 @@ export const giftCardsFamily = family({
 
 // What the other families may use.
 export { createGiftCard, getGiftCardRow } from './cards'
+export { giftCardLedgerExport } from './export'
 export { adjustGiftCard, redeemGiftCard, voidRedemption } from './operations'

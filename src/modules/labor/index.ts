@@ -58,5 +58,6 @@ export const laborFamily = family({
 // What the other families may use.
 export { jobAdjustments, staffPermissions, staffPermissionsAt } from './access'
 export { createAssignment } from './assignments'
+export { shiftExport } from './export'
 export { createJob } from './jobs'
 export { breaksOf, shiftFigures } from './shifts'

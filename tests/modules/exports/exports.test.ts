@@ -3,7 +3,11 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { parse } from 'csv-parse/sync'
 import { countRows, createTestApp, type TestApp } from '../../harness'
+import { openDrawer } from '../cash/helpers'
+import { issueCard } from '../gift-cards/helpers'
 import { csv, imported } from '../imports/helpers'
+import { jobFor } from '../labor/helpers'
+import { orderOf, pay } from '../payments/helpers'
 
 let t: TestApp
 beforeEach(async () => {
@@ -130,5 +134,40 @@ describe('GET /exports/orders', () => {
     const auditSeen = rowsOf((await t.request('GET', '/exports/audit-log', { as: bound })).text)
     expect(auditSeen.every((r) => r.locationId === '' || r.locationId === second.id)).toBe(true)
     expect(countRows(t.tenant.db, 'audit_entries')).toBe(audits)
+  })
+})
+
+describe('GET /exports/payments, /exports/gift-card-ledger, /exports/shifts', () => {
+  test('each streams its records and needs its own read permission', async () => {
+    await openDrawer(t, { startingBalance: 10_000 })
+    const order = await orderOf(t, 2500)
+    const paid = await pay(t, order.id, { tender: 'cash', amount: 2500 })
+    expect(paid.status).toBe(201)
+    const payments = rowsOf((await t.request('GET', '/exports/payments')).text)
+    expect(payments.map((p) => [p.orderId, p.tender, p.amount])).toEqual([[order.id, 'cash', '2500']])
+
+    const card = await issueCard(t, 4000)
+    const ledger = rowsOf((await t.request('GET', '/exports/gift-card-ledger?format=csv')).text)
+    expect(
+      ledger
+        .filter((e) => e.giftCardId === card.id)
+        .map((e) => Number(e.amountDelta))
+        .reduce((a, b) => a + b, 0),
+    ).toBe(4000)
+    expect((await t.request('GET', '/exports/gift-card-ledger', { as: t.tenant.staff })).status).toBe(403)
+
+    const { job } = await jobFor(t, t.tenant.staff)
+    await ok(
+      'POST',
+      '/labor/shifts/clock-in',
+      { laborJobId: job.id, locationId: t.tenant.locationId },
+      t.tenant.staff,
+    )
+    const shifts = rowsOf((await t.request('GET', '/exports/shifts')).text)
+    expect(shifts.map((s) => [s.staffUserId, s.status])).toEqual([[t.tenant.staff.id, 'active']])
+    const other = await t.addTenant('other')
+    expect(
+      rowsOf((await t.request('GET', '/exports/shifts', { as: other.owner, tenant: other })).text),
+    ).toEqual([])
   })
 })

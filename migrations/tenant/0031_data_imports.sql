@@ -24,6 +24,7 @@ CREATE TABLE `data_imports` (
 	`rows_applied` integer NOT NULL,
 	`rows_unchanged` integer NOT NULL,
 	`rows_failed` integer NOT NULL,
+	`lease_until` text,
 	`error` text,
 	`location_id` text,
 	`created_by_staff_user_id` text,

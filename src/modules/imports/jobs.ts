@@ -1,16 +1,17 @@
 // The background worker of imports. A request stores a queued import and asks for a run; each run
-// works the imports of the tenants the due index names (a queued or running import is due at once),
-// so an import left running by a stopped process resumes after its last committed line.
+// works the imports of the tenants the due index names (a queued import is due at once, a running
+// one when its worker's lease runs out), so an import left running by a stopped process resumes
+// after its last committed line.
 import type { DueWorkSource } from '../../platform/jobs/due-index'
 import { forEachDueTenant } from '../../platform/jobs/tenants'
 import type { Platform } from '../../platform/platform'
-import { hasPendingImport, workPendingImports } from './service'
+import { nextImportWork, workPendingImports } from './service'
 
 export const IMPORTS_JOB = 'imports.run'
 
 export const pendingImports: DueWorkSource = {
   job: IMPORTS_JOB,
-  nextWork: (_tenant, db) => (hasPendingImport(db) ? Date.now() : null),
+  nextWork: (_tenant, db) => nextImportWork(db),
 }
 
 export interface ImportWorker {

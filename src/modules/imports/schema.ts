@@ -36,6 +36,11 @@ export const dataImports = sqliteTable(
     rowsApplied: integer('rows_applied').notNull(),
     rowsUnchanged: integer('rows_unchanged').notNull(),
     rowsFailed: integer('rows_failed').notNull(),
+    /**
+     * Until when the process working the import holds it (renewed with each batch): no other
+     * process (a server's job, the command line) works it meanwhile, and a stopped one's lease runs out.
+     */
+    leaseUntil: text('lease_until'),
     /** Why the whole import failed (a file that cannot be read on), when it did. */
     error: text('error'),
     /** The location the import's records are created at (the request's x-location-id), if any. */

@@ -1,9 +1,11 @@
 // Bulk imports: a request stores the file and its settings (queued); the `imports.run` job works
 // it in batches, each batch one transaction in which every row has a savepoint of its own, so a
 // row is applied whole or not at all, and the batch's counts and failed rows commit with its rows.
-// A stopped process leaves the import running at its last committed line: the next run resumes
-// after it (rows are upserts, so a row worked twice changes nothing the second time).
-import { count, desc, eq, getTableColumns, inArray } from 'drizzle-orm'
+// One process works an import at a time, under a lease it renews with each batch. A stopped
+// process leaves the import running at its last committed line: once its lease runs out (at once
+// when it stopped cleanly), the next run resumes after that line (rows are upserts, so a row
+// worked twice would change nothing the second time anyway).
+import { and, count, desc, eq, getTableColumns, inArray, isNull, lt, or, sql } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
 import { type Actor, systemActor } from '../../platform/auth/actor'
 import { offsetOf, type PageRequest } from '../../platform/http/paging'
@@ -19,12 +21,14 @@ import { type DataImportRow, dataImportErrors, dataImports, type ImportFormat } 
 
 /** Rows per transaction: large enough to share commits, small enough that reads wait little between. */
 const BATCH_ROWS = 200
+/** How long a worker holds an import without renewing (a batch takes well under a second). */
+const LEASE_MS = 60_000
 
 const { file: _file, ...listedColumns } = getTableColumns(dataImports)
 type ListedImport = Omit<DataImportRow, 'file'>
 
 function viewOf(row: ListedImport): DataImportView {
-  const { linesDone: _lines, bytesDone, ...rest } = row
+  const { linesDone: _lines, bytesDone, leaseUntil: _lease, ...rest } = row
   const finished = row.state === 'succeeded' || row.state === 'failed'
   return {
     ...rest,
@@ -132,15 +136,23 @@ export function createImport(db: Db, actor: Actor, form: ImportFormInput, file: 
   })
 }
 
-/** Whether the tenant has an import to work (the job's due-work answer). */
-export const hasPendingImport = (db: Queryable): boolean =>
-  db
-    .select({ id: dataImports.id })
+/**
+ * When the tenant next has an import to work (the job's due-work answer): now for one queued or
+ * free, else when the earliest lease runs out; null with none pending.
+ */
+export function nextImportWork(db: Queryable): number | null {
+  const leases = db
+    .select({ leaseUntil: dataImports.leaseUntil })
     .from(dataImports)
     .where(inArray(dataImports.state, ['queued', 'running']))
-    .get() !== undefined
+    .all()
+  if (leases.length === 0) return null
+  return Math.min(
+    ...leases.map(({ leaseUntil }) => (leaseUntil === null ? Date.now() : Date.parse(leaseUntil))),
+  )
+}
 
-/** Works the tenant's queued and running imports, oldest first, until done or `signal` aborts. */
+/** Works the tenant's queued and running imports no one else holds, oldest first, until done or `signal` aborts. */
 export async function workPendingImports(db: Db, tenantId: string, signal: AbortSignal): Promise<void> {
   const pending = db
     .select({ id: dataImports.id })
@@ -150,8 +162,34 @@ export async function workPendingImports(db: Db, tenantId: string, signal: Abort
     .all()
   for (const { id } of pending) {
     if (signal.aborted) return
-    await workImport(db, tenantId, id, signal)
+    await workImport(db, tenantId, id, { signal })
   }
+}
+
+const leaseFromNow = () => new Date(Date.now() + LEASE_MS).toISOString()
+
+/** Takes the import for this worker: false when it is finished or another worker holds it. */
+function claim(db: Db, id: string): boolean {
+  return inWriteTransaction(db, (tx) => {
+    const now = nowIso()
+    const claimed = tx
+      .update(dataImports)
+      .set({
+        state: 'running',
+        leaseUntil: leaseFromNow(),
+        startedAt: sql`coalesce(${dataImports.startedAt}, ${now})`,
+      })
+      .where(
+        and(
+          eq(dataImports.id, id),
+          inArray(dataImports.state, ['queued', 'running']),
+          or(isNull(dataImports.leaseUntil), lt(dataImports.leaseUntil, now)),
+        ),
+      )
+      .returning({ id: dataImports.id })
+      .get()
+    return claimed !== undefined
+  })
 }
 
 const importActor = (row: DataImportRow, tenantId: string): Actor => ({
@@ -161,18 +199,21 @@ const importActor = (row: DataImportRow, tenantId: string): Actor => ({
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 
-async function workImport(db: Db, tenantId: string, id: string, signal: AbortSignal): Promise<void> {
+export interface WorkOptions {
+  signal: AbortSignal
+  /** Told after each batch (the command line's progress bar). */
+  progress?(view: DataImportView): void
+}
+
+/**
+ * Works one import to its end (or until `signal` aborts: the lease is let go, and the next run
+ * resumes after the last committed batch). Does nothing when another worker holds it.
+ */
+export async function workImport(db: Db, tenantId: string, id: string, options: WorkOptions): Promise<void> {
+  if (!claim(db, id)) return
   const row = db.select().from(dataImports).where(eq(dataImports.id, id)).get()
   if (!row?.file) return
   const actor = importActor(row, tenantId)
-  if (row.state === 'queued')
-    inWriteTransaction(db, (tx) =>
-      tx
-        .update(dataImports)
-        .set({ state: 'running', startedAt: nowIso() })
-        .where(eq(dataImports.id, id))
-        .run(),
-    )
   const spec = kindSpecs[row.kind]
   const csvColumns = row.format === 'csv' ? columnFields(spec.fields, row.mapping, csvHeader(row.file)) : null
   const ndjsonColumns = new Map<string, Map<string, string>>()
@@ -188,23 +229,32 @@ async function workImport(db: Db, tenantId: string, id: string, signal: AbortSig
     return columns
   }
   const work: Work = { db, row, spec, actor, columnsOf }
+  const batchDone = (batch: SourceRow[]) => {
+    applyBatch(work, batch)
+    options.progress?.(getImport(db, id))
+  }
 
   let batch: SourceRow[] = []
   for await (const source of readRows(row.file, row.format)) {
     if (source.line <= row.linesDone) continue
     if ('fatal' in source) {
-      applyBatch(work, batch)
+      batchDone(batch)
       finish(work, 'failed', source.fatal)
       return
     }
     batch.push(source)
     if (batch.length < BATCH_ROWS) continue
-    applyBatch(work, batch)
+    batchDone(batch)
     batch = []
     await yieldToEventLoop()
-    if (signal.aborted) return
+    if (options.signal.aborted) {
+      inWriteTransaction(db, (tx) =>
+        tx.update(dataImports).set({ leaseUntil: null }).where(eq(dataImports.id, id)).run(),
+      )
+      return
+    }
   }
-  applyBatch(work, batch)
+  batchDone(batch)
   finish(work, 'succeeded', null)
 }
 
@@ -288,6 +338,7 @@ function applyBatch({ db, row, spec, actor, columnsOf }: Work, batch: SourceRow[
         rowsApplied: current.rowsApplied + counts.applied,
         rowsUnchanged: current.rowsUnchanged + counts.unchanged,
         rowsFailed: current.rowsFailed + failures.length,
+        leaseUntil: leaseFromNow(),
       })
       .where(eq(dataImports.id, row.id))
       .run()
@@ -298,7 +349,7 @@ function finish({ db, row, actor }: Work, state: 'succeeded' | 'failed', error: 
   inWriteTransaction(db, (tx) => {
     const done = tx
       .update(dataImports)
-      .set({ state, error, file: null, finishedAt: nowIso(), bytesDone: row.fileBytes })
+      .set({ state, error, file: null, finishedAt: nowIso(), bytesDone: row.fileBytes, leaseUntil: null })
       .where(eq(dataImports.id, row.id))
       .returning(listedColumns)
       .get()

@@ -362,4 +362,41 @@ describe('resuming', () => {
     expect(audit('customer.import')).toHaveLength(450)
     expect(countRows(t.tenant.db, 'customers')).toBe(450)
   })
+
+  test('one worker at a time: a held lease keeps others off until it runs out; two at once apply each row once', async () => {
+    const rows = Array.from({ length: 450 }, (_, i) => [
+      `r-${i}`,
+      'Row',
+      `N${i}`,
+      `row${i}@example.com`,
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+    ])
+    const res = await upload(t, csv([header, ...rows]), { kind: 'customers', mode: 'apply' })
+    const inAMinute = new Date(Date.now() + 60_000).toISOString()
+    t.tenant.db.$client.run("UPDATE data_imports SET state = 'running', lease_until = ?", [inAMinute])
+    await workPendingImports(t.tenant.db, t.tenant.id, new AbortController().signal)
+    expect((await t.request('GET', `/imports/${res.body.id}`)).body).toMatchObject({
+      state: 'running',
+      rowsRead: 0,
+    })
+
+    // The holder stopped without letting go: its lease ran out.
+    t.tenant.db.$client.run('UPDATE data_imports SET lease_until = ?', [
+      new Date(Date.now() - 1000).toISOString(),
+    ])
+    const never = new AbortController().signal
+    await Promise.all([
+      workPendingImports(t.tenant.db, t.tenant.id, never),
+      workPendingImports(t.tenant.db, t.tenant.id, never),
+    ])
+    const done = (await t.request('GET', `/imports/${res.body.id}`)).body
+    expect(done).toMatchObject({ state: 'succeeded', rowsRead: 450, rowsApplied: 450 })
+    expect(audit('customer.import')).toHaveLength(450)
+  })
 })

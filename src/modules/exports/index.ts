@@ -7,3 +7,6 @@ export const exportsFamily = family({
   models: { exports: model },
   routes: (platform) => [exportRoutes(platform)],
 })
+
+// What the other families (and the command line) may use.
+export { exportKinds } from './routes'

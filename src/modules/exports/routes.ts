@@ -14,14 +14,15 @@ import { orderExport } from '../orders'
 import { paymentExport } from '../payments'
 import { ExportListQuery } from './model'
 
-interface ExportKind {
+export interface ExportKind {
   kind: string
   permission: Permission
   source: ExportSource
   what: string
 }
 
-const kinds: ExportKind[] = [
+/** Every kind of export, with the permission that reads it (the command line exports them too). */
+export const exportKinds: ExportKind[] = [
   {
     kind: 'customers',
     permission: 'customers:read',
@@ -63,7 +64,7 @@ const kinds: ExportKind[] = [
 const mediaTypes = { csv: 'text/csv; charset=utf-8', ndjson: 'application/x-ndjson' } as const
 
 export const exportRoutes = (platform: Platform) =>
-  kinds.reduce(
+  exportKinds.reduce(
     (app, { kind, permission, source, what }) =>
       app.get(
         `/${kind}`,

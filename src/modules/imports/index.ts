@@ -14,3 +14,7 @@ export const importsFamily = family({
   jobs: (platform) => registerImportJobs(platform),
   routes: (platform, worker) => [importRoutes(platform.auth, platform, worker)],
 })
+
+// What the other families (and the command line) may use.
+export { ImportForm, type ImportFormInput } from './model'
+export { createImport, getImport, listImportErrors, workImport } from './service'

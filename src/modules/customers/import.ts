@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/auth/actor'
+import type { ImportedRow, ImportOutcome } from '../../platform/bulk-import'
 import { invalid } from '../../platform/http/problem'
 import { newId, nowIso } from '../../platform/ids'
 import type { Db } from '../../platform/tenancy/databases'
@@ -15,15 +16,6 @@ import { addressValues } from './address-values'
 import type { ImportedCustomerInput } from './model'
 import { customerAddresses, customers } from './schema'
 import { customerIdByEmail, findCustomerRow, getCustomer } from './service'
-
-export type ImportOutcome = 'created' | 'updated' | 'unchanged'
-
-/** Which import and line a row comes from, and whether it announces its changes as events. */
-export interface ImportedRow {
-  importId: string
-  line: number
-  emitEvents: boolean
-}
 
 function byExternalRef(tx: Queryable, externalRef: string) {
   const found = tx.select().from(customers).where(eq(customers.externalRef, externalRef)).limit(2).all()

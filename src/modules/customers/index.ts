@@ -45,7 +45,7 @@ export const customersFamily = family({
 
 export { customerExport } from './export'
 // What the other families may use.
-export { type ImportedRow, type ImportOutcome, importCustomer } from './import'
+export { importCustomer } from './import'
 export { Customer, ImportedCustomer, type ImportedCustomerInput } from './model'
 export {
   registerCustomerLocationLink,

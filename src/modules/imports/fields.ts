@@ -6,13 +6,18 @@ import { invalid } from '../../platform/http/problem'
 import { checkOf } from '../../platform/http/request-body'
 import type { SourceValues } from './read'
 
-export type FieldType = 'text' | 'boolean' | 'list'
+export type FieldType = 'text' | 'boolean' | 'list' | 'integer'
 
 /** A field of a kind: where it goes in the record (`addresses.0.city`), its type, and usual column names. */
 export interface FieldSpec {
   path: string
   type: FieldType
   aliases: readonly string[]
+  /**
+   * Its values may be long digit strings that pass the Luhn check without being card numbers (a
+   * gift card's code): the card-number check leaves this field alone.
+   */
+  digitsAllowed?: boolean
 }
 
 export interface RowFailure {
@@ -87,6 +92,11 @@ function converted(spec: FieldSpec, value: string | number | boolean): unknown {
     if (FALSE.has(word)) return false
     throw new Error('expected true or false')
   }
+  if (spec.type === 'integer') {
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return value
+    if (typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim())) return Number(value.trim())
+    throw new Error('expected a whole number (money in minor units: cents)')
+  }
   if (spec.type === 'list')
     return String(value)
       .split(/[;,]/)
@@ -122,7 +132,9 @@ export function recordOf<T>(
 ): { record: T } | { failure: RowFailure } {
   const record: Record<string, unknown> = {}
   for (const [column, value] of Object.entries(values)) {
-    if (typeof value === 'string' && looksLikeCardNumber(value.trim()))
+    const field = columns.get(column)
+    const digitsAllowed = field !== undefined && fields[field]?.digitsAllowed === true
+    if (typeof value === 'string' && !digitsAllowed && looksLikeCardNumber(value.trim()))
       return {
         failure: {
           field: columns.get(column) ?? column,
@@ -130,7 +142,6 @@ export function recordOf<T>(
             'looks like a card number: send saved cards as provider references (customer and payment-method ids), never card numbers',
         },
       }
-    const field = columns.get(column)
     if (!field || value === null || value === '') continue
     const spec = fields[field]!
     try {

@@ -3,14 +3,10 @@
 // upsert, called through its front door.
 import type { TSchema } from '@sinclair/typebox'
 import type { Actor } from '../../platform/auth/actor'
+import type { ImportedRow, ImportOutcome } from '../../platform/bulk-import'
 import type { Db } from '../../platform/tenancy/databases'
-import {
-  ImportedCustomer,
-  type ImportedCustomerInput,
-  type ImportedRow,
-  type ImportOutcome,
-  importCustomer,
-} from '../customers'
+import { ImportedCustomer, type ImportedCustomerInput, importCustomer } from '../customers'
+import { ImportedGiftCard, type ImportedGiftCardInput, importGiftCard } from '../gift-cards'
 import type { FieldSpec } from './fields'
 import type { ImportKind } from './schema'
 
@@ -64,7 +60,30 @@ const customers: KindSpec<ImportedCustomerInput> = {
   apply: importCustomer,
 }
 
-export const kindSpecs: Record<ImportKind, KindSpec<never>> = { customers } as Record<
+const giftCards: KindSpec<ImportedGiftCardInput> = {
+  fields: {
+    id: text('id'),
+    code: {
+      path: 'code',
+      type: 'text',
+      aliases: ['cardcode', 'cardnumber', 'giftcardcode', 'giftcardnumber', 'number'],
+      digitsAllowed: true,
+    },
+    balance: { path: 'balance', type: 'integer', aliases: ['currentbalance', 'balancecents', 'amount'] },
+    title: text('title', 'name'),
+    type: text('type', 'cardtype'),
+    recipientName: text('recipientName', 'recipient'),
+    recipientEmail: text('recipientEmail', 'email'),
+    notes: text('notes', 'note'),
+    expiryDate: text('expiryDate', 'expiry', 'expires', 'expirationdate'),
+    createdAt: text('createdAt', 'created', 'issued', 'issuedat', 'issuedate'),
+  },
+  schema: ImportedGiftCard,
+  apply: importGiftCard,
+}
+
+// Each spec's record type is its own; the worker hands it what the spec's schema has checked.
+export const kindSpecs = { customers, 'gift-cards': giftCards } as unknown as Record<
   ImportKind,
   KindSpec<never>
 >

@@ -5,7 +5,7 @@ import { importFormats, importKinds, importModes, importStates } from './schema'
 
 const kind = oneOf(importKinds, {
   description:
-    'What the file holds. `customers` (with an address and tags per row) is built; `club-memberships`, `products`, `gift-cards` and `orders` are not yet.',
+    'What the file holds: `customers` (with an address and tags per row) or `gift-cards` (with their balance). `club-memberships`, `products` and `orders` are not built yet.',
 })
 
 export const DataImport = t.Object(

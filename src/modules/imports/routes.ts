@@ -5,6 +5,7 @@ import { rawBodyRoute } from '../../platform/http/request-body'
 import type { Platform } from '../../platform/platform'
 import type { ImportWorker } from './jobs'
 import { DataImport, ImportErrorList, ImportList, ImportListQuery, ImportParams } from './model'
+import { importKinds } from './schema'
 import { createImport, getImport, listImportErrors, listImports } from './service'
 import { readImportUpload } from './upload'
 
@@ -35,7 +36,7 @@ export const importRoutes = (auth: AuthPlugin, platform: Platform, worker: Impor
           'x-problems': ['payload_too_large', 'unsupported_media_type'],
           summary: 'Import a file',
           description:
-            'Queues a CSV (a header row, RFC 4180 quoting, UTF-8, a BOM accepted) or NDJSON file of `kind` records, sent as the `file` part of `multipart/form-data` up to `IMPORT_MAX_BYTES`, and answers 202 with the import; `GET /imports/{id}` follows it. Rows are upserts by `id`, else `externalRef` (required), so applying a file twice changes nothing the second time; a given `createdAt` is kept. A row that fails is listed by `GET /imports/{id}/errors` and leaves nothing behind; the others go on. Each applied row is one audit entry (`customer.import`, naming the import and its line); events only with `emitEvents=true`. A cell that looks like a card number fails its row, and the number is kept nowhere. 400 before anything is stored: a file that is not UTF-8, a CSV without a header, a mapping naming a field the kind lacks or a column the file lacks, an unknown `kind`.',
+            'Queues a CSV (a header row, RFC 4180 quoting, UTF-8, a BOM accepted) or NDJSON file of `kind` records, sent as the `file` part of `multipart/form-data` up to `IMPORT_MAX_BYTES`, and answers 202 with the import; `GET /imports/{id}` follows it. Rows are upserts by `id`, else by `externalRef` (customers; one of them is required) or `code` (gift cards), so applying a file twice changes nothing the second time; a given `createdAt` is kept. A gift card’s `balance` (minor units) opens its ledger (an `activate` entry), or, for a known card whose balance differs, an `adjust` entry for the difference: the ledger sums to the balance. A row that fails is listed by `GET /imports/{id}/errors` and leaves nothing behind; the others go on. Each applied row is one audit entry (`customer.import`, `gift_card.import`, naming the import and its line); events only with `emitEvents=true`. A cell that looks like a payment card number (13 to 19 digits passing the Luhn check; a gift card’s own code excepted) fails its row, and the number is kept nowhere. 400 before anything is stored: a file that is not UTF-8, a CSV without a header, a mapping naming a field the kind lacks or a column the file lacks, an unknown `kind`.',
           requestBody: {
             required: true,
             content: {
@@ -45,7 +46,7 @@ export const importRoutes = (auth: AuthPlugin, platform: Platform, worker: Impor
                   required: ['file', 'kind'],
                   properties: {
                     file: binary,
-                    kind: { type: 'string' as const, enum: ['customers'] },
+                    kind: { type: 'string' as const, enum: [...importKinds] },
                     mode: { type: 'string' as const, enum: ['validate', 'apply'], default: 'validate' },
                     format: { type: 'string' as const, enum: ['csv', 'ndjson'] },
                     emitEvents: { type: 'boolean' as const, default: false },

@@ -19,8 +19,15 @@ import type { DataImportView, ImportFormInput } from './model'
 import { assertUtf8, csvHeader, readRows, type SourceRow } from './read'
 import { type DataImportRow, dataImportErrors, dataImports, type ImportFormat } from './schema'
 
-/** Rows per transaction: large enough to share commits, small enough that reads wait little between. */
-const BATCH_ROWS = 200
+/**
+ * How long one batch (one transaction, worked without yielding) may hold the event loop: requests
+ * wait at most about this long for an import. The rows per batch follow from the last batch's
+ * time per row, between MIN_BATCH_ROWS and MAX_BATCH_ROWS.
+ */
+const BATCH_MS = 10
+const MIN_BATCH_ROWS = 10
+const MAX_BATCH_ROWS = 500
+const FIRST_BATCH_ROWS = 50
 /** How long a worker holds an import without renewing (a batch takes well under a second). */
 const LEASE_MS = 60_000
 
@@ -229,8 +236,14 @@ export async function workImport(db: Db, tenantId: string, id: string, options: 
     return columns
   }
   const work: Work = { db, row, spec, actor, columnsOf }
+  let batchRows = FIRST_BATCH_ROWS
   const batchDone = (batch: SourceRow[]) => {
+    const started = performance.now()
     applyBatch(work, batch)
+    const msPerRow = (performance.now() - started) / Math.max(1, batch.length)
+    batchRows = Math.round(
+      Math.min(MAX_BATCH_ROWS, Math.max(MIN_BATCH_ROWS, BATCH_MS / Math.max(msPerRow, 0.001))),
+    )
     options.progress?.(getImport(db, id))
   }
 
@@ -243,7 +256,7 @@ export async function workImport(db: Db, tenantId: string, id: string, options: 
       return
     }
     batch.push(source)
-    if (batch.length < BATCH_ROWS) continue
+    if (batch.length < batchRows) continue
     batchDone(batch)
     batch = []
     await yieldToEventLoop()

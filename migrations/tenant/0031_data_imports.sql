@@ -7,6 +7,12 @@ CREATE TABLE `data_import_errors` (
 	FOREIGN KEY (`import_id`) REFERENCES `data_imports`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+CREATE TABLE `data_import_files` (
+	`import_id` text PRIMARY KEY NOT NULL,
+	`bytes` blob NOT NULL,
+	FOREIGN KEY (`import_id`) REFERENCES `data_imports`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
 CREATE TABLE `data_imports` (
 	`id` text PRIMARY KEY NOT NULL,
 	`kind` text NOT NULL,
@@ -16,7 +22,6 @@ CREATE TABLE `data_imports` (
 	`mapping` text NOT NULL,
 	`file_name` text,
 	`file_bytes` integer NOT NULL,
-	`file` blob,
 	`state` text NOT NULL,
 	`lines_done` integer NOT NULL,
 	`bytes_done` integer NOT NULL,

@@ -10,8 +10,8 @@ export type ImportFormat = (typeof importFormats)[number]
 export type ImportMode = (typeof importModes)[number]
 
 /**
- * A bulk import: its file (kept until it finishes, so a stopped process resumes it at `linesDone`)
- * and its counts. Worked in the background by the `imports.run` job (jobs.ts).
+ * A bulk import: its settings and counts; its file is in `data_import_files` until it finishes (so
+ * a stopped process resumes it at `linesDone`). Worked in the background by the `imports.run` job (jobs.ts).
  */
 export const dataImports = sqliteTable(
   'data_imports',
@@ -25,8 +25,6 @@ export const dataImports = sqliteTable(
     mapping: text('mapping', { mode: 'json' }).$type<Record<string, string>>().notNull(),
     fileName: text('file_name'),
     fileBytes: integer('file_bytes').notNull(),
-    /** The file's bytes; null once the import has finished. */
-    file: blob('file', { mode: 'buffer' }),
     state: text('state', { enum: importStates }).notNull(),
     /** The last line of the file worked (applied, failed or found unchanged): a restart resumes after it. */
     linesDone: integer('lines_done').notNull(),
@@ -52,6 +50,18 @@ export const dataImports = sqliteTable(
   },
   (table) => [index('data_imports_state').on(table.state, table.createdAt)],
 )
+
+/**
+ * The file of an import not finished yet. A table of its own: SQLite rewrites a whole row on any
+ * update, and the import's counts change with every batch (a 10 MB file in the counts' row was
+ * rewritten 10,000 times over a 100,000-row import: bench/README.md, issue 40).
+ */
+export const dataImportFiles = sqliteTable('data_import_files', {
+  importId: text('import_id')
+    .primaryKey()
+    .references(() => dataImports.id, { onDelete: 'cascade' }),
+  bytes: blob('bytes', { mode: 'buffer' }).notNull(),
+})
 
 /** A failed row of an import: where, which field and why, never the value. */
 export const dataImportErrors = sqliteTable(

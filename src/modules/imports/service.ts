@@ -17,7 +17,13 @@ import { columnFields, type RowFailure, recordOf } from './fields'
 import { type KindSpec, kindSpecs } from './kinds'
 import type { DataImportView, ImportFormInput } from './model'
 import { assertUtf8, csvHeader, readRows, type SourceRow } from './read'
-import { type DataImportRow, dataImportErrors, dataImports, type ImportFormat } from './schema'
+import {
+  type DataImportRow,
+  dataImportErrors,
+  dataImportFiles,
+  dataImports,
+  type ImportFormat,
+} from './schema'
 
 /**
  * How long one batch (one transaction, worked without yielding) may hold the event loop: requests
@@ -31,8 +37,8 @@ const FIRST_BATCH_ROWS = 50
 /** How long a worker holds an import without renewing (a batch takes well under a second). */
 const LEASE_MS = 60_000
 
-const { file: _file, ...listedColumns } = getTableColumns(dataImports)
-type ListedImport = Omit<DataImportRow, 'file'>
+const listedColumns = getTableColumns(dataImports)
+type ListedImport = DataImportRow
 
 function viewOf(row: ListedImport): DataImportView {
   const { linesDone: _lines, bytesDone, leaseUntil: _lease, ...rest } = row
@@ -115,7 +121,6 @@ export function createImport(db: Db, actor: Actor, form: ImportFormInput, file: 
         mapping,
         fileName: file.name,
         fileBytes: file.bytes.byteLength,
-        file: Buffer.from(file.bytes),
         state: 'queued',
         linesDone: 0,
         bytesDone: 0,
@@ -132,6 +137,9 @@ export function createImport(db: Db, actor: Actor, form: ImportFormInput, file: 
       })
       .returning(listedColumns)
       .get()
+    tx.insert(dataImportFiles)
+      .values({ importId: row.id, bytes: Buffer.from(file.bytes) })
+      .run()
     const view = viewOf(row)
     recordWrite(tx, actor, {
       action: 'data_import.create',
@@ -219,10 +227,11 @@ export interface WorkOptions {
 export async function workImport(db: Db, tenantId: string, id: string, options: WorkOptions): Promise<void> {
   if (!claim(db, id)) return
   const row = db.select().from(dataImports).where(eq(dataImports.id, id)).get()
-  if (!row?.file) return
+  const file = db.select().from(dataImportFiles).where(eq(dataImportFiles.importId, id)).get()?.bytes
+  if (!row || !file) return
   const actor = importActor(row, tenantId)
   const spec = kindSpecs[row.kind]
-  const csvColumns = row.format === 'csv' ? columnFields(spec.fields, row.mapping, csvHeader(row.file)) : null
+  const csvColumns = row.format === 'csv' ? columnFields(spec.fields, row.mapping, csvHeader(file)) : null
   const ndjsonColumns = new Map<string, Map<string, string>>()
   const columnsOf = (keys: string[]) => {
     if (csvColumns) return csvColumns
@@ -248,7 +257,7 @@ export async function workImport(db: Db, tenantId: string, id: string, options: 
   }
 
   let batch: SourceRow[] = []
-  for await (const source of readRows(row.file, row.format)) {
+  for await (const source of readRows(file, row.format)) {
     if (source.line <= row.linesDone) continue
     if ('fatal' in source) {
       batchDone(batch)
@@ -362,10 +371,11 @@ function finish({ db, row, actor }: Work, state: 'succeeded' | 'failed', error: 
   inWriteTransaction(db, (tx) => {
     const done = tx
       .update(dataImports)
-      .set({ state, error, file: null, finishedAt: nowIso(), bytesDone: row.fileBytes, leaseUntil: null })
+      .set({ state, error, finishedAt: nowIso(), bytesDone: row.fileBytes, leaseUntil: null })
       .where(eq(dataImports.id, row.id))
       .returning(listedColumns)
       .get()
+    tx.delete(dataImportFiles).where(eq(dataImportFiles.importId, row.id)).run()
     const view = viewOf(done)
     recordWrite(tx, actor, {
       action: 'data_import.finish',

@@ -249,9 +249,7 @@ describe('per-row failures', () => {
       .get()!.sql
     expect(dump).not.toContain('4242')
     expect(JSON.stringify(errors)).not.toContain('4242')
-    expect(
-      t.tenant.db.$client.query('SELECT count(*) AS n FROM data_imports WHERE file IS NOT NULL').get(),
-    ).toEqual({ n: 0 })
+    expect(t.tenant.db.$client.query('SELECT count(*) AS n FROM data_import_files').get()).toEqual({ n: 0 })
   })
 })
 

@@ -80,6 +80,8 @@ try {
     }
     const importSeconds = (Date.parse(state.finishedAt!) - Date.parse(state.createdAt)) / 1000
     const worstP99 = Math.max(...during.map((r) => r.p99Ms))
+    const p99s = during.map((r) => r.p99Ms).sort((a, b) => a - b)
+    const medianP99 = p99s[Math.floor(p99s.length / 2)]!
 
     // 2. Export every order, one row per line, reading as fast as the client can.
     const rssBefore = rssMb(server.pid)
@@ -115,7 +117,10 @@ try {
       `| \`GET /customers/{id}\` p99, idle | ${idle.p99Ms.toFixed(2)} ms (${Math.round(idle.rps).toLocaleString('en')} req/s) | |`,
     )
     console.log(
-      `| same, during the import (worst of ${during.length} 5-s slices) | ${worstP99.toFixed(2)} ms (${Math.round(Math.min(...during.map((r) => r.rps))).toLocaleString('en')}–${Math.round(Math.max(...during.map((r) => r.rps))).toLocaleString('en')} req/s) | ${(worstP99 / idle.p99Ms).toFixed(1)}× idle; goal < 50 ms |`,
+      `| same, during the import: median of ${during.length} 5-s slices' p99 | ${medianP99.toFixed(2)} ms | ${(medianP99 / idle.p99Ms).toFixed(1)}× idle |`,
+    )
+    console.log(
+      `| same, the worst slice (number ${during.findIndex((r) => r.p99Ms === worstP99) + 1}; the first holds the upload, read, checked and stored) | ${worstP99.toFixed(2)} ms (${Math.round(Math.min(...during.map((r) => r.rps))).toLocaleString('en')}–${Math.round(Math.max(...during.map((r) => r.rps))).toLocaleString('en')} req/s) | ${(worstP99 / idle.p99Ms).toFixed(1)}× idle; goal < 50 ms |`,
     )
     console.log(
       `| export of ${orders.toLocaleString('en')} orders (\`GET /exports/orders\`, ${(lines - 1).toLocaleString('en')} line rows, ${(bytes / 1e6).toFixed(1)} MB) | ${exportSeconds.toFixed(1)} s | |`,

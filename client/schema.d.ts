@@ -5002,6 +5002,190 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List imports
+         * @description Newest first.
+         */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Import a file
+         * @description Queues a CSV (a header row, RFC 4180 quoting, UTF-8, a BOM accepted) or NDJSON file of `kind` records, sent as the `file` part of `multipart/form-data` up to `IMPORT_MAX_BYTES`, and answers 202 with the import; `GET /imports/{id}` follows it. Rows are upserts by `id`, else by `externalRef` (customers; one of them is required) or `code` (gift cards), so applying a file twice changes nothing the second time; a given `createdAt` is kept. A gift card’s `balance` (minor units) opens its ledger (an `activate` entry), or, for a known card whose balance differs, an `adjust` entry for the difference: the ledger sums to the balance. A row that fails is listed by `GET /imports/{id}/errors` and leaves nothing behind; the others go on. Each applied row is one audit entry (`customer.import`, `gift_card.import`, naming the import and its line); events only with `emitEvents=true`. A cell that looks like a payment card number (13 to 19 digits passing the Luhn check; a gift card’s own code excepted) fails its row, and the number is kept nowhere. 400 before anything is stored: a file that is not UTF-8, a CSV without a header, a mapping naming a field the kind lacks or a column the file lacks, an unknown `kind`.
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an import
+         * @description Its state, the rows read, applied, unchanged and failed, and its progress (by bytes).
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports/{id}/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an import’s failed rows
+         * @description By line: each failed row’s line, field (null for the row as a whole) and reason; never its values.
+         */
+        get: operations["listImportErrors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export customers
+         * @description Customers, by creation time, with their tags and first address. Streamed as CSV (a header row; text a spreadsheet would run as a formula gets a leading apostrophe) or NDJSON, a page at a time: memory stays flat whatever the size. `from`/`to` bound the records’ time.
+         */
+        get: operations["getExportsCustomers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export orders
+         * @description One row per line item carrying its order’s totals (an order without lines is one row), by the order’s creation time, at the caller’s locations. Streamed as CSV (a header row; text a spreadsheet would run as a formula gets a leading apostrophe) or NDJSON, a page at a time: memory stays flat whatever the size. `from`/`to` bound the records’ time.
+         */
+        get: operations["getExportsOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export payments
+         * @description One row per payment (amounts, tips, refunds, tender), by creation time, at the caller’s locations. Streamed as CSV (a header row; text a spreadsheet would run as a formula gets a leading apostrophe) or NDJSON, a page at a time: memory stays flat whatever the size. `from`/`to` bound the records’ time.
+         */
+        get: operations["getExportsPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/gift-card-ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export gift card ledger
+         * @description Every gift-card ledger entry, by the time it occurred; a caller bound to some locations gets the entries made there or on cards issued there. Streamed as CSV (a header row; text a spreadsheet would run as a formula gets a leading apostrophe) or NDJSON, a page at a time: memory stays flat whatever the size. `from`/`to` bound the records’ time.
+         */
+        get: operations["getExportsGiftCardLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/shifts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export shifts
+         * @description One row per shift, by clock-in time, at the caller’s locations. Streamed as CSV (a header row; text a spreadsheet would run as a formula gets a leading apostrophe) or NDJSON, a page at a time: memory stays flat whatever the size. `from`/`to` bound the records’ time.
+         */
+        get: operations["getExportsShifts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export audit log
+         * @description The audit trail, oldest first, at the caller’s locations (entries of no location included); `metadata` as JSON text. Streamed as CSV (a header row; text a spreadsheet would run as a formula gets a leading apostrophe) or NDJSON, a page at a time: memory stays flat whatever the size. `from`/`to` bound the records’ time.
+         */
+        get: operations["getExportsAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/credentials": {
         parameters: {
             query?: never;
@@ -14358,6 +14542,81 @@ export interface components {
             /** @constant */
             status: "pending";
             requestedAt: string;
+        };
+        /** @description A bulk import of one file, worked in the background. */
+        DataImport: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description What the file holds: `customers` (with an address and tags per row) or `gift-cards` (with their balance). `club-memberships`, `products` and `orders` are not built yet.
+             * @enum {string}
+             */
+            kind: "customers" | "gift-cards";
+            /**
+             * @description CSV with a header row, or NDJSON (one JSON object per line).
+             * @enum {string}
+             */
+            format: "csv" | "ndjson";
+            /**
+             * @description `validate`: a dry run, every row checked as `apply` would and nothing kept.
+             * @enum {string}
+             */
+            mode: "validate" | "apply";
+            /** @description Whether applied rows emit their events (webhooks). */
+            emitEvents: boolean;
+            /** @description Column → field, as sent. */
+            mapping: {
+                [key: string]: string;
+            };
+            /**
+             * @description queued, then running, then succeeded (rows may have failed) or failed (the file could not be read on).
+             * @enum {string}
+             */
+            state: "queued" | "running" | "succeeded" | "failed";
+            fileName: string | null;
+            fileBytes: number;
+            rowsRead: number;
+            /** @description Rows created or changed (in `validate` mode: that would be). */
+            rowsApplied: number;
+            /** @description Rows whose record already held exactly these values. */
+            rowsUnchanged: number;
+            /** @description Rows that failed, each listed by `GET /imports/{id}/errors`. */
+            rowsFailed: number;
+            /** @description The share of the file worked, by its bytes. */
+            progress: number;
+            /** @description Why the import failed as a whole. */
+            error: string | null;
+            locationId: string | null;
+            createdByStaffUserId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            finishedAt: string | null;
+        };
+        ImportError: {
+            /** @description The line of the file (a CSV’s header is line 1). */
+            line: number;
+            /** @description The field (or column) at fault; null for the row as a whole. */
+            field: string | null;
+            reason: string;
+        };
+        ImportErrorList: {
+            errors: components["schemas"]["ImportError"][];
+            page: {
+                total: number;
+                page: number;
+                limit: number;
+            };
+        };
+        ImportList: {
+            imports: components["schemas"]["DataImport"][];
+            page: {
+                total: number;
+                page: number;
+                limit: number;
+            };
         };
         CreateCredential: {
             /** @example Booking partner */
@@ -29776,6 +30035,436 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["URITooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listImports: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: components["parameters"]["Page"];
+                /** @description Page size, 1..100. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The raw bytes, with their own `Content-Type`. */
+        requestBody: {
+            content: {
+                "*/*": string;
+            };
+        };
+        responses: {
+            /** @description Accepted. */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataImport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["URITooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataImport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listImportErrors: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: components["parameters"]["Page"];
+                /** @description Page size, 1..100. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportErrorList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getExportsCustomers: {
+        parameters: {
+            query?: {
+                /** @description Default `csv` (a header row, RFC 4180). */
+                format?: "csv" | "ndjson";
+                /** @description Records from this instant (inclusive). */
+                from?: string;
+                /** @description Records before this instant. */
+                to?: string;
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customers. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getExportsOrders: {
+        parameters: {
+            query?: {
+                /** @description Default `csv` (a header row, RFC 4180). */
+                format?: "csv" | "ndjson";
+                /** @description Records from this instant (inclusive). */
+                from?: string;
+                /** @description Records before this instant. */
+                to?: string;
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The orders. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getExportsPayments: {
+        parameters: {
+            query?: {
+                /** @description Default `csv` (a header row, RFC 4180). */
+                format?: "csv" | "ndjson";
+                /** @description Records from this instant (inclusive). */
+                from?: string;
+                /** @description Records before this instant. */
+                to?: string;
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payments. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getExportsGiftCardLedger: {
+        parameters: {
+            query?: {
+                /** @description Default `csv` (a header row, RFC 4180). */
+                format?: "csv" | "ndjson";
+                /** @description Records from this instant (inclusive). */
+                from?: string;
+                /** @description Records before this instant. */
+                to?: string;
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The gift card ledger. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getExportsShifts: {
+        parameters: {
+            query?: {
+                /** @description Default `csv` (a header row, RFC 4180). */
+                format?: "csv" | "ndjson";
+                /** @description Records from this instant (inclusive). */
+                from?: string;
+                /** @description Records before this instant. */
+                to?: string;
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shifts. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getExportsAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Default `csv` (a header row, RFC 4180). */
+                format?: "csv" | "ndjson";
+                /** @description Records from this instant (inclusive). */
+                from?: string;
+                /** @description Records before this instant. */
+                to?: string;
+            };
+            header?: {
+                /** @description The tenant, by id. Without it (and without `x-tenant-slug`) the default tenant; an unknown tenant is 404 `tenant_not_found`. A token bound to a tenant (passcode session, credential) must name that tenant if it names one. */
+                "x-tenant-id"?: components["parameters"]["TenantId"];
+                /** @description The tenant, by slug (when `x-tenant-id` is absent). */
+                "x-tenant-slug"?: components["parameters"]["TenantSlug"];
+                /** @description Where the request acts: scopes location-bound roles, lists, defaults of writes and audit entries. A location outside the caller’s scope is 403. */
+                "x-location-id"?: components["parameters"]["LocationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audit log. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["URITooLong"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -90,6 +90,8 @@ export interface Config {
   stripeApiUrl: string
   /** Largest SQLite file `POST /admin/v1/tenants/import` accepts. */
   tenantImportMaxBytes: number
+  /** Largest data file (CSV or NDJSON) `POST /imports` accepts. */
+  importMaxBytes: number
   /** Largest media object accepted (direct uploads and `complete`). */
   mediaMaxBytes: number
   /** How long a direct-upload URL stays valid. */
@@ -435,6 +437,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: smtpUrl(env, 'SMTP_URL'),
     smtpFrom: text(env, 'SMTP_FROM', 'no-reply@localhost'),
     tenantImportMaxBytes: integer(env, 'TENANT_IMPORT_MAX_BYTES', 1_073_741_824, 4096, 68_719_476_736),
+    importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 52_428_800, 1024, 1_073_741_824),
     mediaMaxBytes: integer(env, 'MEDIA_MAX_BYTES', 26_214_400, 1, 5_368_709_120),
     mediaUploadTtlSeconds: integer(env, 'MEDIA_UPLOAD_TTL', 900, 10, 7 * 86400),
     mediaPublicBaseUrl: url(env, 'MEDIA_PUBLIC_BASE_URL')?.replace(/\/+$/, ''),

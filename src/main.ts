@@ -22,6 +22,8 @@ const usage = `usage: restaurant-ops <command>
   credential list [--tenant SLUG]
   credential revoke --id ID
   audit verify --tenant SLUG
+  import FILE --tenant SLUG --kind customers [--validate] [--emit-events] [--mapping JSON] [--format csv|ndjson]
+  export customers|orders|payments|gift-card-ledger|shifts|audit-log --tenant SLUG [--format csv|ndjson] [--from ISO] [--to ISO] [--out PATH]
   migrate
   backup
   restore --tenant SLUG [--timestamp ISO] [--from snapshot|replica] [--to PATH]`

@@ -70,6 +70,8 @@ function send(
   if (!current) throw new ApiProblem(401, 'not signed in')
   const headers: Record<string, string> = { ...extra, authorization: `Bearer ${current.token}` }
   if (current.tenant && !path.startsWith('/admin/')) headers['x-tenant-slug'] = current.tenant
+  // A form (an upload) carries its own content type, with its boundary.
+  if (body instanceof FormData) return fetch(path, { method, headers, body })
   if (body !== undefined) headers['content-type'] = 'application/json'
   return fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
 }
@@ -130,6 +132,12 @@ export const post = <P extends Path<'post'>>(
   body: unknown = {},
   headers?: Record<string, string>,
 ) => call<Answer<P, 'post'>>('POST', urlOf(path, params, {}), body, headers)
+
+/** Sends a multipart form (a file to import): 202 answers are JSON too. */
+export const postForm = <P extends Path<'post'>>(path: P, form: FormData) =>
+  call<
+    paths[P]['post'] extends { responses: { 202: { content: { 'application/json': infer B } } } } ? B : never
+  >('POST', path, form)
 
 /**
  * Readiness, sent with the session's token: an operator sees each failed check's error and each

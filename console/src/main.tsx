@@ -1,4 +1,4 @@
-// The operator console: sign in with a token the API accepts, then six pages, each reading the
+// The operator console: sign in with a token the API accepts, then seven pages, each reading the
 // public HTTP API. Pages are addressed by the URL hash (#/overview), so /console is the only
 // document the server serves.
 import { render } from 'preact'
@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { bindSession, isOperator, loadSession, type Session, saveSession } from './api'
 import { AuditPage } from './pages/audit'
 import { BackupsPage } from './pages/backups'
+import { ImportsPage } from './pages/imports'
 import { OverviewPage } from './pages/overview'
 import { PeoplePage } from './pages/people'
 import { SalesPage } from './pages/sales'
@@ -18,6 +19,7 @@ const pages = [
   { path: 'webhooks', title: 'Webhooks', Page: WebhooksPage },
   { path: 'people', title: 'People and access', Page: PeoplePage },
   { path: 'audit', title: 'Audit', Page: AuditPage },
+  { path: 'imports', title: 'Imports', Page: ImportsPage },
   { path: 'backups', title: 'Backups', Page: BackupsPage },
 ] as const
 

@@ -18,6 +18,7 @@ import { migrateAll } from '../platform/tenancy/databases'
 import { listTenants } from '../platform/tenancy/tenants'
 import { backupNow } from './backup'
 import { moveCommand, rebalanceCommand } from './cluster-commands'
+import { exportCommand, importCommand } from './data-commands'
 import { optional, required, UsageError } from './flags'
 import { serve } from './serve'
 import { tenantCommands, tenantOf } from './tenant-commands'
@@ -77,6 +78,11 @@ const options = {
   'purge-snapshots': booleanOption,
   out: stringOption,
   file: stringOption,
+  kind: stringOption,
+  validate: booleanOption,
+  'emit-events': booleanOption,
+  mapping: stringOption,
+  format: stringOption,
 } as const
 
 async function withPlatform<T>(work: (platform: Platform) => T | Promise<T>): Promise<T> {
@@ -97,6 +103,9 @@ export async function runCommand(argv: string[]): Promise<unknown> {
     strict: true,
   })
   const [command, sub] = positionals
+  // `import FILE` and `export KIND` take a value, not a subcommand.
+  if (command === 'import') return withPlatform((p) => importCommand(p, sub, flags))
+  if (command === 'export') return withPlatform((p) => exportCommand(p, sub, flags))
   const name = `${command} ${sub ?? ''}`.trim()
   switch (name) {
     case 'serve':

@@ -22,8 +22,10 @@ import { customersFamily } from './customers'
 import { eraFamily } from './era'
 import { eventStreamFamily } from './event-stream'
 import { experiencesFamily } from './experiences'
+import { exportsFamily } from './exports'
 import { giftCardsFamily } from './gift-cards'
 import { healthFamily } from './health'
+import { importsFamily } from './imports'
 import { inventoryFamily } from './inventory'
 import { laborFamily } from './labor'
 import { legacyReservationsFamily } from './legacy-reservations'
@@ -83,6 +85,8 @@ export const families: readonly Family<unknown>[] = [
   laborFamily,
   partnersFamily,
   eraFamily,
+  importsFamily,
+  exportsFamily,
   credentialsFamily,
   backupsFamily,
   tenantsFamily,

@@ -316,6 +316,27 @@ describe('operator console', () => {
     await shoot('backups')
   })
 
+  test('imports: a file validated, its failed row shown, then applied with its progress', async () => {
+    await visit('imports', 'Imports')
+    const csv =
+      'External ID,First Name,Last Name,Email\ne2e-1,Iris,Imported,iris.e2e@example.com\ne2e-2,Bad,Row,not-an-email\n'
+    await page.getByLabel('Kind').selectOption('customers')
+    await page
+      .getByLabel('CSV or NDJSON file')
+      .setInputFiles({ name: 'guests.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
+    await page.getByRole('button', { name: 'Validate' }).click()
+    await page.getByText('2 rows read, 1 would apply, 0 unchanged, 1 failed').waitFor()
+    const failed = page.getByRole('table', { name: 'Failed rows (the first 100)' })
+    expect(await failed.locator('tbody tr td').allInnerTexts()).toEqual(['3', 'email', expect.any(String)])
+    await page.getByRole('button', { name: 'Apply' }).click()
+    await page.getByText('2 rows read, 1 applied, 0 unchanged, 1 failed').waitFor()
+    expect(await page.locator('progress').getAttribute('value')).toBe('100')
+    const found = await call('GET', '/customers?q=iris.e2e')
+    expect(found.body.customers.map((c: { externalRef: string }) => c.externalRef)).toEqual(['e2e-1'])
+    await section('Recent imports').getByRole('cell', { name: 'guests.csv' }).first().waitFor()
+    await shoot('imports')
+  })
+
   test('no page logged an error', () => {
     expect(browserErrors).toEqual([])
   })

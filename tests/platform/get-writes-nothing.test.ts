@@ -1,7 +1,7 @@
 // A GET never writes. Builds a tenant with real records in every family (through the API), lets
 // time pass for the ones a background job moves on (a club hold that has ended, a channel snooze
 // that has run out, an abandoned upload, a gift card delivery that is due, an idempotency key
-// that has expired, a pending ERA report), then calls every GET route of the route table as the
+// that has expired, a pending ERA report, a queued import), then calls every GET route of the route table as the
 // owner, path parameters filled with real ids, and checks after each call that no table of the
 // tenant or control database gained or lost a row (in particular no audit entry and no outbox
 // event) and that no row was updated either (SQLite's total_changes() on each connection counts
@@ -22,6 +22,7 @@ import { changedCounts, createTestApp, type TestResponse, tableCounter } from '.
 import { openDrawer } from '../modules/cash/helpers'
 import { addAddress, makeClub, makeCustomer, makeTag } from '../modules/customers/helpers'
 import { issueCard } from '../modules/gift-cards/helpers'
+import { upload } from '../modules/imports/helpers'
 import { addLocation, makeIngredient, makeProduct } from '../modules/inventory/helpers'
 import { jobFor } from '../modules/labor/helpers'
 import { png } from '../modules/media/files'
@@ -164,6 +165,14 @@ const reports = Object.fromEntries(
   ),
 ) as Record<string, string>
 
+// An import queued and not worked yet: reading it leaves it to the job.
+const pendingImport = (
+  await upload(t, 'External ID,First Name,Last Name,Email\nc-1,A,B,a@example.com\n', {
+    kind: 'customers',
+    mode: 'apply',
+  })
+).body
+
 // A delivery of the customer webhook that gave up: a dead letter.
 await ok(t.request('PUT', `/customers/${customer.id}`, { body: { firstName: 'Anna' } }))
 fanOut(tenant.db)
@@ -254,6 +263,7 @@ const ids: Record<string, string> = {
   '/era/v1/labor/:param': reports.labor!,
   '/era/v1/menu/:param': reports.menu!,
   '/locations/:id': tenant.locationId,
+  '/imports/:id': pendingImport.id,
   '/admin/v1/tenants/:id': tenant.id,
 }
 

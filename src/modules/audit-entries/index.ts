@@ -10,3 +10,6 @@ export const auditEntriesFamily = family({
   models: { auditEntries: model },
   routes: (platform) => [auditEntryRoutes(platform.auth)],
 })
+
+// What the other families may use.
+export { auditLogExport } from './export'

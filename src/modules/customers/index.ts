@@ -46,8 +46,10 @@ export const customersFamily = family({
   routes: (platform) => [customerRoutes(platform.auth, platform)],
 })
 
+export { customerExport } from './export'
 // What the other families may use.
-export { Customer } from './model'
+export { importCustomer } from './import'
+export { Customer, ImportedCustomer, type ImportedCustomerInput } from './model'
 export {
   customerIdsMatching,
   customersByIds,

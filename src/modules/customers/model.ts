@@ -280,3 +280,31 @@ export const CustomerTagParams = t.Object({
   id: t.String({ minLength: 1, maxLength: 200 }),
   tagId: t.String({ minLength: 1, maxLength: 200 }),
 })
+
+/**
+ * One customer of a bulk import (`POST /imports`, kind `customers`): matched by `id`, else by
+ * `externalRef`; tags by title (Manual customer tags that exist); addresses added when no address
+ * of the customer has the same label, first line, postal code and country.
+ */
+export const ImportedCustomer = t.Object(
+  {
+    id: t.Optional(t.String({ format: 'uuid' })),
+    externalRef: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+    firstName: name,
+    lastName: name,
+    email,
+    phone: t.Optional(phone),
+    status: t.Optional(customerStatus),
+    marketingOptIn: t.Optional(t.Boolean()),
+    notes: t.Optional(t.String({ maxLength: 10_000 })),
+    company: t.Optional(t.String({ maxLength: 200 })),
+    jobTitle: t.Optional(t.String({ maxLength: 200 })),
+    birthDate: t.Optional(calendarDate()),
+    createdAt: t.Optional(t.String({ format: 'date-time', description: 'Kept as given (history).' })),
+    tags: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 100 }), { maxItems: 100 })),
+    addresses: t.Optional(t.Array(CreateAddress, { maxItems: 20 })),
+  },
+  { additionalProperties: false },
+)
+
+export type ImportedCustomerInput = typeof ImportedCustomer.static

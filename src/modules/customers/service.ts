@@ -171,7 +171,7 @@ export function listCustomers(
 
 // Every create and email change checks: prepared once per connection (the unique index on
 // lower(email) answers it).
-const customerIdByEmail = (db: Queryable, email: string) =>
+export const customerIdByEmail = (db: Queryable, email: string) =>
   preparedOn(db, 'customer-id-by-email', () =>
     db
       .select({ id: customers.id })

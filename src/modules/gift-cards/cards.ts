@@ -23,7 +23,7 @@ export const normalizeCode = (code: string): string => code.toUpperCase().replac
 export const codeHashOf = (code: string): string =>
   new Bun.CryptoHasher('sha256').update(normalizeCode(code)).digest('hex')
 
-function checkedCode(code: string, path: string): string {
+export function checkedCode(code: string, path: string): string {
   const display = code.trim().toUpperCase()
   if (!/^[A-Z0-9]{6,64}$/.test(normalizeCode(display))) {
     throw invalid(path, 'a code has 6 to 64 letters or digits (spaces and dashes allowed between them)')
@@ -179,7 +179,16 @@ export interface NewCard extends Omit<CreateGiftCardInput, 'activate' | 'source'
 }
 
 /** Inserts an Inactive card with a zero balance; value arrives only through the ledger. */
-export function insertGiftCard(tx: Queryable, actor: Actor, input: NewCard): GiftCardRow {
+/**
+ * Inserts a card, Inactive with no value. A bulk import passes the card's own id and `createdAt`
+ * and records the write itself (`recordedByCaller`: no entry or event here).
+ */
+export function insertGiftCard(
+  tx: Queryable,
+  actor: Actor,
+  input: NewCard,
+  options: { id?: string; createdAt?: string; recordedByCaller?: boolean } = {},
+): GiftCardRow {
   const code = checkedCode(input.code, 'body/code')
   assertCodeFree(tx, code)
   assertLocation(tx, input.originLocationId, 'body/originLocationId')
@@ -197,7 +206,7 @@ export function insertGiftCard(tx: Queryable, actor: Actor, input: NewCard): Gif
       ...rest,
       ...deliveryState(input),
       ...(customerId === undefined ? {} : { customerId }),
-      id: newId(),
+      id: options.id ?? newId(),
       giftCardNumber: next,
       status: 'Inactive',
       code,
@@ -207,11 +216,12 @@ export function insertGiftCard(tx: Queryable, actor: Actor, input: NewCard): Gif
       originLocationId: originLocationId ?? actor.locationId,
       source: input.source ?? 'manual',
       notifyPurchaserWhenOpened: input.notifyPurchaserWhenOpened ?? false,
-      createdAt: now,
+      createdAt: options.createdAt ?? now,
       updatedAt: now,
     })
     .returning()
     .get()
+  if (options.recordedByCaller) return row
   recordWrite(tx, actor, {
     action: 'gift_card.create',
     entityType: 'gift_card',

@@ -56,4 +56,7 @@ export const giftCardsFamily = family({
 
 // What the other families may use.
 export { createGiftCard, getGiftCardRow } from './cards'
+export { giftCardLedgerExport } from './export'
+export { importGiftCard } from './import'
+export { ImportedGiftCard, type ImportedGiftCardInput } from './model'
 export { adjustGiftCard, redeemGiftCard, voidRedemption } from './operations'

@@ -41,7 +41,8 @@ export interface LedgerResult {
 
 /**
  * Appends one entry to a card's ledger and moves its balance to match. Refuses (409) an entry
- * that would take the balance below zero, so nothing can overdraw a card.
+ * that would take the balance below zero, so nothing can overdraw a card. `recordedByCaller`: the
+ * caller's own audit entry covers it (a bulk import's row), and it emits no event.
  */
 export function appendLedgerEntry(
   tx: Queryable,
@@ -49,6 +50,7 @@ export function appendLedgerEntry(
   cardId: string,
   entry: LedgerEntryInput,
   changes: CardChanges = {},
+  { recordedByCaller = false }: { recordedByCaller?: boolean } = {},
 ): LedgerResult {
   if (!Number.isSafeInteger(entry.amountDelta)) throw invalid('amount', 'amounts are integer cents')
   const card = tx.select().from(giftCards).where(eq(giftCards.id, cardId)).get()
@@ -96,13 +98,14 @@ export function appendLedgerEntry(
     .where(eq(giftCards.id, cardId))
     .returning()
     .get()
-  recordWrite(tx, actor, {
-    action: `gift_card.${entry.entryType}`,
-    entityType: 'gift_card',
-    entityId: cardId,
-    metadata: { transaction, balanceBefore: card.currentBalance, changes },
-    event: { giftCard: presentGiftCard(giftCard), transaction: presentTransaction(transaction) },
-  })
+  if (!recordedByCaller)
+    recordWrite(tx, actor, {
+      action: `gift_card.${entry.entryType}`,
+      entityType: 'gift_card',
+      entityId: cardId,
+      metadata: { transaction, balanceBefore: card.currentBalance, changes },
+      event: { giftCard: presentGiftCard(giftCard), transaction: presentTransaction(transaction) },
+    })
   return { giftCard, transaction, replayed: false }
 }
 

@@ -290,3 +290,27 @@ export const PutGiftCardSettings = t.Object(GiftCardSettings.properties, { addit
 export type CreateGiftCardInput = typeof CreateGiftCard.static
 export type UpdateGiftCardInput = typeof UpdateGiftCard.static
 export type GiftCardSettingsInput = typeof PutGiftCardSettings.static
+
+/**
+ * One gift card of a bulk import (`POST /imports`, kind `gift-cards`): matched by `id`, else by
+ * its code. `balance` is what the card holds now: a new card opens its ledger with it (an
+ * `activate` entry), a known one whose balance differs gets an `adjust` entry for the difference,
+ * so the ledger always sums to the balance.
+ */
+export const ImportedGiftCard = t.Object(
+  {
+    id: t.Optional(t.String({ format: 'uuid' })),
+    code: t.String({ minLength: 1, maxLength: 80 }),
+    balance: money({ description: 'The balance now, in minor units.' }),
+    title: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+    type: t.Optional(giftCardType),
+    recipientName: t.Optional(t.String({ maxLength: 200 })),
+    recipientEmail: t.Optional(t.String({ format: 'email', maxLength: 320 })),
+    notes: t.Optional(t.String({ maxLength: 10_000 })),
+    expiryDate: t.Optional(date),
+    createdAt: t.Optional(t.String({ format: 'date-time', description: 'Kept as given (history).' })),
+  },
+  { additionalProperties: false },
+)
+
+export type ImportedGiftCardInput = typeof ImportedGiftCard.static

@@ -62,6 +62,7 @@ export const laborFamily = family({
 // What the other families may use.
 export { jobAdjustments, staffPermissions, staffPermissionsAt } from './access'
 export { createAssignment } from './assignments'
+export { shiftExport } from './export'
 export { createJob } from './jobs'
 export type { LaborShiftBreakRow, LaborShiftRow } from './schema'
 export { breaksOf, completedShiftsIn, shiftFigures } from './shifts'

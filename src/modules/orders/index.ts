@@ -56,6 +56,7 @@ export const ordersFamily = family({
 
 // What the other families may use.
 export { applyCoupon } from './discounts'
+export { orderExport } from './export'
 export { closeOrder, recordOrderPayment, recordOrderRefund, submitOrder } from './lifecycle'
 export type { OrderView } from './model'
 export { Order, OrderParams } from './model'

@@ -28,5 +28,6 @@ export const paymentsFamily = family({
   ],
 })
 
+export { paymentExport } from './export'
 // What the other families may use.
 export { takeCardPayment, takeLocalPayment } from './take'

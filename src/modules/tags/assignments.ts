@@ -328,3 +328,59 @@ export function assertManualTagIds(
   if (errors.length > 0)
     throw new ApiError('validation_failed', `${errors[0]!.path}: ${errors[0]!.message}`, { errors })
 }
+
+/**
+ * The ids of the Manual tags of `objectType` with these titles (case-insensitive), in the titles'
+ * order, and the titles no Manual tag has (a bulk import names tags by title).
+ */
+export function manualTagIdsByTitle(
+  db: Queryable,
+  objectType: TagObjectType,
+  titles: readonly string[],
+): { ids: string[]; missing: string[] } {
+  const wanted = [...new Set(titles.map((title) => title.toLowerCase()))]
+  if (wanted.length === 0) return { ids: [], missing: [] }
+  const byTitle = new Map(
+    db
+      .select({ id: tags.id, title: tags.title })
+      .from(tags)
+      .where(
+        and(
+          eq(tags.objectType, objectTypes[objectType]),
+          eq(tags.type, 'Manual'),
+          inArray(sql`lower(${tags.title})`, wanted),
+        ),
+      )
+      .all()
+      .map((tag) => [tag.title.toLowerCase(), tag.id]),
+  )
+  const ids: string[] = []
+  const missing: string[] = []
+  for (const title of wanted) {
+    const id = byTitle.get(title)
+    if (id) ids.push(id)
+    else missing.push(title)
+  }
+  return { ids, missing }
+}
+
+/**
+ * Attaches the Manual tags `tagIds` the object does not carry yet, answering those it attached.
+ * For a bulk import: the caller's own audit entry of the imported row names them, and no event
+ * is emitted unless the import asks for events (the caller's).
+ */
+export function attachImportedTags(
+  tx: Queryable,
+  objectType: TagObjectType,
+  objectId: string,
+  tagIds: readonly string[],
+): string[] {
+  const attached: string[] = []
+  for (const tagId of tagIds) {
+    const target = { objectType, objectId }
+    if (isAttached(tx, tagId, target)) continue
+    tx.insert(tagAssignments).values({ tagId, objectType, objectId, createdAt: nowIso() }).run()
+    attached.push(tagId)
+  }
+  return attached
+}

@@ -45,8 +45,10 @@ export const tagsFamily = family({
 // What the other families may use.
 export {
   assertManualTagIds,
+  attachImportedTags,
   attachTag,
   detachTag,
+  manualTagIdsByTitle,
   moveAssignments,
   registerTaggable,
   removeAssignmentsOf,

@@ -24,6 +24,8 @@ export const permissionCatalogue = {
   'customers:read': 'Read customers and their addresses',
   'customers:write': 'Create and change customers, addresses and payment methods',
   'customers:merge': 'Merge customers into one',
+  'data:import':
+    'Import customers, gift cards and other records in bulk from CSV or NDJSON files, and read the imports and their errors',
   'discounts:approve': 'Approve a discount that requires manager approval',
   'events:read':
     'Follow the live event stream (`/events/stream`); each event also needs the read permission of what it carries, where it happened',

@@ -60,7 +60,7 @@ function transportRefusal(request: Request): ApiError | null {
 const jsonContentType = /^application\/([\w.+-]*\+)?json\b/i
 
 /** The body, refused as soon as it (declared or as it arrives) passes the limit: never buffered beyond it. */
-async function readBody(request: Request, maxBodyBytes: number): Promise<Uint8Array> {
+export async function readBody(request: Request, maxBodyBytes: number): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length') ?? 0)
   if (declared > maxBodyBytes) throw tooLarge(maxBodyBytes)
   const chunks: Uint8Array[] = []
@@ -303,4 +303,13 @@ export function httpConventions(options: {
         return problemResponse(apiError, requestId)
       })
   )
+}
+
+/**
+ * Checks a body a route read itself (the fields of a multipart form) as a JSON body is checked:
+ * its shape, then its schema, each refusal naming the field.
+ */
+export function assertBodyChecked(schema: TSchema, value: unknown): void {
+  assertBodyShape(schema, value)
+  assertBodyValid(schema, value, issueMessage)
 }

@@ -141,7 +141,8 @@ export function assertBodyShape(schema: Schema | undefined, value: unknown, path
 
 const checks = new WeakMap<TSchema, TypeCheck<TSchema>>()
 
-function checkOf(schema: TSchema): TypeCheck<TSchema> {
+/** The schema's compiled check, compiled once. */
+export function checkOf(schema: TSchema): TypeCheck<TSchema> {
   let check = checks.get(schema)
   if (!check) {
     check = TypeCompiler.Compile(schema)

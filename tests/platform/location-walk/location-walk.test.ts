@@ -61,6 +61,8 @@ const locationTables: Record<string, string> = {
   webhook_subscriptions:
     'unlocated: legacy webhooks need their permission at every location (x-tenant-wide, walked below); a tables-API subscription is bound to its maker’s locations (tests/modules/webhooks/location-binding.test.ts)',
   customers: 'unlocated: where the customer signed up; any location serves them',
+  data_imports:
+    'unlocated: imports need data:import at every location (x-tenant-wide, walked below); the column is where its records are created',
   club_memberships: 'unlocated: where the member signed up; the club is the business’s, served anywhere',
   product_inventory:
     'unlocated: stock per location of a tenant-wide product, shown with it (a bound caller sets its own only)',

@@ -12,6 +12,7 @@ import { customers } from './customers'
 import { eraReports } from './era-reports'
 import { experiences } from './experiences'
 import { giftCards } from './gift-cards'
+import { imports } from './imports'
 import { ingredients, lowStock, recipes } from './inventory'
 import { laborEmployees, laborJobAssignments, laborJobs } from './labor'
 import { laborShifts } from './labor-shifts'
@@ -61,6 +62,7 @@ export const families: WalkFamily[] = [
   webhookDeadLetters,
   tablesWebhooks,
   credentials,
+  imports,
   partnerRestaurants,
   ...eraReports,
   orders,

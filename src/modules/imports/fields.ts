@@ -1,0 +1,170 @@
+// From a source row (columns or keys, mapped to fields) to the typed record a kind applies: values
+// trimmed and converted by the field's type, empty cells left out, the record checked against the
+// owning family's schema, and any value that looks like a card number refused without a trace.
+import type { TSchema } from '@sinclair/typebox'
+import { invalid } from '../../platform/foundation/problem'
+import { checkOf } from '../../platform/http/request-body'
+import type { SourceValues } from './read'
+
+export type FieldType = 'text' | 'boolean' | 'list' | 'integer'
+
+/** A field of a kind: where it goes in the record (`addresses.0.city`), its type, and usual column names. */
+export interface FieldSpec {
+  path: string
+  type: FieldType
+  aliases: readonly string[]
+  /**
+   * Its values may be long digit strings that pass the Luhn check without being card numbers (a
+   * gift card's code): the card-number check leaves this field alone.
+   */
+  digitsAllowed?: boolean
+}
+
+export interface RowFailure {
+  field: string | null
+  reason: string
+}
+
+/** A column's name as the defaults compare it: lower case, letters and digits only. */
+export const normalized = (column: string) => column.toLowerCase().replace(/[^a-z0-9]/g, '')
+
+/**
+ * Source column → field for a file's columns: the mapping's entries first (400 for a field the
+ * kind does not have, or a column the file lacks when its columns are known), then each field's
+ * own name and usual names. Columns that map to no field are ignored.
+ */
+export function columnFields(
+  fields: Readonly<Record<string, FieldSpec>>,
+  mapping: Readonly<Record<string, string>>,
+  columns: readonly string[] | null,
+): Map<string, string> {
+  const result = new Map<string, string>()
+  for (const [column, field] of Object.entries(mapping)) {
+    if (!Object.hasOwn(fields, field))
+      throw invalid(
+        `body/mapping/${column}`,
+        `"${field}" is not a field of this kind; fields: ${Object.keys(fields).join(', ')}`,
+      )
+    if (columns && !columns.includes(column))
+      throw invalid(`body/mapping/${column}`, 'the file has no such column')
+    result.set(column, field)
+  }
+  const mapped = new Set(result.values())
+  for (const column of columns ?? []) {
+    if (result.has(column)) continue
+    const key = normalized(column)
+    const field = Object.entries(fields).find(
+      ([name, spec]) => !mapped.has(name) && (normalized(name) === key || spec.aliases.includes(key)),
+    )?.[0]
+    if (field) {
+      result.set(column, field)
+      mapped.add(field)
+    }
+  }
+  return result
+}
+
+/** Digits that pass the Luhn check, 13 to 19 of them, with spaces or dashes between. */
+export function looksLikeCardNumber(value: string): boolean {
+  if (!/^[\d -]+$/.test(value)) return false
+  const digits = value.replace(/[ -]/g, '')
+  if (digits.length < 13 || digits.length > 19) return false
+  let sum = 0
+  for (let i = 0; i < digits.length; i++) {
+    let digit = digits.charCodeAt(digits.length - 1 - i) - 48
+    if (i % 2 === 1) {
+      digit *= 2
+      if (digit > 9) digit -= 9
+    }
+    sum += digit
+  }
+  return sum % 10 === 0
+}
+
+const TRUE = new Set(['true', 'yes', 'y', '1'])
+const FALSE = new Set(['false', 'no', 'n', '0'])
+
+function converted(spec: FieldSpec, value: string | number | boolean): unknown {
+  if (spec.type === 'boolean') {
+    if (typeof value === 'boolean') return value
+    const word = String(value).trim().toLowerCase()
+    if (TRUE.has(word)) return true
+    if (FALSE.has(word)) return false
+    throw new Error('expected true or false')
+  }
+  if (spec.type === 'integer') {
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return value
+    if (typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim())) return Number(value.trim())
+    throw new Error('expected a whole number (money in minor units: cents)')
+  }
+  if (spec.type === 'list')
+    return String(value)
+      .split(/[;,]/)
+      .map((item) => item.trim())
+      .filter((item) => item !== '')
+  return String(value).trim()
+}
+
+function place(record: Record<string, unknown>, path: string, value: unknown) {
+  const keys = path.split('.')
+  let node: Record<string, unknown> | unknown[] = record
+  keys.forEach((key, i) => {
+    const last = i === keys.length - 1
+    const at = node as Record<string, unknown>
+    if (last) at[key] = value
+    else {
+      at[key] ??= /^\d+$/.test(keys[i + 1] ?? '') ? [] : {}
+      node = at[key] as Record<string, unknown>
+    }
+  })
+}
+
+/**
+ * The record of one row, or why the row fails. Every cell is looked at for a card number, mapped
+ * or not: such a row fails naming its column, and the number goes nowhere.
+ */
+export function recordOf<T>(
+  values: SourceValues,
+  columns: ReadonlyMap<string, string>,
+  fields: Readonly<Record<string, FieldSpec>>,
+  schema: TSchema,
+  complete: (record: Record<string, unknown>) => void = () => {},
+): { record: T } | { failure: RowFailure } {
+  const record: Record<string, unknown> = {}
+  for (const [column, value] of Object.entries(values)) {
+    const field = columns.get(column)
+    const digitsAllowed = field !== undefined && fields[field]?.digitsAllowed === true
+    if (typeof value === 'string' && !digitsAllowed && looksLikeCardNumber(value.trim()))
+      return {
+        failure: {
+          field: columns.get(column) ?? column,
+          reason:
+            'looks like a card number: send saved cards as provider references (customer and payment-method ids), never card numbers',
+        },
+      }
+    if (!field || value === null || value === '') continue
+    const spec = fields[field]!
+    try {
+      const typed = converted(spec, value)
+      if (typed === '' || (Array.isArray(typed) && typed.length === 0)) continue
+      place(record, spec.path, typed)
+    } catch (error) {
+      return { failure: { field, reason: (error as Error).message } }
+    }
+  }
+  complete(record)
+  const check = checkOf(schema)
+  if (check.Check(record)) return { record: record as T }
+  const first = check.Errors(record).First()
+  const path = first?.path.replace(/^\//, '').replaceAll('/', '.') ?? ''
+  const field =
+    Object.entries(fields).find(([, spec]) => spec.path === path)?.[0] ??
+    (path === '' ? null : path.replace(/\.\d+\./g, '.'))
+  const missing = first && first.value === undefined
+  return {
+    failure: {
+      field,
+      reason: missing ? 'is required' : (first?.message ?? 'is not valid').slice(0, 200),
+    },
+  }
+}

@@ -1,0 +1,110 @@
+// Streaming exports: a family answers its records a page at a time (keyset pages, each read on its
+// own snapshot), and the stream asks for the next page only when the client has taken the last, so
+// memory holds one page whatever the size. CSV through csv-stringify, or NDJSON.
+import { stringify } from 'csv-stringify/sync'
+import { and, eq, gt, or, type SQL } from 'drizzle-orm'
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
+import type { LocationScope } from '../auth/location-scope'
+import type { Queryable } from '../tenancy/transaction'
+
+export type ExportValue = string | number | boolean | null
+export type ExportRow = Record<string, ExportValue>
+export type ExportFormat = 'csv' | 'ndjson'
+
+export interface ExportQuery {
+  /** Records from this instant (inclusive) to `to` (exclusive), by the family's own time. */
+  from?: string
+  to?: string
+  locations: LocationScope
+  /** Where the previous page stopped (the page's `next`); null for the first page. */
+  after: string | null
+  limit: number
+}
+
+export interface ExportPage {
+  rows: ExportRow[]
+  /** The cursor of the next page; null after the last. */
+  next: string | null
+}
+
+/** What a family exports: its columns, in order, and its pages. */
+export interface ExportSource {
+  columns: readonly string[]
+  page(db: Queryable, query: ExportQuery): ExportPage
+}
+
+/** The cursor after a row of a page ordered by (time, id). */
+export const keysetCursor = (time: string, id: string): string => JSON.stringify([time, id])
+
+/** The rows after the cursor's, in (time, id) order; no condition for the first page. */
+export function keysetAfter(time: SQLiteColumn, id: SQLiteColumn, after: string | null): SQL | undefined {
+  if (after === null) return undefined
+  const [at, key] = JSON.parse(after) as [string, string]
+  return or(gt(time, at), and(eq(time, at), gt(id, key)))
+}
+
+/** Rows per page: a page is read at once, between two sends to the client. */
+export const EXPORT_PAGE_ROWS = 500
+
+/**
+ * A spreadsheet runs a cell that starts with = + - @ (or a tab or carriage return) as a formula:
+ * such text gets a leading apostrophe (OWASP's CSV injection advice). Numbers stay numbers.
+ */
+const defused = (value: ExportValue): ExportValue =>
+  typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value
+
+function encode(
+  rows: ExportRow[],
+  columns: readonly string[],
+  format: ExportFormat,
+  header: boolean,
+): string {
+  if (format === 'ndjson') return rows.map((row) => `${JSON.stringify(row)}\n`).join('')
+  const records = rows.map((row) => columns.map((column) => defused(row[column] ?? null)))
+  return stringify(header ? [columns as string[], ...records] : records, {
+    cast: { boolean: (value) => (value ? 'true' : 'false') },
+  })
+}
+
+/**
+ * The export as a byte stream: `read` answers a page (the family's, on a connection held for the
+ * stream); `done` runs once when the stream ends or the client goes away.
+ */
+export function exportStream(
+  source: ExportSource,
+  format: ExportFormat,
+  read: (after: string | null) => ExportPage,
+  done: () => void,
+): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder()
+  let after: string | null = null
+  let first = true
+  let finished = false
+  const finish = () => {
+    if (finished) return
+    finished = true
+    done()
+  }
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        try {
+          const page = read(after)
+          const text = encode(page.rows, source.columns, format, first)
+          first = false
+          if (text) controller.enqueue(bytes.encode(text))
+          after = page.next
+          if (page.next === null) {
+            controller.close()
+            finish()
+          }
+        } catch (error) {
+          finish()
+          controller.error(error)
+        }
+      },
+      cancel: finish,
+    },
+    { highWaterMark: 1 },
+  )
+}

@@ -1,0 +1,54 @@
+// Uploading an import file as a multipart form, and following the import to its end.
+import { IMPORTS_JOB } from '../../../src/modules/imports/jobs'
+import type { StaffFixture, TenantFixture, TestApp, TestResponse } from '../../harness'
+
+export interface UploadOptions {
+  as?: StaffFixture | null
+  tenant?: TenantFixture
+  fileName?: string
+  fileType?: string
+  headers?: Record<string, string>
+}
+
+export async function upload(
+  t: TestApp,
+  file: string | Uint8Array,
+  fields: Record<string, string>,
+  options: UploadOptions = {},
+): Promise<TestResponse> {
+  const form = new FormData()
+  form.set(
+    'file',
+    new File([file], options.fileName ?? 'customers.csv', { type: options.fileType ?? 'text/csv' }),
+  )
+  for (const [name, value] of Object.entries(fields)) form.set(name, value)
+  const headers = new Headers(options.headers)
+  const as = options.as === undefined ? t.tenant.owner : options.as
+  if (as) headers.set('authorization', `Bearer ${as.token}`)
+  headers.set('x-tenant-id', (options.tenant ?? t.tenant).id)
+  const response = await t.app.handle(
+    new Request('http://localhost/imports', { method: 'POST', headers, body: form }),
+  )
+  const text = await response.text()
+  let body: any = text
+  try {
+    body = JSON.parse(text)
+  } catch {}
+  return { status: response.status, headers: response.headers, body, text }
+}
+
+/** Uploads, works the import to its end, and answers its final state. */
+export async function imported(
+  t: TestApp,
+  file: string | Uint8Array,
+  fields: Record<string, string>,
+  options: UploadOptions = {},
+) {
+  const res = await upload(t, file, fields, options)
+  if (res.status !== 202) throw new Error(`upload: ${res.status} ${res.text}`)
+  await t.platform.jobs.runNow(IMPORTS_JOB)
+  const done = await t.request('GET', `/imports/${res.body.id}`, { tenant: options.tenant })
+  return done.body
+}
+
+export const csv = (rows: string[][]) => `${rows.map((row) => row.join(',')).join('\n')}\n`

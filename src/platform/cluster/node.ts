@@ -114,7 +114,10 @@ export class ClusterNode {
   private reconcileAgain = false
   private timers: ReturnType<typeof setInterval>[] = []
   private reloadTimer: ReturnType<typeof setTimeout> | null = null
-  /** When a request last waited for the tenant to be restored here or elsewhere: restored first. */
+  /**
+   * When a request for the tenant last came through this node for another owner, or waited for
+   * it: if its owner dies, the tenants clients were using come back first.
+   */
   private readonly wanted = new Map<string, number>()
   private restoresRunning = 0
   private readonly restoreQueue: { id: string; start: () => void }[] = []
@@ -252,10 +255,8 @@ export class ClusterNode {
       return { kind: 'wait', reason: local ? `tenant is ${local.state}` : 'tenant is being restored' }
     }
     const node = this.directory.nodes.get(record.owner)
-    if (!node) {
-      this.wanted.set(record.tenant.id, Date.now())
-      return { kind: 'wait', reason: `owner ${record.owner} is gone; failing over` }
-    }
+    this.wanted.set(record.tenant.id, Date.now())
+    if (!node) return { kind: 'wait', reason: `owner ${record.owner} is gone; failing over` }
     return { kind: 'remote', node: node.id, url: node.url }
   }
 

@@ -451,12 +451,20 @@ export class ClusterNode {
       claimedFrom: from,
     }
     const claimingAt = Date.now()
-    const revision = await swapTenantRecord(this.etcd, this.settings.prefix, current, next)
-    if (revision === null) return
-    const claimedAt = Date.now()
-    this.deps.log.warn('cluster: claimed a tenant of a departed node', { tenant: next.tenant.slug, from })
-    this.directory.wrote(next, revision)
-    if (!(await this.bringUp(id))) return
+    // The restore's turn is taken before the claim, in the order claimOrphans asks: claims land in
+    // any order, and the tenant clients are using would otherwise wait behind the first to land.
+    const done = await this.restoreSlot(id)
+    let claimedAt = 0
+    try {
+      const revision = await swapTenantRecord(this.etcd, this.settings.prefix, current, next)
+      if (revision === null) return
+      claimedAt = Date.now()
+      this.deps.log.warn('cluster: claimed a tenant of a departed node', { tenant: next.tenant.slug, from })
+      this.directory.wrote(next, revision)
+      if (!(await this.bringUp(id, true))) return
+    } finally {
+      done()
+    }
     const servingAt = Date.now()
     // Where the recovery time goes after the lease expired (README "Several nodes", Measured).
     this.deps.log.info('cluster: failover timings', {
@@ -480,10 +488,11 @@ export class ClusterNode {
   }
 
   /**
-   * Restores the tenant from its replica and serves it; tried again until it works or is moot
-   * (false), or until the replica turns out to hold nothing: then the tenant is marked lost.
+   * Restores the tenant from its replica and serves it (in its turn among PARALLEL_RESTORES, unless
+   * the caller took it); tried again until it works or is moot (false), or until the replica turns
+   * out to hold nothing that restores: then the tenant is marked lost.
    */
-  private async bringUp(id: string): Promise<boolean> {
+  private async bringUp(id: string, turnTaken = false): Promise<boolean> {
     for (;;) {
       const current = this.directory.tenants.get(id)
       const record = current?.value
@@ -494,7 +503,7 @@ export class ClusterNode {
         const createdHere =
           record.epoch === 1 && findTenantById(this.deps.control, id) && this.hasDatabase(id)
         if (!createdHere) {
-          const done = await this.restoreSlot(id)
+          const done = turnTaken ? () => {} : await this.restoreSlot(id)
           try {
             await this.restore(record)
           } finally {

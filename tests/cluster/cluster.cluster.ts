@@ -604,8 +604,13 @@ describe('a cluster of nodes', () => {
       body: { slug: 'after-lost', name: 'After', owner: { subject: OWNER, email: OWNER } },
     })
     expect(after.status).toBe(201)
+    // Each node learns of it through its etcd watch, a moment later.
     for (const node of live())
-      expect((await call(node, 'GET', '/locations', { token: staff, slug: 'after-lost' })).status).toBe(200)
+      await waitFor(
+        `${node.id} to serve after-lost`,
+        async () =>
+          (await call(node, 'GET', '/locations', { token: staff, slug: 'after-lost' })).status === 200,
+      )
     for (const node of live())
       expect(await lostIn(node)).toMatchObject({
         owner: marked.owner,

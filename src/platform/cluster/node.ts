@@ -429,8 +429,18 @@ export class ClusterNode {
   }
 
   private async claim(id: string): Promise<void> {
-    const current = this.directory.tenants.get(id)
-    if (!current || this.directory.nodes.has(current.value.owner)) return
+    const departed = () => {
+      const current = this.directory.tenants.get(id)
+      return current && !this.directory.nodes.has(current.value.owner) ? current : undefined
+    }
+    if (!departed()) return
+    const claimingAt = Date.now()
+    // The restore's turn is taken before the claim: claims land in any order, and a tenant in use
+    // whose claim lands last must still go before the others.
+    const done = await this.restoreSlot(id)
+    // Read again after the wait: its owner may be back (a node cut off from etcd joins again).
+    const current = departed()
+    if (!current) return done()
     const from = current.value.owner
     const detectedAt = this.directory.departedAt.get(from) ?? Date.now()
     const next: TenantRecord = {
@@ -443,10 +453,6 @@ export class ClusterNode {
       lost: undefined,
       claimedFrom: from,
     }
-    const claimingAt = Date.now()
-    // The restore's turn is taken before the claim: claims land in any order, and a tenant in use
-    // whose claim lands last must still go before the others.
-    const done = await this.restoreSlot(id)
     let claimedAt = 0
     try {
       const revision = await swapTenantRecord(this.etcd, this.settings.prefix, current, next)

@@ -14781,6 +14781,12 @@ export interface components {
                 updatedAt: string;
                 /** @description Several nodes: the node that owns it (every tenant of the cluster is listed). null on one node. */
                 node: string | null;
+                /** @description Several nodes: its node died and no replica of it restores, so it is not served (503) until another failover finds one; delete it to free the slug. null when served, and on one node. */
+                lost: {
+                    /** Format: date-time */
+                    at: string;
+                    reason: string;
+                } | null;
             }[];
             page: {
                 total: number;

@@ -254,6 +254,38 @@ describe.if(litestream !== null)('litestream replica', () => {
     expect(vendorNames(path)).toEqual(['Alder', 'Birch', 'Later'])
   }, 30_000)
 
+  test('a replica whose newest point does not verify: the newest earlier point that does is restored', async () => {
+    const { t, backupDir } = await appWithVendors(['Alder', 'Birch'])
+    cleanups.push(() => t.close())
+    const replicaUrl = `file://${join(backupDir, 'replica')}`
+    const path = tenantDatabasePath(t.dataDir, t.tenant.id)
+    const supervisor = replicatorOf(t, replicaUrl)
+    supervisor.start()
+    cleanups.push(() => supervisor.stop())
+    const uploaded = supervisor.follow(path, 20_000)
+    await uploaded()
+    const sqlite = t.tenant.db.$client
+    const entries = (sqlite.query('SELECT count(*) AS n FROM audit_entries').get() as { n: number }).n
+    // Restores pick points by whole seconds: the bad write goes two seconds after the good ones.
+    await Bun.sleep(2100)
+    // An entry that breaks the audit chain (a copy of the last one, its hashes unchanged), as a
+    // replica restoring corrupt would: the newest point fails verification.
+    const columns = (sqlite.query('PRAGMA table_info(audit_entries)').all() as { name: string }[]).map(
+      (c) => c.name,
+    )
+    const values = columns.map((c) => (c === 'id' ? "'forged'" : c === 'seq' ? 'seq + 1' : `"${c}"`))
+    sqlite.run(
+      `INSERT INTO audit_entries (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${values.join(', ')} FROM audit_entries ORDER BY seq DESC LIMIT 1`,
+    )
+    await uploaded()
+    await supervisor.stop()
+
+    loseTenant(t)
+    const report = await restoreTenant(fromReplica(t, backupDir, replicaUrl))
+    expect(report.auditEntries).toBe(entries)
+    expect(vendorNames(path)).toEqual(['Alder', 'Birch'])
+  }, 30_000)
+
   test('two generations last written in the same second: the one holding the newer writes is restored', async () => {
     const { t, backupDir } = await appWithVendors(['Alder'])
     cleanups.push(() => t.close())

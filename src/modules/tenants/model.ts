@@ -123,6 +123,15 @@ export const TenantList = t.Object({
               'Several nodes: the node that owns it (every tenant of the cluster is listed). null on one node.',
           }),
         ),
+        lost: t.Nullable(
+          t.Object(
+            { at: dateTime, reason: t.String() },
+            {
+              description:
+                'Several nodes: its node died and no replica of it restores, so it is not served (503) until another failover finds one; delete it to free the slug. null when served, and on one node.',
+            },
+          ),
+        ),
       }),
     ]),
   ),

@@ -226,14 +226,14 @@ export function listTenantsPage(
     .offset(offsetOf(query))
     .all()
   return {
-    tenants: rows.map((row) => ({ ...presentTenant(row), node: null })),
+    tenants: rows.map((row) => ({ ...presentTenant(row), node: null, lost: null })),
     page: { total, page: query.page, limit: query.limit },
   }
 }
 
 /** Several nodes: every tenant of the cluster as etcd has it, with the node that owns it. */
 function clusterTenantsPage(
-  records: { tenant: Tenant; owner: string }[],
+  records: { tenant: Tenant; owner: string; lost?: { at: string; reason: string } }[],
   query: { q?: string; status?: TenantStatus } & PageRequest,
 ) {
   const needle = query.q?.toLowerCase()
@@ -246,7 +246,11 @@ function clusterTenantsPage(
     .sort((a, b) => a.tenant.slug.localeCompare(b.tenant.slug))
   const page = matching.slice(offsetOf(query), offsetOf(query) + query.limit)
   return {
-    tenants: page.map(({ tenant, owner }) => ({ ...presentTenant(tenant), node: owner })),
+    tenants: page.map(({ tenant, owner, lost }) => ({
+      ...presentTenant(tenant),
+      node: owner,
+      lost: lost ?? null,
+    })),
     page: { total: matching.length, page: query.page, limit: query.limit },
   }
 }

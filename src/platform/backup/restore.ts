@@ -101,26 +101,29 @@ async function runLitestream(binary: string, args: string[]): Promise<string> {
 }
 
 /** `litestream generations` output: a header, then name, generation, lag, start and end per line. */
-export function parseGenerations(output: string): { generation: string; end: string }[] {
+export function parseGenerations(output: string): { generation: string; start: string; end: string }[] {
   return output
     .trim()
     .split('\n')
     .slice(1)
     .map((line) => line.trim().split(/\s+/))
     .filter((fields) => fields.length >= 5)
-    .map((fields) => ({ generation: fields[1]!, end: fields[4]! }))
+    .map((fields) => ({ generation: fields[1]!, start: fields[3]!, end: fields[4]! }))
 }
 
-/**
- * Restores the replica as it is into `output`, unverified; answers the replica URL.
- *
- * Without a point in time, the generation written last. Litestream 0.3 picks it by the
- * modification times S3 lists, which are whole seconds: two generations last written within the
- * same second (a tenant handed to another node, or Litestream restarted, in that second) tie, and
- * Litestream takes the first by name, which may be the stale one. A tie is settled here by the
- * newest write each generation holds.
- */
-export async function fetchFromReplica(options: RestoreOptions, output: string): Promise<string> {
+/** Litestream run against the tenant's replica through a config naming it (see fetchFromReplica). */
+interface ReplicaAccess {
+  /** `litestream restore` of the replica into `to`: of one generation, up to a time, if given. */
+  restore(to: string, at?: { generation?: string; timestamp?: Date }): Promise<void>
+  /** The generations the replica holds. */
+  generations(): Promise<{ generation: string; start: string; end: string }[]>
+}
+
+async function withReplica<T>(
+  options: RestoreOptions,
+  output: string,
+  use: (replica: ReplicaAccess) => Promise<T>,
+): Promise<T> {
   const { replicaUrl, litestreamBin } = options
   if (!replicaUrl) throw new RestoreError('LITESTREAM_REPLICA_URL is not set: there is no replica')
   if (!litestreamBin) throw new RestoreError('no Litestream binary (set LITESTREAM_BIN)')
@@ -136,47 +139,104 @@ export async function fetchFromReplica(options: RestoreOptions, output: string):
       mode: 0o600,
     },
   )
-  const restore = async (to: string, generation?: string) => {
-    const args = ['restore', '-config', configPath, '-o', to]
-    if (options.timestamp) args.push('-timestamp', options.timestamp.toISOString())
-    if (generation) args.push('-generation', generation)
-    await runLitestream(litestreamBin, [...args, probe])
-    if (!existsSync(to)) throw new RestoreError(`litestream restore wrote nothing to ${to}`)
-  }
   try {
-    if (options.timestamp) {
-      await restore(output)
-      return replicaUrlFor(replicaUrl, options.tenant.id)
-    }
-    writeFileSync(probe, '')
-    const listed = parseGenerations(
-      await runLitestream(litestreamBin, ['generations', '-config', configPath, probe]),
-    )
-    if (listed.length === 0)
-      throw new NoReplicaError(`the replica holds no backup of tenant ${options.tenant.slug}`)
-    const newest = listed.reduce((latest, { end }) => (end > latest ? end : latest), '')
-    const tied = listed.filter(({ end }) => end === newest).map(({ generation }) => generation)
-    if (tied.length <= 1) await restore(output, tied[0])
-    else {
-      let best: { path: string; mark: number } | null = null
-      for (const generation of tied) {
-        const path = `${output}.${generation}`
-        await restore(path, generation)
-        const mark = readDatabase(path, writeMark)
-        if (best && best.mark >= mark) removeDatabaseFiles(path)
-        else {
-          if (best) removeDatabaseFiles(best.path)
-          best = { path, mark }
-        }
-      }
-      renameSync(best!.path, output)
-      removeDatabaseFiles(best!.path)
-    }
+    return await use({
+      async restore(to, at = {}) {
+        const args = ['restore', '-config', configPath, '-o', to]
+        const timestamp = at.timestamp ?? options.timestamp
+        if (timestamp) args.push('-timestamp', timestamp.toISOString())
+        if (at.generation) args.push('-generation', at.generation)
+        await runLitestream(litestreamBin, [...args, probe])
+        if (!existsSync(to)) throw new RestoreError(`litestream restore wrote nothing to ${to}`)
+      },
+      async generations() {
+        writeFileSync(probe, '')
+        return parseGenerations(
+          await runLitestream(litestreamBin, ['generations', '-config', configPath, probe]),
+        )
+      },
+    })
   } finally {
     rmSync(configPath, { force: true })
     rmSync(probe, { force: true })
   }
-  return replicaUrlFor(replicaUrl, options.tenant.id)
+}
+
+/** The generations written last (several when they tie), or NoReplicaError. */
+async function newestGenerations(options: RestoreOptions, replica: ReplicaAccess) {
+  const listed = await replica.generations()
+  if (listed.length === 0)
+    throw new NoReplicaError(`the replica holds no backup of tenant ${options.tenant.slug}`)
+  const newest = listed.reduce((latest, { end }) => (end > latest ? end : latest), '')
+  return listed.filter(({ end }) => end === newest)
+}
+
+/**
+ * Restores the replica as it is into `output`, unverified; answers the replica URL.
+ *
+ * Without a point in time, the generation written last. Litestream 0.3 picks it by the
+ * modification times S3 lists, which are whole seconds: two generations last written within the
+ * same second (a tenant handed to another node, or Litestream restarted, in that second) tie, and
+ * Litestream takes the first by name, which may be the stale one. A tie is settled here by the
+ * newest write each generation holds.
+ */
+export async function fetchFromReplica(options: RestoreOptions, output: string): Promise<string> {
+  await withReplica(options, output, async (replica) => {
+    if (options.timestamp) return replica.restore(output)
+    const tied = (await newestGenerations(options, replica)).map(({ generation }) => generation)
+    if (tied.length <= 1) return replica.restore(output, { generation: tied[0] })
+    let best: { path: string; mark: number } | null = null
+    for (const generation of tied) {
+      const path = `${output}.${generation}`
+      await replica.restore(path, { generation })
+      const mark = readDatabase(path, writeMark)
+      if (best && best.mark >= mark) removeDatabaseFiles(path)
+      else {
+        if (best) removeDatabaseFiles(best.path)
+        best = { path, mark }
+      }
+    }
+    renameSync(best!.path, output)
+    removeDatabaseFiles(best!.path)
+  })
+  return replicaUrlFor(options.replicaUrl!, options.tenant.id)
+}
+
+/** How many seconds back from its newest point a restore looks for a copy that verifies. */
+const SOUND_POINT_SECONDS = 30
+
+/** A replica none of whose points within SOUND_POINT_SECONDS of its newest verifies. */
+export class UnsoundReplicaError extends NoReplicaError {}
+
+/**
+ * The replica's newest copy failed verification (Litestream 0.3.13 can upload a generation whose
+ * newest point restores corrupt: benbjohnson/litestream#582). Restoring it again gives the same
+ * copy, so rather than retry it for ever, the newest earlier point in time that verifies is
+ * restored, a second at a time back from the newest, within the generation written last.
+ */
+async function soundEarlierPoint(
+  options: RestoreOptions,
+  output: string,
+  unsound: unknown,
+): Promise<ReturnType<typeof verify>> {
+  return withReplica(options, output, async (replica) => {
+    const [newest] = await newestGenerations(options, replica)
+    const start = Date.parse(newest!.start)
+    const end = Date.parse(newest!.end)
+    for (let back = 1; back <= SOUND_POINT_SECONDS && end - back * 1000 >= start; back++) {
+      removeDatabaseFiles(output)
+      const timestamp = new Date(end - back * 1000)
+      try {
+        await replica.restore(output, { generation: newest!.generation, timestamp })
+        return verify(output)
+      } catch {
+        // Not this point either: one second further back.
+      }
+    }
+    throw new UnsoundReplicaError(
+      `the replica of tenant ${options.tenant.slug} restores unsound (${unsound instanceof Error ? unsound.message : unsound}), and no point in the ${SOUND_POINT_SECONDS} s before its newest verifies`,
+    )
+  })
 }
 
 function fetchFromSnapshot(options: RestoreOptions, output: string): string {
@@ -243,7 +303,13 @@ export async function restoreTenant(options: RestoreOptions): Promise<RestoreRep
       options.from === 'replica'
         ? await fetchFromReplica(options, staging)
         : fetchFromSnapshot(options, staging)
-    const checked = verify(staging)
+    let checked: ReturnType<typeof verify>
+    try {
+      checked = verify(staging)
+    } catch (error) {
+      if (options.from !== 'replica' || options.timestamp) throw error
+      checked = await soundEarlierPoint(options, staging, error)
+    }
     removeDatabaseFiles(target)
     renameSync(staging, target)
     return {

@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import type { Config } from '../../config'
 import { resolveLitestreamBinary } from '../backup/litestream'
-import { fetchFromReplica, readDatabase, restoreTenant, writeMark } from '../backup/restore'
+import { checkIntegrity, fetchFromReplica, readDatabase, restoreTenant, writeMark } from '../backup/restore'
 import { tenantDatabasePath } from '../tenancy/databases'
 import type { Tenant } from '../tenancy/tenants'
 
@@ -47,7 +47,10 @@ export async function restoreFromReplica(config: Config, tenant: Tenant, mark: n
 
 /**
  * Reads the replica back until it holds every write up to `mark`; between two reads, `nextUpload`
- * waits for Litestream's next upload of the tenant (and throws when there will be none).
+ * waits for Litestream's next upload of the tenant (and throws when there will be none). A copy
+ * holding the mark must also pass `integrity_check`: Litestream 0.3.13 can upload a replica that
+ * restores corrupt (README "Several nodes"), and the target would have nothing sound to serve
+ * while the source still holds every write; the move fails instead, and the source serves on.
  */
 export async function awaitReplica(
   config: Config,
@@ -64,7 +67,14 @@ export async function awaitReplica(
         .catch((error) => {
           throw new Error(`reading the replica back: ${error instanceof Error ? error.message : error}`)
         })
-      if (held >= mark) return
+      if (held >= mark) {
+        try {
+          readDatabase(copy, checkIntegrity)
+        } catch (error) {
+          throw new Error(`the replica restores unsound: ${error instanceof Error ? error.message : error}`)
+        }
+        return
+      }
       await nextUpload().catch((error) => {
         throw new Error(`the replica holds writes up to ${held} of ${mark}: ${error.message}`)
       })

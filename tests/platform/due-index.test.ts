@@ -9,6 +9,7 @@ import { DELIVERY_JOB } from '../../src/platform/events/worker'
 import type { DueWorkSource } from '../../src/platform/jobs/due-index'
 import { forEachDueTenant } from '../../src/platform/jobs/tenants'
 import type { Platform } from '../../src/platform/platform'
+import { checkpointsIdle } from '../../src/platform/tenancy/checkpoints'
 import type { Db } from '../../src/platform/tenancy/databases'
 import { createTenant } from '../../src/platform/tenancy/tenants'
 import { commitsPending, inWriteTransaction } from '../../src/platform/tenancy/transaction'
@@ -42,11 +43,13 @@ async function run(platform: Platform, source = versionDue) {
 
 /**
  * As `serve` stops (platform.shutdown): running jobs finish, the last turn's writes commit, then
- * everything closes. Closing with a job still writing leaves that tenant's file newer than its
- * answers, and the next process rightly visits it again.
+ * everything closes; and the process's last WAL checkpoints are done (a worker thread's, rounds of
+ * 100 ms), as they are before the process exits. A checkpoint landing after the test has dated a
+ * file (below) would date it again, to now.
  */
 async function closeCleanly() {
   await t.platform.shutdown()
+  while (!checkpointsIdle()) await Bun.sleep(5)
 }
 
 /** A new process over the same data directory. */

@@ -255,8 +255,12 @@ export class LitestreamSupervisor {
     const tracked = line.fields.db ? this.tracked.get(line.fields.db) : undefined
     if (!tracked) return
     const now = Date.now()
-    if (line.msg === 'write wal segment') tracked.uploadStartedAt = now
-    else if (line.msg === 'wal segment written') {
+    // A snapshot is an upload too: one holds every write before it began. Litestream writes one
+    // for a new generation (it clears the generation when, restarted, it cannot find its place in
+    // the WAL), and the writes it holds are not uploaded again as WAL segments: counting only
+    // those left a database written just before its shard restarted "behind" until its next write.
+    if (line.msg === 'write wal segment' || line.msg === 'write snapshot') tracked.uploadStartedAt = now
+    else if (line.msg === 'wal segment written' || line.msg === 'snapshot written') {
       // Writes made before the upload began are taken to be in it. One Litestream had not copied
       // from the WAL yet is uploaded by its next sync, which corrects this within the interval.
       const began = tracked.uploadStartedAt ?? now

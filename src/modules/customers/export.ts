@@ -1,12 +1,12 @@
 // The customers export (`GET /exports/customers`): one row per customer, with its tags and its
 // first address, by creation time. Customers belong to no location: every caller with
 // customers:read exports them all.
-import { and, asc, gte, inArray, lt } from 'drizzle-orm'
+import { asc, inArray } from 'drizzle-orm'
 import {
   type ExportQuery,
   type ExportSource,
-  keysetAfter,
   keysetCursor,
+  pageCondition,
 } from '../../platform/http/export-stream'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { tagsForMany } from '../tags'
@@ -39,13 +39,7 @@ function page(db: Queryable, query: ExportQuery) {
   const rows = db
     .select()
     .from(customers)
-    .where(
-      and(
-        query.from === undefined ? undefined : gte(customers.createdAt, query.from),
-        query.to === undefined ? undefined : lt(customers.createdAt, query.to),
-        keysetAfter(customers.createdAt, customers.id, query.after),
-      ),
-    )
+    .where(pageCondition(query, customers.createdAt, customers.id))
     .orderBy(asc(customers.createdAt), asc(customers.id))
     .limit(query.limit)
     .all()

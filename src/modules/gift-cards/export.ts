@@ -1,13 +1,13 @@
 // The gift-card ledger export (`GET /exports/gift-card-ledger`): every ledger entry, by the time it
 // occurred (card ids, never codes); a caller bound to some locations sees the entries made there or
 // on cards issued there, as the reports do (reports.ts).
-import { and, asc, gte, lt, or } from 'drizzle-orm'
+import { asc, or } from 'drizzle-orm'
 import { scopeCondition } from '../../platform/auth/location-scope'
 import {
   type ExportQuery,
   type ExportSource,
-  keysetAfter,
   keysetCursor,
+  pageCondition,
 } from '../../platform/http/export-stream'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { giftCardTransactions } from './schema'
@@ -36,16 +36,16 @@ function page(db: Queryable, query: ExportQuery) {
     .select()
     .from(T)
     .where(
-      and(
-        query.from === undefined ? undefined : gte(T.occurredAt, query.from),
-        query.to === undefined ? undefined : lt(T.occurredAt, query.to),
+      pageCondition(
+        query,
+        T.occurredAt,
+        T.id,
         query.locations.all
           ? undefined
           : or(
               scopeCondition(query.locations, T.transactionLocationId),
               scopeCondition(query.locations, T.originLocationId),
             ),
-        keysetAfter(T.occurredAt, T.id, query.after),
       ),
     )
     .orderBy(asc(T.occurredAt), asc(T.id))

@@ -1,12 +1,12 @@
 // The shifts export (`GET /exports/shifts`): one row per shift, by clock-in time, at the caller's
 // locations.
-import { and, asc, gte, lt } from 'drizzle-orm'
+import { asc } from 'drizzle-orm'
 import { scopeCondition } from '../../platform/auth/location-scope'
 import {
   type ExportQuery,
   type ExportSource,
-  keysetAfter,
   keysetCursor,
+  pageCondition,
 } from '../../platform/http/export-stream'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { laborShifts } from './schema'
@@ -29,11 +29,11 @@ function page(db: Queryable, query: ExportQuery) {
     .select()
     .from(laborShifts)
     .where(
-      and(
-        query.from === undefined ? undefined : gte(laborShifts.clockInAt, query.from),
-        query.to === undefined ? undefined : lt(laborShifts.clockInAt, query.to),
+      pageCondition(
+        query,
+        laborShifts.clockInAt,
+        laborShifts.id,
         scopeCondition(query.locations, laborShifts.locationId),
-        keysetAfter(laborShifts.clockInAt, laborShifts.id, query.after),
       ),
     )
     .orderBy(asc(laborShifts.clockInAt), asc(laborShifts.id))

@@ -1,14 +1,14 @@
 // The orders export (`GET /exports/orders`): one row per line item, each carrying its order's
 // numbers and totals (an order without lines is one row with empty line columns), by the order's
 // creation time, at the caller's locations. Money in minor units, as everywhere.
-import { and, asc, gte, inArray, lt } from 'drizzle-orm'
+import { asc, inArray } from 'drizzle-orm'
 import { scopeCondition } from '../../platform/auth/location-scope'
 import {
   type ExportQuery,
   type ExportRow,
   type ExportSource,
-  keysetAfter,
   keysetCursor,
+  pageCondition,
 } from '../../platform/http/export-stream'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { type OrderLineRow, orderLines, orders } from './schema'
@@ -75,12 +75,7 @@ function page(db: Queryable, query: ExportQuery) {
     .select()
     .from(orders)
     .where(
-      and(
-        query.from === undefined ? undefined : gte(orders.createdAt, query.from),
-        query.to === undefined ? undefined : lt(orders.createdAt, query.to),
-        scopeCondition(query.locations, orders.locationId),
-        keysetAfter(orders.createdAt, orders.id, query.after),
-      ),
+      pageCondition(query, orders.createdAt, orders.id, scopeCondition(query.locations, orders.locationId)),
     )
     .orderBy(asc(orders.createdAt), asc(orders.id))
     .limit(limit)

@@ -1,12 +1,12 @@
 // The payments export (`GET /exports/payments`): one row per payment, by creation time, at the
 // caller's locations. Money in minor units.
-import { and, asc, gte, lt } from 'drizzle-orm'
+import { asc } from 'drizzle-orm'
 import { scopeCondition } from '../../platform/auth/location-scope'
 import {
   type ExportQuery,
   type ExportSource,
-  keysetAfter,
   keysetCursor,
+  pageCondition,
 } from '../../platform/http/export-stream'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { paymentIntents } from './schema'
@@ -40,11 +40,11 @@ function page(db: Queryable, query: ExportQuery) {
     .select()
     .from(paymentIntents)
     .where(
-      and(
-        query.from === undefined ? undefined : gte(paymentIntents.createdAt, query.from),
-        query.to === undefined ? undefined : lt(paymentIntents.createdAt, query.to),
+      pageCondition(
+        query,
+        paymentIntents.createdAt,
+        paymentIntents.id,
         scopeCondition(query.locations, paymentIntents.locationId),
-        keysetAfter(paymentIntents.createdAt, paymentIntents.id, query.after),
       ),
     )
     .orderBy(asc(paymentIntents.createdAt), asc(paymentIntents.id))

@@ -2,7 +2,7 @@
 // own snapshot), and the stream asks for the next page only when the client has taken the last, so
 // memory holds one page whatever the size. CSV through csv-stringify, or NDJSON.
 import { stringify } from 'csv-stringify/sync'
-import { and, eq, gt, or, type SQL } from 'drizzle-orm'
+import { and, eq, gt, gte, lt, or, type SQL } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { LocationScope } from '../auth/location-scope'
 import type { Queryable } from '../tenancy/transaction'
@@ -42,6 +42,23 @@ export function keysetAfter(time: SQLiteColumn, id: SQLiteColumn, after: string 
   const [at, key] = JSON.parse(after) as [string, string]
   return or(gt(time, at), and(eq(time, at), gt(id, key)))
 }
+
+/**
+ * The rows of a page over records ordered by (time, id): in the query's span by `time`, kept by
+ * `within` (the caller's locations), after the cursor.
+ */
+export const pageCondition = (
+  query: ExportQuery,
+  time: SQLiteColumn,
+  id: SQLiteColumn,
+  within?: SQL,
+): SQL | undefined =>
+  and(
+    query.from === undefined ? undefined : gte(time, query.from),
+    query.to === undefined ? undefined : lt(time, query.to),
+    within,
+    keysetAfter(time, id, query.after),
+  )
 
 /** Rows per page: a page is read at once, between two sends to the client. */
 export const EXPORT_PAGE_ROWS = 500

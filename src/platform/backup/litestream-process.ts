@@ -22,8 +22,20 @@ export interface ProcessOptions {
   /** Backoff after an unexpected exit: base * 2^n, capped. */
   backoffMs: { base: number; max: number }
   onLine: (line: LitestreamLine) => void
-  /** After every exit, planned or not, once the process is gone. */
-  onExit: (code: number | null, planned: boolean) => void
+  /** After every exit, planned or not, once the process is gone and its log read to the end. */
+  onExit: (exit: LitestreamExit) => void
+}
+
+export interface LitestreamExit {
+  code: number | null
+  /** We stopped or restarted it. */
+  planned: boolean
+  /**
+   * When it was asked to stop, if it then shut down cleanly (not killed): its final sync copied
+   * each database's WAL and uploaded it, so what was written before then is in the replica for
+   * every database whose close it did not report failing.
+   */
+  cleanStopAskedAt: number | null
 }
 
 /**
@@ -39,6 +51,9 @@ export class LitestreamProcess {
   private stopping = false
   private plannedRestart = false
   private consecutiveFailures = 0
+  /** When the running process was sent SIGTERM; whether it then logged its clean shutdown. */
+  private stopAskedAt: number | null = null
+  private shutDownCleanly = false
   private restartTimer: ReturnType<typeof setTimeout> | null = null
   private config = ''
   /**
@@ -112,12 +127,14 @@ export class LitestreamProcess {
    * killed, so a stuck shutdown cannot hold back the restart for good.
    */
   private terminate(proc: Subprocess): Promise<number> {
+    this.stopAskedAt ??= Date.now()
     proc.kill('SIGTERM')
     const limit = setTimeout(() => {
       this.options.log.warn('litestream did not stop after SIGTERM; killing it', {
         pid: proc.pid,
         afterMs: STOP_LIMIT_MS,
       })
+      this.stopAskedAt = null
       proc.kill('SIGKILL')
     }, STOP_LIMIT_MS)
     return proc.exited.finally(() => clearTimeout(limit))
@@ -144,11 +161,20 @@ export class LitestreamProcess {
       stderr: 'pipe',
     })
     this.process = proc
+    this.stopAskedAt = null
+    this.shutDownCleanly = false
     this.options.log.info('litestream started', { pid: proc.pid, databases: this.paths.length })
-    void forwardLog(proc.stdout, this.options)
-    void forwardLog(proc.stderr, this.options)
+    const onLine = (line: LitestreamLine) => {
+      if (line.msg === 'litestream shut down') this.shutDownCleanly = true
+      this.options.onLine(line)
+    }
+    // Its last lines (each database's close) are read before its exit is told.
+    const logs = Promise.all([
+      forwardLog(proc.stdout, this.options, onLine),
+      forwardLog(proc.stderr, this.options, onLine),
+    ])
     const spawnedAt = Date.now()
-    void proc.exited.then((code) => this.onExit(proc, code, spawnedAt))
+    void Promise.all([proc.exited, logs]).then(([code]) => this.onExit(proc, code, spawnedAt))
   }
 
   private onExit(proc: Subprocess, code: number | null, spawnedAt: number): void {
@@ -157,7 +183,9 @@ export class LitestreamProcess {
     this.lastExit = { code, at: new Date().toISOString() }
     const planned = this.plannedRestart || this.stopping
     this.plannedRestart = false
-    this.options.onExit(code, planned)
+    const cleanStopAskedAt = this.shutDownCleanly ? this.stopAskedAt : null
+    this.stopAskedAt = null
+    this.options.onExit({ code, planned, cleanStopAskedAt })
     if (this.stopping) return
     if (planned) {
       this.spawn()
@@ -215,7 +243,11 @@ export function litestreamLogLine(line: string): LitestreamLine {
   return { level, msg, detail, fields }
 }
 
-async function forwardLog(stream: ReadableStream<Uint8Array>, options: ProcessOptions): Promise<void> {
+async function forwardLog(
+  stream: ReadableStream<Uint8Array>,
+  options: ProcessOptions,
+  onLine: (line: LitestreamLine) => void,
+): Promise<void> {
   const decoder = new TextDecoder()
   let pending = ''
   for await (const chunk of stream) {
@@ -226,7 +258,7 @@ async function forwardLog(stream: ReadableStream<Uint8Array>, options: ProcessOp
       if (!text.trim()) continue
       const line = litestreamLogLine(text)
       options.log[line.level](`litestream: ${line.msg}`, { detail: line.detail })
-      options.onLine(line)
+      onLine(line)
     }
   }
 }

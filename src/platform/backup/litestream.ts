@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname } from 'node:path'
 import type { Logger } from '../foundation/log'
-import { type LitestreamLine, LitestreamProcess } from './litestream-process'
+import { type LitestreamExit, type LitestreamLine, LitestreamProcess } from './litestream-process'
 
 export interface ReplicatedDatabase {
   /** Stable name of the replica folder: `control` or the tenant id. */
@@ -137,6 +137,13 @@ interface Tracked {
   /** The oldest write not known to be in the replica. */
   unsyncedSince: number | null
   uploadStartedAt: number | null
+  /**
+   * Its shard's running Litestream has begun an upload of it, so has opened it: its final sync
+   * at a clean stop covers it. Cleared at each exit.
+   */
+  openedByProcess: boolean
+  /** Its shard's Litestream reported failing to close it (its final sync did not happen). */
+  closeFailed: boolean
   lastSyncAt: number | null
   /** Uploads finished since it joined. */
   uploads: number
@@ -243,18 +250,21 @@ export class LitestreamSupervisor {
       configPath,
       log: this.options.log,
       backoffMs: this.options.backoffMs ?? { base: 1000, max: 60_000 },
-      onLine: (line) => this.observe(line),
-      onExit: (code, planned) => this.exited(id, code, planned),
+      onLine: (line) => this.observe(id, line),
+      onExit: (exit) => this.exited(id, exit),
     })
     this.shards.set(id, process)
     return process
   }
 
   /** Uploads and errors, from Litestream's log, per database. */
-  private observe(line: LitestreamLine): void {
+  private observe(shard: string, line: LitestreamLine): void {
     const tracked = line.fields.db ? this.tracked.get(line.fields.db) : undefined
-    if (!tracked) return
+    // A process restarting without a database (it was isolated) may still report it.
+    if (!tracked || tracked.shard !== shard) return
     const now = Date.now()
+    if (line.msg === 'error closing db') tracked.closeFailed = true
+    if (line.msg === 'write wal segment' || line.msg === 'write snapshot') tracked.openedByProcess = true
     // A snapshot is an upload too: one holds every write before it began. Litestream writes one
     // for a new generation (it clears the generation when, restarted, it cannot find its place in
     // the WAL), and the writes it holds are not uploaded again as WAL segments: counting only
@@ -293,12 +303,19 @@ export class LitestreamSupervisor {
     })
     tracked.isolated = true
     tracked.shard = `isolated-${++this.shardsMade}`
+    tracked.openedByProcess = false
     void this.reload()
   }
 
-  private exited(id: string, code: number | null, planned: boolean): void {
-    if (planned) return
+  private exited(id: string, { code, planned, cleanStopAskedAt }: LitestreamExit): void {
     const members = [...this.tracked.values()].filter((t) => t.shard === id)
+    for (const member of members) {
+      if (cleanStopAskedAt !== null && member.openedByProcess && !member.closeFailed)
+        this.uploadedAtStop(member, cleanStopAskedAt)
+      member.openedByProcess = false
+      member.closeFailed = false
+    }
+    if (planned) return
     for (const member of members) {
       member.uploadStartedAt = null
       member.lastError ??= `its Litestream exited (code ${code})`
@@ -307,6 +324,20 @@ export class LitestreamSupervisor {
     // A process that dies over one of its databases (its error names the file) goes on without it.
     const culprit = members.find((m) => m.lastErrorAt !== null && Date.now() - m.lastErrorAt < 5000)
     if (culprit && !culprit.isolated && members.length > 1) this.isolate(culprit)
+  }
+
+  /**
+   * A clean stop's final sync uploaded the writes made before it was asked for. Litestream logs
+   * nothing when the replica already held them (an upload the stop cut short had reached it), and
+   * the next process has nothing to upload either: without this, a database quiet since would
+   * show behind until its next write.
+   */
+  private uploadedAtStop(tracked: Tracked, askedAt: number): void {
+    if (tracked.lastWriteAt === null || tracked.lastWriteAt < askedAt) tracked.unsyncedSince = null
+    tracked.lastSyncAt = Date.now()
+    tracked.uploads++
+    tracked.errorsInARow = 0
+    this.settle(tracked.path)
   }
 
   private settle(path: string): void {
@@ -424,6 +455,8 @@ const newTracked = (db: ReplicatedDatabase, shard: string): Tracked => ({
   lastWriteAt: null,
   unsyncedSince: null,
   uploadStartedAt: null,
+  openedByProcess: false,
+  closeFailed: false,
   lastSyncAt: null,
   uploads: 0,
   errorsInARow: 0,

@@ -97,6 +97,7 @@ export class TenantFeed {
       const from = this.cursor
       this.cursor = rows.at(-1)!.seq
       const events = rows.map((row) => new FeedEvent(row, this.tenantId))
+      const joined = new Map<string, Uint8Array>()
       for (const stream of this.streams) {
         // Behind (catching up, or stopping before here): it reads the outbox itself.
         if (stream.position < from || this.until.has(stream)) continue
@@ -107,7 +108,7 @@ export class TenantFeed {
           )
           continue
         }
-        stream.offer(events)
+        stream.offer(events, joined)
         stream.position = Math.max(stream.position, this.cursor)
       }
       if (rows.length < PAGE) return

@@ -5469,7 +5469,7 @@ export interface paths {
         put?: never;
         /**
          * Even out tenants over the nodes
-         * @description Moves tenants, one at a time, from the nodes with the most to those with the fewest until no two live nodes differ by more than one. On a single node: 409.
+         * @description Moves tenants, one at a time, from the nodes with the most to those with the fewest until no two live nodes differ by more than one. A tenant whose move is refused stays (listed in `failed`) and another moves instead; `balanced` says whether the counts came even. On a single node: 409.
          */
         post: operations["createAdminClusterRebalance"];
         delete?: never;
@@ -9595,6 +9595,17 @@ export interface components {
             epoch: number;
             /** @description From the request to the new owner in etcd. */
             tookMs: number;
+        };
+        FailedMove: {
+            tenant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+            };
+            from: string;
+            to: string;
+            /** @description Why the move was refused; the tenant stays on `from`. */
+            error: string;
         };
         ProblemType: {
             /** @description The `code` of problem documents of this type. */
@@ -14830,6 +14841,9 @@ export interface components {
         };
         RebalanceResult: {
             moves: components["schemas"]["MoveResult"][];
+            /** @description Moves refused (a replica behind, a node gone): those tenants stayed, and others moved instead. */
+            failed: components["schemas"]["FailedMove"][];
+            /** @description Whether no two live nodes now differ by more than one tenant. */
             balanced: boolean;
         };
         /** @description An RFC 9457 problem document (`application/problem+json`). Members beyond these carry the state a refusal depends on (`currentStatus`, `currentVersion`, ...). */

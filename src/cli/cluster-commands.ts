@@ -3,7 +3,7 @@
 import type { Config } from '../config'
 import { EtcdClient } from '../platform/cluster/etcd'
 import { moveTenant, rebalance } from '../platform/cluster/moves'
-import { type Flags, optional, required, UsageError } from './flags'
+import { CommandFailure, type Flags, optional, required, UsageError } from './flags'
 
 function clusterOf(config: Config) {
   if (!config.cluster) throw new UsageError('CLUSTER_ETCD_URL is not set: this service runs as a single node')
@@ -18,7 +18,14 @@ export function moveCommand(config: Config, slug: string | undefined, flags: Fla
   return moveTenant(etcd, prefix, tenant, required(flags, 'to'))
 }
 
-export function rebalanceCommand(config: Config) {
+/** `tenant rebalance`: its result printed either way; non-zero when a move was refused. */
+export async function rebalanceCommand(config: Config) {
   const { etcd, prefix } = clusterOf(config)
-  return rebalance(etcd, prefix)
+  const result = await rebalance(etcd, prefix)
+  if (result.failed.length > 0)
+    throw new CommandFailure(
+      `${result.failed.length} move(s) refused: ${result.failed.map((f) => `${f.tenant.slug}: ${f.error}`).join('; ')}`,
+      result,
+    )
+  return result
 }

@@ -19,21 +19,11 @@ import { listTenants } from '../platform/tenancy/tenants'
 import { backupNow } from './backup'
 import { moveCommand, rebalanceCommand } from './cluster-commands'
 import { exportCommand, importCommand } from './data-commands'
-import { optional, required, UsageError } from './flags'
+import { CommandFailure, optional, required, UsageError } from './flags'
 import { serve } from './serve'
 import { tenantCommands, tenantOf } from './tenant-commands'
 
-export { UsageError }
-
-/** A command that ran but found a failure: its result is still printed, then it exits non-zero. */
-export class CommandFailure extends Error {
-  constructor(
-    message: string,
-    readonly result: unknown,
-  ) {
-    super(message)
-  }
-}
+export { CommandFailure, UsageError }
 
 const list = (value: string): string[] =>
   value

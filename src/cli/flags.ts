@@ -1,6 +1,17 @@
-// Command-line flags as parsed by node:util parseArgs, and reading them.
+// Command-line flags as parsed by node:util parseArgs, and reading them; the errors a command
+// ends with.
 
 export class UsageError extends Error {}
+
+/** A command that ran but found a failure: its result is still printed, then it exits non-zero. */
+export class CommandFailure extends Error {
+  constructor(
+    message: string,
+    readonly result: unknown,
+  ) {
+    super(message)
+  }
+}
 
 export type Flags = Record<string, string | boolean | undefined>
 

@@ -7,9 +7,11 @@ import { hostname } from 'node:os'
 import { controlMigrations } from '../../migrations/embedded'
 import { ConfigError, loadConfig } from '../../src/config'
 import { hashToken } from '../../src/platform/auth/tokens'
+import type { EtcdClient } from '../../src/platform/cluster/etcd'
+import { rebalance } from '../../src/platform/cluster/moves'
 import { assignOrphans, leastLoaded, rebalancePlan } from '../../src/platform/cluster/placement'
 import { tenantTarget } from '../../src/platform/cluster/routing'
-import { ApiError } from '../../src/platform/foundation/problem'
+import { ApiError, conflict } from '../../src/platform/foundation/problem'
 import { systemOperator } from '../../src/platform/operator/audit'
 import { createOperatorKey, resolveOperatorKey, revokeOperatorKey } from '../../src/platform/operator/keys'
 import { drizzleOn } from '../../src/platform/tenancy/databases'
@@ -118,6 +120,75 @@ describe('placement', () => {
         ]),
       ),
     ).toEqual([])
+  })
+
+  test('a tenant that cannot move stays counted where it is; another node with one to spare gives one', () => {
+    const byNode = new Map([
+      ['a', ['t1', 't2', 't3']],
+      ['b', ['t4', 't5', 't6']],
+      ['c', []],
+    ])
+    // b gives first (a tie goes to the larger id), then a gives t2: its last but the fixed t3.
+    expect(rebalancePlan(byNode, new Set(['t3']))).toEqual([
+      { tenant: 't6', from: 'b', to: 'c' },
+      { tenant: 't2', from: 'a', to: 'c' },
+    ])
+    // Nothing movable on the only fuller node: no move, even though the counts stay uneven.
+    expect(
+      rebalancePlan(
+        new Map([
+          ['a', ['t1', 't2', 't3']],
+          ['b', []],
+        ]),
+        new Set(['t1', 't2', 't3']),
+      ),
+    ).toEqual([])
+  })
+
+  test('a rebalance goes on past a refused move and says whether the counts came even', async () => {
+    const prefix = '/p/'
+    const records = [...['t1', 't2', 't3', 't4'].map((id) => ({ id, owner: 'a' })), { id: 't5', owner: 'b' }]
+    const etcd = {
+      list: async (key: string) => ({
+        revision: 1,
+        kvs: key.endsWith('nodes/')
+          ? ['a', 'b', 'c'].map((id) => ({ key: `${key}${id}`, value: JSON.stringify({ id }) }))
+          : records.map(({ id, owner }) => ({
+              key: `${key}${id}`,
+              value: JSON.stringify({ tenant: { id, slug: `slug-${id}` }, owner, epoch: 1 }),
+            })),
+      }),
+    } as unknown as EtcdClient
+    const asked: string[] = []
+    const refuse = new Set(['t4'])
+    const result = await rebalance(etcd, prefix, async (tenant, to) => {
+      asked.push(`${tenant}->${to}`)
+      if (refuse.has(tenant)) throw conflict(`moving slug-${tenant} to ${to} failed: the replica is behind`)
+      return { tenant: { id: tenant, slug: `slug-${tenant}` }, from: 'a', to, epoch: 2, tookMs: 1 }
+    })
+    // t4 stays on a, counted there: a (3) still gives one more, to b.
+    expect(asked).toEqual(['t4->c', 't3->c', 't2->b'])
+    expect(result.moves.map((m) => m.tenant.id)).toEqual(['t3', 't2'])
+    expect(result.failed).toEqual([
+      {
+        tenant: { id: 't4', slug: 'slug-t4' },
+        from: 'a',
+        to: 'c',
+        error: 'moving slug-t4 to c failed: the replica is behind',
+      },
+    ])
+    expect(result.balanced).toBe(true)
+
+    // Every tenant of the fullest node refused: it stays uneven, and says so.
+    refuse.add('t1').add('t2').add('t3')
+    asked.length = 0
+    const stuck = await rebalance(etcd, prefix, async (tenant) => {
+      asked.push(tenant)
+      throw conflict('refused')
+    })
+    expect(asked).toEqual(['t4', 't3', 't2', 't1'])
+    expect(stuck).toMatchObject({ moves: [], balanced: false })
+    expect(stuck.failed).toHaveLength(4)
   })
 })
 

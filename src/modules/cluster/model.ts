@@ -88,6 +88,23 @@ export const MoveResult = t.Object(
   { $id: '#/components/schemas/MoveResult' },
 )
 
-export const RebalanceResult = t.Object({ moves: t.Array(MoveResult), balanced: bool() })
+export const FailedMove = t.Object(
+  {
+    tenant: t.Object({ id: t.String({ format: 'uuid' }), slug: t.String() }),
+    from: t.String(),
+    to: t.String(),
+    error: t.String({ description: 'Why the move was refused; the tenant stays on `from`.' }),
+  },
+  { $id: '#/components/schemas/FailedMove' },
+)
+
+export const RebalanceResult = t.Object({
+  moves: t.Array(MoveResult),
+  failed: t.Array(FailedMove, {
+    description:
+      'Moves refused (a replica behind, a node gone): those tenants stayed, and others moved instead.',
+  }),
+  balanced: bool({ description: 'Whether no two live nodes now differ by more than one tenant.' }),
+})
 
 export const ClusterTenantParams = t.Object({ id: t.String({ description: 'The tenant id or slug.' }) })

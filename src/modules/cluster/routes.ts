@@ -109,9 +109,9 @@ export const clusterRoutes = (platform: Platform) =>
       '/rebalance',
       async ({ operator }) => {
         const cluster = clusterOf(platform)
-        const { moves } = await rebalance(cluster.etcd, cluster.settings.prefix)
-        for (const move of moves) audit(platform, operator, move)
-        return { moves, balanced: true }
+        const result = await rebalance(cluster.etcd, cluster.settings.prefix)
+        for (const move of result.moves) audit(platform, operator, move)
+        return result
       },
       {
         operator: true,
@@ -120,7 +120,7 @@ export const clusterRoutes = (platform: Platform) =>
           'x-problems': ['conflict', 'unavailable'],
           summary: 'Even out tenants over the nodes',
           description:
-            'Moves tenants, one at a time, from the nodes with the most to those with the fewest until no two live nodes differ by more than one. On a single node: 409.',
+            'Moves tenants, one at a time, from the nodes with the most to those with the fewest until no two live nodes differ by more than one. A tenant whose move is refused stays (listed in `failed`) and another moves instead; `balanced` says whether the counts came even. On a single node: 409.',
         },
       },
     )

@@ -73,16 +73,63 @@ export async function moveTenant(
   })
 }
 
-/** Moves tenants from the fullest live nodes to the emptiest until counts differ by one at most. */
-export async function rebalance(etcd: EtcdClient, prefix: string): Promise<{ moves: MoveResult[] }> {
+export interface FailedMove {
+  tenant: { id: string; slug: string }
+  from: string
+  to: string
+  error: string
+}
+
+export interface RebalanceResult {
+  moves: MoveResult[]
+  /** Moves refused (a replica behind, a node gone): those tenants stay, others move instead. */
+  failed: FailedMove[]
+  /** Whether no two live nodes now differ by more than one tenant. */
+  balanced: boolean
+}
+
+type Mover = (tenantId: string, to: string) => Promise<MoveResult>
+
+/**
+ * Moves tenants from the fullest live nodes to the emptiest until counts differ by one at most,
+ * one at a time. A tenant whose move fails stays where it is and another is moved instead: one
+ * tenant's trouble does not leave the cluster uneven.
+ */
+export async function rebalance(
+  etcd: EtcdClient,
+  prefix: string,
+  move: Mover = (tenantId, to) => moveTenant(etcd, prefix, tenantId, to),
+): Promise<RebalanceResult> {
   const nodes = await liveNodes(etcd, prefix)
   const byNode = new Map<string, string[]>(nodes.map((node) => [node.id, []]))
+  const slugs = new Map<string, string>()
   for (const kv of (await etcd.list(keys(prefix).tenants)).kvs) {
     const record = JSON.parse(kv.value) as TenantRecord
     byNode.get(record.owner)?.push(record.tenant.id)
+    slugs.set(record.tenant.id, record.tenant.slug)
   }
-  const plan: PlannedMove[] = rebalancePlan(byNode)
   const moves: MoveResult[] = []
-  for (const move of plan) moves.push(await moveTenant(etcd, prefix, move.tenant, move.to))
-  return { moves }
+  const failed: FailedMove[] = []
+  const stuck = new Set<string>()
+  for (;;) {
+    const next: PlannedMove | undefined = rebalancePlan(byNode, stuck)[0]
+    if (!next) break
+    try {
+      moves.push(await move(next.tenant, next.to))
+      const from = byNode.get(next.from)!
+      from.splice(from.indexOf(next.tenant), 1)
+      byNode.get(next.to)!.push(next.tenant)
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+      stuck.add(next.tenant)
+      failed.push({
+        tenant: { id: next.tenant, slug: slugs.get(next.tenant) ?? next.tenant },
+        from: next.from,
+        to: next.to,
+        error: error.detail,
+      })
+    }
+  }
+  const counts = [...byNode.values()].map((tenants) => tenants.length)
+  return { moves, failed, balanced: counts.length === 0 || Math.max(...counts) - Math.min(...counts) <= 1 }
 }

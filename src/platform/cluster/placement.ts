@@ -34,16 +34,28 @@ export interface PlannedMove {
   to: string
 }
 
-/** Moves from the fullest to the emptiest live node until no two differ by more than one. */
-export function rebalancePlan(tenantsByNode: ReadonlyMap<string, readonly string[]>): PlannedMove[] {
+/**
+ * Moves from the fullest to the emptiest live node until no two differ by more than one. `fixed`
+ * tenants (their move failed) count where they are but are never picked: the next fullest node
+ * with a tenant to spare gives one instead.
+ */
+export function rebalancePlan(
+  tenantsByNode: ReadonlyMap<string, readonly string[]>,
+  fixed: ReadonlySet<string> = new Set(),
+): PlannedMove[] {
   const held = new Map([...tenantsByNode].map(([node, tenants]) => [node, [...tenants].sort()]))
   const moves: PlannedMove[] = []
   for (;;) {
     const ordered = [...held].sort(([a, x], [b, y]) => x.length - y.length || a.localeCompare(b))
-    const [emptiest, fullest] = [ordered[0], ordered.at(-1)]
-    if (!emptiest || !fullest || fullest[1].length - emptiest[1].length <= 1) return moves
-    const tenant = fullest[1].pop()!
+    const emptiest = ordered[0]
+    if (!emptiest) return moves
+    const giver = ordered
+      .reverse()
+      .find(([, tenants]) => tenants.length - emptiest[1].length > 1 && tenants.some((t) => !fixed.has(t)))
+    if (!giver) return moves
+    const tenant = giver[1].findLast((t) => !fixed.has(t))!
+    giver[1].splice(giver[1].lastIndexOf(tenant), 1)
     emptiest[1].push(tenant)
-    moves.push({ tenant, from: fullest[0], to: emptiest[0] })
+    moves.push({ tenant, from: giver[0], to: emptiest[0] })
   }
 }

@@ -1,6 +1,7 @@
 // Streaming exports: a family answers its records a page at a time (keyset pages, each read on its
 // own snapshot), and the stream asks for the next page only when the client has taken the last, so
 // memory holds one page whatever the size. CSV through csv-stringify, or NDJSON.
+import { heapSize } from 'bun:jsc'
 import { stringify } from 'csv-stringify/sync'
 import { and, eq, gt, gte, lt, or, type SQL } from 'drizzle-orm'
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
@@ -64,6 +65,14 @@ export const pageCondition = (
 export const EXPORT_PAGE_ROWS = 500
 
 /**
+ * How far the heap may grow while an export runs before a page first collects it. Each page's
+ * rows and text die at once, but the runtime lets a heap of this size grow by about its own size
+ * before collecting: an export of 100,000 orders took the process up 58–92 MB (bench/README.md,
+ * issue 40). A full collection costs some tens of ms, once per this much garbage.
+ */
+const EXPORT_HEAP_GROWTH_BYTES = 16 * 1024 * 1024
+
+/**
  * A spreadsheet runs a cell that starts with = + - @ (or a tab or carriage return) as a formula:
  * such text gets a leading apostrophe (OWASP's CSV injection advice). Numbers stay numbers.
  */
@@ -96,6 +105,7 @@ export function exportStream(
   const bytes = new TextEncoder()
   let after: string | null = null
   let first = true
+  let heapFloor = heapSize()
   let finished = false
   const finish = () => {
     if (finished) return
@@ -106,6 +116,10 @@ export function exportStream(
     {
       pull(controller) {
         try {
+          if (heapSize() - heapFloor > EXPORT_HEAP_GROWTH_BYTES) {
+            Bun.gc(true)
+            heapFloor = heapSize()
+          }
           const page = read(after)
           const text = encode(page.rows, source.columns, format, first)
           first = false

@@ -5,6 +5,7 @@
 // the client reading its event: an upper bound of commit to client. Goals: <= 150 MB for 1,000
 // streams; p99 <= 50 ms at 200 writes a second.
 // Usage: bun bench/event-stream.ts [--streams 1000] [--rate 200] [--seconds 10] [--observers 10]
+//   [--burst 1]  (orders sent together per tick: 1 spreads them evenly, 10 sends ten every 50 ms)
 //   [--load-types order.create]  (the other streams' `types`: `vendor.create` leaves them every order to filter out)
 
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     streams: { type: 'string', default: '1000' },
     rate: { type: 'string', default: '200' },
     seconds: { type: 'string', default: '10' },
+    burst: { type: 'string', default: '1' },
     observers: { type: 'string', default: '10' },
     /** What the streams other than the observers ask for: `order.create` (every order), or another type (none of them). */
     'load-types': { type: 'string', default: 'order.create' },
@@ -29,6 +31,7 @@ const streams = Number(values.streams)
 const rate = Number(values.rate)
 const seconds = Number(values.seconds)
 const observers = Number(values.observers)
+const burst = Number(values.burst)
 
 /** Opens `count` streams on raw sockets that read and drop what comes (a client keeping up). */
 async function openStreams(
@@ -136,15 +139,15 @@ try {
   )
   const open = await settledRss(server.pid)
 
-  // A steady rate: every 50 ms, a twentieth of a second's orders.
-  const perTick = rate / 20
+  // A steady rate: `burst` orders every burst/rate seconds.
+  const tickMs = (1000 * burst) / rate
   let sent = 0
   let failed = 0
   const cpuLoad = loadAverage()
-  const ticks = seconds * 20
+  const ticks = Math.round((seconds * rate) / burst)
   const started = performance.now()
   for (let tick = 0; tick < ticks; tick++) {
-    for (let i = 0; i < perTick; i++)
+    for (let i = 0; i < burst; i++)
       void fetch(`${server.url}/order`, {
         method: 'POST',
         headers,
@@ -153,10 +156,10 @@ try {
         (r) => (r.status === 201 ? sent++ : failed++),
         () => failed++,
       )
-    const next = started + (tick + 1) * 50
+    const next = started + (tick + 1) * tickMs
     await Bun.sleep(Math.max(0, next - performance.now()))
   }
-  const expected = ticks * perTick * observers
+  const expected = ticks * burst * observers
   const deadline = Date.now() + 10_000
   while (latencies.length < expected && Date.now() < deadline) await Bun.sleep(50)
   const duringRss = rssMb(server.pid)
@@ -168,7 +171,7 @@ try {
   console.log(`| RSS with ${streams} streams open (MB) | ${bareOpen} | ${open} |`)
   console.log(`| added by ${streams} streams (MB) | ${bareOpen - bareIdle} | ${open - idle} |`)
   console.log(
-    `\n${sent} orders created in ${seconds} s (${failed} failed), each event read by ${observers} observers while ${streams - observers} other streams asked for ${values['load-types']}: ${latencies.length} of ${expected} arrivals timed.`,
+    `\n${sent} orders created in ${seconds} s (${failed} failed; ${burst} every ${tickMs} ms), each event read by ${observers} observers while ${streams - observers} other streams asked for ${values['load-types']}: ${latencies.length} of ${expected} arrivals timed.`,
   )
   console.log(
     `write to client (ms): p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}, max ${latencies.at(-1)}; RSS during the writes ${duringRss} MB; bytes read by the load streams ${Math.round(load.bytes() / 1e6)} MB; load average at start ${cpuLoad}`,

@@ -65,7 +65,8 @@ export const pageCondition = (
 export const EXPORT_PAGE_ROWS = 500
 
 /**
- * How far the heap may grow while an export runs before a page first collects it. Each page's
+ * How far the heap may grow while an export runs before a page first collects it; the first page
+ * collects too, so the export starts from a heap without the garbage of earlier work. Each page's
  * rows and text die at once, but the runtime lets a heap of this size grow by about its own size
  * before collecting: an export of 100,000 orders took the process up 58–92 MB (bench/README.md,
  * issue 40). A full collection costs some tens of ms, once per this much garbage.
@@ -105,7 +106,7 @@ export function exportStream(
   const bytes = new TextEncoder()
   let after: string | null = null
   let first = true
-  let heapFloor = heapSize()
+  let heapFloor = Number.NEGATIVE_INFINITY // the first page collects
   let finished = false
   const finish = () => {
     if (finished) return

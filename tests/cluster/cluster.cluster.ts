@@ -5,6 +5,9 @@
 // from etcd, and a fourth node with a rebalance. `npm run test:cluster`; the scenarios run in order on one cluster.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { rmSync } from 'node:fs'
+import { loadConfig } from '../../src/config'
+import { EtcdClient } from '../../src/platform/cluster/etcd'
+import { keys, type TenantRecord } from '../../src/platform/cluster/records'
 import { runCli, sourceCommand } from '../e2e/cli'
 import {
   type ClusterEnv,
@@ -181,10 +184,17 @@ async function expectTokensWork(tokens: TenantTokens, through: Node[]): Promise<
   }
 }
 
-const ownerOf = async (slug: string) =>
-  ((await clusterStatus(live()[0]!)).tenants as { slug: string; owner: string }[]).find(
-    (t) => t.slug === slug,
-  )?.owner
+/**
+ * The owner etcd names, as of now: a node's own directory follows etcd through a watch, so it
+ * may not show a move or a creation yet when the call that made it has answered.
+ */
+const ownerOf = async (slug: string) => {
+  const etcd = new EtcdClient(env.etcdUrl)
+  const k = keys(loadConfig(sharedEnv(env)).cluster!.prefix)
+  const id = await etcd.get(k.slug(slug))
+  const record = id && (await etcd.get(k.tenant(id.value)))
+  return record ? (JSON.parse(record.value) as TenantRecord).owner : undefined
+}
 
 beforeAll(async () => {
   const started = Date.now()

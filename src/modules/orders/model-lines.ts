@@ -305,7 +305,8 @@ export const LineItem = t.Object({
   salesCategory: t.Nullable(t.String()),
   openItemScope: t.Nullable(t.String()),
   pricingStrategyApplied: t.String({
-    description: '`base` (catalog price), `open_price` (open item) or `import` (history, as its file gave it).',
+    description:
+      '`base` (catalog price), `open_price` (open item) or `import` (history, as its file gave it).',
   }),
   menuId: t.Nullable(t.String()),
   sizeName: t.Nullable(t.String()),

@@ -4,6 +4,8 @@
 // consequences follow, while the reports count the orders.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { ERA_JOB } from '../../../src/modules/era/jobs'
+import { recordOrderRefund } from '../../../src/modules/orders'
+import { systemActor } from '../../../src/platform/foundation/actor'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { csv, imported } from './helpers'
 
@@ -300,6 +302,32 @@ describe('POST /imports (orders)', () => {
       changes: { total: { from: 2800, to: 3000 } },
     })
     expect(outbox('order')).toEqual([{ action: 'update' }])
+  })
+
+  test('a refund since leaves the imported amounts as the file gave them: only the balance follows', async () => {
+    await imported(
+      t,
+      csv([header, ...rows.map((r) => r.with(3, ''))]),
+      { kind: 'orders', mode: 'apply' },
+      atMain(),
+    )
+    const order = await orderByRef('W-1001')
+    recordOrderRefund(t.tenant.db, systemActor(t.tenant.id, 'test'), {
+      orderId: order.id,
+      paymentIntentId: order.paymentIntentIds[0],
+      amount: 1000,
+      tipAmount: 0,
+    })
+    const after = (await t.request('GET', `/order/${order.id}`)).body
+    // The line discount (500) has no applied discount behind it: repricing would have dropped it.
+    expect(after).toMatchObject({
+      status: 'closed',
+      discountTotal: 500,
+      total: 12207,
+      amountPaid: 11207,
+      balanceDue: 1000,
+    })
+    expect(after.lineItems.map((l: any) => l.discountAmount)).toEqual([500, 0])
   })
 
   test('failures name line, field and reason; an order whose rows fail leaves nothing, nor does one beside an unreadable row', async () => {

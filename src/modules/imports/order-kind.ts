@@ -1,7 +1,8 @@
 // The `orders` kind: closed orders with their lines and payments, as history. A CSV is one row
-// per line item with the order's columns on its rows (Shopify's and Commerce7's order exports,
-// and this service's own `GET /exports/orders`): consecutive rows with the same externalRef (or
-// id) are one order, whose columns may be left empty after its first row, and its payments are
+// per line item with the order's columns on its rows (as Shopify's and Commerce7's order exports
+// are; the column names of this service's `GET /exports/orders`, `lineTitle`, `orderTotal`..., are
+// understood too): consecutive rows with the same externalRef (or id) are one order, whose
+// columns may be left empty after its first row, and its payments are
 // columns of the order (`Payment 1 Tender`, `Payment 1 Amount`, ... up to five). An NDJSON line is
 // one order nesting `lineItems` and `payments` (the ImportedOrder schema of the orders family).
 import {

@@ -385,6 +385,54 @@ describe('POST /imports (orders)', () => {
     expect(audit('order.import').map((e) => e.line)).toEqual([7])
   })
 
+  test('an order is never split between batches: 20 orders of 3 rows across the first batch of 50 land whole', async () => {
+    const head = [
+      'Order Number',
+      'Created At',
+      'Lineitem name',
+      'Lineitem quantity',
+      'Lineitem price',
+      'Payment Method',
+    ]
+    const lines = Array.from({ length: 20 }, (_, n) =>
+      ['A', 'B', 'C'].map((item) => [`B-${n}`, '2022-03-01T10:00:00.000Z', item, '1', '100', 'cash']),
+    ).flat()
+    const done = await imported(t, csv([head, ...lines]), { kind: 'orders', mode: 'apply' }, atMain())
+    expect(done).toMatchObject({ rowsRead: 60, rowsApplied: 60, rowsFailed: 0 })
+    const counts = t.tenant.db.$client
+      .query<{ n: number }, []>('SELECT count(*) AS n FROM order_lines GROUP BY order_id')
+      .all()
+      .map((row) => row.n)
+    expect(counts).toEqual(Array(20).fill(3))
+    expect(audit('order.import').map((e) => e.line)).toEqual(Array.from({ length: 20 }, (_, n) => 2 + 3 * n))
+  })
+
+  test('a card number nested in an NDJSON order fails it, naming its column, and is kept nowhere', async () => {
+    const order = {
+      externalRef: 'C-1',
+      createdAt: '2023-01-01T10:00:00.000Z',
+      lineItems: [{ title: 'Wine', quantity: 1, unitPrice: 100 }],
+      payments: [{ tender: 'card', cardNumber: '4242 4242 4242 4242' }],
+    }
+    const done = await imported(
+      t,
+      `${JSON.stringify(order)}\n`,
+      { kind: 'orders', mode: 'apply' },
+      {
+        ...atMain(),
+        fileName: 'orders.ndjson',
+      },
+    )
+    expect(done).toMatchObject({ rowsApplied: 0, rowsFailed: 1 })
+    const errors = (await t.request('GET', `/imports/${done.id}/errors`)).body.errors
+    expect(errors).toEqual([
+      { line: 1, field: 'payment1.cardNumber', reason: expect.stringContaining('card number') },
+    ])
+    expect(countRows(t.tenant.db, 'orders')).toBe(0)
+    const dump = t.tenant.db.$client.query('SELECT metadata FROM audit_entries').all()
+    expect(JSON.stringify(dump)).not.toContain('4242')
+  })
+
   test('location: it must exist and lie where the import was sent; an order taken here is never changed; scope hides the rest', async () => {
     const second = t.addLocation(t.tenant, { name: 'Tasting room' })
     const live = await t.request('POST', '/order', { body: { locationId: t.tenant.locationId } })

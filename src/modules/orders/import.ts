@@ -350,6 +350,9 @@ export function importOrder(
         'give externalRef (or id) so that importing the file again changes nothing',
       )
     const existing = existingOrder(tx, input)
+    // An import sent at one location (x-location-id) reaches the orders there only.
+    if (existing && actor.locationId && existing.locationId !== actor.locationId)
+      throw invalid(input.id ? 'id' : 'externalRef', `names an order at another location than the import's`)
     const imported = importedOrder(tx, actor, input)
     const now = nowIso()
     let changes: Record<string, unknown>

@@ -480,6 +480,18 @@ describe('POST /imports (orders)', () => {
     const atSecond = await orderByRef('L-1')
     expect(atSecond.locationId).toBe(second.id)
 
+    // Sent at the main location, a row naming none does not reach L-1 where it is.
+    const moved = await imported(
+      t,
+      csv([head, ['L-1', '', '', '2022-01-01T10:00:00.000Z', 'Wine', '1', '1000', 'cash']]),
+      { kind: 'orders', mode: 'apply' },
+      atMain(),
+    )
+    expect((await t.request('GET', `/imports/${moved.id}/errors`)).body.errors).toEqual([
+      { line: 2, field: 'externalRef', reason: "names an order at another location than the import's" },
+    ])
+    expect((await orderByRef('L-1')).locationId).toBe(second.id)
+
     const bound = await t.addStaff(t.tenant, { role: 'manager', locationId: second.id })
     const atFirst = await orderByRef('L-3')
     expect((await t.request('GET', `/order/${atFirst.id}`, { as: bound })).status).toBe(404)

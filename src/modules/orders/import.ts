@@ -357,8 +357,11 @@ export function importOrder(
     const now = nowIso()
     let changes: Record<string, unknown>
     let orderId: string
+    let orderNumber: number
+    let paymentIntentIds: string[]
     if (existing) {
       orderId = existing.id
+      orderNumber = existing.orderNumber
       const stored = storedOrder(tx, existing)
       changes = diffFields(stored.header, imported.header)
       const linesChanged = !same(stored.lines, imported.lines, importedLineKeys)
@@ -369,7 +372,7 @@ export function importOrder(
         insertLines(tx, orderId, imported, now)
         changes.lineItems = { from: stored.lines.length, to: imported.lines.length }
       }
-      const paymentIntentIds = paymentsChanged
+      paymentIntentIds = paymentsChanged
         ? others.replaceImportedPayments(tx, actor, existing, imported.payments)
         : existing.paymentIntentIds
       if (paymentsChanged) changes.payments = { from: existing.paymentIntentIds, to: paymentIntentIds }
@@ -379,12 +382,13 @@ export function importOrder(
         .run()
     } else {
       orderId = input.id ?? newId()
+      orderNumber = nextOrderNumber(tx)
       const { header } = imported
       tx.insert(orders)
         .values({
           ...header,
           id: orderId,
-          orderNumber: nextOrderNumber(tx),
+          orderNumber,
           importId: row.importId,
           assignedStaffUserId: null,
           status: 'closed',
@@ -408,7 +412,7 @@ export function importOrder(
         })
         .run()
       insertLines(tx, orderId, imported, now)
-      const paymentIntentIds = others.replaceImportedPayments(
+      paymentIntentIds = others.replaceImportedPayments(
         tx,
         actor,
         { id: orderId, locationId: header.locationId },
@@ -418,7 +422,6 @@ export function importOrder(
       changes = { created: true }
     }
     const outcome: ImportOutcome = existing ? 'updated' : 'created'
-    const view = loadOrder(tx, orderId)
     recordWrite(tx, actor, {
       action: 'order.import',
       entityType: 'order',
@@ -427,20 +430,21 @@ export function importOrder(
         importId: row.importId,
         line: row.line,
         outcome,
-        orderNumber: view.orderNumber,
-        externalRef: view.externalRef,
-        total: view.total,
-        lines: view.lineItems.length,
-        paymentIntentIds: view.paymentIntentIds,
+        orderNumber,
+        externalRef: imported.header.externalRef,
+        total: imported.header.total,
+        lines: imported.lines.length,
+        paymentIntentIds,
         ...(existing ? { changes } : {}),
       },
+      // The order is read back for its event only: a migration without events does not pay for it.
       events: row.emitEvents
         ? [
             {
               object: 'order',
               action: outcome === 'created' ? 'create' : 'update',
               aggregateId: orderId,
-              payload: view,
+              payload: loadOrder(tx, orderId),
             },
           ]
         : [],

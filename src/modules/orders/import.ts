@@ -63,7 +63,6 @@ interface Imported {
     | 'shippingTotal'
     | 'shippingTaxAmount'
     | 'total'
-    | 'amountPaid'
     | 'createdAt'
     | 'submittedAt'
     | 'paidAt'
@@ -204,7 +203,6 @@ function importedOrder(tx: Queryable, actor: Actor, input: ImportedOrderInput): 
       shippingTotal,
       shippingTaxAmount,
       total,
-      amountPaid: total,
       createdAt,
       submittedAt: createdAt,
       paidAt: payments.at(-1)?.paidAt ?? closedAt,
@@ -214,6 +212,22 @@ function importedOrder(tx: Queryable, actor: Actor, input: ImportedOrderInput): 
     payments,
   }
 }
+
+/** What an order its payments pay in full holds of them (charges.ts keeps `paidParts`). */
+const paidInFull = (
+  header: Imported['header'],
+): Pick<OrderRow, 'amountPaid' | 'balanceDue' | 'paidParts'> => ({
+  amountPaid: header.total,
+  balanceDue: 0,
+  paidParts: {
+    lines: header.subtotal - header.discountTotal,
+    serviceCharges: 0,
+    shipping: header.shippingTotal,
+    bottleDeposits: 0,
+    tax: header.taxTotal - header.includedTaxTotal,
+    contribution: 0,
+  },
+})
 
 /** The order as its file would make it, read back from what is stored. */
 function storedOrder(tx: Queryable, order: OrderRow): Imported {
@@ -248,7 +262,6 @@ const importedHeaderKeys: Record<keyof Imported['header'], true> = {
   shippingTotal: true,
   shippingTaxAmount: true,
   total: true,
-  amountPaid: true,
   createdAt: true,
   submittedAt: true,
   paidAt: true,
@@ -376,8 +389,16 @@ export function importOrder(
         ? others.replaceImportedPayments(tx, actor, existing, imported.payments)
         : existing.paymentIntentIds
       if (paymentsChanged) changes.payments = { from: existing.paymentIntentIds, to: paymentIntentIds }
+      // Payments replaced pay the order in full again; kept, they still pay it as they did (a
+      // refund since stays), and the totals they pay are unchanged.
       tx.update(orders)
-        .set({ ...imported.header, paymentIntentIds, importId: row.importId, balanceDue: 0, updatedAt: now })
+        .set({
+          ...imported.header,
+          ...(paymentsChanged ? paidInFull(imported.header) : {}),
+          paymentIntentIds,
+          importId: row.importId,
+          updatedAt: now,
+        })
         .where(eq(orders.id, orderId))
         .run()
     } else {
@@ -397,15 +418,7 @@ export function importOrder(
           serviceAreaId: null,
           tableLabel: null,
           contributionAmountCents: 0,
-          paidParts: {
-            lines: header.subtotal - header.discountTotal,
-            serviceCharges: 0,
-            shipping: header.shippingTotal,
-            bottleDeposits: 0,
-            tax: header.taxTotal - header.includedTaxTotal,
-            contribution: 0,
-          },
-          balanceDue: 0,
+          ...paidInFull(header),
           paymentIntentIds: [],
           fundraising: null,
           updatedAt: now,

@@ -216,6 +216,11 @@ function bookRefund(
         payload: { tipAmount: refund.tipAmount },
       })
     } else if (current.tender === 'gift_card') {
+      // An imported payment (import.ts) is history: it names no card to give the money back to.
+      if (current.giftCardId === null)
+        throw conflict('the gift card payment was imported and names no card: refund it another way', {
+          paymentIntentId: current.id,
+        })
       if (total === current.capturedAmount && current.refundedAmount === 0)
         voidRedemption(tx, actor, { paymentReference: current.id, reason: input.reason ?? 'refund' })
       else

@@ -4,9 +4,9 @@
 // consequences follow, while the reports count the orders.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { ERA_JOB } from '../../../src/modules/era/jobs'
-import { recordOrderRefund } from '../../../src/modules/orders'
-import { systemActor } from '../../../src/platform/foundation/actor'
 import { countRows, createTestApp, type TestApp } from '../../harness'
+import { openDrawer } from '../cash/helpers'
+import { act } from '../payments/helpers'
 import { csv, imported } from './helpers'
 
 let t: TestApp
@@ -304,20 +304,21 @@ describe('POST /imports (orders)', () => {
     expect(outbox('order')).toEqual([{ action: 'update' }])
   })
 
-  test('a refund since leaves the imported amounts as the file gave them: only the balance follows', async () => {
-    await imported(
-      t,
-      csv([header, ...rows.map((r) => r.with(3, ''))]),
-      { kind: 'orders', mode: 'apply' },
-      atMain(),
+  test('a refund since (the payments route) keeps the imported amounts, and a re-import keeps the refund; a changed order is refused', async () => {
+    // W-1001 paid in cash this time, so that the refund goes through a drawer.
+    const cashRows = rows.map((r) =>
+      r
+        .with(3, '')
+        .with(11, r[11] ? 'cash' : '')
+        .with(12, '')
+        .with(13, '')
+        .with(14, ''),
     )
+    await imported(t, csv([header, ...cashRows]), { kind: 'orders', mode: 'apply' }, atMain())
     const order = await orderByRef('W-1001')
-    recordOrderRefund(t.tenant.db, systemActor(t.tenant.id, 'test'), {
-      orderId: order.id,
-      paymentIntentId: order.paymentIntentIds[0],
-      amount: 1000,
-      tipAmount: 0,
-    })
+    await openDrawer(t)
+    const refunded = await act(t, order.id, order.paymentIntentIds[0], 'refund', { amount: 1000 })
+    expect(refunded.status).toBe(200)
     const after = (await t.request('GET', `/order/${order.id}`)).body
     // The line discount (500) has no applied discount behind it: repricing would have dropped it.
     expect(after).toMatchObject({
@@ -328,6 +329,51 @@ describe('POST /imports (orders)', () => {
       balanceDue: 1000,
     })
     expect(after.lineItems.map((l: any) => l.discountAmount)).toEqual([500, 0])
+
+    const again = await imported(t, csv([header, ...cashRows]), { kind: 'orders', mode: 'apply' }, atMain())
+    expect(again).toMatchObject({ rowsUnchanged: 3, rowsFailed: 0 })
+    expect((await t.request('GET', `/order/${order.id}`)).body).toMatchObject({
+      amountPaid: 11207,
+      balanceDue: 1000,
+    })
+    const changed = cashRows.slice(0, 2).map((r) => r.with(7, r[7] === '4500' ? '4600' : r[7]!).with(10, ''))
+    const refused = await imported(t, csv([header, ...changed]), { kind: 'orders', mode: 'apply' }, atMain())
+    expect(refused).toMatchObject({ rowsApplied: 0, rowsFailed: 2 })
+    const errors = (await t.request('GET', `/imports/${refused.id}/errors`)).body.errors
+    expect(errors[0]).toMatchObject({
+      line: 2,
+      reason: expect.stringContaining('was refunded since it was imported'),
+    })
+    expect((await t.request('GET', `/order/${order.id}`)).body).toMatchObject({
+      total: 12207,
+      amountPaid: 11207,
+    })
+  })
+
+  test('an imported gift card payment names no card: refunding it is 409, nothing changes', async () => {
+    const order = {
+      externalRef: 'G-1',
+      createdAt: '2023-01-01T10:00:00.000Z',
+      lineItems: [{ title: 'Wine', quantity: 1, unitPrice: 2000 }],
+      payments: [{ tender: 'gift_card' }],
+    }
+    await imported(
+      t,
+      `${JSON.stringify(order)}\n`,
+      { kind: 'orders', mode: 'apply' },
+      {
+        ...atMain(),
+        fileName: 'orders.ndjson',
+      },
+    )
+    const landed = await orderByRef('G-1')
+    const refund = await act(t, landed.id, landed.paymentIntentIds[0], 'refund', { amount: 500 })
+    expect(refund.status).toBe(409)
+    expect(refund.body.detail).toContain('imported')
+    expect((await t.request('GET', `/order/${landed.id}`)).body).toMatchObject({
+      amountPaid: 2000,
+      balanceDue: 0,
+    })
   })
 
   test('failures name line, field and reason; an order whose rows fail leaves nothing, nor does one beside an unreadable row', async () => {

@@ -300,6 +300,12 @@ export async function refundCardPayment(
   const payment = getPaymentRow(db, orderId, paymentId)
   assertPaymentStatus(payment, ['captured'], 'refund')
   if (input.drawerId) throw invalid('body/drawerId', 'only cash refunds go through a drawer')
+  // An imported payment (import.ts) may name no payment at the provider, or another provider's.
+  if (payment.providerPaymentId === null || (payment.provider ?? deps.provider.name) !== deps.provider.name)
+    throw conflict(
+      `the card payment names no payment at ${deps.provider.name} (it was imported): refund it another way`,
+      { paymentIntentId: payment.id, provider: payment.provider },
+    )
   const refund = refundAmounts(payment, input)
   const { providerRefundId } = await atProvider(() =>
     deps.provider.refundPayment(

@@ -350,30 +350,32 @@ describe('POST /imports (orders)', () => {
     })
   })
 
-  test('an imported gift card payment names no card: refunding it is 409, nothing changes', async () => {
-    const order = {
-      externalRef: 'G-1',
+  test('an imported payment that names no card, or another provider’s payment, is not refunded: 409, nothing changes', async () => {
+    const order = (ref: string, payment: Record<string, unknown>) => ({
+      externalRef: ref,
       createdAt: '2023-01-01T10:00:00.000Z',
       lineItems: [{ title: 'Wine', quantity: 1, unitPrice: 2000 }],
-      payments: [{ tender: 'gift_card' }],
-    }
-    await imported(
-      t,
-      `${JSON.stringify(order)}\n`,
-      { kind: 'orders', mode: 'apply' },
-      {
-        ...atMain(),
-        fileName: 'orders.ndjson',
-      },
-    )
-    const landed = await orderByRef('G-1')
-    const refund = await act(t, landed.id, landed.paymentIntentIds[0], 'refund', { amount: 500 })
-    expect(refund.status).toBe(409)
-    expect(refund.body.detail).toContain('imported')
-    expect((await t.request('GET', `/order/${landed.id}`)).body).toMatchObject({
-      amountPaid: 2000,
-      balanceDue: 0,
+      payments: [payment],
     })
+    const file = [
+      order('G-1', { tender: 'gift_card' }),
+      order('G-2', { tender: 'card', provider: 'square', providerPaymentId: 'sq_1' }),
+      order('G-3', { tender: 'card' }),
+    ]
+      .map((o) => JSON.stringify(o))
+      .join('\n')
+    await imported(t, file, { kind: 'orders', mode: 'apply' }, { ...atMain(), fileName: 'orders.ndjson' })
+    for (const ref of ['G-1', 'G-2', 'G-3']) {
+      const landed = await orderByRef(ref)
+      const refund = await act(t, landed.id, landed.paymentIntentIds[0], 'refund', { amount: 500 })
+      expect(refund.status).toBe(409)
+      expect(refund.body.detail).toContain('imported')
+      expect((await t.request('GET', `/order/${landed.id}`)).body).toMatchObject({
+        amountPaid: 2000,
+        balanceDue: 0,
+      })
+    }
+    expect(countRows(t.tenant.db, 'payment_refunds')).toBe(0)
   })
 
   test('failures name line, field and reason; an order whose rows fail leaves nothing, nor does one beside an unreadable row', async () => {

@@ -5017,7 +5017,7 @@ export interface paths {
         put?: never;
         /**
          * Import a file
-         * @description Queues a CSV (a header row, RFC 4180 quoting, UTF-8, a BOM accepted) or NDJSON file of `kind` records, sent as the `file` part of `multipart/form-data` up to `IMPORT_MAX_BYTES`, and answers 202 with the import; `GET /imports/{id}` follows it. Rows are upserts by `id`, else by `externalRef` (customers; one of them is required) or `code` (gift cards), so applying a file twice changes nothing the second time; a given `createdAt` is kept. A gift card’s `balance` (minor units) opens its ledger (an `activate` entry), or, for a known card whose balance differs, an `adjust` entry for the difference: the ledger sums to the balance. A row that fails is listed by `GET /imports/{id}/errors` and leaves nothing behind; the others go on. Each applied row is one audit entry (`customer.import`, `gift_card.import`, naming the import and its line); events only with `emitEvents=true`. A cell that looks like a payment card number (13 to 19 digits passing the Luhn check; a gift card’s own code excepted) fails its row, and the number is kept nowhere. 400 before anything is stored: a file that is not UTF-8, a CSV without a header, a mapping naming a field the kind lacks or a column the file lacks, an unknown `kind`.
+         * @description Queues a CSV (a header row, RFC 4180 quoting, UTF-8, a BOM accepted) or NDJSON file of `kind` records, sent as the `file` part of `multipart/form-data` up to `IMPORT_MAX_BYTES`, and answers 202 with the import; `GET /imports/{id}` follows it. Rows are upserts by `id`, else by `externalRef` (customers; one of them is required) or `code` (gift cards), so applying a file twice changes nothing the second time; a given `createdAt` is kept. A gift card’s `balance` (minor units) opens its ledger (an `activate` entry), or, for a known card whose balance differs, an `adjust` entry for the difference: the ledger sums to the balance. A row that fails is listed by `GET /imports/{id}/errors` and leaves nothing behind; the others go on. `orders` are closed orders as history: a CSV is one row per line item (`Lineitem name`, `Lineitem quantity`, `Lineitem price`, ...) with the order’s columns on its rows (they may be left empty after its first), consecutive rows with the same `externalRef` (or `id`) making one order, and its payments as columns (`Payment 1 Tender`, `Payment 1 Amount`, ... up to five; `Payment Method` for the first); an NDJSON line is one order nesting `lineItems` and `payments`. An order’s totals are its lines’ (subtotal unitPrice × quantity, less its discountAmount, its taxAmount or the tax of its taxRateBps), plus shipping and tips; totals the file gives are checked against them, and its payments must pay it in full. An order lands whole or not at all: when one of its rows fails, each of its rows is listed, and a row that cannot be read fails the orders beside it. Imported orders keep their times, deplete no stock, take no drawer entry, issue and redeem no gift card and call no provider; the reports count them. Each applied row (an order: its rows) is one audit entry (`customer.import`, `gift_card.import`, `order.import`, naming the import and its first line); events only with `emitEvents=true`. A cell that looks like a payment card number (13 to 19 digits passing the Luhn check; a gift card’s own code excepted) fails its row, and the number is kept nowhere. 400 before anything is stored: a file that is not UTF-8, a CSV without a header, a mapping naming a field the kind lacks or a column the file lacks, an unknown `kind`.
          */
         post: operations["createImport"];
         delete?: never;
@@ -12041,6 +12041,10 @@ export interface components {
             id: string;
             /** @description Per tenant, from 1, without gaps or duplicates. */
             orderNumber: number;
+            /** @description The order’s reference in the system it was imported from (imports’ `orders` kind). */
+            externalRef: string | null;
+            /** @description The import that last wrote the order, whose amounts are the history its file gave; null for orders taken here. */
+            importId: string | null;
             customerId: string | null;
             customerName: string | null;
             guestName: string | null;
@@ -12484,7 +12488,7 @@ export interface components {
             category: string | null;
             salesCategory: string | null;
             openItemScope: string | null;
-            /** @description `base` (catalog price) or `open_price` (open item). */
+            /** @description `base` (catalog price), `open_price` (open item) or `import` (history, as its file gave it). */
             pricingStrategyApplied: string;
             menuId: string | null;
             sizeName: string | null;
@@ -14559,10 +14563,10 @@ export interface components {
             /** Format: uuid */
             id: string;
             /**
-             * @description What the file holds: `customers` (with an address and tags per row) or `gift-cards` (with their balance). `club-memberships`, `products` and `orders` are not built yet.
+             * @description What the file holds: `customers` (with an address and tags per row), `gift-cards` (with their balance) or `orders` (closed orders with their lines and payments, as history: a CSV row per line item, an NDJSON line per order). `club-memberships` and `products` are not built yet.
              * @enum {string}
              */
-            kind: "customers" | "gift-cards";
+            kind: "customers" | "gift-cards" | "orders";
             /**
              * @description CSV with a header row, or NDJSON (one JSON object per line).
              * @enum {string}

@@ -94,7 +94,11 @@ export async function runCommand(argv: string[]): Promise<unknown> {
   })
   const [command, sub] = positionals
   // `import FILE` and `export KIND` take a value, not a subcommand.
-  if (command === 'import') return withPlatform((p) => importCommand(p, sub, flags))
+  if (command === 'import') {
+    // The rows' writes go through the families' hooks (an order's payments, dynamic tags), as in the server.
+    registerFamilies()
+    return withPlatform((p) => importCommand(p, sub, flags))
+  }
   if (command === 'export') return withPlatform((p) => exportCommand(p, sub, flags))
   const name = `${command} ${sub ?? ''}`.trim()
   switch (name) {

@@ -73,7 +73,9 @@ export async function importCommand(p: Platform, file: string | undefined, flags
   assertBodyChecked(ImportForm, form)
   const handle = p.pool.hold(tenant.id)
   try {
-    const created = createImport(handle.db, systemActor(tenant.id, 'cli'), form as typeof ImportForm.static, {
+    // `--location`: as x-location-id on the API, the location rows are at when they name none (orders).
+    const actor = { ...systemActor(tenant.id, 'cli'), locationId: optional(flags, 'location') ?? null }
+    const created = createImport(handle.db, actor, form as typeof ImportForm.static, {
       bytes: await Bun.file(file).bytes(),
       name: basename(file),
       format,

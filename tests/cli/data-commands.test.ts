@@ -57,6 +57,31 @@ describe('cli: import and export', () => {
     expect(unknown.stderr).toContain('body/kind')
   })
 
+  test('import --kind orders --location: rows naming no location land at it; the import and its location show on the orders', async () => {
+    const file = join(t.dataDir, 'orders.csv')
+    writeFileSync(
+      file,
+      'Order Number,Created At,Lineitem name,Lineitem quantity,Lineitem price,Payment Method\nO-1,2022-01-01T10:00:00.000Z,Wine,2,1500,cash\nO-1,,Glass,1,0,\n',
+    )
+    const run = await cli(
+      'import',
+      file,
+      '--tenant',
+      'acme',
+      '--kind',
+      'orders',
+      '--location',
+      t.tenant.locationId,
+    )
+    expect(run.code).toBe(0)
+    const result = lastJson(run.stdout)
+    expect(result.errors).toEqual([])
+    expect(result.import).toMatchObject({ rowsApplied: 2, rowsFailed: 0, locationId: t.tenant.locationId })
+    const order = (await t.request('GET', '/order')).body.orders.find((o: any) => o.externalRef === 'O-1')
+    expect(order).toMatchObject({ importId: result.import.id, locationId: t.tenant.locationId, total: 3000 })
+    expect(order.lineItems).toHaveLength(2)
+  })
+
   test('export streams to stdout, or to --out with the result on stdout', async () => {
     await t.request('POST', '/customers', {
       body: { firstName: 'Eve', lastName: 'Exported', email: 'eve@example.com' },

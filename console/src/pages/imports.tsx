@@ -37,7 +37,7 @@ function useImport(id: string | null) {
 
 export function ImportsPage(_props: PageProps) {
   const [file, setFile] = useState<File | null>(null)
-  const [kind, setKind] = useState<'customers' | 'gift-cards'>('customers')
+  const [kind, setKind] = useState<'customers' | 'gift-cards' | 'orders'>('customers')
   const [id, setId] = useState<string | null>(null)
   const [failure, setFailure] = useState<string | null>(null)
   const [listed, setListed] = useState(0)
@@ -81,6 +81,7 @@ export function ImportsPage(_props: PageProps) {
           >
             <option value="customers">Customers (with an address and tags)</option>
             <option value="gift-cards">Gift cards (with their balance)</option>
+            <option value="orders">Orders (closed, with their lines and payments)</option>
           </select>
           <label for="import-upload">CSV or NDJSON file</label>
           <input

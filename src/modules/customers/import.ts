@@ -14,11 +14,12 @@ import { inWriteTransaction, type Queryable } from '../../platform/tenancy/trans
 import { attachImportedTags, manualTagIdsByTitle } from '../tags'
 import { addressValues } from './address-values'
 import type { ImportedCustomerInput } from './model'
+import { customersByExternalRef } from './queries'
 import { customerAddresses, customers } from './schema'
 import { customerIdByEmail, findCustomerRow, getCustomer } from './service'
 
 function byExternalRef(tx: Queryable, externalRef: string) {
-  const found = tx.select().from(customers).where(eq(customers.externalRef, externalRef)).limit(2).all()
+  const found = customersByExternalRef(tx, externalRef)
   if (found.length > 1)
     throw invalid('externalRef', `${found.length} customers have this externalRef; merge them first`)
   return found[0]

@@ -52,6 +52,7 @@ export { importCustomer } from './import'
 export { Customer, ImportedCustomer, type ImportedCustomerInput } from './model'
 export {
   customerIdsMatching,
+  customersByExternalRef,
   customersByIds,
   findAddress,
   findCustomerAddress,

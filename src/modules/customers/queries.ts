@@ -62,3 +62,10 @@ export function customerIdsMatching(q: string | undefined): SQL | undefined {
   const match = searchColumns(q, [customers.firstName, customers.lastName, customers.email])
   return match && sql`(SELECT ${customers.id} FROM ${customers} WHERE ${match})`
 }
+
+/**
+ * orders (their imports): the customers whose externalRef is this one, at most two (more than one
+ * is ambiguous for the caller to refuse).
+ */
+export const customersByExternalRef = (db: Queryable, externalRef: string): CustomerRow[] =>
+  db.select().from(customers).where(eq(customers.externalRef, externalRef)).limit(2).all()

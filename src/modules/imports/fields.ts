@@ -120,16 +120,17 @@ function place(record: Record<string, unknown>, path: string, value: unknown) {
 }
 
 /**
- * The record of one row, or why the row fails. Every cell is looked at for a card number, mapped
- * or not: such a row fails naming its column, and the number goes nowhere.
+ * A row's values placed at their fields' paths, or why the row fails. `#` in a path stands for
+ * `item`: the row's place among the rows of one record (an order's lines). Every cell is looked
+ * at for a card number, mapped or not: such a row fails naming its column, and the number goes
+ * nowhere.
  */
-export function recordOf<T>(
+export function rowValues(
   values: SourceValues,
   columns: ReadonlyMap<string, string>,
   fields: Readonly<Record<string, FieldSpec>>,
-  schema: TSchema,
-  complete: (record: Record<string, unknown>) => void = () => {},
-): { record: T } | { failure: RowFailure } {
+  item = 0,
+): { record: Record<string, unknown> } | { failure: RowFailure } {
   const record: Record<string, unknown> = {}
   for (const [column, value] of Object.entries(values)) {
     const field = columns.get(column)
@@ -147,24 +148,66 @@ export function recordOf<T>(
     try {
       const typed = converted(spec, value)
       if (typed === '' || (Array.isArray(typed) && typed.length === 0)) continue
-      place(record, spec.path, typed)
+      place(record, spec.path.replace('#', String(item)), typed)
     } catch (error) {
       return { failure: { field, reason: (error as Error).message } }
     }
   }
+  return { record }
+}
+
+/**
+ * The field at a record's path (`lineItems.2.quantity` → `line.quantity`, item 2), for naming
+ * what failed: a field whose path is exactly it, else one whose `#` stands for its first index.
+ */
+export function fieldAt(
+  fields: Readonly<Record<string, FieldSpec>>,
+  path: string,
+): { field: string | null; item?: number } {
+  if (path === '') return { field: null }
+  const exact = Object.entries(fields).find(([, spec]) => spec.path === path)?.[0]
+  if (exact) return { field: exact }
+  const index = /\.(\d+)(\.|$)/.exec(path)
+  if (index) {
+    const general = path.replace(`.${index[1]}`, '.#')
+    const field = Object.entries(fields).find(([, spec]) => spec.path === general)?.[0]
+    if (field) return { field, item: Number(index[1]) }
+  }
+  return { field: path.replace(/\.\d+\./g, '.') }
+}
+
+/** The record checked against the kind's schema (after `complete`), or its first failure. */
+export function checkedRecord<T>(
+  record: Record<string, unknown>,
+  fields: Readonly<Record<string, FieldSpec>>,
+  schema: TSchema,
+  complete: (record: Record<string, unknown>) => void = () => {},
+): { record: T } | { failure: RowFailure & { item?: number } } {
   complete(record)
   const check = checkOf(schema)
   if (check.Check(record)) return { record: record as T }
   const first = check.Errors(record).First()
-  const path = first?.path.replace(/^\//, '').replaceAll('/', '.') ?? ''
-  const field =
-    Object.entries(fields).find(([, spec]) => spec.path === path)?.[0] ??
-    (path === '' ? null : path.replace(/\.\d+\./g, '.'))
+  const at = fieldAt(fields, first?.path.replace(/^\//, '').replaceAll('/', '.') ?? '')
   const missing = first && first.value === undefined
   return {
     failure: {
-      field,
+      ...at,
       reason: missing ? 'is required' : (first?.message ?? 'is not valid').slice(0, 200),
     },
   }
+}
+
+/** The record of one row, or why the row fails (rowValues, then checkedRecord). */
+export function recordOf<T>(
+  values: SourceValues,
+  columns: ReadonlyMap<string, string>,
+  fields: Readonly<Record<string, FieldSpec>>,
+  schema: TSchema,
+  complete?: (record: Record<string, unknown>) => void,
+): { record: T } | { failure: RowFailure } {
+  const placed = rowValues(values, columns, fields)
+  if ('failure' in placed) return placed
+  const checked = checkedRecord<T>(placed.record, fields, schema, complete)
+  if ('record' in checked) return checked
+  return { failure: { field: checked.failure.field, reason: checked.failure.reason } }
 }

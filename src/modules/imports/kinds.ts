@@ -8,7 +8,22 @@ import type { Db } from '../../platform/tenancy/databases'
 import { ImportedCustomer, type ImportedCustomerInput, importCustomer } from '../customers'
 import { ImportedGiftCard, type ImportedGiftCardInput, importGiftCard } from '../gift-cards'
 import type { FieldSpec } from './fields'
+import { orders } from './order-kind'
+import type { NestedLists } from './read'
 import type { ImportKind } from './schema'
+
+/**
+ * A kind whose record spans rows (an order and its lines): in a CSV, consecutive rows with the
+ * same `key` value make one record; an NDJSON record nests its lists (`nested`) and is one line.
+ * Each row's fields whose path holds `#` land at the row's place among its record's rows.
+ */
+export interface Grouping {
+  /** The fields that name a record, the first given on a row counting: `externalRef`, then `id`. */
+  key: readonly string[]
+  /** Most rows one record may span. */
+  maxRows: number
+  nested: NestedLists
+}
 
 export interface KindSpec<T> {
   fields: Readonly<Record<string, FieldSpec>>
@@ -16,6 +31,7 @@ export interface KindSpec<T> {
   /** Fills what a row leaves to be derived (an address's addressee from the customer's name). */
   complete?(record: Record<string, unknown>): void
   apply(db: Db, actor: Actor, record: T, row: ImportedRow): ImportOutcome
+  grouping?: Grouping
 }
 
 const text = (path: string, ...aliases: string[]): FieldSpec => ({ path, type: 'text', aliases })
@@ -83,7 +99,7 @@ const giftCards: KindSpec<ImportedGiftCardInput> = {
 }
 
 // Each spec's record type is its own; the worker hands it what the spec's schema has checked.
-export const kindSpecs = { customers, 'gift-cards': giftCards } as unknown as Record<
+export const kindSpecs = { customers, 'gift-cards': giftCards, orders } as unknown as Record<
   ImportKind,
   KindSpec<never>
 >

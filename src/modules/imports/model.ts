@@ -5,7 +5,7 @@ import { importFormats, importKinds, importModes, importStates } from './schema'
 
 const kind = oneOf(importKinds, {
   description:
-    'What the file holds: `customers` (with an address and tags per row) or `gift-cards` (with their balance). `club-memberships`, `products` and `orders` are not built yet.',
+    'What the file holds: `customers` (with an address and tags per row), `gift-cards` (with their balance) or `orders` (closed orders with their lines and payments, as history: a CSV row per line item, an NDJSON line per order). `club-memberships` and `products` are not built yet.',
 })
 
 export const DataImport = t.Object(

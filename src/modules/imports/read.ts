@@ -135,7 +135,48 @@ async function* csvRows(bytes: Uint8Array): AsyncGenerator<SourceRow> {
 const isPlain = (value: unknown): value is string | number | boolean | null =>
   value === null || ['string', 'number', 'boolean'].includes(typeof value)
 
-async function* ndjsonRows(bytes: Uint8Array): AsyncGenerator<SourceRow> {
+/**
+ * The lists an NDJSON record may nest (an order's `lineItems` and `payments`), by key: each
+ * element an object of plain values whose keys are read as columns under `prefix(i)`; `perRow`
+ * puts element i in the record's row i (one row per line, as a CSV has it), otherwise every
+ * element goes in its first row.
+ */
+export type NestedLists = Readonly<
+  Record<string, { prefix: (i: number) => string; perRow: boolean; max: number }>
+>
+
+/** An NDJSON record as rows: its plain values, with its nested lists' elements spread (NestedLists). */
+function spread(
+  values: Record<string, unknown>,
+  nested: NestedLists,
+): SourceValues[] | { field: string; reason: string } {
+  const rows: SourceValues[] = [{}]
+  for (const [key, value] of Object.entries(values)) {
+    const list = nested[key]
+    if (!list) {
+      if (!isPlain(value)) return { field: key, reason: 'must be a string, number, boolean or null' }
+      rows[0]![key] = value
+      continue
+    }
+    if (value === null) continue
+    if (!Array.isArray(value) || value.length > list.max)
+      return { field: key, reason: `must be a list of at most ${list.max} objects` }
+    for (const [i, element] of value.entries()) {
+      if (typeof element !== 'object' || element === null || Array.isArray(element))
+        return { field: `${key}.${i}`, reason: 'must be an object' }
+      if (list.perRow) rows[i] ??= {}
+      const row = list.perRow ? rows[i]! : rows[0]!
+      for (const [name, inner] of Object.entries(element)) {
+        if (!isPlain(inner))
+          return { field: `${key}.${i}.${name}`, reason: 'must be a string, number, boolean or null' }
+        row[`${list.prefix(i)}${name}`] = inner
+      }
+    }
+  }
+  return rows
+}
+
+async function* ndjsonRows(bytes: Uint8Array, nested: NestedLists): AsyncGenerator<SourceRow> {
   const decoder = new TextDecoder('utf-8')
   let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
   let line = 0
@@ -146,26 +187,22 @@ async function* ndjsonRows(bytes: Uint8Array): AsyncGenerator<SourceRow> {
     const text = end - start > MAX_RECORD_CHARS * 4 ? null : decoder.decode(bytes.subarray(start, end)).trim()
     start = end + 1
     if (text === '') continue
-    const row = (values: unknown): SourceRow => {
+    const rows = (values: unknown): SourceRow[] => {
       if (text === null || text.length > MAX_RECORD_CHARS)
-        return {
-          line,
-          endByte: end,
-          error: { field: null, reason: `is longer than ${MAX_RECORD_CHARS} characters` },
-        }
+        return [
+          {
+            line,
+            endByte: end,
+            error: { field: null, reason: `is longer than ${MAX_RECORD_CHARS} characters` },
+          },
+        ]
       if (typeof values !== 'object' || values === null || Array.isArray(values))
-        return { line, endByte: end, error: { field: null, reason: 'is not a JSON object' } }
-      const entries = Object.entries(values)
-      if (entries.length > MAX_COLUMNS)
-        return { line, endByte: end, error: { field: null, reason: `holds more than ${MAX_COLUMNS} keys` } }
-      const nested = entries.find(([, value]) => !isPlain(value))
-      if (nested)
-        return {
-          line,
-          endByte: end,
-          error: { field: nested[0], reason: 'must be a string, number, boolean or null' },
-        }
-      return { line, endByte: end, values: values as SourceValues }
+        return [{ line, endByte: end, error: { field: null, reason: 'is not a JSON object' } }]
+      if (Object.keys(values).length > MAX_COLUMNS)
+        return [{ line, endByte: end, error: { field: null, reason: `holds more than ${MAX_COLUMNS} keys` } }]
+      const rows = spread(values as Record<string, unknown>, nested)
+      if (!Array.isArray(rows)) return [{ line, endByte: end, error: rows }]
+      return rows.map((row) => ({ line, endByte: end, values: row }))
     }
     let parsed: unknown
     try {
@@ -174,10 +211,16 @@ async function* ndjsonRows(bytes: Uint8Array): AsyncGenerator<SourceRow> {
       yield { line, endByte: end, error: { field: null, reason: 'is not valid JSON' } }
       continue
     }
-    yield row(parsed)
+    yield* rows(parsed)
   }
 }
 
-/** The file's rows after its header, each with its line (the header is line 1 of a CSV). */
-export const readRows = (bytes: Uint8Array, format: ImportFormat): AsyncGenerator<SourceRow> =>
-  format === 'csv' ? csvRows(bytes) : ndjsonRows(bytes)
+/**
+ * The file's rows after its header, each with its line (the header is line 1 of a CSV); an
+ * NDJSON record nesting lists (`nested`) is as many rows as NestedLists spreads it into.
+ */
+export const readRows = (
+  bytes: Uint8Array,
+  format: ImportFormat,
+  nested: NestedLists = {},
+): AsyncGenerator<SourceRow> => (format === 'csv' ? csvRows(bytes) : ndjsonRows(bytes, nested))

@@ -13,8 +13,9 @@ import { offsetOf, type PageRequest } from '../../platform/foundation/paging'
 import { ApiError, notFound } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable, sqliteOf } from '../../platform/tenancy/transaction'
-import { columnFields, type RowFailure, recordOf } from './fields'
-import { type KindSpec, kindSpecs } from './kinds'
+import { columnFields, fieldAt } from './fields'
+import { type GroupedWork, type LineFailure, type RecordFailure, recordIdentity, recordsOf } from './groups'
+import { kindSpecs } from './kinds'
 import type { DataImportView, ImportFormInput } from './model'
 import { assertUtf8, csvHeader, readRows, type SourceRow } from './read'
 import {
@@ -103,7 +104,9 @@ export function createImport(db: Db, actor: Actor, form: ImportFormInput, file: 
   if (file.format === 'csv') {
     const columns = columnFields(spec.fields, mapping, csvHeader(file.bytes))
     const given = new Set(columns.values())
-    const missing = (spec.schema.required as string[] | undefined)?.find((field) => !given.has(field))
+    const missing = (spec.schema.required as string[] | undefined)?.find(
+      (field) => Object.hasOwn(spec.fields, field) && !given.has(field),
+    )
     if (missing)
       throw new ApiError('validation_failed', `no column of the file gives the required field "${missing}"`, {
         errors: [{ path: 'body/mapping', message: `no column gives "${missing}": name one in the mapping` }],
@@ -244,7 +247,7 @@ export async function workImport(db: Db, tenantId: string, id: string, options: 
     }
     return columns
   }
-  const work: Work = { db, row, spec, actor, columnsOf }
+  const work: Work = { db, row, spec, actor, columnsOf, format: row.format, seen: new Map() }
   let batchRows = FIRST_BATCH_ROWS
   const batchDone = (batch: SourceRow[]) => {
     const started = performance.now()
@@ -256,91 +259,84 @@ export async function workImport(db: Db, tenantId: string, id: string, options: 
     options.progress?.(getImport(db, id))
   }
 
+  // A batch ends between two records (a record of several rows is never split), or, should rows
+  // name no record for that long, at a bound.
+  const recordEnds = (last: SourceRow, next: SourceRow) => {
+    const [a, b] = [recordIdentity(work, last), recordIdentity(work, next)]
+    return (a !== null && b !== null && a !== b) || batch.length >= batchRows + MAX_BATCH_ROWS
+  }
   let batch: SourceRow[] = []
-  for await (const source of readRows(file, row.format)) {
+  for await (const source of readRows(file, row.format, spec.grouping?.nested)) {
     if (source.line <= row.linesDone) continue
     if ('fatal' in source) {
       batchDone(batch)
       finish(work, 'failed', source.fatal)
       return
     }
-    batch.push(source)
-    if (batch.length < batchRows) continue
-    batchDone(batch)
-    batch = []
-    await yieldToEventLoop()
-    if (options.signal.aborted) {
-      inWriteTransaction(db, (tx) =>
-        tx.update(dataImports).set({ leaseUntil: null }).where(eq(dataImports.id, id)).run(),
-      )
-      return
+    if (batch.length >= batchRows && recordEnds(batch[batch.length - 1]!, source)) {
+      batchDone(batch)
+      batch = []
+      await yieldToEventLoop()
+      if (options.signal.aborted) {
+        inWriteTransaction(db, (tx) =>
+          tx.update(dataImports).set({ leaseUntil: null }).where(eq(dataImports.id, id)).run(),
+        )
+        return
+      }
     }
+    batch.push(source)
   }
   batchDone(batch)
   finish(work, 'succeeded', null)
 }
 
-interface Work {
+interface Work extends GroupedWork {
   db: Db
   row: DataImportRow
-  spec: KindSpec<never>
   actor: Actor
-  columnsOf(keys: string[]): Map<string, string>
 }
 
-/** The field an ApiError names (`addresses/0/countryCode` → `address.countryCode`). */
-const fieldOf = (path: string | undefined): string | null =>
-  path
-    ? path
-        .replace(/^body\//, '')
-        .replace(/^addresses\/\d+\//, 'address.')
-        .replaceAll('/', '.')
-    : null
-
-function failureOf(error: unknown): RowFailure {
-  if (error instanceof ApiError)
-    return { field: fieldOf(error.options.errors?.[0]?.path), reason: error.detail.slice(0, 500) }
-  return { field: null, reason: `could not be applied: ${(error as Error).message}`.slice(0, 500) }
+/** What applying a record failed on: the field (and row) its ApiError names, else the error's message. */
+function failureOf({ spec }: Work, error: unknown): RecordFailure {
+  if (!(error instanceof ApiError))
+    return { field: null, reason: `could not be applied: ${(error as Error).message}`.slice(0, 500) }
+  const path = error.options.errors?.[0]?.path
+  const named = path
+    ? fieldAt(spec.fields, path.replace(/^body\//, '').replaceAll('/', '.'))
+    : { field: null }
+  return { ...named, reason: error.detail.slice(0, 500) }
 }
 
-/** One batch in one transaction: each row in a savepoint; the counts and failures with them. */
-function applyBatch({ db, row, spec, actor, columnsOf }: Work, batch: SourceRow[]): void {
+/**
+ * One batch in one transaction: each record (a row, or the rows of one order) in a savepoint;
+ * the counts, by line, and the failures with them.
+ */
+function applyBatch(work: Work, batch: SourceRow[]): void {
+  const { db, row, spec, actor } = work
   if (batch.length === 0) return
   inWriteTransaction(db, (tx) => {
     const sqlite = sqliteOf(tx)
     const counts = { applied: 0, unchanged: 0 }
-    const failures: { line: number; failure: RowFailure }[] = []
-    for (const source of batch) {
-      if ('error' in source) {
-        failures.push({ line: source.line, failure: source.error })
-        continue
-      }
-      if (!('values' in source)) continue
-      const parsed = recordOf<never>(
-        source.values,
-        columnsOf(Object.keys(source.values)),
-        spec.fields,
-        spec.schema,
-        spec.complete,
-      )
-      if ('failure' in parsed) {
-        failures.push({ line: source.line, failure: parsed.failure })
+    const failures: LineFailure[] = []
+    for (const worked of recordsOf(work, batch)) {
+      if ('failures' in worked) {
+        failures.push(...worked.failures)
         continue
       }
       sqlite.run('SAVEPOINT import_row')
       try {
-        const outcome = spec.apply(db, actor, parsed.record, {
+        const outcome = spec.apply(db, actor, worked.record, {
           importId: row.id,
-          line: source.line,
+          line: worked.lines[0]!,
           emitEvents: row.emitEvents,
         })
         // A dry run does all the work and keeps none of it.
         if (row.mode === 'validate') sqlite.run('ROLLBACK TO import_row')
-        if (outcome === 'unchanged') counts.unchanged++
-        else counts.applied++
+        if (outcome === 'unchanged') counts.unchanged += worked.lines.length
+        else counts.applied += worked.lines.length
       } catch (error) {
         sqlite.run('ROLLBACK TO import_row')
-        failures.push({ line: source.line, failure: failureOf(error) })
+        failures.push(...worked.failed(failureOf(work, error)))
       } finally {
         sqlite.run('RELEASE import_row')
       }
@@ -356,7 +352,7 @@ function applyBatch({ db, row, spec, actor, columnsOf }: Work, batch: SourceRow[
       .set({
         linesDone: last.line,
         bytesDone: Math.max(current.bytesDone, last.endByte),
-        rowsRead: current.rowsRead + batch.length,
+        rowsRead: current.rowsRead + new Set(batch.map((source) => source.line)).size,
         rowsApplied: current.rowsApplied + counts.applied,
         rowsUnchanged: current.rowsUnchanged + counts.unchanged,
         rowsFailed: current.rowsFailed + failures.length,

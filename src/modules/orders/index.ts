@@ -57,13 +57,20 @@ export const ordersFamily = family({
 // What the other families may use.
 export { applyCoupon } from './discounts'
 export { orderExport } from './export'
+export { importOrder } from './import'
 export { closeOrder, recordOrderPayment, recordOrderRefund, submitOrder } from './lifecycle'
 export type { OrderView } from './model'
 export { Order, OrderParams } from './model'
+export {
+  ImportedOrder,
+  type ImportedOrderInput,
+  MAX_IMPORTED_LINES,
+  MAX_IMPORTED_PAYMENTS,
+} from './model-import'
 export type { OffPremiseInputValue, OffPremiseView } from './model-off-premise'
 export { assertStatus, OPEN_STATUSES } from './mutation'
 export { createOrder, putLocationTaxPlace } from './orders'
-export { lendToOrders, type ShipTo } from './others'
+export { type ImportedPaymentRecord, lendToOrders, type ShipTo } from './others'
 export {
   liveVariantLines,
   orderIdsInStatus,

@@ -304,7 +304,10 @@ export const LineItem = t.Object({
   category: t.Nullable(t.String()),
   salesCategory: t.Nullable(t.String()),
   openItemScope: t.Nullable(t.String()),
-  pricingStrategyApplied: t.String({ description: '`base` (catalog price) or `open_price` (open item).' }),
+  pricingStrategyApplied: t.String({
+    description:
+      '`base` (catalog price), `open_price` (open item) or `import` (history, as its file gave it).',
+  }),
   menuId: t.Nullable(t.String()),
   sizeName: t.Nullable(t.String()),
   seatId: t.Nullable(t.String()),

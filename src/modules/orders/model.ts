@@ -209,6 +209,17 @@ export const Order = t.Object(
   {
     id: t.String({ format: 'uuid' }),
     orderNumber: int({ minimum: 1, description: 'Per tenant, from 1, without gaps or duplicates.' }),
+    externalRef: t.Nullable(
+      t.String({
+        description: 'The order’s reference in the system it was imported from (imports’ `orders` kind).',
+      }),
+    ),
+    importId: t.Nullable(
+      t.String({
+        description:
+          'The import that last wrote the order, whose amounts are the history its file gave; null for orders taken here.',
+      }),
+    ),
     customerId: t.Nullable(t.String()),
     customerName: t.Nullable(t.String()),
     guestName: t.Nullable(t.String()),

@@ -11,12 +11,13 @@
 //   lends them all before anything runs.
 // - The orders unit tests answer the catalog, taxes, coupons, customers, depletion and gift card
 //   issuance from memory (replaceOthersForTests).
+// - Payments lend what an imported order's payments are and replace them (import.ts).
 import type { Actor } from '../../platform/foundation/actor'
 import { lendingDesk } from '../../platform/lending'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { collectionIdsOfProduct } from '../collections'
 import { type CouponRow, type CouponTerms, findCouponByCode } from '../coupons'
-import { findCustomerRow } from '../customers'
+import { customersByExternalRef, findCustomerRow } from '../customers'
 import { depleteForOrderLines, reverseOrderDepletion } from '../inventory'
 import { type CatalogVariant, findVariant, findVariantBySku } from '../products'
 import { tagsFor } from '../tags'
@@ -97,8 +98,33 @@ export interface GiftCardIssue {
   }[]
 }
 
+/** A payment of an imported order (import.ts) as the payments family keeps it. Cents. */
+export interface ImportedPaymentRecord {
+  tender: 'cash' | 'card' | 'gift_card'
+  amount: number
+  tipAmount: number
+  paidAt: string
+  provider: string | null
+  providerPaymentId: string | null
+  cardBrand: string | null
+  cardLast4: string | null
+}
+
 /** What the families that build on orders lend them (lendToOrders), by the family that lends it. */
 export interface Lent {
+  /** payments: an order's payments, oldest first, as an imported order's are compared with its file's. */
+  importedPayments(db: Queryable, orderId: string): ImportedPaymentRecord[]
+  /**
+   * payments: replaces an imported order's payments with these (captured, history: no drawer, no
+   * provider, no redemption), in the caller's transaction; answers their ids in order. Refuses
+   * (409) when one of the order's payments was refunded since.
+   */
+  replaceImportedPayments(
+    tx: Queryable,
+    actor: Actor,
+    order: Pick<OrderRow, 'id' | 'locationId'>,
+    payments: readonly ImportedPaymentRecord[],
+  ): string[]
   /**
    * shipping: the rate of shipping the order (its lines' shipping weight) to a place: the default
    * active service of the first configuration covering it (else its first active service); null
@@ -131,6 +157,8 @@ export interface Lent {
 export interface Others extends Omit<Lent, 'customerClubIds'> {
   /** The live customer an id names (a merged-away id gives its primary), or undefined. */
   findCustomer(db: Queryable, id: string): { id: string; name: string; email?: string | null } | undefined
+  /** The customers (at most two: more is ambiguous) whose externalRef is this one. */
+  customersByExternalRef(db: Queryable, externalRef: string): { id: string; name: string }[]
   findVariant(db: Queryable, ref: { variantId?: string; sku?: string }): CatalogVariantInfo | undefined
   /** The rate for a tax code at a place; null when no tax is configured there. */
   taxRate(db: Queryable, place: ShipTo, taxCode: TaxCode): TaxRateInfo | null
@@ -171,6 +199,11 @@ const fromFamilies: Others = {
     const row = findCustomerRow(db, id)
     return row ? { id: row.id, name: `${row.firstName} ${row.lastName}`.trim(), email: row.email } : undefined
   },
+  customersByExternalRef: (db, externalRef) =>
+    customersByExternalRef(db, externalRef).map((row) => ({
+      id: row.id,
+      name: `${row.firstName} ${row.lastName}`.trim(),
+    })),
   findVariant: (db, ref) => {
     const variant = ref.variantId
       ? findVariant(db, ref.variantId)
@@ -200,6 +233,9 @@ const fromFamilies: Others = {
   offPremiseBlocks: (db, orderIds) => lentPart('offPremiseBlocks')(db, orderIds),
   issueGiftCards: (tx, actor, issue) => lentPart('issueGiftCards')(tx, actor, issue),
   giftCardSalesDiscountable: (db) => lentPart('giftCardSalesDiscountable')(db),
+  importedPayments: (db, orderId) => lentPart('importedPayments')(db, orderId),
+  replaceImportedPayments: (tx, actor, order, payments) =>
+    lentPart('replaceImportedPayments')(tx, actor, order, payments),
 }
 
 /** What orders ask of the other families: theirs, unless a test replaced some of it. */

@@ -164,6 +164,15 @@ const unchanged = (row: object, computed: object) =>
 /** Prices the order as stored and writes every computed amount. Returns the updated header. */
 export function repriceOrder(tx: Queryable, orderId: string): OrderRow {
   const order = getOrderRow(tx, orderId)
+  // An imported order's amounts are the history its file gave (import.ts), not this engine's to
+  // recompute: only its balance follows what a refund since takes back.
+  if (order.importId !== null)
+    return tx
+      .update(orders)
+      .set({ balanceDue: order.total - order.amountPaid, updatedAt: nowIso() })
+      .where(eq(orders.id, orderId))
+      .returning()
+      .get()
   const lines = linesOf(tx, orderId)
   const discounts = discountsOf(tx, orderId)
   const charges = serviceChargesOf(tx, orderId)

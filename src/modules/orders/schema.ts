@@ -53,6 +53,13 @@ export const orders = sqliteTable(
   {
     id: text('id').primaryKey(),
     orderNumber: integer('order_number').notNull(),
+    /** The order's reference in the system it was imported from (imports' `orders` kind); unique. */
+    externalRef: text('external_ref'),
+    /**
+     * The import that last wrote the order (orders/import.ts), null for orders taken here: its
+     * amounts are the history its file gave, which nothing reprices.
+     */
+    importId: text('import_id'),
     customerId: text('customer_id'),
     customerName: text('customer_name'),
     guestName: text('guest_name'),
@@ -117,6 +124,7 @@ export const orders = sqliteTable(
   },
   (table) => [
     uniqueIndex('orders_order_number_unique').on(table.orderNumber),
+    uniqueIndex('orders_external_ref_unique').on(table.externalRef),
     index('orders_created_at').on(table.createdAt),
     index('orders_location_created_at').on(table.locationId, table.createdAt),
     index('orders_customer').on(table.customerId),

@@ -1,5 +1,7 @@
 import { family } from '../../platform/family'
 import { lendToCash } from '../cash'
+import { lendToOrders } from '../orders'
+import { importedPayments, replaceImportedPayments } from './import'
 import * as model from './model'
 import { Payment } from './model'
 import { paymentsOfShift } from './queries'
@@ -21,7 +23,10 @@ export const paymentsFamily = family({
       schema: Payment,
     },
   ],
-  hooks: () => lendToCash({ paymentsOfShift }),
+  hooks: () => {
+    lendToCash({ paymentsOfShift })
+    lendToOrders({ importedPayments, replaceImportedPayments })
+  },
   routes: (platform) => [
     paymentRoutes(platform.auth, { provider: platform.payments }),
     paymentMixRoutes(platform.auth),

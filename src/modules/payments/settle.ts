@@ -216,6 +216,11 @@ function bookRefund(
         payload: { tipAmount: refund.tipAmount },
       })
     } else if (current.tender === 'gift_card') {
+      // An imported payment (import.ts) is history: it names no card to give the money back to.
+      if (current.giftCardId === null)
+        throw conflict('the gift card payment was imported and names no card: refund it another way', {
+          paymentIntentId: current.id,
+        })
       if (total === current.capturedAmount && current.refundedAmount === 0)
         voidRedemption(tx, actor, { paymentReference: current.id, reason: input.reason ?? 'refund' })
       else
@@ -295,6 +300,12 @@ export async function refundCardPayment(
   const payment = getPaymentRow(db, orderId, paymentId)
   assertPaymentStatus(payment, ['captured'], 'refund')
   if (input.drawerId) throw invalid('body/drawerId', 'only cash refunds go through a drawer')
+  // An imported payment (import.ts) may name no payment at the provider, or another provider's.
+  if (payment.providerPaymentId === null || (payment.provider ?? deps.provider.name) !== deps.provider.name)
+    throw conflict(
+      `the card payment names no payment at ${deps.provider.name} (it was imported): refund it another way`,
+      { paymentIntentId: payment.id, provider: payment.provider },
+    )
   const refund = refundAmounts(payment, input)
   const { providerRefundId } = await atProvider(() =>
     deps.provider.refundPayment(

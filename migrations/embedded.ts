@@ -132,6 +132,10 @@ export const tenantMigrations: readonly { tag: string; sql: string }[] = [
   {
     "tag": "0032_data_imports",
     "sql": "CREATE TABLE `data_import_errors` (\n\t`import_id` text NOT NULL,\n\t`line` integer NOT NULL,\n\t`field` text,\n\t`reason` text NOT NULL,\n\tPRIMARY KEY(`import_id`, `line`),\n\tFOREIGN KEY (`import_id`) REFERENCES `data_imports`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE TABLE `data_import_files` (\n\t`import_id` text PRIMARY KEY NOT NULL,\n\t`bytes` blob NOT NULL,\n\tFOREIGN KEY (`import_id`) REFERENCES `data_imports`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE TABLE `data_imports` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`kind` text NOT NULL,\n\t`format` text NOT NULL,\n\t`mode` text NOT NULL,\n\t`emit_events` integer NOT NULL,\n\t`mapping` text NOT NULL,\n\t`file_name` text,\n\t`file_bytes` integer NOT NULL,\n\t`state` text NOT NULL,\n\t`lines_done` integer NOT NULL,\n\t`bytes_done` integer NOT NULL,\n\t`rows_read` integer NOT NULL,\n\t`rows_applied` integer NOT NULL,\n\t`rows_unchanged` integer NOT NULL,\n\t`rows_failed` integer NOT NULL,\n\t`lease_until` text,\n\t`error` text,\n\t`location_id` text,\n\t`created_by_staff_user_id` text,\n\t`created_at` text NOT NULL,\n\t`started_at` text,\n\t`finished_at` text\n);\n--> statement-breakpoint\nCREATE INDEX `data_imports_state` ON `data_imports` (`state`,`created_at`);"
+  },
+  {
+    "tag": "0033_club_membership_external_ref",
+    "sql": "ALTER TABLE `club_memberships` ADD `external_ref` text;--> statement-breakpoint\nCREATE INDEX `club_memberships_external_ref` ON `club_memberships` (`external_ref`);"
   }
 ]
 

@@ -134,7 +134,9 @@ export function recordOf<T>(
   for (const [column, value] of Object.entries(values)) {
     const field = columns.get(column)
     const digitsAllowed = field !== undefined && fields[field]?.digitsAllowed === true
-    if (typeof value === 'string' && !digitsAllowed && looksLikeCardNumber(value.trim()))
+    // NDJSON may carry the number as a JSON number: checked as its digits.
+    const cell = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : ''
+    if (!digitsAllowed && looksLikeCardNumber(cell))
       return {
         failure: {
           field: columns.get(column) ?? column,

@@ -280,7 +280,7 @@ describe('per-row failures', () => {
     const cards = t.tenant.db.$client
       .query<{ customer_id: string }, []>('SELECT customer_id FROM customer_payment_methods')
       .all()
-    expect(cards).toEqual([{ customer_id: refs['c-1'] }])
+    expect(cards).toEqual([{ customer_id: refs['c-1']! }])
     const everything = JSON.stringify([
       t.tenant.db.$client.query('SELECT * FROM audit_entries').all(),
       t.tenant.db.$client.query('SELECT * FROM data_import_errors').all(),

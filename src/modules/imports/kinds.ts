@@ -12,6 +12,7 @@ import {
 } from '../club-memberships'
 import { ImportedCustomer, type ImportedCustomerInput, importCustomer } from '../customers'
 import { ImportedGiftCard, type ImportedGiftCardInput, importGiftCard } from '../gift-cards'
+import { ImportedProductVariant, type ImportedProductVariantInput, importProductVariant } from '../products'
 import type { FieldSpec } from './fields'
 import type { ImportKind } from './schema'
 
@@ -153,9 +154,57 @@ const clubMemberships: KindSpec<ImportedClubMembershipInput> = {
   apply: importClubMembership,
 }
 
+// One row per variant, the product's columns beside it (the products family's import.ts says why
+// each row stands on its own). Barcodes and SKUs are often long digit strings that pass the Luhn check.
+const products: KindSpec<ImportedProductVariantInput> = {
+  fields: {
+    productId: text('productId'),
+    slug: text('slug', 'handle', 'urlhandle', 'productslug', 'producthandle'),
+    title: text('title', 'producttitle', 'productname', 'name'),
+    type: text('type', 'producttype'),
+    subTitle: text('subTitle', 'subheading'),
+    image: text('image', 'imagesrc', 'imageurl', 'productimage'),
+    teaser: text('teaser', 'shortdescription', 'summary'),
+    content: text('content', 'description', 'bodyhtml', 'body', 'longdescription'),
+    webStatus: text('webStatus'),
+    adminStatus: text('adminStatus'),
+    variantId: text('variantId'),
+    sku: { path: 'sku', type: 'text', aliases: ['variantsku'], digitsAllowed: true },
+    variantTitle: text('variantTitle', 'variant', 'variantname', 'option1value'),
+    price: integer('price', 'variantprice', 'pricecents'),
+    comparePrice: integer('comparePrice', 'compareatprice', 'variantcompareatprice'),
+    costOfGood: integer('costOfGood', 'costofgoods', 'cost', 'costperitem', 'variantcost'),
+    bottleDeposit: integer('bottleDeposit', 'deposit'),
+    upcCode: {
+      path: 'upcCode',
+      type: 'text',
+      aliases: ['upc', 'barcode', 'variantbarcode', 'gtin', 'ean'],
+      digitsAllowed: true,
+    },
+    volumeInML: integer('volumeInML', 'volume', 'volumeml', 'bottlesize', 'sizeml'),
+    sortOrder: integer('sortOrder', 'position', 'variantposition'),
+    hasInventory: { path: 'hasInventory', type: 'boolean', aliases: ['trackinventory', 'inventorytracked'] },
+    hasShipping: {
+      path: 'hasShipping',
+      type: 'boolean',
+      aliases: ['requiresshipping', 'variantrequiresshipping'],
+    },
+    taxType: text('taxType', 'taxcategory'),
+    inventoryPolicy: text('inventoryPolicy', 'variantinventorypolicy'),
+    createdAt: text('createdAt', 'created', 'createddate'),
+  },
+  schema: ImportedProductVariant,
+  complete(record) {
+    // Handles are matched case-insensitively; a slug is stored lower case.
+    if (typeof record.slug === 'string') record.slug = record.slug.toLowerCase()
+  },
+  apply: importProductVariant,
+}
+
 // Each spec's record type is its own; the worker hands it what the spec's schema has checked.
 export const kindSpecs = {
   customers,
   'gift-cards': giftCards,
   'club-memberships': clubMemberships,
+  products,
 } as unknown as Record<ImportKind, KindSpec<never>>

@@ -33,7 +33,9 @@ export const productsFamily = family({
 })
 
 // What the other families may use.
+export { importProductVariant } from './import'
 export { lendToProducts } from './lent'
+export { ImportedProductVariant, type ImportedProductVariantInput } from './model'
 export { existingProductIds, productForConditions, productIdsByTitle } from './queries'
 export { registerProductDeleteGuard } from './references'
 export { productStatuses } from './schema'

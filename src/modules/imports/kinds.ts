@@ -22,6 +22,11 @@ export interface KindSpec<T> {
   /** Fills what a row leaves to be derived (an address's addressee from the customer's name). */
   complete?(record: Record<string, unknown>): void
   apply(db: Db, actor: Actor, record: T, row: ImportedRow): ImportOutcome
+  /**
+   * Rows that are parts of one record (a product's variants): consecutive rows with the same
+   * values in these fields are applied together, all or none, and fail together, as `noun`.
+   */
+  group?: { fields: readonly string[]; noun: string }
 }
 
 const text = (path: string, ...aliases: string[]): FieldSpec => ({ path, type: 'text', aliases })
@@ -154,8 +159,9 @@ const clubMemberships: KindSpec<ImportedClubMembershipInput> = {
   apply: importClubMembership,
 }
 
-// One row per variant, the product's columns beside it (the products family's import.ts says why
-// each row stands on its own). Barcodes and SKUs are often long digit strings that pass the Luhn check.
+// One row per variant, the product's columns beside it (as Shopify and Commerce7 export them); the
+// rows of one product, one after another, are applied as one. Barcodes and SKUs are often long
+// digit strings that pass the Luhn check.
 const products: KindSpec<ImportedProductVariantInput> = {
   fields: {
     productId: text('productId'),
@@ -194,6 +200,7 @@ const products: KindSpec<ImportedProductVariantInput> = {
     createdAt: text('createdAt', 'created', 'createddate'),
   },
   schema: ImportedProductVariant,
+  group: { fields: ['productId', 'slug'], noun: 'product' },
   complete(record) {
     // Handles are matched case-insensitively; a slug is stored lower case.
     if (typeof record.slug === 'string') record.slug = record.slug.toLowerCase()

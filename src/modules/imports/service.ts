@@ -7,6 +7,7 @@
 // worked twice would change nothing the second time anyway).
 import { and, count, desc, eq, getTableColumns, inArray, isNull, lt, or, sql } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
+import type { ImportOutcome } from '../../platform/bulk-import'
 import { type Actor, systemActor } from '../../platform/foundation/actor'
 import { newId, nowIso } from '../../platform/foundation/ids'
 import { offsetOf, type PageRequest } from '../../platform/foundation/paging'
@@ -14,6 +15,7 @@ import { ApiError, notFound } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable, sqliteOf } from '../../platform/tenancy/transaction'
 import { columnFields, type RowFailure, recordOf } from './fields'
+import { type GroupedRow, grouper, groupsOf } from './groups'
 import { type KindSpec, kindSpecs } from './kinds'
 import type { DataImportView, ImportFormInput } from './model'
 import { assertUtf8, csvHeader, readRows, type SourceRow } from './read'
@@ -246,7 +248,7 @@ export async function workImport(db: Db, tenantId: string, id: string, options: 
   }
   const work: Work = { db, row, spec, actor, columnsOf }
   let batchRows = FIRST_BATCH_ROWS
-  const batchDone = (batch: SourceRow[]) => {
+  const batchDone = (batch: GroupedRow[]) => {
     const started = performance.now()
     applyBatch(work, batch)
     const msPerRow = (performance.now() - started) / Math.max(1, batch.length)
@@ -256,7 +258,8 @@ export async function workImport(db: Db, tenantId: string, id: string, options: 
     options.progress?.(getImport(db, id))
   }
 
-  let batch: SourceRow[] = []
+  const groupOf = grouper(spec, columnsOf)
+  let batch: GroupedRow[] = []
   for await (const source of readRows(file, row.format)) {
     if (source.line <= row.linesDone) continue
     if ('fatal' in source) {
@@ -264,17 +267,20 @@ export async function workImport(db: Db, tenantId: string, id: string, options: 
       finish(work, 'failed', source.fatal)
       return
     }
-    batch.push(source)
-    if (batch.length < batchRows) continue
-    batchDone(batch)
-    batch = []
-    await yieldToEventLoop()
-    if (options.signal.aborted) {
-      inWriteTransaction(db, (tx) =>
-        tx.update(dataImports).set({ leaseUntil: null }).where(eq(dataImports.id, id)).run(),
-      )
-      return
+    const { continues, ...grouped } = groupOf(source)
+    // A full batch is cut before this row, unless the row continues the group of the one before.
+    if (batch.length >= batchRows && !continues) {
+      batchDone(batch)
+      batch = []
+      await yieldToEventLoop()
+      if (options.signal.aborted) {
+        inWriteTransaction(db, (tx) =>
+          tx.update(dataImports).set({ leaseUntil: null }).where(eq(dataImports.id, id)).run(),
+        )
+        return
+      }
     }
+    batch.push(grouped)
   }
   batchDone(batch)
   finish(work, 'succeeded', null)
@@ -303,46 +309,78 @@ function failureOf(error: unknown): RowFailure {
   return { field: null, reason: `could not be applied: ${(error as Error).message}`.slice(0, 500) }
 }
 
-/** One batch in one transaction: each row in a savepoint; the counts and failures with them. */
-function applyBatch({ db, row, spec, actor, columnsOf }: Work, batch: SourceRow[]): void {
+type RowResult = { line: number; failure: RowFailure } | { line: number; record: never }
+
+function parsedRow({ spec, columnsOf }: Work, source: SourceRow): RowResult {
+  if ('error' in source) return { line: source.line, failure: source.error }
+  if (!('values' in source)) throw new Error('a fatal row is never in a batch')
+  const parsed = recordOf<never>(
+    source.values,
+    columnsOf(Object.keys(source.values)),
+    spec.fields,
+    spec.schema,
+    spec.complete,
+  )
+  return 'failure' in parsed
+    ? { line: source.line, failure: parsed.failure }
+    : { line: source.line, ...parsed }
+}
+
+/**
+ * One batch in one transaction: each group of rows (a row alone, or the rows of one record) in a
+ * savepoint, applied whole or not at all; the counts and failures with them. A group fails
+ * together: each of its other rows names the line that failed.
+ */
+function applyBatch(work: Work, batch: GroupedRow[]): void {
   if (batch.length === 0) return
+  const { db, row, spec, actor } = work
   inWriteTransaction(db, (tx) => {
     const sqlite = sqliteOf(tx)
     const counts = { applied: 0, unchanged: 0 }
     const failures: { line: number; failure: RowFailure }[] = []
-    for (const source of batch) {
-      if ('error' in source) {
-        failures.push({ line: source.line, failure: source.error })
+    // The other rows of a group one row of which failed.
+    const sibling = (line: number, failedLine: number) => ({
+      line,
+      failure: {
+        field: null,
+        reason: `not applied: line ${failedLine} of the same ${spec.group?.noun ?? 'record'} failed`,
+      },
+    })
+    for (const group of groupsOf(batch)) {
+      const rows = group.map((source) => parsedRow(work, source))
+      const unreadable = rows.find((r) => 'failure' in r)
+      if (unreadable) {
+        for (const r of rows) failures.push('failure' in r ? r : sibling(r.line, unreadable.line))
         continue
       }
-      if (!('values' in source)) continue
-      const parsed = recordOf<never>(
-        source.values,
-        columnsOf(Object.keys(source.values)),
-        spec.fields,
-        spec.schema,
-        spec.complete,
-      )
-      if ('failure' in parsed) {
-        failures.push({ line: source.line, failure: parsed.failure })
-        continue
-      }
+      const records = rows as { line: number; record: never }[]
       sqlite.run('SAVEPOINT import_row')
+      const outcomes: ImportOutcome[] = []
+      let failed: { line: number; failure: RowFailure } | null = null
       try {
-        const outcome = spec.apply(db, actor, parsed.record, {
-          importId: row.id,
-          line: source.line,
-          emitEvents: row.emitEvents,
-        })
+        for (const r of records) {
+          try {
+            outcomes.push(
+              spec.apply(db, actor, r.record, { importId: row.id, line: r.line, emitEvents: row.emitEvents }),
+            )
+          } catch (error) {
+            failed = { line: r.line, failure: failureOf(error) }
+            break
+          }
+        }
         // A dry run does all the work and keeps none of it.
-        if (row.mode === 'validate') sqlite.run('ROLLBACK TO import_row')
-        if (outcome === 'unchanged') counts.unchanged++
-        else counts.applied++
-      } catch (error) {
-        sqlite.run('ROLLBACK TO import_row')
-        failures.push({ line: source.line, failure: failureOf(error) })
+        if (failed || row.mode === 'validate') sqlite.run('ROLLBACK TO import_row')
       } finally {
         sqlite.run('RELEASE import_row')
+      }
+      if (failed) {
+        const failedLine = failed.line
+        for (const r of rows) failures.push(r.line === failedLine ? failed : sibling(r.line, failedLine))
+        continue
+      }
+      for (const outcome of outcomes) {
+        if (outcome === 'unchanged') counts.unchanged++
+        else counts.applied++
       }
     }
     for (const { line, failure } of failures)
@@ -350,7 +388,7 @@ function applyBatch({ db, row, spec, actor, columnsOf }: Work, batch: SourceRow[
         .values({ importId: row.id, line, field: failure.field, reason: failure.reason })
         .onConflictDoNothing()
         .run()
-    const last = batch[batch.length - 1]!
+    const last = batch[batch.length - 1]!.source
     const current = tx.select(listedColumns).from(dataImports).where(eq(dataImports.id, row.id)).get()!
     tx.update(dataImports)
       .set({

@@ -1,11 +1,11 @@
 // One row of a bulk import of products (the imports family's `products` kind): a variant with its
-// product's columns, one row per variant as Shopify and Commerce7 export them. Each row stands on
-// its own: it upserts its product (by id, else slug) and its variant (by id, else SKU) in one
-// savepoint, so a failing row leaves its product as the other rows made it, and rows of one
-// product need not be adjacent. Product columns may repeat on every row or be given on one
-// (empty cells change nothing); a new product needs its title, so the variants of a product whose
-// first row failed fail too instead of making a product without its details. One audit entry per
-// applied row (`product.import`, naming the import, the line and the variant); events only when asked.
+// product's columns, one row per variant as Shopify and Commerce7 export them. A row upserts its
+// product (by id, else slug) and its variant (by id, else SKU). The imports worker applies the
+// rows of one product that follow one another as one (all or none, imports/groups.ts), so a
+// failing variant never leaves its product half applied; rows of one product apart in the file are
+// each applied whole. Product columns may repeat on every row or be given on the first only (empty
+// cells change nothing); a new product needs its title. One audit entry per applied row
+// (`product.import`, naming the import, the line and the variant); events only when asked.
 import { count, eq, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'

@@ -2,6 +2,8 @@
 // exports), each row an upsert of its product (by id, else slug) and its variant (by id, else SKU)
 // applied whole or not at all; prices in integer minor units with bounds; audit and events.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { IMPORTS_JOB } from '../../../src/modules/imports/jobs'
+import { workPendingImports } from '../../../src/modules/imports/service'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { csv, imported, upload } from './helpers'
 
@@ -23,9 +25,7 @@ const events = (object: string) =>
     .all(object)
     .map((e) => e.action)
 const variants = () =>
-  t.tenant.db.$client
-    .query<Record<string, any>, []>('SELECT * FROM product_variants ORDER BY sku')
-    .all()
+  t.tenant.db.$client.query<Record<string, any>, []>('SELECT * FROM product_variants ORDER BY sku').all()
 
 // A 13-digit barcode that passes the Luhn check: a barcode, not a payment card.
 const barcode = '4006381333932'
@@ -42,7 +42,18 @@ const header = [
   'Created At',
 ]
 const rows = [
-  ['cab-2019', 'Cabernet 2019', 'Wine', '<p>Dark fruit</p>', 'CAB19-750', '750ml', '4500', '5000', barcode, '2019-09-01T12:00:00.000Z'],
+  [
+    'cab-2019',
+    'Cabernet 2019',
+    'Wine',
+    '<p>Dark fruit</p>',
+    'CAB19-750',
+    '750ml',
+    '4500',
+    '5000',
+    barcode,
+    '2019-09-01T12:00:00.000Z',
+  ],
   // Shopify leaves the product's columns empty on its further variants.
   ['cab-2019', '', '', '', 'CAB19-1500', '1.5L', '9500', '', '', ''],
   ['logo-tee', 'Logo Tee', 'General Merchandise', '', 'TEE-S', 'Small', '2000', '', '', ''],
@@ -66,7 +77,17 @@ describe('POST /imports (products)', () => {
       content: '<p>Dark fruit</p>',
       createdAt: '2019-09-01T12:00:00.000Z',
     })
-    expect(cab.variants.map((v: any) => [v.sku, v.title, v.price, v.comparePrice, v.upcCode, v.taxType, v.sortOrder])).toEqual([
+    expect(
+      cab.variants.map((v: any) => [
+        v.sku,
+        v.title,
+        v.price,
+        v.comparePrice,
+        v.upcCode,
+        v.taxType,
+        v.sortOrder,
+      ]),
+    ).toEqual([
       ['CAB19-750', '750ml', 4500, 5000, barcode, 'wine', 0],
       ['CAB19-1500', '1.5L', 9500, null, null, 'wine', 1],
     ])
@@ -83,7 +104,10 @@ describe('POST /imports (products)', () => {
       sku: 'CAB19-750',
       changes: { product: { created: true }, variant: { created: true } },
     })
-    expect(JSON.parse(entries[1]!.metadata)).toMatchObject({ line: 3, changes: { variant: { created: true } } })
+    expect(JSON.parse(entries[1]!.metadata)).toMatchObject({
+      line: 3,
+      changes: { variant: { created: true } },
+    })
     expect(JSON.parse(entries[1]!.metadata).changes.product).toBeUndefined()
     expect(entries[0]!.staff_user_id).toBe(t.tenant.owner.id)
     expect(audit('product.create')).toEqual([])
@@ -144,11 +168,11 @@ describe('POST /imports (products)', () => {
 })
 
 describe('per-row failures', () => {
-  test('each failed row by line, field and reason; a failing row leaves nothing of its product', async () => {
+  test('each failed row by line, field and reason; a failing row fails its product’s other rows', async () => {
     await imported(t, csv([header, rows[2]!]), { kind: 'products', mode: 'apply' })
     const file = csv([
       header,
-      // The product's first row fails, so its other row cannot make the product without its title.
+      // The product's first row fails, so its other row is not applied either.
       ['new-wine', 'New Wine', 'Wine', '', 'NEW-750', '750ml', '45.00', '', '', ''],
       ['new-wine', '', '', '', 'NEW-1500', '1.5L', '9000', '', '', ''],
       ['neg', 'Negative', '', '', 'NEG-1', '', '-1', '', '', ''],
@@ -159,13 +183,16 @@ describe('per-row failures', () => {
       ['card', 'Card', '', '4111 1111 1111 1111', 'CARD-1', '', '100', '', '', ''],
       ['BAD HANDLE', 'Bad', '', '', 'BAD-1', '', '100', '', '', ''],
       ['fine', 'Fine', '', '', 'FINE-1', '', '100', '', '', ''],
+      // The rows of one product are applied as one: its second variant fails, so its first goes too.
+      ['grouped', 'Grouped', '', '', 'GRP-1', '', '100', '', '', ''],
+      ['grouped', '', '', '', 'TEE-S', '', '100', '', '', ''],
     ])
     const done = await imported(t, file, { kind: 'products', mode: 'apply' })
-    expect(done).toMatchObject({ state: 'succeeded', rowsApplied: 1, rowsFailed: 9 })
+    expect(done).toMatchObject({ state: 'succeeded', rowsApplied: 1, rowsFailed: 11 })
     const errors = (await t.request('GET', `/imports/${done.id}/errors`)).body.errors
     expect(errors.map((e: any) => [e.line, e.field])).toEqual([
       [2, 'price'],
-      [3, 'title'],
+      [3, null],
       [4, 'price'],
       [5, 'price'],
       [6, 'slug'],
@@ -173,14 +200,17 @@ describe('per-row failures', () => {
       [8, 'type'],
       [9, 'content'],
       [10, 'slug'],
+      [12, null],
+      [13, 'sku'],
     ])
     expect(errors[0].reason).toContain('whole number')
+    expect(errors[1].reason).toBe('not applied: line 2 of the same product failed')
+    expect(errors[9].reason).toBe('not applied: line 13 of the same product failed')
     expect(errors[7].reason).toContain('card number')
     expect(JSON.stringify(errors)).not.toContain('4111')
-    expect((await t.request('GET', '/product?limit=50')).body.products.map((p: any) => p.slug).sort()).toEqual([
-      'fine',
-      'logo-tee',
-    ])
+    expect(
+      (await t.request('GET', '/product?limit=50')).body.products.map((p: any) => p.slug).sort(),
+    ).toEqual(['fine', 'logo-tee'])
     expect(countRows(t.tenant.db, 'product_variants')).toBe(2)
   })
 
@@ -203,10 +233,63 @@ describe('per-row failures', () => {
   })
 
   test('a file without the required columns is 400 before anything is stored', async () => {
-    const res = await upload(t, csv([['Handle', 'Title'], ['a', 'A']]), { kind: 'products' })
+    const res = await upload(
+      t,
+      csv([
+        ['Handle', 'Title'],
+        ['a', 'A'],
+      ]),
+      { kind: 'products' },
+    )
     expect(res.status).toBe(400)
     expect(res.body.detail).toContain('sku')
     expect(countRows(t.tenant.db, 'data_imports')).toBe(0)
+  })
+})
+
+describe('batches', () => {
+  test('a product’s rows are never split between two batches: a stop after the first keeps them together', async () => {
+    const row = (handle: string, title: string, sku: string) => [
+      handle,
+      title,
+      '',
+      '',
+      sku,
+      '',
+      '100',
+      '',
+      '',
+      '',
+    ]
+    const file = csv([
+      header,
+      ...Array.from({ length: 49 }, (_, i) => row(`p-${i}`, `P ${i}`, `SKU-${i}`)),
+      // Lines 51 to 53: the first batch (FIRST_BATCH_ROWS in service.ts, 50 rows) ends inside them.
+      row('big', 'Big', 'BIG-1'),
+      row('big', '', 'BIG-2'),
+      row('big', '', 'BIG-3'),
+      ...Array.from({ length: 10 }, (_, i) => row(`q-${i}`, `Q ${i}`, `Q-${i}`)),
+    ])
+    const res = await upload(t, file, { kind: 'products', mode: 'apply' })
+    const stop = new AbortController()
+    const working = workPendingImports(t.tenant.db, t.tenant.id, stop.signal)
+    stop.abort()
+    await working
+    expect((await t.request('GET', `/imports/${res.body.id}`)).body).toMatchObject({
+      state: 'running',
+      rowsRead: 52,
+      rowsApplied: 52,
+    })
+    expect((await product('big')).variants.map((v: any) => v.sku)).toEqual(['BIG-1', 'BIG-2', 'BIG-3'])
+
+    await t.platform.jobs.runNow(IMPORTS_JOB)
+    expect((await t.request('GET', `/imports/${res.body.id}`)).body).toMatchObject({
+      state: 'succeeded',
+      rowsRead: 62,
+      rowsApplied: 62,
+      rowsFailed: 0,
+    })
+    expect(audit('product.import')).toHaveLength(62)
   })
 })
 

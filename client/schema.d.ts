@@ -8606,6 +8606,8 @@ export interface components {
         ClubMembership: {
             /** Format: uuid */
             id: string;
+            /** @description Its id in the system it was imported from (`POST /imports`). */
+            externalRef: string | null;
             /** @enum {string} */
             status: "Active" | "On Hold" | "Cancelled";
             customerId: string;
@@ -14548,10 +14550,10 @@ export interface components {
             /** Format: uuid */
             id: string;
             /**
-             * @description What the file holds: `customers` (with an address and tags per row) or `gift-cards` (with their balance). `club-memberships`, `products` and `orders` are not built yet.
+             * @description What the file holds, one record a row: `customers` (with an address and tags; upserted by `id`, else `externalRef`); `gift-cards` (with their balance, opening the ledger; by `id`, else `code`); `club-memberships` (the member by the customer’s id or externalRef, the club by id, slug or title, the saved card as provider references: `providerCustomerId`, `providerPaymentMethodId`, `cardBrand`, `cardLast4`, `cardExpMonth`, `cardExpYear`, never a card number; by `id`, else `externalRef`); `products` (one row per variant with its product’s columns, as Shopify and Commerce7 export them; the product by `productId`, else `slug` (the handle), the variant by `variantId`, else `sku`; the rows of one product that follow one another are applied all or none). `orders` is not built yet.
              * @enum {string}
              */
-            kind: "customers" | "gift-cards";
+            kind: "customers" | "gift-cards" | "club-memberships" | "products";
             /**
              * @description CSV with a header row, or NDJSON (one JSON object per line).
              * @enum {string}

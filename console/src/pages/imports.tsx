@@ -37,7 +37,7 @@ function useImport(id: string | null) {
 
 export function ImportsPage(_props: PageProps) {
   const [file, setFile] = useState<File | null>(null)
-  const [kind, setKind] = useState<'customers' | 'gift-cards'>('customers')
+  const [kind, setKind] = useState<'customers' | 'gift-cards' | 'club-memberships' | 'products'>('customers')
   const [id, setId] = useState<string | null>(null)
   const [failure, setFailure] = useState<string | null>(null)
   const [listed, setListed] = useState(0)
@@ -81,6 +81,10 @@ export function ImportsPage(_props: PageProps) {
           >
             <option value="customers">Customers (with an address and tags)</option>
             <option value="gift-cards">Gift cards (with their balance)</option>
+            <option value="club-memberships">
+              Club memberships (with saved cards as provider references)
+            </option>
+            <option value="products">Products (one row per variant)</option>
           </select>
           <label for="import-upload">CSV or NDJSON file</label>
           <input

@@ -5,7 +5,12 @@ import { importFormats, importKinds, importModes, importStates } from './schema'
 
 const kind = oneOf(importKinds, {
   description:
-    'What the file holds: `customers` (with an address and tags per row) or `gift-cards` (with their balance). `club-memberships`, `products` and `orders` are not built yet.',
+    'What the file holds, one record a row: ' +
+    '`customers` (with an address and tags; upserted by `id`, else `externalRef`); ' +
+    '`gift-cards` (with their balance, opening the ledger; by `id`, else `code`); ' +
+    '`club-memberships` (the member by the customer’s id or externalRef, the club by id, slug or title, the saved card as provider references: `providerCustomerId`, `providerPaymentMethodId`, `cardBrand`, `cardLast4`, `cardExpMonth`, `cardExpYear`, never a card number; by `id`, else `externalRef`); ' +
+    '`products` (one row per variant with its product’s columns, as Shopify and Commerce7 export them; the product by `productId`, else `slug` (the handle), the variant by `variantId`, else `sku`; the rows of one product that follow one another are applied all or none). ' +
+    '`orders` is not built yet.',
 })
 
 export const DataImport = t.Object(

@@ -4,7 +4,7 @@
 // as provider references and is stored as the customer's payment method (customers' own audit
 // entry). Each applied row is one `club_membership.import` entry, naming the import and the line;
 // events only when asked.
-import { and, eq, ne } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { ImportedRow, ImportOutcome } from '../../platform/bulk-import'
@@ -137,18 +137,14 @@ export function importClubMembership(
       throw invalid('club', 'this membership is of another club: cancel it and import a new one')
     const state = standing(input)
     if (state.status !== 'Cancelled') {
+      // By the customer alone: a customer holds a few memberships, a club thousands (the planner
+      // would otherwise pick the club's index, one scan of its members a row).
       const live = tx
-        .select({ id: clubMemberships.id })
+        .select({ id: clubMemberships.id, clubId: clubMemberships.clubId, status: clubMemberships.status })
         .from(clubMemberships)
-        .where(
-          and(
-            eq(clubMemberships.customerId, customerId),
-            eq(clubMemberships.clubId, clubId),
-            ne(clubMemberships.status, 'Cancelled'),
-            existing ? ne(clubMemberships.id, existing.id) : undefined,
-          ),
-        )
-        .get()
+        .where(eq(clubMemberships.customerId, customerId))
+        .all()
+        .find((m) => m.clubId === clubId && m.status !== 'Cancelled' && m.id !== existing?.id)
       if (live) throw invalid('club', `the customer already has a live membership of this club (${live.id})`)
     }
     const card = cardOf(input)

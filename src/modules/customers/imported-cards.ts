@@ -2,7 +2,7 @@
 // the provider's references (customer and payment-method ids) and what a receipt shows (brand,
 // last four, expiry), never a number. Stored as the customer's payment method, so club
 // processing charges it like a card added through `/customers/{id}/payment-methods`.
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { ImportedRow } from '../../platform/bulk-import'
@@ -58,9 +58,13 @@ export function importPaymentMethod(
   const existing = tx
     .select()
     .from(customerPaymentMethods)
-    .where(eq(customerPaymentMethods.providerPaymentMethodId, card.providerPaymentMethodId))
-    .all()
-    .find((m) => m.provider === provider)
+    .where(
+      and(
+        eq(customerPaymentMethods.provider, provider),
+        eq(customerPaymentMethods.providerPaymentMethodId, card.providerPaymentMethodId),
+      ),
+    )
+    .get()
   if (existing && existing.customerId !== customerId)
     throw invalid('providerPaymentMethodId', 'this payment method is stored for another customer')
   const fields = { provider, ...card }

@@ -9,9 +9,11 @@ import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { ImportedRow, ImportOutcome } from '../../platform/bulk-import'
 import type { Actor } from '../../platform/foundation/actor'
+import { todayIn } from '../../platform/foundation/dates'
 import { newId, nowIso } from '../../platform/foundation/ids'
 import { invalid } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
+import { timeZoneOfTenant } from '../../platform/tenancy/time-zones'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { clubByReference } from '../clubs'
 import {
@@ -54,16 +56,21 @@ function existingOf(tx: Queryable, input: ImportedClubMembershipInput): ClubMemb
   return found[0]
 }
 
-/** The row's status and the dates that go with it, which the row gives in full. */
-function standing(input: ImportedClubMembershipInput) {
-  const status = input.status ?? 'Active'
+/**
+ * The row's status and the dates that go with it, which the row gives in full (no status is
+ * Active). A hold that has ended by `today` lands released, as the hold-release job would leave
+ * it, so that applying the file again still changes nothing.
+ */
+function standing(input: ImportedClubMembershipInput, today: string) {
+  const held = input.status === 'On Hold' && input.holdUntil !== undefined && input.holdUntil <= today
+  const status = held ? 'Active' : (input.status ?? 'Active')
   if (input.cancelDate !== undefined && status !== 'Cancelled')
     throw invalid('cancelDate', 'only a Cancelled membership has a cancelDate')
   if (status === 'Cancelled' && input.cancelDate === undefined)
     throw invalid('cancelDate', 'a Cancelled membership needs its cancelDate')
   if (input.cancelDate !== undefined && input.cancelDate < input.signupDate)
     throw invalid('cancelDate', 'is before the signupDate')
-  if (input.holdUntil !== undefined && status !== 'On Hold')
+  if (input.holdUntil !== undefined && input.status !== 'On Hold')
     throw invalid('holdUntil', 'only an On Hold membership has holdUntil')
   if (status === 'On Hold' && input.holdUntil === undefined)
     throw invalid('holdUntil', 'an On Hold membership needs holdUntil')
@@ -71,7 +78,7 @@ function standing(input: ImportedClubMembershipInput) {
     status,
     cancelDate: input.cancelDate ?? null,
     cancelReason: status === 'Cancelled' ? (input.cancelReason ?? null) : null,
-    holdUntil: input.holdUntil ?? null,
+    holdUntil: status === 'On Hold' ? input.holdUntil! : null,
     holdReason: status === 'On Hold' ? (input.holdReason ?? null) : null,
   }
 }
@@ -135,7 +142,7 @@ export function importClubMembership(
       throw invalid('customer', 'this membership belongs to another customer')
     if (existing && existing.clubId !== clubId)
       throw invalid('club', 'this membership is of another club: cancel it and import a new one')
-    const state = standing(input)
+    const state = standing(input, todayIn(timeZoneOfTenant(actor.tenantId)))
     if (state.status !== 'Cancelled') {
       // By the customer alone: a customer holds a few memberships, a club thousands (the planner
       // would otherwise pick the club's index, one scan of its members a row).

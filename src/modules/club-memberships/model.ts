@@ -160,8 +160,18 @@ export const ImportedClubMembership = t.Object(
       description: 'The member: the customer’s id, else their externalRef (import customers first).',
     }),
     club: t.String({ minLength: 1, maxLength: 200, description: 'The club’s id, slug or title.' }),
-    status: t.Optional(status),
-    orderDeliveryMethod: t.Optional(deliveryMethod),
+    status: t.Optional(
+      t.Union([t.Literal('Active'), t.Literal('On Hold'), t.Literal('Cancelled')], {
+        description:
+          'Default Active. On Hold until a `holdUntil` already past lands Active (the hold ended).',
+      }),
+    ),
+    orderDeliveryMethod: t.Optional(
+      t.Union([t.Literal('Pickup'), t.Literal('Ship')], {
+        description:
+          'Default Pickup. Ship sends to the ship-to address kept, else the member’s address labelled shipping, else their newest.',
+      }),
+    ),
     signupDate: calendarDate(),
     cancelDate: t.Optional(calendarDate('Only with status Cancelled, which needs it.')),
     cancelReason: t.Optional(t.String({ maxLength: 500 })),

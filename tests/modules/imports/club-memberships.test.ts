@@ -228,6 +228,73 @@ describe('POST /imports (club-memberships)', () => {
   })
 })
 
+describe('upserts by id', () => {
+  test('a given id is kept; a new card replaces the membership’s; the membership never moves to another customer', async () => {
+    const { refs } = await setup()
+    const id = '01a21ec9-0000-7000-8000-0000000000aa'
+    const columns = [
+      'ID',
+      'Customer',
+      'Club',
+      'Signup Date',
+      'Stripe Customer ID',
+      'Stripe Payment Method ID',
+      'Brand',
+      'Last4',
+      'Exp Month',
+      'Exp Year',
+    ]
+    const card = (pm: string, last4: string) => ['cus_Ada', pm, 'visa', last4, '1', '2031']
+    await imported(t, csv([columns, [id, 'c-1', 'cellar', '2022-02-02', ...card('pm_Old', '1111')]]), {
+      kind: 'club-memberships',
+      mode: 'apply',
+    })
+    const done = await imported(
+      t,
+      csv([
+        columns,
+        [id, 'c-1', 'cellar', '2022-02-02', ...card('pm_New', '2222')],
+        [id, 'c-2', 'cellar', '2022-02-02', ...card('pm_New', '2222')],
+      ]),
+      { kind: 'club-memberships', mode: 'apply' },
+    )
+    expect(done).toMatchObject({ rowsApplied: 1, rowsFailed: 1 })
+    expect((await t.request('GET', `/imports/${done.id}/errors`)).body.errors).toEqual([
+      { line: 3, field: 'customer', reason: 'this membership belongs to another customer' },
+    ])
+    const [membership] = memberships()
+    expect(membership).toMatchObject({ id, customer_id: refs['c-1'], provider_payment_method_id: 'pm_New' })
+    const cards = (await t.request('GET', `/customers/${refs['c-1']}/payment-methods`)).body.paymentMethods
+    expect(cards.map((c: any) => [c.providerPaymentMethodId, c.last4])).toEqual([
+      ['pm_Old', '1111'],
+      ['pm_New', '2222'],
+    ])
+    expect(cards[1].id).toBe(membership!.customer_credit_card_id)
+    expect(JSON.parse(audit('club_membership.import').at(-1)!.metadata)).toMatchObject({
+      outcome: 'updated',
+      changes: { providerPaymentMethodId: { from: 'pm_Old', to: 'pm_New' } },
+    })
+  })
+})
+
+describe('holds', () => {
+  test('an On Hold row whose hold has ended lands Active, as the hold-release job leaves it; again, nothing changes', async () => {
+    await setup()
+    const file = csv([
+      ['External ID', 'Customer', 'Club', 'Signup Date', 'Status', 'Hold Until', 'Hold Reason'],
+      ['h-1', 'c-2', 'cellar', '2020-01-01', 'On Hold', '2021-01-01', 'travel'],
+      ['h-2', 'c-3', 'cellar', '2020-01-01', 'On Hold', '2999-01-01', 'travel'],
+    ])
+    await imported(t, file, { kind: 'club-memberships', mode: 'apply' })
+    expect(memberships().map((m) => [m.external_ref, m.status, m.hold_until, m.hold_reason])).toEqual([
+      ['h-1', 'Active', null, null],
+      ['h-2', 'On Hold', '2999-01-01', 'travel'],
+    ])
+    const again = await imported(t, file, { kind: 'club-memberships', mode: 'apply' })
+    expect(again).toMatchObject({ rowsApplied: 0, rowsUnchanged: 2 })
+  })
+})
+
 describe('per-row failures', () => {
   test('each failed row by line, field and reason; a card number fails its row and is kept nowhere', async () => {
     const { refs } = await setup()

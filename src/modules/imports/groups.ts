@@ -1,7 +1,8 @@
 // Rows that are parts of one record (a kind's `group`: a product's variants, one row each). Rows
 // one after another with the same values in the group's fields are one group: the worker applies
 // a group in one savepoint, all or none, and never cuts a batch (a transaction, the point a
-// stopped import resumes from) inside one.
+// stopped import resumes from) inside one. A row that cannot be read at all (the wrong number of
+// columns) names no record, so it is in no group: it fails alone.
 import type { KindSpec } from './kinds'
 import type { SourceRow } from './read'
 

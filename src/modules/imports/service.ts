@@ -1,6 +1,7 @@
 // Bulk imports: a request stores the file and its settings (queued); the `imports.run` job works
-// it in batches, each batch one transaction in which every row has a savepoint of its own, so a
-// row is applied whole or not at all, and the batch's counts and failed rows commit with its rows.
+// it in batches, each batch one transaction in which every row (or group of rows of one record,
+// groups.ts) has a savepoint of its own, so a row is applied whole or not at all, and the batch's
+// counts and failed rows commit with its rows.
 // One process works an import at a time, under a lease it renews with each batch. A stopped
 // process leaves the import running at its last committed line: once its lease runs out (at once
 // when it stopped cleanly), the next run resumes after that line (rows are upserts, so a row

@@ -136,6 +136,10 @@ export const tenantMigrations: readonly { tag: string; sql: string }[] = [
   {
     "tag": "0033_order_external_refs",
     "sql": "ALTER TABLE `orders` ADD `external_ref` text;--> statement-breakpoint\nALTER TABLE `orders` ADD `import_id` text;--> statement-breakpoint\nCREATE UNIQUE INDEX `orders_external_ref_unique` ON `orders` (`external_ref`);"
+  },
+  {
+    "tag": "0034_club_membership_external_ref",
+    "sql": "ALTER TABLE `club_memberships` ADD `external_ref` text;--> statement-breakpoint\nCREATE INDEX `club_memberships_external_ref` ON `club_memberships` (`external_ref`);"
   }
 ]
 

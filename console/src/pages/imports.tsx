@@ -37,7 +37,9 @@ function useImport(id: string | null) {
 
 export function ImportsPage(_props: PageProps) {
   const [file, setFile] = useState<File | null>(null)
-  const [kind, setKind] = useState<'customers' | 'gift-cards' | 'orders'>('customers')
+  const [kind, setKind] = useState<'customers' | 'gift-cards' | 'club-memberships' | 'products' | 'orders'>(
+    'customers',
+  )
   const [id, setId] = useState<string | null>(null)
   const [failure, setFailure] = useState<string | null>(null)
   const [listed, setListed] = useState(0)
@@ -81,6 +83,10 @@ export function ImportsPage(_props: PageProps) {
           >
             <option value="customers">Customers (with an address and tags)</option>
             <option value="gift-cards">Gift cards (with their balance)</option>
+            <option value="club-memberships">
+              Club memberships (with saved cards as provider references)
+            </option>
+            <option value="products">Products (with their variants, one row each)</option>
             <option value="orders">Orders (closed, with their lines and payments)</option>
           </select>
           <label for="import-upload">CSV or NDJSON file</label>

@@ -27,7 +27,9 @@ export const clubMembershipsFamily = family({
 })
 
 // What the other families may use.
+export { importClubMembership } from './import'
 export { lendToClubMemberships } from './lent'
+export { ImportedClubMembership, type ImportedClubMembershipInput } from './model'
 export type { ClubMembershipRow } from './schema'
 export {
   apply,

@@ -14,6 +14,9 @@ const date = t.Nullable(t.String({ format: 'date' }))
 export const ClubMembership = t.Object(
   {
     id: t.String({ format: 'uuid' }),
+    externalRef: t.Nullable(
+      t.String({ description: 'Its id in the system it was imported from (`POST /imports`).' }),
+    ),
     status,
     customerId: t.String(),
     clubId: t.String(),
@@ -139,3 +142,52 @@ export type UpdateClubMembershipInput = typeof UpdateClubMembership.static
 export type HoldInput = typeof HoldClubMembership.static
 export type CancelInput = typeof CancelClubMembership.static
 export type ClubMembershipView = typeof ClubMembership.static
+
+const providerRef = t.Optional(t.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_]+$' }))
+
+/**
+ * One membership of a bulk import (`POST /imports`, kind `club-memberships`): its member named by
+ * the customer's id or externalRef, its club by id, slug or title, its saved card by the payment
+ * provider's references only.
+ */
+export const ImportedClubMembership = t.Object(
+  {
+    id: t.Optional(t.String({ format: 'uuid' })),
+    externalRef: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+    customer: t.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'The member: the customer’s id, else their externalRef (import customers first).',
+    }),
+    club: t.String({ minLength: 1, maxLength: 200, description: 'The club’s id, slug or title.' }),
+    status: t.Optional(
+      t.Union([t.Literal('Active'), t.Literal('On Hold'), t.Literal('Cancelled')], {
+        description:
+          'Default Active. On Hold until a `holdUntil` already past lands Active (the hold ended).',
+      }),
+    ),
+    orderDeliveryMethod: t.Optional(
+      t.Union([t.Literal('Pickup'), t.Literal('Ship')], {
+        description:
+          'Default Pickup. Ship sends to the ship-to address kept, else the member’s address labelled shipping, else their newest.',
+      }),
+    ),
+    signupDate: calendarDate(),
+    cancelDate: t.Optional(calendarDate('Only with status Cancelled, which needs it.')),
+    cancelReason: t.Optional(t.String({ maxLength: 500 })),
+    holdUntil: t.Optional(calendarDate('Only with status On Hold, which needs it.')),
+    holdReason: t.Optional(t.String({ maxLength: 500 })),
+    lastProcessedDate: t.Optional(calendarDate()),
+    currentNumberOfShipments: t.Optional(int({ minimum: 0, maximum: 100_000 })),
+    providerCustomerId: providerRef,
+    providerPaymentMethodId: providerRef,
+    cardBrand: t.Optional(t.String({ minLength: 1, maxLength: 40 })),
+    cardLast4: t.Optional(t.String({ pattern: '^[0-9]{4}$', description: 'The last four digits only.' })),
+    cardExpMonth: t.Optional(int({ minimum: 1, maximum: 12 })),
+    cardExpYear: t.Optional(int({ minimum: 2000, maximum: 2100 })),
+    createdAt: t.Optional(t.String({ format: 'date-time', description: 'Kept as given (history).' })),
+  },
+  { additionalProperties: false },
+)
+
+export type ImportedClubMembershipInput = typeof ImportedClubMembership.static

@@ -15,6 +15,8 @@ export const clubMemberships = sqliteTable(
   'club_memberships',
   {
     id: text('id').primaryKey(),
+    /** The membership's id in the system it was imported from (bulk imports upsert by it). */
+    externalRef: text('external_ref'),
     status: text('status', { enum: membershipStatuses }).notNull(),
     /** No cascade: a customer with memberships cannot be deleted, only merged or made inactive. */
     customerId: text('customer_id')
@@ -52,6 +54,7 @@ export const clubMemberships = sqliteTable(
     index('club_memberships_location').on(table.locationId),
     index('club_memberships_hold').on(table.status, table.holdUntil),
     index('club_memberships_card').on(table.customerCreditCardId),
+    index('club_memberships_external_ref').on(table.externalRef),
   ],
 )
 

@@ -26,6 +26,7 @@ export const clubsFamily = family({
 // What the other families may use.
 export { Cadence, Club } from './model'
 export {
+  clubByReference,
   clubIdsMatching,
   clubsByIds,
   clubView,

@@ -174,6 +174,29 @@ export function clubsByIds(db: Queryable, ids: readonly string[]): Map<string, C
   )
 }
 
+/**
+ * The club a reference names, as an import's file does: its id, else its slug, else its title
+ * (case-insensitively). 'ambiguous' when two clubs share the title; undefined when none matches.
+ */
+export function clubByReference(db: Queryable, reference: string): ClubRow | 'ambiguous' | undefined {
+  const byId = db.select().from(clubs).where(eq(clubs.id, reference)).get()
+  if (byId) return byId
+  const key = reference.toLowerCase()
+  const bySlug = db
+    .select()
+    .from(clubs)
+    .where(eq(sql`lower(${clubs.slug})`, key))
+    .get()
+  if (bySlug) return bySlug
+  const byTitle = db
+    .select()
+    .from(clubs)
+    .where(eq(sql`lower(${clubs.title})`, key))
+    .limit(2)
+    .all()
+  return byTitle.length > 1 ? 'ambiguous' : byTitle[0]
+}
+
 /** SQL for the ids of the clubs whose title contains `q` (a parenthesised subquery); undefined for no `q`. */
 export function clubIdsMatching(q: string | undefined): SQL | undefined {
   const match = searchColumns(q, [clubs.title])

@@ -49,8 +49,11 @@ export const customersFamily = family({
 export { customerExport } from './export'
 // What the other families may use.
 export { importCustomer } from './import'
+export { type ImportedCard, importPaymentMethod } from './imported-cards'
 export { Customer, ImportedCustomer, type ImportedCustomerInput } from './model'
 export {
+  addressesOfCustomer,
+  customerIdsByExternalRef,
   customerIdsMatching,
   customersByExternalRef,
   customersByIds,

@@ -1,5 +1,5 @@
 // Named queries of customers' tables that other families ask through the front door (index.ts).
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import { searchColumns } from '../../platform/foundation/paging'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import {
@@ -22,6 +22,25 @@ export const findCustomerAddress = (
     .from(customerAddresses)
     .where(and(eq(customerAddresses.id, addressId), eq(customerAddresses.customerId, customerId)))
     .get()
+
+/** A customer's addresses, the newest first. */
+export const addressesOfCustomer = (db: Queryable, customerId: string): AddressRow[] =>
+  db
+    .select()
+    .from(customerAddresses)
+    .where(eq(customerAddresses.customerId, customerId))
+    .orderBy(desc(customerAddresses.createdAt), desc(customerAddresses.id))
+    .all()
+
+/** The ids of the customers holding an externalRef (the id in a system imported from), at most two. */
+export const customerIdsByExternalRef = (db: Queryable, externalRef: string): string[] =>
+  db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(eq(customers.externalRef, externalRef))
+    .limit(2)
+    .all()
+    .map((c) => c.id)
 
 /** An address by id, whoever's it is. */
 export const findAddress = (db: Queryable, addressId: string): AddressRow | undefined =>

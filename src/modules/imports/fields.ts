@@ -20,6 +20,34 @@ export interface FieldSpec {
   digitsAllowed?: boolean
 }
 
+/** A text field at `path`, answering to its own name and these usual column names (normalized). */
+export const textField = (path: string, ...aliases: string[]): FieldSpec => ({ path, type: 'text', aliases })
+export const integerField = (path: string, ...aliases: string[]): FieldSpec => ({
+  path,
+  type: 'integer',
+  aliases,
+})
+
+/**
+ * The fields a file must give a column for: the kind's schema's required properties, and those a
+ * list's items require (`variants.#.sku`) when the list is required.
+ */
+export function requiredFields(fields: Readonly<Record<string, FieldSpec>>, schema: TSchema): string[] {
+  const required = new Set<string>()
+  const walk = (object: TSchema, prefix: string) => {
+    for (const name of (object.required as string[] | undefined) ?? []) {
+      const property = object.properties?.[name] as TSchema | undefined
+      if (property?.type === 'array' && property.items?.type === 'object')
+        walk(property.items, `${prefix}${name}.#.`)
+      else required.add(`${prefix}${name}`)
+    }
+  }
+  walk(schema, '')
+  return Object.entries(fields)
+    .filter(([, spec]) => required.has(spec.path))
+    .map(([name]) => name)
+}
+
 export interface RowFailure {
   field: string | null
   reason: string
@@ -135,7 +163,9 @@ export function rowValues(
   for (const [column, value] of Object.entries(values)) {
     const field = columns.get(column)
     const digitsAllowed = field !== undefined && fields[field]?.digitsAllowed === true
-    if (typeof value === 'string' && !digitsAllowed && looksLikeCardNumber(value.trim()))
+    // NDJSON may carry the number as a JSON number: checked as its digits.
+    const cell = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : ''
+    if (!digitsAllowed && looksLikeCardNumber(cell))
       return {
         failure: {
           field: columns.get(column) ?? column,

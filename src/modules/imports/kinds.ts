@@ -7,8 +7,10 @@ import type { Actor } from '../../platform/foundation/actor'
 import type { Db } from '../../platform/tenancy/databases'
 import { ImportedCustomer, type ImportedCustomerInput, importCustomer } from '../customers'
 import { ImportedGiftCard, type ImportedGiftCardInput, importGiftCard } from '../gift-cards'
-import type { FieldSpec } from './fields'
+import { clubMemberships } from './club-membership-kind'
+import { type FieldSpec, textField as text } from './fields'
 import { orders } from './order-kind'
+import { products } from './product-kind'
 import type { NestedLists } from './read'
 import type { ImportKind } from './schema'
 
@@ -33,8 +35,6 @@ export interface KindSpec<T> {
   apply(db: Db, actor: Actor, record: T, row: ImportedRow): ImportOutcome
   grouping?: Grouping
 }
-
-const text = (path: string, ...aliases: string[]): FieldSpec => ({ path, type: 'text', aliases })
 
 const customers: KindSpec<ImportedCustomerInput> = {
   fields: {
@@ -99,7 +99,10 @@ const giftCards: KindSpec<ImportedGiftCardInput> = {
 }
 
 // Each spec's record type is its own; the worker hands it what the spec's schema has checked.
-export const kindSpecs = { customers, 'gift-cards': giftCards, orders } as unknown as Record<
-  ImportKind,
-  KindSpec<never>
->
+export const kindSpecs = {
+  customers,
+  'gift-cards': giftCards,
+  'club-memberships': clubMemberships,
+  products,
+  orders,
+} as unknown as Record<ImportKind, KindSpec<never>>

@@ -5,7 +5,12 @@ import { importFormats, importKinds, importModes, importStates } from './schema'
 
 const kind = oneOf(importKinds, {
   description:
-    'What the file holds: `customers` (with an address and tags per row), `gift-cards` (with their balance) or `orders` (closed orders with their lines and payments, as history: a CSV row per line item, an NDJSON line per order). `club-memberships` and `products` are not built yet.',
+    'What the file holds: ' +
+    '`customers` (with an address and tags, a row each; upserted by `id`, else `externalRef`); ' +
+    '`gift-cards` (with their balance, opening the ledger, a row each; by `id`, else `code`); ' +
+    '`club-memberships` (a row each: the member by the customer’s id or externalRef, the club by id, slug or title, the saved card as provider references: `providerCustomerId`, `providerPaymentMethodId`, `cardBrand`, `cardLast4`, `cardExpMonth`, `cardExpYear`, never a card number; by `id`, else `externalRef`); ' +
+    '`products` (with their variants: a CSV row per variant with its product’s columns, as Shopify and Commerce7 export them, an NDJSON line per product nesting `variants`; the product by `productId`, else `slug` (the handle), the variant by `variantId`, else `sku`); ' +
+    '`orders` (closed orders with their lines and payments, as history: a CSV row per line item, an NDJSON line per order).',
 })
 
 export const DataImport = t.Object(

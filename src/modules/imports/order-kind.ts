@@ -12,11 +12,8 @@ import {
   MAX_IMPORTED_LINES,
   MAX_IMPORTED_PAYMENTS,
 } from '../orders'
-import type { FieldSpec } from './fields'
+import { type FieldSpec, integerField as integer, textField as text } from './fields'
 import type { KindSpec } from './kinds'
-
-const text = (path: string, ...aliases: string[]): FieldSpec => ({ path, type: 'text', aliases })
-const integer = (path: string, ...aliases: string[]): FieldSpec => ({ path, type: 'integer', aliases })
 
 /** Payment n's columns (from 1); the first also answers to the usual single-payment names. */
 function paymentFields(n: number): Record<string, FieldSpec> {

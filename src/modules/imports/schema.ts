@@ -1,6 +1,6 @@
 import { blob, index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
-export const importKinds = ['customers', 'gift-cards', 'orders'] as const
+export const importKinds = ['customers', 'gift-cards', 'club-memberships', 'products', 'orders'] as const
 export const importFormats = ['csv', 'ndjson'] as const
 export const importModes = ['validate', 'apply'] as const
 export const importStates = ['queued', 'running', 'succeeded', 'failed'] as const

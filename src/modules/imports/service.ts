@@ -13,7 +13,7 @@ import { offsetOf, type PageRequest } from '../../platform/foundation/paging'
 import { ApiError, notFound } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable, sqliteOf } from '../../platform/tenancy/transaction'
-import { columnFields, fieldAt } from './fields'
+import { columnFields, fieldAt, requiredFields } from './fields'
 import { type GroupedWork, type LineFailure, type RecordFailure, recordIdentity, recordsOf } from './groups'
 import { kindSpecs } from './kinds'
 import type { DataImportView, ImportFormInput } from './model'
@@ -104,9 +104,7 @@ export function createImport(db: Db, actor: Actor, form: ImportFormInput, file: 
   if (file.format === 'csv') {
     const columns = columnFields(spec.fields, mapping, csvHeader(file.bytes))
     const given = new Set(columns.values())
-    const missing = (spec.schema.required as string[] | undefined)?.find(
-      (field) => Object.hasOwn(spec.fields, field) && !given.has(field),
-    )
+    const missing = requiredFields(spec.fields, spec.schema).find((field) => !given.has(field))
     if (missing)
       throw new ApiError('validation_failed', `no column of the file gives the required field "${missing}"`, {
         errors: [{ path: 'body/mapping', message: `no column gives "${missing}": name one in the mapping` }],

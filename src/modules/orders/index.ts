@@ -4,6 +4,7 @@ import { orderActionRoutes } from './action-routes'
 import { registerOrdersHooks } from './hooks'
 import * as model from './model'
 import { Fulfillment, Order, OrderSettings } from './model'
+import * as modelImport from './model-import'
 import * as modelLines from './model-lines'
 import * as modelOffPremise from './model-off-premise'
 import { orderRoutes, orderSettingsRoutes } from './routes'
@@ -19,7 +20,12 @@ export const ordersFamily = family({
     Orders:
       'Orders and their lines, discounts and fulfillments through submit, void and close; tax settings per location.',
   },
-  models: { orders: model, ordersLines: modelLines, ordersOffPremise: modelOffPremise },
+  models: {
+    orders: model,
+    ordersImport: modelImport,
+    ordersLines: modelLines,
+    ordersOffPremise: modelOffPremise,
+  },
   events: [
     {
       object: 'order',

@@ -33,7 +33,9 @@ export const productsFamily = family({
 })
 
 // What the other families may use.
+export { importProduct } from './import'
 export { lendToProducts } from './lent'
+export { ImportedProduct, type ImportedProductInput, MAX_IMPORTED_VARIANTS } from './model'
 export { existingProductIds, productForConditions, productIdsByTitle } from './queries'
 export { registerProductDeleteGuard } from './references'
 export { productStatuses } from './schema'

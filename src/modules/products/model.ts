@@ -269,3 +269,66 @@ export type CreateVariantInput = typeof CreateVariant.static
 export type UpdateVariantInput = typeof UpdateVariant.static
 export type ProductView = typeof Product.static
 export type VariantView = typeof Variant.static
+
+const uuid = t.String({ format: 'uuid' })
+
+/**
+ * One row of a bulk import of products (`POST /imports`, kind `products`): one variant with its
+ * product's columns, the usual export shape (Shopify, Commerce7). The product is found by
+ * `productId`, else its `slug` (the handle); the variant by `variantId`, else its `sku`.
+ */
+/** Most variants one imported product may have, as the API's own product create allows. */
+export const MAX_IMPORTED_VARIANTS = 100
+
+const importedProductFields = {
+  productId: t.Optional(uuid),
+  slug: t.Optional(t.String({ minLength: 1, maxLength: 100, pattern: SLUG_PATTERN })),
+  title: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'Needed by a new product.' })),
+  type: t.Optional(ProductType),
+  subTitle: t.Optional(t.String({ maxLength: 200 })),
+  image: t.Optional(webUrl(2000)),
+  teaser: t.Optional(t.String({ maxLength: 2000 })),
+  content: t.Optional(t.String({ maxLength: 100_000 })),
+  webStatus: t.Optional(ProductStatus),
+  adminStatus: t.Optional(ProductStatus),
+  createdAt: t.Optional(t.String({ format: 'date-time', description: 'Kept as given (history).' })),
+}
+
+const importedVariantFields = {
+  variantId: t.Optional(uuid),
+  sku: skuSchema,
+  variantTitle: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+  price: money({ description: 'Integer cents.' }),
+  comparePrice: t.Optional(money()),
+  costOfGood: t.Optional(money()),
+  bottleDeposit: t.Optional(money()),
+  upcCode: t.Optional(t.String({ maxLength: 64 })),
+  volumeInML: t.Optional(int({ minimum: 1, maximum: 100_000 })),
+  sortOrder: t.Optional(int({ minimum: 0, maximum: 100_000 })),
+  hasInventory: t.Optional(t.Boolean()),
+  hasShipping: t.Optional(t.Boolean()),
+  taxType: t.Optional(TaxType),
+  inventoryPolicy: t.Optional(InventoryPolicy),
+}
+
+/** One variant with its product's fields: what one variant's upsert takes. */
+export const ImportedProductVariant = t.Object(
+  { ...importedProductFields, ...importedVariantFields },
+  { additionalProperties: false },
+)
+
+export type ImportedProductVariantInput = typeof ImportedProductVariant.static
+
+/** One product of an import (the imports family's `products` kind), with its variants. */
+export const ImportedProduct = t.Object(
+  {
+    ...importedProductFields,
+    variants: t.Array(t.Object(importedVariantFields, { additionalProperties: false }), {
+      minItems: 1,
+      maxItems: MAX_IMPORTED_VARIANTS,
+    }),
+  },
+  { additionalProperties: false },
+)
+
+export type ImportedProductInput = typeof ImportedProduct.static

@@ -47,7 +47,10 @@ export async function imported(
   const res = await upload(t, file, fields, options)
   if (res.status !== 202) throw new Error(`upload: ${res.status} ${res.text}`)
   await t.platform.jobs.runNow(IMPORTS_JOB)
-  const done = await t.request('GET', `/imports/${res.body.id}`, { tenant: options.tenant })
+  const done = await t.request('GET', `/imports/${res.body.id}`, {
+    tenant: options.tenant,
+    as: options.as ?? undefined,
+  })
   return done.body
 }
 

@@ -1,8 +1,21 @@
 // The in-process scheduler: no overlap, queued re-runs, failures recorded, stop waits.
+
+import { Database } from 'bun:sqlite'
 import { afterEach, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createLogger } from '../../src/platform/foundation/log'
 import { Scheduler } from '../../src/platform/jobs/scheduler'
 import { PrimaryLink, type ToPrimary } from '../../src/platform/primary-link'
+import { drizzleOn } from '../../src/platform/tenancy/databases'
+import { openSqlite } from '../../src/platform/tenancy/sqlite'
+import {
+  commitsPending,
+  groupCommits,
+  inWriteTransaction,
+  sqliteOf,
+} from '../../src/platform/tenancy/transaction'
 import { waitFor } from '../modules/webhooks/receiver'
 
 const scheduler = () => new Scheduler(createLogger('silent'))
@@ -81,6 +94,45 @@ describe('scheduler', () => {
     await Bun.sleep(20)
     expect(runs).toBe(2)
     expect(current.status()[0]!.runs).toBe(2)
+  })
+
+  test('a trigger beside a write runs the job after that write has committed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'restaurant-ops-test-jobs-'))
+    try {
+      const sqlite = openSqlite(join(dir, 't.sqlite'), { synchronous: 'NORMAL', busyTimeoutMs: 1000 })
+      groupCommits(sqlite, 1000)
+      const db = drizzleOn(sqlite)
+      sqlite.run('CREATE TABLE work (id INTEGER PRIMARY KEY)')
+      current = scheduler()
+      const seen: number[] = []
+      current.register({
+        name: 'after-commit',
+        intervalMs: 60_000,
+        runAtStart: false,
+        // Another connection sees only what is committed, as the due index's sweep does.
+        run: () => {
+          const reader = new Database(join(dir, 't.sqlite'), { readonly: true })
+          seen.push((reader.query('SELECT count(*) AS n FROM work').get() as { n: number }).n)
+          reader.close()
+        },
+      })
+      current.start()
+      // A request's write, its group committing after the turn (setImmediate), and the trigger.
+      // A handler resumed in the event loop's immediate phase (after an await) is where Bun runs
+      // a timer due by then before an immediate queued beside it: the run came before the commit.
+      setImmediate(() => {
+        inWriteTransaction(db, (tx) => sqliteOf(tx).run('INSERT INTO work DEFAULT VALUES'))
+        expect(commitsPending()).toBeDefined()
+        current!.trigger('after-commit')
+        const turnEnds = performance.now() + 3
+        while (performance.now() < turnEnds) {}
+      })
+      await waitFor(() => seen.length === 1, 'the triggered run')
+      expect(seen).toEqual([1])
+      sqlite.close()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   test('a failing run is recorded and the job keeps its schedule', async () => {

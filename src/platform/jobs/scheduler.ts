@@ -11,6 +11,7 @@
 // Jobs are registered when the platform is built (openPlatform or buildApp) and run only once
 // `start()` is called: `serve` starts them; tests start them or call `runNow` themselves.
 import type { Logger } from '../foundation/log'
+import { commitsPending } from '../tenancy/transaction'
 
 export interface JobDefinition {
   /** Unique, dotted by family: `webhooks.deliver`, `idempotency.purge`. */
@@ -144,6 +145,16 @@ export class Scheduler {
 
   /** Asks for a run soon: now if idle, right after the current run otherwise. No-op when stopped. */
   trigger(name: string): void {
+    // Asked for beside a write whose group has not committed yet (a request's, whose group commits
+    // after the handler's turn): a run before that commit would miss the work, since the due index
+    // learns of a tenant's work only at its commit, and nothing would trigger again. The run (or
+    // the message to the primary) waits for the commit.
+    const pending = commitsPending()
+    if (pending) {
+      const again = () => this.trigger(name)
+      pending.then(again, again)
+      return
+    }
     if (this.primary) {
       this.primary.trigger(name)
       return

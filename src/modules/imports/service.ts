@@ -31,7 +31,7 @@ import {
  * wait at most about this long for an import. The rows per batch follow from the last batch's
  * time per row, between MIN_BATCH_ROWS and MAX_BATCH_ROWS.
  */
-const BATCH_MS = 10
+const BATCH_MS = 5
 const MIN_BATCH_ROWS = 10
 const MAX_BATCH_ROWS = 500
 const FIRST_BATCH_ROWS = 50

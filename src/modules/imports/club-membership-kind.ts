@@ -7,7 +7,7 @@ import {
   importClubMembership,
 } from '../club-memberships'
 import { integerField as integer, textField as text } from './fields'
-import type { KindSpec } from './kinds'
+import type { KindSpec } from './kind-spec'
 
 export const clubMemberships: KindSpec<ImportedClubMembershipInput> = {
   fields: {

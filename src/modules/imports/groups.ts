@@ -3,7 +3,7 @@
 // made fails on every line it spans, so none of it is ever applied: a row that cannot be read (or
 // names no record) fails the records either side of it too, since it may have been one of theirs.
 import { checkedRecord, fieldAt, type RowFailure, recordOf, rowValues } from './fields'
-import type { Grouping, KindSpec } from './kinds'
+import type { Grouping, KindSpec } from './kind-spec'
 import type { SourceRow, SourceValues } from './read'
 import type { ImportFormat } from './schema'
 

@@ -1,40 +1,14 @@
 // What each kind of import reads and which family applies it: its fields (with the column names
 // other platforms export them under), the owning family's schema of one record, and the owner's
 // upsert, called through its front door.
-import type { TSchema } from '@sinclair/typebox'
-import type { ImportedRow, ImportOutcome } from '../../platform/bulk-import'
-import type { Actor } from '../../platform/foundation/actor'
-import type { Db } from '../../platform/tenancy/databases'
 import { ImportedCustomer, type ImportedCustomerInput, importCustomer } from '../customers'
 import { ImportedGiftCard, type ImportedGiftCardInput, importGiftCard } from '../gift-cards'
 import { clubMemberships } from './club-membership-kind'
-import { type FieldSpec, textField as text } from './fields'
+import { textField as text } from './fields'
+import type { KindSpec } from './kind-spec'
 import { orders } from './order-kind'
 import { products } from './product-kind'
-import type { NestedLists } from './read'
 import type { ImportKind } from './schema'
-
-/**
- * A kind whose record spans rows (an order and its lines): in a CSV, consecutive rows with the
- * same `key` value make one record; an NDJSON record nests its lists (`nested`) and is one line.
- * Each row's fields whose path holds `#` land at the row's place among its record's rows.
- */
-export interface Grouping {
-  /** The fields that name a record, the first given on a row counting: `externalRef`, then `id`. */
-  key: readonly string[]
-  /** Most rows one record may span. */
-  maxRows: number
-  nested: NestedLists
-}
-
-export interface KindSpec<T> {
-  fields: Readonly<Record<string, FieldSpec>>
-  schema: TSchema
-  /** Fills what a row leaves to be derived (an address's addressee from the customer's name). */
-  complete?(record: Record<string, unknown>): void
-  apply(db: Db, actor: Actor, record: T, row: ImportedRow): ImportOutcome
-  grouping?: Grouping
-}
 
 const customers: KindSpec<ImportedCustomerInput> = {
   fields: {

@@ -13,7 +13,7 @@ import {
   MAX_IMPORTED_PAYMENTS,
 } from '../orders'
 import { type FieldSpec, integerField as integer, textField as text } from './fields'
-import type { KindSpec } from './kinds'
+import type { KindSpec } from './kind-spec'
 
 /** Payment n's columns (from 1); the first also answers to the usual single-payment names. */
 function paymentFields(n: number): Record<string, FieldSpec> {

@@ -5,7 +5,7 @@
 // digit strings that pass the Luhn check: the card-number check leaves them alone.
 import { ImportedProduct, type ImportedProductInput, importProduct, MAX_IMPORTED_VARIANTS } from '../products'
 import { type FieldSpec, integerField as integer, textField as text } from './fields'
-import type { KindSpec } from './kinds'
+import type { KindSpec } from './kind-spec'
 
 /** A variant's field: `variants.#.<name>` (the row's variant), under `variant.<field>`. */
 const variant = (spec: FieldSpec): FieldSpec => ({ ...spec, path: `variants.#.${spec.path}` })

@@ -7,7 +7,12 @@
 import { eq } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
-import type { ImportedRow, ImportOutcome } from '../../platform/bulk-import'
+import {
+  assertImportKey,
+  type ImportedRow,
+  type ImportOutcome,
+  importEvents,
+} from '../../platform/bulk-import'
 import type { Actor } from '../../platform/foundation/actor'
 import { todayIn } from '../../platform/foundation/dates'
 import { newId, nowIso } from '../../platform/foundation/ids'
@@ -130,11 +135,7 @@ export function importClubMembership(
   row: ImportedRow,
 ): ImportOutcome {
   return inWriteTransaction(db, (tx) => {
-    if (input.id === undefined && input.externalRef === undefined)
-      throw invalid(
-        'externalRef',
-        'give externalRef (or id) so that importing the file again changes nothing',
-      )
+    assertImportKey(input)
     const customerId = memberOf(tx, input.customer)
     const clubId = clubOf(tx, input.club)
     const existing = existingOf(tx, input)
@@ -225,16 +226,12 @@ export function importClubMembership(
         outcome,
         ...(existing ? { changes } : { clubMembership: membership }),
       },
-      events: row.emitEvents
-        ? [
-            {
-              object: 'club_membership',
-              action: outcome === 'created' ? 'create' : 'update',
-              aggregateId: membership.id,
-              payload: membership,
-            },
-          ]
-        : [],
+      events: importEvents(row, {
+        object: 'club_membership',
+        created: outcome === 'created',
+        aggregateId: membership.id,
+        payload: () => membership,
+      }),
     })
     return outcome
   })

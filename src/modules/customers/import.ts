@@ -4,7 +4,12 @@
 import { eq } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
-import type { ImportedRow, ImportOutcome } from '../../platform/bulk-import'
+import {
+  assertImportKey,
+  type ImportedRow,
+  type ImportOutcome,
+  importEvents,
+} from '../../platform/bulk-import'
 import type { Actor } from '../../platform/foundation/actor'
 import { newId, nowIso } from '../../platform/foundation/ids'
 import { invalid } from '../../platform/foundation/problem'
@@ -48,11 +53,7 @@ export function importCustomer(
   row: ImportedRow,
 ): ImportOutcome {
   return inWriteTransaction(db, (tx) => {
-    if (input.id === undefined && input.externalRef === undefined)
-      throw invalid(
-        'externalRef',
-        'give externalRef (or id) so that importing the file again changes nothing',
-      )
+    assertImportKey(input)
     const existing =
       input.id !== undefined ? findCustomerRow(tx, input.id) : byExternalRef(tx, input.externalRef!)
     const tagIds = manualTagIdsByTitle(tx, 'customer', input.tags ?? [])
@@ -145,16 +146,12 @@ export function importCustomer(
         outcome,
         ...(existing ? { changes } : { customer: view }),
       },
-      events: row.emitEvents
-        ? [
-            {
-              object: 'customer',
-              action: outcome === 'created' ? 'create' : 'update',
-              aggregateId: customerId,
-              payload: view,
-            },
-          ]
-        : [],
+      events: importEvents(row, {
+        object: 'customer',
+        created: outcome === 'created',
+        aggregateId: customerId,
+        payload: () => view,
+      }),
     })
     return outcome
   })

@@ -6,7 +6,7 @@
 import { eq } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
-import type { ImportedRow, ImportOutcome } from '../../platform/bulk-import'
+import { type ImportedRow, type ImportOutcome, importEvents } from '../../platform/bulk-import'
 import type { Actor } from '../../platform/foundation/actor'
 import { nowIso } from '../../platform/foundation/ids'
 import { invalid } from '../../platform/foundation/problem'
@@ -111,16 +111,12 @@ export function importGiftCard(
       entityType: 'gift_card',
       entityId: card.id,
       metadata: { importId: row.importId, line: row.line, outcome, changes },
-      events: row.emitEvents
-        ? [
-            {
-              object: 'gift_card',
-              action: outcome === 'created' ? 'create' : 'update',
-              aggregateId: card.id,
-              payload: view,
-            },
-          ]
-        : [],
+      events: importEvents(row, {
+        object: 'gift_card',
+        created: outcome === 'created',
+        aggregateId: card.id,
+        payload: () => view,
+      }),
     })
     return outcome
   })

@@ -9,7 +9,12 @@
 import { eq } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
-import type { ImportedRow, ImportOutcome } from '../../platform/bulk-import'
+import {
+  assertImportKey,
+  type ImportedRow,
+  type ImportOutcome,
+  importEvents,
+} from '../../platform/bulk-import'
 import type { Actor } from '../../platform/foundation/actor'
 import { newId, nowIso } from '../../platform/foundation/ids'
 import { invalid } from '../../platform/foundation/problem'
@@ -357,11 +362,7 @@ export function importOrder(
   row: ImportedRow,
 ): ImportOutcome {
   return inWriteTransaction(db, (tx) => {
-    if (input.id === undefined && input.externalRef === undefined)
-      throw invalid(
-        'externalRef',
-        'give externalRef (or id) so that importing the file again changes nothing',
-      )
+    assertImportKey(input)
     const existing = existingOrder(tx, input)
     // An import sent at one location (x-location-id) reaches the orders there only.
     if (existing && actor.locationId && existing.locationId !== actor.locationId)
@@ -451,16 +452,12 @@ export function importOrder(
         ...(existing ? { changes } : {}),
       },
       // The order is read back for its event only: a migration without events does not pay for it.
-      events: row.emitEvents
-        ? [
-            {
-              object: 'order',
-              action: outcome === 'created' ? 'create' : 'update',
-              aggregateId: orderId,
-              payload: loadOrder(tx, orderId),
-            },
-          ]
-        : [],
+      events: importEvents(row, {
+        object: 'order',
+        created: outcome === 'created',
+        aggregateId: orderId,
+        payload: () => loadOrder(tx, orderId),
+      }),
     })
     return outcome
   })

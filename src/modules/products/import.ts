@@ -7,7 +7,7 @@
 import { count, eq, sql } from 'drizzle-orm'
 import { diffFields } from '../../platform/audit/diff'
 import { recordWrite } from '../../platform/audit/record-write'
-import type { ImportedRow, ImportOutcome } from '../../platform/bulk-import'
+import { type ImportedRow, type ImportOutcome, importEvents } from '../../platform/bulk-import'
 import type { Actor } from '../../platform/foundation/actor'
 import { newId, nowIso } from '../../platform/foundation/ids'
 import { ApiError, invalid } from '../../platform/foundation/problem'
@@ -253,16 +253,12 @@ function importProductVariant(
       entityType: 'product',
       entityId: product.id,
       metadata: { importId: row.importId, line: row.line, outcome, variantId, sku: input.sku, changes },
-      events: row.emitEvents
-        ? [
-            {
-              object: 'product',
-              action: existingProduct ? 'update' : 'create',
-              aggregateId: product.id,
-              payload: view,
-            },
-          ]
-        : [],
+      events: importEvents(row, {
+        object: 'product',
+        created: !existingProduct,
+        aggregateId: product.id,
+        payload: () => view,
+      }),
     })
     return outcome
   })

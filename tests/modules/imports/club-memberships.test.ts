@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { makeClub } from '../customers/helpers'
-import { csv, imported, upload } from './helpers'
+import { auditEntries, csv, eventActions, imported, upload } from './helpers'
 
 let t: TestApp
 beforeEach(async () => {
@@ -12,17 +12,8 @@ beforeEach(async () => {
 })
 afterEach(() => t.close())
 
-const audit = (action: string) =>
-  t.tenant.db.$client
-    .query<{ entity_id: string; metadata: string; staff_user_id: string }, [string]>(
-      'SELECT entity_id, metadata, staff_user_id FROM audit_entries WHERE action = ? ORDER BY seq',
-    )
-    .all(action)
-const events = (object: string) =>
-  t.tenant.db.$client
-    .query<{ action: string }, [string]>('SELECT action FROM outbox_events WHERE object = ? ORDER BY rowid')
-    .all(object)
-    .map((e) => e.action)
+const audit = (action: string) => auditEntries(t, action)
+const events = (object: string) => eventActions(t, object)
 const memberships = () =>
   t.tenant.db.$client
     .query<Record<string, any>, []>('SELECT * FROM club_memberships ORDER BY external_ref')

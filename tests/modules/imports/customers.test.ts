@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { IMPORTS_JOB } from '../../../src/modules/imports/jobs'
 import { workPendingImports } from '../../../src/modules/imports/service'
 import { countRows, createTestApp, type TestApp } from '../../harness'
-import { csv, imported, upload } from './helpers'
+import { auditEntries, csv, imported, upload } from './helpers'
 
 let t: TestApp
 beforeEach(async () => {
@@ -40,12 +40,7 @@ const ada = [
 ]
 const bob = ['c-2', 'Bob', 'Noble', 'bob@example.com', '', '', '', '', '', '', '']
 
-const audit = (action: string) =>
-  t.tenant.db.$client
-    .query<{ entity_id: string; metadata: string; subject: string; staff_user_id: string }, [string]>(
-      'SELECT entity_id, metadata, subject, staff_user_id FROM audit_entries WHERE action = ? ORDER BY seq',
-    )
-    .all(action)
+const audit = (action: string) => auditEntries(t, action)
 const events = (object: string) =>
   t.tenant.db.$client
     .query<{ action: string }, [string]>('SELECT action FROM outbox_events WHERE object = ?')

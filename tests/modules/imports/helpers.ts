@@ -55,3 +55,18 @@ export async function imported(
 }
 
 export const csv = (rows: string[][]) => `${rows.map((row) => row.join(',')).join('\n')}\n`
+
+/** The tenant's audit entries of `action`, oldest first. */
+export const auditEntries = (t: TestApp, action: string) =>
+  t.tenant.db.$client
+    .query<{ entity_id: string; metadata: string; subject: string; staff_user_id: string }, [string]>(
+      'SELECT entity_id, metadata, subject, staff_user_id FROM audit_entries WHERE action = ? ORDER BY seq',
+    )
+    .all(action)
+
+/** The actions of the tenant's outbox events about `object`, oldest first. */
+export const eventActions = (t: TestApp, object: string) =>
+  t.tenant.db.$client
+    .query<{ action: string }, [string]>('SELECT action FROM outbox_events WHERE object = ? ORDER BY rowid')
+    .all(object)
+    .map((e) => e.action)

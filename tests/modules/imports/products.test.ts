@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { IMPORTS_JOB } from '../../../src/modules/imports/jobs'
 import { workPendingImports } from '../../../src/modules/imports/service'
 import { countRows, createTestApp, type TestApp } from '../../harness'
-import { csv, imported, upload } from './helpers'
+import { auditEntries, csv, eventActions, imported, upload } from './helpers'
 
 let t: TestApp
 beforeEach(async () => {
@@ -14,17 +14,8 @@ beforeEach(async () => {
 })
 afterEach(() => t.close())
 
-const audit = (action: string) =>
-  t.tenant.db.$client
-    .query<{ entity_id: string; metadata: string; staff_user_id: string }, [string]>(
-      'SELECT entity_id, metadata, staff_user_id FROM audit_entries WHERE action = ? ORDER BY seq',
-    )
-    .all(action)
-const events = (object: string) =>
-  t.tenant.db.$client
-    .query<{ action: string }, [string]>('SELECT action FROM outbox_events WHERE object = ? ORDER BY rowid')
-    .all(object)
-    .map((e) => e.action)
+const audit = (action: string) => auditEntries(t, action)
+const events = (object: string) => eventActions(t, object)
 const variants = () =>
   t.tenant.db.$client.query<Record<string, any>, []>('SELECT * FROM product_variants ORDER BY sku').all()
 

@@ -5,7 +5,7 @@ import { asc, inArray } from 'drizzle-orm'
 import {
   type ExportQuery,
   type ExportSource,
-  keysetCursor,
+  nextCursor,
   pageCondition,
 } from '../../platform/http/export-stream'
 import type { Queryable } from '../../platform/tenancy/transaction'
@@ -54,7 +54,6 @@ function page(db: Queryable, query: ExportQuery) {
       .orderBy(asc(customerAddresses.createdAt), asc(customerAddresses.id))
       .all())
       if (!firstAddress.has(address.customerId)) firstAddress.set(address.customerId, address)
-  const last = rows.at(-1)
   return {
     rows: rows.map((row) => {
       const address = firstAddress.get(row.id)
@@ -81,7 +80,7 @@ function page(db: Queryable, query: ExportQuery) {
         updatedAt: row.updatedAt,
       }
     }),
-    next: rows.length === query.limit && last ? keysetCursor(last.createdAt, last.id) : null,
+    next: nextCursor(rows, query.limit, (row) => row.createdAt),
   }
 }
 

@@ -6,8 +6,9 @@ import { scopeCondition } from '../../platform/auth/location-scope'
 import {
   type ExportQuery,
   type ExportSource,
-  keysetCursor,
+  nextCursor,
   pageCondition,
+  pickColumns,
 } from '../../platform/http/export-stream'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { giftCardTransactions } from './schema'
@@ -51,10 +52,9 @@ function page(db: Queryable, query: ExportQuery) {
     .orderBy(asc(T.occurredAt), asc(T.id))
     .limit(query.limit)
     .all()
-  const last = rows.at(-1)
   return {
-    rows: rows.map((row) => Object.fromEntries(columns.map((column) => [column, row[column]]))),
-    next: rows.length === query.limit && last ? keysetCursor(last.occurredAt, last.id) : null,
+    rows: rows.map(pickColumns(columns)),
+    next: nextCursor(rows, query.limit, (row) => row.occurredAt),
   }
 }
 

@@ -5,8 +5,9 @@ import { scopeCondition } from '../../platform/auth/location-scope'
 import {
   type ExportQuery,
   type ExportSource,
-  keysetCursor,
+  nextCursor,
   pageCondition,
+  pickColumns,
 } from '../../platform/http/export-stream'
 import type { Queryable } from '../../platform/tenancy/transaction'
 import { laborShifts } from './schema'
@@ -39,11 +40,7 @@ function page(db: Queryable, query: ExportQuery) {
     .orderBy(asc(laborShifts.clockInAt), asc(laborShifts.id))
     .limit(query.limit)
     .all()
-  const last = rows.at(-1)
-  return {
-    rows: rows.map((row) => Object.fromEntries(columns.map((column) => [column, row[column]]))),
-    next: rows.length === query.limit && last ? keysetCursor(last.clockInAt, last.id) : null,
-  }
+  return { rows: rows.map(pickColumns(columns)), next: nextCursor(rows, query.limit, (row) => row.clockInAt) }
 }
 
 export const shiftExport: ExportSource = { columns, page }

@@ -7,7 +7,7 @@ import {
   type ExportQuery,
   type ExportRow,
   type ExportSource,
-  keysetCursor,
+  nextCursor,
   pageCondition,
 } from '../../platform/http/export-stream'
 import type { Queryable } from '../../platform/tenancy/transaction'
@@ -120,8 +120,7 @@ function page(db: Queryable, query: ExportQuery) {
       ? [{ ...values, ...lineValues(undefined) }]
       : lines.map((line) => ({ ...values, ...lineValues(line) }))
   })
-  const last = found.at(-1)
-  return { rows, next: found.length === limit && last ? keysetCursor(last.createdAt, last.id) : null }
+  return { rows, next: nextCursor(found, limit, (order) => order.createdAt) }
 }
 
 export const orderExport: ExportSource = { columns: [...orderColumns, ...lineColumns], page }

@@ -35,7 +35,23 @@ export interface ExportSource {
 }
 
 /** The cursor after a row of a page ordered by (time, id). */
-export const keysetCursor = (time: string, id: string): string => JSON.stringify([time, id])
+const keysetCursor = (time: string, id: string): string => JSON.stringify([time, id])
+
+/** The cursor after a page read in (time, id) order when it came full (`limit` rows), else null: the last page. */
+export function nextCursor<Row extends { id: string }>(
+  rows: readonly Row[],
+  limit: number,
+  timeOf: (row: Row) => string,
+): string | null {
+  const last = rows.at(-1)
+  return rows.length === limit && last ? keysetCursor(timeOf(last), last.id) : null
+}
+
+/** The exported row of a stored one: these of its columns, as they are. */
+export const pickColumns =
+  <Row extends Record<string, unknown>>(columns: readonly (keyof Row & string)[]) =>
+  (row: Row): ExportRow =>
+    Object.fromEntries(columns.map((column) => [column, row[column]])) as ExportRow
 
 /** The rows after the cursor's, in (time, id) order; no condition for the first page. */
 export function keysetAfter(time: SQLiteColumn, id: SQLiteColumn, after: string | null): SQL | undefined {

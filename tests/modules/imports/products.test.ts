@@ -232,20 +232,6 @@ describe('per-row failures', () => {
     ])
     expect((await product('logo-tee')).variants).toEqual(tee.variants)
   })
-
-  test('a file without the required columns is 400 before anything is stored', async () => {
-    const res = await upload(
-      t,
-      csv([
-        ['Handle', 'Title'],
-        ['a', 'A'],
-      ]),
-      { kind: 'products' },
-    )
-    expect(res.status).toBe(400)
-    expect(res.body.detail).toContain('sku')
-    expect(countRows(t.tenant.db, 'data_imports')).toBe(0)
-  })
 })
 
 describe('batches', () => {

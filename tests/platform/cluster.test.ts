@@ -10,6 +10,7 @@ import { hashToken } from '../../src/platform/auth/tokens'
 import type { EtcdClient } from '../../src/platform/cluster/etcd'
 import { rebalance } from '../../src/platform/cluster/moves'
 import { assignOrphans, leastLoaded, rebalancePlan } from '../../src/platform/cluster/placement'
+import { untilReplicaHolds } from '../../src/platform/cluster/replica'
 import { tenantTarget } from '../../src/platform/cluster/routing'
 import { ApiError, conflict } from '../../src/platform/foundation/problem'
 import { systemOperator } from '../../src/platform/operator/audit'
@@ -326,5 +327,37 @@ describe('operator keys shared through etcd', () => {
     revokeOperatorKey(control, systemOperator('test'), key.row.id)
     const lookup = (hash: string) => (hash === key.row.tokenHash ? key.row : undefined)
     expect(refusal(() => resolveOperatorKey(control, key.token, lookup))).toContain('revoked')
+  })
+})
+
+describe('reading a replica back before a hand-over', () => {
+  test('a read that fails (a new generation not snapshotted yet) waits for the next upload, then reads again', async () => {
+    const reads = [
+      () => Promise.reject(new Error('litestream restore failed: no matching backups found')),
+      () => Promise.resolve(4),
+      () => Promise.resolve(7),
+    ]
+    let uploads = 0
+    await untilReplicaHolds(
+      7,
+      async () => {
+        uploads++
+      },
+      () => reads.shift()!(),
+    )
+    expect(uploads).toBe(2)
+    expect(reads).toEqual([])
+  })
+
+  test('when Litestream will upload nothing more, the last read says why', async () => {
+    const done = (error: string) => () => Promise.reject(new Error(error))
+    await expect(
+      untilReplicaHolds(7, done('its Litestream is not running'), () =>
+        Promise.reject(new Error('no matching backups found')),
+      ),
+    ).rejects.toThrow('reading the replica back: no matching backups found; its Litestream is not running')
+    await expect(
+      untilReplicaHolds(7, done('Litestream uploaded nothing of it for 30000 ms'), () => Promise.resolve(5)),
+    ).rejects.toThrow('the replica holds writes up to 5 of 7: Litestream uploaded nothing of it for 30000 ms')
   })
 })

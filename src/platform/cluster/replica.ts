@@ -60,26 +60,50 @@ export async function awaitReplica(
 ): Promise<void> {
   const copy = `${tenantDatabasePath(config.dataDir, tenant.id)}.checking`
   try {
-    for (;;) {
+    await untilReplicaHolds(mark, nextUpload, async () => {
       rmSync(copy, { force: true })
-      const held = await fetchFromReplica(replicaOptions(config, tenant), copy)
-        .then(() => readDatabase(copy, writeMark))
-        .catch((error) => {
-          throw new Error(`reading the replica back: ${error instanceof Error ? error.message : error}`)
-        })
-      if (held >= mark) {
-        try {
-          readDatabase(copy, checkIntegrity)
-        } catch (error) {
-          throw new Error(`the replica restores unsound: ${error instanceof Error ? error.message : error}`)
-        }
-        return
-      }
-      await nextUpload().catch((error) => {
-        throw new Error(`the replica holds writes up to ${held} of ${mark}: ${error.message}`)
-      })
+      await fetchFromReplica(replicaOptions(config, tenant), copy)
+      return readDatabase(copy, writeMark)
+    })
+    try {
+      readDatabase(copy, checkIntegrity)
+    } catch (error) {
+      throw new Error(`the replica restores unsound: ${messageOf(error)}`)
     }
   } finally {
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${copy}${suffix}`, { force: true })
   }
 }
+
+/**
+ * Reads the replica back (`read` answers the write mark the copy holds) until it holds `mark`,
+ * waiting for Litestream's next upload between two reads. A read that fails waits too: a node
+ * that has just taken a tenant over starts a new generation, and until its snapshot is uploaded a
+ * restore finds "no matching backups" (the cluster suite met it, 1 run in about 25). When
+ * Litestream will upload nothing more, the last read's answer is the error.
+ */
+export async function untilReplicaHolds(
+  mark: number,
+  nextUpload: () => Promise<void>,
+  read: () => Promise<number>,
+): Promise<void> {
+  for (;;) {
+    let held: number | null = null
+    let failure = ''
+    try {
+      held = await read()
+    } catch (error) {
+      failure = messageOf(error)
+    }
+    if (held !== null && held >= mark) return
+    await nextUpload().catch((error) => {
+      throw new Error(
+        held === null
+          ? `reading the replica back: ${failure}; ${messageOf(error)}`
+          : `the replica holds writes up to ${held} of ${mark}: ${messageOf(error)}`,
+      )
+    })
+  }
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))

@@ -1,16 +1,9 @@
 // The gift-card ledger export (`GET /exports/gift-card-ledger`): every ledger entry, by the time it
 // occurred (card ids, never codes); a caller bound to some locations sees the entries made there or
 // on cards issued there, as the reports do (reports.ts).
-import { asc, or } from 'drizzle-orm'
+import { or } from 'drizzle-orm'
 import { scopeCondition } from '../../platform/auth/location-scope'
-import {
-  type ExportQuery,
-  type ExportSource,
-  nextCursor,
-  pageCondition,
-  pickColumns,
-} from '../../platform/http/export-stream'
-import type { Queryable } from '../../platform/tenancy/transaction'
+import { tableExport } from '../../platform/http/export-stream'
 import { giftCardTransactions } from './schema'
 
 const columns = [
@@ -31,31 +24,11 @@ const columns = [
   'occurredAt',
 ] as const
 
-function page(db: Queryable, query: ExportQuery) {
-  const T = giftCardTransactions
-  const rows = db
-    .select()
-    .from(T)
-    .where(
-      pageCondition(
-        query,
-        T.occurredAt,
-        T.id,
-        query.locations.all
-          ? undefined
-          : or(
-              scopeCondition(query.locations, T.transactionLocationId),
-              scopeCondition(query.locations, T.originLocationId),
-            ),
+export const giftCardLedgerExport = tableExport(giftCardTransactions, 'occurredAt', columns, (locations) =>
+  locations.all
+    ? undefined
+    : or(
+        scopeCondition(locations, giftCardTransactions.transactionLocationId),
+        scopeCondition(locations, giftCardTransactions.originLocationId),
       ),
-    )
-    .orderBy(asc(T.occurredAt), asc(T.id))
-    .limit(query.limit)
-    .all()
-  return {
-    rows: rows.map(pickColumns(columns)),
-    next: nextCursor(rows, query.limit, (row) => row.occurredAt),
-  }
-}
-
-export const giftCardLedgerExport: ExportSource = { columns, page }
+)

@@ -3,8 +3,8 @@
 // memory holds one page whatever the size. CSV through csv-stringify, or NDJSON.
 import { heapSize } from 'bun:jsc'
 import { stringify } from 'csv-stringify/sync'
-import { and, eq, gt, gte, lt, or, type SQL } from 'drizzle-orm'
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
+import { and, asc, eq, gt, gte, lt, or, type SQL } from 'drizzle-orm'
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { LocationScope } from '../auth/location-scope'
 import type { Queryable } from '../tenancy/transaction'
 
@@ -48,7 +48,7 @@ export function nextCursor<Row extends { id: string }>(
 }
 
 /** The exported row of a stored one: these of its columns, as they are. */
-export const pickColumns =
+const pickColumns =
   <Row extends Record<string, unknown>>(columns: readonly (keyof Row & string)[]) =>
   (row: Row): ExportRow =>
     Object.fromEntries(columns.map((column) => [column, row[column]])) as ExportRow
@@ -76,6 +76,36 @@ export const pageCondition = (
     within,
     keysetAfter(time, id, query.after),
   )
+
+/**
+ * The export of one table's rows as they are: `columns` of each, in (`time`, id) order, within
+ * the query's span and what `within` keeps of the caller's locations.
+ */
+export function tableExport<T extends SQLiteTable & { id: SQLiteColumn }>(
+  table: T,
+  time: keyof T['$inferSelect'] & keyof T & string,
+  columns: readonly (keyof T['$inferSelect'] & string)[],
+  within: (locations: LocationScope) => SQL | undefined,
+): ExportSource {
+  type Row = T['$inferSelect'] & { id: string }
+  const timeColumn = table[time] as SQLiteColumn
+  return {
+    columns,
+    page(db, query) {
+      const rows = db
+        .select()
+        .from(table as SQLiteTable)
+        .where(pageCondition(query, timeColumn, table.id, within(query.locations)))
+        .orderBy(asc(timeColumn), asc(table.id))
+        .limit(query.limit)
+        .all() as Row[]
+      return {
+        rows: rows.map(pickColumns<Row>(columns)),
+        next: nextCursor(rows, query.limit, (row) => row[time] as string),
+      }
+    },
+  }
+}
 
 /** Rows per page: a page is read at once, between two sends to the client. */
 export const EXPORT_PAGE_ROWS = 500

@@ -12,42 +12,20 @@
 //
 // Tenants share slots by hash (a collision only costs a rebuild). Slot 0 is the control
 // database's: the tenants (their status). A tenant's sessions and credentials are its own slot's.
-import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync } from 'node:fs'
-import { join } from 'node:path'
+import { fnv1a, mapSharedFile } from '../foundation/shared-memory'
 
 const TENANT_SLOTS = 4096
 const BYTES = (TENANT_SLOTS + 1) * 8
 
-function slotOf(tenantId: string): number {
-  // FNV-1a: cheap and spreads UUIDs evenly enough.
-  let hash = 0x811c9dc5
-  for (let i = 0; i < tenantId.length; i++) {
-    hash ^= tenantId.charCodeAt(i)
-    hash = Math.imul(hash, 0x01000193)
-  }
-  return 1 + ((hash >>> 0) % TENANT_SLOTS)
-}
-
-function mapSignalFile(dataDir: string): Float64Array {
-  mkdirSync(dataDir, { recursive: true })
-  const path = join(dataDir, 'auth-signals')
-  const fd = openSync(path, 'a+')
-  try {
-    // Growing with zeros is idempotent, so processes starting together agree on the contents.
-    if (fstatSync(fd).size < BYTES) ftruncateSync(fd, BYTES)
-  } finally {
-    closeSync(fd)
-  }
-  const bytes = Bun.mmap(path, { shared: true })
-  return new Float64Array(bytes.buffer, bytes.byteOffset, TENANT_SLOTS + 1)
-}
+const slotOf = (tenantId: string) => 1 + (fnv1a(tenantId) % TENANT_SLOTS)
 
 export class AuthSignals {
   private readonly slots: Float64Array
 
   /** `dataDir` null: signals within this process only. */
   constructor(dataDir: string | null) {
-    this.slots = dataDir === null ? new Float64Array(TENANT_SLOTS + 1) : mapSignalFile(dataDir)
+    const { buffer, byteOffset } = mapSharedFile(dataDir, 'auth-signals', BYTES)
+    this.slots = new Float64Array(buffer, byteOffset, TENANT_SLOTS + 1)
   }
 
   tenant(tenantId: string): number {

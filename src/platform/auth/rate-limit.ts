@@ -9,8 +9,7 @@
 // neither lose a count nor start two windows. A slot whose window ended a window ago is free for
 // another key. Two keys sharing a slot (a fingerprint collision, or a slot taken over while its
 // key is counted) count together: a key may be refused early, never let through beyond its limit.
-import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync } from 'node:fs'
-import { join } from 'node:path'
+import { fnv1a, mapSharedFile } from '../foundation/shared-memory'
 
 const SLOTS = 1 << 16
 /** Probed slots per key: beyond, the key is counted in this process only (65,536 keys active at once). */
@@ -30,29 +29,6 @@ export interface RateDecision {
   resetSeconds: number
 }
 
-function hash(key: string, seed: number): number {
-  // FNV-1a, seeded: one for the slot, another for the fingerprint.
-  let h = seed
-  for (let i = 0; i < key.length; i++) {
-    h ^= key.charCodeAt(i)
-    h = Math.imul(h, 0x01000193)
-  }
-  return h >>> 0
-}
-
-function mapTable(dataDir: string): Uint8Array {
-  mkdirSync(dataDir, { recursive: true })
-  const path = join(dataDir, 'rate-limits')
-  const fd = openSync(path, 'a+')
-  try {
-    // Growing with zeros is idempotent, so processes starting together agree on the contents.
-    if (fstatSync(fd).size < BYTES) ftruncateSync(fd, BYTES)
-  } finally {
-    closeSync(fd)
-  }
-  return Bun.mmap(path, { shared: true })
-}
-
 export class SharedWindowLimiter {
   private readonly fingerprints: Int32Array
   /** Per slot: the window's start (epoch ms) above COUNT_BITS, its count below. */
@@ -66,7 +42,7 @@ export class SharedWindowLimiter {
     private readonly windowMs = 60_000,
     private readonly now: () => number = Date.now,
   ) {
-    const { buffer, byteOffset } = dataDir === null ? new Uint8Array(BYTES) : mapTable(dataDir)
+    const { buffer, byteOffset } = mapSharedFile(dataDir, 'rate-limits', BYTES)
     this.fingerprints = new Int32Array(buffer, byteOffset, SLOTS)
     this.windows = new BigInt64Array(buffer, byteOffset + FINGERPRINT_BYTES, SLOTS)
   }
@@ -108,8 +84,8 @@ export class SharedWindowLimiter {
   /** The key's slot: its own, a free one it claims, or null when every probed slot is busy. */
   private slotOf(key: string, now: number): number | null {
     // Never 0, which marks a free slot.
-    const fingerprint = hash(key, 0x811c9dc5) | 1
-    const first = hash(key, 0x01000193) % SLOTS
+    const fingerprint = fnv1a(key) | 1
+    const first = fnv1a(key, 0x01000193) % SLOTS
     for (let probe = 0; probe < PROBES; probe++) {
       const slot = (first + probe) % SLOTS
       const held = Atomics.load(this.fingerprints, slot)

@@ -1,6 +1,6 @@
 // Every environment variable the service reads, parsed and validated in one place.
 // A bad value stops start-up with one line naming the variable (see ConfigError).
-import { hostname, totalmem } from 'node:os'
+import { availableParallelism, hostname, totalmem } from 'node:os'
 import { resolve } from 'node:path'
 
 /** How deep objects and arrays may nest in a JSON body: deeper than any schema here needs. */
@@ -309,14 +309,13 @@ function operatorClaim(env: Env, name: string): OperatorClaim | undefined {
 export const WORKER_ID_VARIABLE = 'RESTAURANT_OPS_WORKER_ID'
 
 /**
- * WORKERS: one by default. Over the cores, reads spread over many tenants gain 1.7-1.9×, but the
- * writes of one tenant lose half (SQLite has one writer per file, and a process waiting for it
- * waits with its event loop): bench/README.md, ninth pass. One on a cluster's node, whose routing
- * is per process.
+ * WORKERS: the machine's cores by default. Two workers on two cores read 1.6× and write one tenant
+ * 1.3-1.5× one process (bench/README.md, tenth pass). One on a cluster's node, whose routing is per
+ * process.
  */
 function workers(env: Env): number {
   const clustered = Boolean(env.CLUSTER_ETCD_URL?.trim())
-  const count = integer(env, 'WORKERS', 1, 1, 256)
+  const count = integer(env, 'WORKERS', clustered ? 1 : availableParallelism(), 1, 256)
   if (clustered && count > 1) throw new ConfigError('WORKERS', 'a cluster node serves in one process: set 1')
   return count
 }

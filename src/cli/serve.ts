@@ -144,6 +144,7 @@ export async function serve(config: Config): Promise<void> {
     access: accessSources,
     dueWork: dueWorkSources,
     serving: true,
+    jobsOnly: workers > 0,
   })
   const { log } = platform
   const releaseLock = writeServeLock(config.dataDir)

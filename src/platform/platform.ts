@@ -35,7 +35,8 @@ import { type DatabaseHandle, openControlDatabase, type PoolLimits, TenantPool }
 import { raiseFileLimit } from './tenancy/file-limit'
 import { countTenants } from './tenancy/tenants'
 import { registerTimeZoneSource } from './tenancy/time-zones'
-import { afterEachCommit, commitsPending, groupCommits } from './tenancy/transaction'
+import { afterEachCommit, commitsPending, groupCommits, pollWaitingLocks } from './tenancy/transaction'
+import { WriteWaits } from './tenancy/write-waits'
 
 export interface Platform {
   config: Config
@@ -106,6 +107,12 @@ export interface PlatformOptions {
    */
   serving?: boolean
   /**
+   * The primary of HTTP workers (src/cli/workers.ts): it serves no request, so its writes (the
+   * jobs', deliveries') commit at once instead of in groups, holding a tenant's write lock for their
+   * transaction alone rather than for a turn of this process's event loop while the workers wait.
+   */
+  jobsOnly?: boolean
+  /**
    * An HTTP worker of `serve` (src/cli/workers.ts): its scheduler never starts, triggers and
    * delivery hints go to the primary, and its log lines carry its id.
    */
@@ -158,6 +165,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
   }
   const checkpoints = config.litestreamReplicaUrl ? 'external' : undefined
   const signals = new AuthSignals(config.dataDir)
+  const writeWaits = new WriteWaits(config.dataDir, pollWaitingLocks)
   const control = openControlDatabase(config.dataDir, { ...sqliteOptions, walCheckpoint: checkpoints })
   watchAuthVersion(control.sqlite, () => signals.bumpControl())
   const legacyCredentials = new LegacyCredentialCarrier(control.sqlite)
@@ -174,7 +182,8 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
       // A new tenant's answers are stored as if it had been written: no job opens it to learn them.
       if (created) dueIndex.committed(tenantId)
       cluster?.gate(sqlite, tenantId)
-      if (options.serving && config.groupCommit) groupCommits(sqlite, config.sqliteBusyTimeoutMs)
+      if (options.serving && config.groupCommit && !options.jobsOnly)
+        groupCommits(sqlite, config.sqliteBusyTimeoutMs, writeWaits.of(tenantId))
     },
   )
   const dueIndex = new DueIndex(control.db, pool, log)

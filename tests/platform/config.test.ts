@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { availableParallelism } from 'node:os'
 import { poolShare } from '../../src/cli/workers'
 import { ConfigError, defaultTenantPoolMemory, loadConfig } from '../../src/config'
 
@@ -74,8 +75,8 @@ describe('configuration', () => {
     expect(loadConfig({ TENANT_POOL_SIZE: '500' }).tenantPoolSize).toBe(500)
   })
 
-  test('WORKERS defaults to one, is one on a cluster node; the pool is split between the processes', () => {
-    expect(loadConfig({}).workers).toBe(1)
+  test("WORKERS defaults to the machine's cores, is one on a cluster node; the pool is split between the processes", () => {
+    expect(loadConfig({}).workers).toBe(availableParallelism())
     expect(loadConfig({ WORKERS: '2' }).workers).toBe(2)
     expect(loadConfig({ WORKERS: '1' }).workers).toBe(1)
     const clustered = { CLUSTER_ETCD_URL: 'http://127.0.0.1:2379', LITESTREAM_REPLICA_URL: 'file:///tmp/r' }

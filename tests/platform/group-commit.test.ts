@@ -13,9 +13,11 @@ import { observeWrites } from '../../src/platform/audit/record-write'
 import { systemActor } from '../../src/platform/foundation/actor'
 import { tenantDatabasePath } from '../../src/platform/tenancy/databases'
 import { commitsPending, inWriteTransaction, type Queryable } from '../../src/platform/tenancy/transaction'
+import { WriteWaits } from '../../src/platform/tenancy/write-waits'
 import { createApp } from '../../src/server'
 import { type RunningServer, sharedDataDir } from '../e2e/cli'
 import { countRows, createTestApp, type TestApp } from '../harness'
+import { makeTestDir, removeTestDir } from '../temp-dirs'
 
 let t: TestApp
 afterEach(async () => {
@@ -143,6 +145,92 @@ describe('group commit', () => {
   })
 })
 
+/** Holds the tenant's write lock on a connection of its own, as another process would. */
+async function holdWriteLock(t: TestApp): Promise<Database> {
+  await turnEnd()
+  await commitsPending()
+  const holder = new Database(tenantDatabasePath(t.dataDir, t.tenant.id))
+  holder.exec('BEGIN IMMEDIATE')
+  return holder
+}
+
+describe("waiting for another connection's write lock", () => {
+  test('a write waits off the event loop: reads are answered meanwhile, and it lands once the lock is free', async () => {
+    t = await createTestApp()
+    const holder = await holdWriteLock(t)
+    let answered = false
+    const write = t.request('POST', '/vendor', { body: vendorBody('Waited') }).then((response) => {
+      answered = true
+      return response
+    })
+    expect((await t.request('GET', '/vendor')).status).toBe(200)
+    await Bun.sleep(50)
+    expect(answered).toBe(false)
+    holder.exec('COMMIT')
+    holder.close()
+    expect((await write).status).toBe(201)
+    expect(countRows(t.tenant.db, 'vendors')).toBe(1)
+    expect(verifyAuditChain(t.tenant.db).ok).toBe(true)
+  })
+
+  test('a write still waiting at the busy timeout is answered 503 with Retry-After and writes nothing', async () => {
+    t = await createTestApp({ config: { sqliteBusyTimeoutMs: 100 } })
+    const holder = await holdWriteLock(t)
+    const before = countRows(t.tenant.db, 'audit_entries')
+    try {
+      const response = await t.request('POST', '/vendor', { body: vendorBody('TooLate') })
+      expect(response.status).toBe(503)
+      expect(response.headers.get('retry-after')).toBe('1')
+      expect(response.body.code).toBe('unavailable')
+    } finally {
+      holder.exec('ROLLBACK')
+      holder.close()
+    }
+    expect(countRows(t.tenant.db, 'vendors')).toBe(0)
+    expect(countRows(t.tenant.db, 'audit_entries')).toBe(before)
+  })
+})
+
+describe('write waits shared between processes', () => {
+  test("a process sees another's wait, not its own, and wakes it with a signal", async () => {
+    const dir = makeTestDir('write-waits')
+    const tenantId = 'tenant-a'
+    const waiter = Bun.spawn(
+      [
+        process.execPath,
+        '-e',
+        `const { WriteWaits } = await import(${JSON.stringify(require.resolve('../../src/platform/tenancy/write-waits'))})
+        let woken = false
+        const waits = new WriteWaits(${JSON.stringify(dir)}, () => { woken = true }).of(${JSON.stringify(tenantId)})
+        console.log('waiting')
+        // Tries again every millisecond, as a waiting request does, until woken.
+        while (!woken) { waits.want(); await Bun.sleep(1) }
+        waits.stopWanting()
+        console.log('woken')`,
+      ],
+      { stdout: 'pipe' },
+    )
+    const lines = waiter.stdout.pipeThrough(new TextDecoderStream()).getReader()
+    expect((await lines.read()).value).toContain('waiting')
+    const waits = new WriteWaits(dir, () => {}).of(tenantId)
+    while (!waits.wanted()) await Bun.sleep(1)
+    waits.wake()
+    let out = ''
+    while (!out.includes('woken')) {
+      const { value, done } = await lines.read()
+      if (done) break
+      out += value
+    }
+    expect(out).toContain('woken')
+    expect(await waiter.exited).toBe(0)
+    expect(waits.wanted()).toBe(false)
+    // Its own wait is not another's: a process never defers to itself.
+    waits.want()
+    expect(waits.wanted()).toBe(false)
+    removeTestDir(dir)
+  })
+})
+
 describe('across processes on one data directory', () => {
   const shared = sharedDataDir()
   const { cli } = shared
@@ -194,5 +282,47 @@ describe('across processes on one data directory', () => {
       const verdict = await cli('audit', 'verify', '--tenant', slug)
       expect(verdict.ok).toBe(true)
     }
+  }, 30_000)
+
+  test('two servers writing one tenant take turns at its lock: every write is answered 201 and lands once', async () => {
+    await cli('tenant', 'create', '--slug', 'shared', '--name', 'Shared')
+    await cli(
+      'staff',
+      'create',
+      '--tenant',
+      'shared',
+      '--email',
+      'owner@shared.test',
+      '--first-name',
+      'O',
+      '--last-name',
+      'Wner',
+      '--subject',
+      'owner-shared',
+      '--role',
+      'owner',
+    )
+    const { token } = await cli('token', '--tenant', 'shared', '--subject', 'owner-shared')
+    const servers = [await shared.startServer(), await shared.startServer()]
+    const names = Array.from({ length: 300 }, (_, i) => `Shared${i}`)
+    const statuses = await Promise.all(
+      names.map((name, i) =>
+        fetch(`${servers[i % 2]!.url}/vendor`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'x-tenant-slug': 'shared',
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ name }),
+        }).then((res) => res.status),
+      ),
+    )
+    expect(statuses.filter((status) => status !== 201)).toEqual([])
+    const listed = await fetch(`${servers[0]!.url}/vendor?limit=1`, {
+      headers: { authorization: `Bearer ${token}`, 'x-tenant-slug': 'shared' },
+    }).then((res) => res.json() as Promise<{ page: { total: number } }>)
+    expect(listed.page.total).toBe(names.length)
+    expect((await cli('audit', 'verify', '--tenant', 'shared')).ok).toBe(true)
   }, 30_000)
 })

@@ -40,6 +40,7 @@
 import { type DocumentDecoration, Elysia } from 'elysia'
 import { notFound } from '../foundation/problem'
 import type { DatabaseHandle } from '../tenancy/databases'
+import { leaveWriteTurn, writeTurn } from '../tenancy/transaction'
 import { type AuthDeps, type Authenticated, authenticate, type RequestAuth } from './authenticate'
 import type { CredentialScope } from './credentials'
 import { type LocatedBy, reaches } from './location-scope'
@@ -129,8 +130,11 @@ export function authPlugin(deps: AuthDeps) {
             held.set(request, deps.pool.hold(auth.tenant.id))
             if (located) assertLocatedWithin(auth, located, params as Record<string, string>)
             resolved.set(request, auth)
+            // A request that may write waits for the tenant's write lock here, off the event loop.
+            if (request.method !== 'GET' && request.method !== 'HEAD') await writeTurn(auth.db, request)
           },
           afterResponse({ request }) {
+            leaveWriteTurn(request)
             const handle = held.get(request)
             if (!handle) return
             held.delete(request)

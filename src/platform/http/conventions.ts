@@ -8,7 +8,7 @@ import { DEFAULT_MAX_JSON_DEPTH } from '../../config'
 import type { Logger } from '../foundation/log'
 import { ApiError, type FieldError, type ProblemCode, problemResponse } from '../foundation/problem'
 import { beginRequest, requestInfo } from '../foundation/request-context'
-import { commitsPending } from '../tenancy/transaction'
+import { commitsPending, leaveWriteTurn } from '../tenancy/transaction'
 import type { Drain } from './drain'
 import {
   assertBodyShape,
@@ -232,9 +232,11 @@ function loggedError(error: unknown): string {
 
 /**
  * Group commit: a response goes out only once the writes it made, or could have read, are
- * committed; a failed commit fails the request (tenancy/transaction.ts).
+ * committed; a failed commit fails the request. Its handler is done: it leaves its turn at writing
+ * (tenancy/transaction.ts).
  */
-async function awaitCommits(): Promise<void> {
+async function awaitCommits({ request }: { request: Request }): Promise<void> {
+  leaveWriteTurn(request)
   const pending = commitsPending()
   if (pending) await pending
 }
@@ -289,6 +291,7 @@ export function httpConventions(options: {
         if (schema) assertBodyValid(schema, body, issueMessage)
       })
       .onError({ as: 'global' }, async ({ error, code, request }) => {
+        leaveWriteTurn(request)
         await commitsPending()?.catch(() => {})
         const apiError = toApiError(error, code, request, options.allow)
         const { requestId } = requestInfo(request)

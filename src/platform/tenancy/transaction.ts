@@ -59,6 +59,9 @@ export function gateWrites(sqlite: Database, gate: () => void): void {
 // of the group. Connections close only after committing (`commitNow`).
 
 interface CommitGroup {
+  sqlite: Database
+  /** Requests that took a turn at writing in this group (`writeTurn`) and have not finished their handler. */
+  holders: number
   done: Promise<void>
   resolve: () => void
   reject: (error: unknown) => void
@@ -74,19 +77,41 @@ interface UnitStatements {
   commit: Statement
   /** The connection's busy_timeout, restored after a BEGIN that may not wait. */
   busyTimeoutMs: number
+  waiters: LockWaiters
 }
 
-/** Connections that group their commits, with their busy_timeout. */
-const grouping = new WeakMap<Database, number>()
+/** Other processes' waits for a connection's write lock (platform/tenancy/write-waits.ts). */
+export interface LockWaiters {
+  /** Whether another process waits for the lock now. */
+  wanted(): boolean
+  /** This process waits for it. */
+  want(): void
+  /** This process took it, or gave up. */
+  stopWanting(): void
+  /** The lock is free: the process waiting for it, if any, tries now. */
+  wake(): void
+}
+
+const noWaiters: LockWaiters = { wanted: () => false, want() {}, stopWanting() {}, wake() {} }
+
+/** Connections that group their commits, with their busy_timeout and the waits for their lock. */
+const grouping = new WeakMap<Database, { busyTimeoutMs: number; waiters: LockWaiters }>()
 /** Their statements for groups, made on first use. */
 const unitStatements = new WeakMap<Database, UnitStatements>()
 const openGroups = new Map<Database, CommitGroup>()
 /** Connections running a unit of write work now: a nested call joins it. */
 const inUnit = new WeakSet<Database>()
 
-/** Makes the connection group its write transactions (see above); `busyTimeoutMs` is its busy_timeout. */
-export function groupCommits(sqlite: Database, busyTimeoutMs: number): void {
-  grouping.set(sqlite, busyTimeoutMs)
+/**
+ * Makes the connection group its write transactions (see above); `busyTimeoutMs` is its
+ * busy_timeout, `waiters` the other processes' waits for its file's write lock.
+ */
+export function groupCommits(
+  sqlite: Database,
+  busyTimeoutMs: number,
+  waiters: LockWaiters = noWaiters,
+): void {
+  grouping.set(sqlite, { busyTimeoutMs, waiters })
 }
 
 /**
@@ -95,16 +120,18 @@ export function groupCommits(sqlite: Database, busyTimeoutMs: number): void {
  * connection's memory (its schema and page cache, ~400 KB) until the statement is collected: the
  * pool's evictions grew the process by hundreds of MB.
  */
-function statementsOf(sqlite: Database, busyTimeoutMs: number): UnitStatements {
+function statementsOf(sqlite: Database): UnitStatements | undefined {
   let statements = unitStatements.get(sqlite)
   if (!statements) {
+    const settings = grouping.get(sqlite)
+    if (!settings) return undefined
     statements = {
       begin: sqlite.query('BEGIN IMMEDIATE'),
       savepoint: sqlite.query('SAVEPOINT write_unit'),
       release: sqlite.query('RELEASE write_unit'),
       rollbackTo: sqlite.query('ROLLBACK TO write_unit'),
       commit: sqlite.query('COMMIT'),
-      busyTimeoutMs,
+      ...settings,
     }
     unitStatements.set(sqlite, statements)
   }
@@ -130,6 +157,7 @@ export function commitNow(sqlite: Database): void {
     group.reject(error)
     return
   }
+  unitStatements.get(sqlite)!.waiters.wake()
   committed(sqlite)
   if (group.moved) watches.get(sqlite)?.changed()
   group.resolve()
@@ -140,6 +168,24 @@ const isBusy = (error: unknown) =>
   (error as { code: string }).code.startsWith('SQLITE_BUSY')
 
 /**
+ * BEGIN IMMEDIATE if the file's write lock is free now: undefined once begun, or SQLite's busy
+ * error when another connection holds the lock.
+ */
+function tryBegin(sqlite: Database, statements: UnitStatements): unknown {
+  // Executed, not prepared once: SQLite applies busy_timeout when it compiles the pragma.
+  sqlite.exec('PRAGMA busy_timeout = 0')
+  try {
+    statements.begin.run()
+    return undefined
+  } catch (error) {
+    if (!isBusy(error)) throw error
+    return error
+  } finally {
+    sqlite.exec(`PRAGMA busy_timeout = ${statements.busyTimeoutMs}`)
+  }
+}
+
+/**
  * BEGIN IMMEDIATE, never waiting for the lock while this process holds another: waiting blocks
  * the event loop, so this process's open groups could not commit, and the holder may be waiting
  * for one of them (another process writing two tenants in the other order, or another
@@ -147,15 +193,7 @@ const isBusy = (error: unknown) =>
  */
 function beginGroup(sqlite: Database, statements: UnitStatements): void {
   if (openGroups.size > 0) {
-    // Executed, not prepared once: SQLite applies busy_timeout when it compiles the pragma.
-    sqlite.exec('PRAGMA busy_timeout = 0')
-    try {
-      return void statements.begin.run()
-    } catch (error) {
-      if (!isBusy(error)) throw error
-    } finally {
-      sqlite.exec(`PRAGMA busy_timeout = ${statements.busyTimeoutMs}`)
-    }
+    if (tryBegin(sqlite, statements) === undefined) return
     for (const held of [...openGroups.keys()]) commitNow(held)
   }
   beginWaiting(sqlite, statements)
@@ -190,8 +228,8 @@ function beginWaiting(sqlite: Database, statements: UnitStatements): void {
   }
 }
 
-function openGroup(sqlite: Database, statements: UnitStatements): CommitGroup {
-  beginGroup(sqlite, statements)
+/** The group of a connection whose BEGIN IMMEDIATE just succeeded, committed once the turn is over. */
+function startGroup(sqlite: Database): CommitGroup {
   let resolve!: () => void
   let reject!: (error: unknown) => void
   const done = new Promise<void>((res, rej) => {
@@ -200,10 +238,149 @@ function openGroup(sqlite: Database, statements: UnitStatements): CommitGroup {
   })
   // Awaited by the requests of the group; a failure with nobody waiting (a job's write) is not unhandled.
   done.catch(() => {})
-  const group = { done, resolve, reject, moved: false }
+  const group = { sqlite, holders: 0, done, resolve, reject, moved: false }
   openGroups.set(sqlite, group)
   setImmediate(() => commitNow(sqlite))
   return group
+}
+
+function openGroup(sqlite: Database, statements: UnitStatements): CommitGroup {
+  beginGroup(sqlite, statements)
+  return startGroup(sqlite)
+}
+
+// Waiting for the write lock off the event loop. While another process (an HTTP worker of the
+// same `serve`, the command line) holds a file's write lock, a BEGIN that waits for it blocks this
+// process: its reads and the requests of other tenants wait too, and two workers writing one
+// tenant took turns being asleep (bench/README.md, ninth pass). So a request that may write (any
+// method but GET and HEAD, once authenticated: platform/auth/plugin.ts) first takes a turn,
+// `writeTurn`: a free lock opens the turn's group at once; a held one is tried again while the
+// event loop serves other work, and the requests that arrive meanwhile wait with it, to write
+// together in the group that finally begins.
+//
+// A group holds the lock until the end of its turn of the event loop, which batches the most
+// writes when nobody else wants it. When another process waits (`LockWaiters`), the group commits
+// as soon as the last request holding a turn in it has finished its handler (`leaveWriteTurn`),
+// the waiter is woken, and it takes the lock before this process takes it again: the processes
+// take turns, each writing the batch that arrived while it waited.
+
+interface LockWait {
+  promise: Promise<void>
+  resolve: () => void
+  reject: (error: unknown) => void
+  deadline: number
+  holders: object[]
+  timer?: ReturnType<typeof setTimeout>
+}
+
+const lockWaits = new Map<Database, LockWait>()
+/** The group each request holding a turn is in. */
+const turnHolders = new WeakMap<object, CommitGroup>()
+/** A waiter tries again this often, or at once when the holder signals (write-waits.ts). */
+const LOCK_POLL_MS = 1
+/** Another process waits for the lock, since before this one: it goes first. */
+const BEHIND_ANOTHER = Symbol('behind another waiter')
+
+function hold(group: CommitGroup, holder: object): void {
+  group.holders++
+  turnHolders.set(holder, group)
+}
+
+/**
+ * `holder` (a request) is about to write through `db`: undefined when it may now (its group is
+ * open, or the connection does not group commits), else a promise that settles once it may,
+ * rejected with SQLite's busy error after the connection's busy_timeout. The holder leaves its
+ * turn with `leaveWriteTurn` once its handler is done.
+ */
+export function writeTurn(db: Db, holder: object): Promise<void> | undefined {
+  const sqlite = db.$client
+  const statements = statementsOf(sqlite)
+  if (!statements) return undefined
+  const group = openGroups.get(sqlite)
+  if (group) {
+    hold(group, holder)
+    return undefined
+  }
+  let waiting = lockWaits.get(sqlite)
+  if (!waiting) {
+    // Another process waits: it takes the lock before this one takes it again.
+    if (!statements.waiters.wanted() && tryBegin(sqlite, statements) === undefined) {
+      hold(startGroup(sqlite), holder)
+      return undefined
+    }
+    waiting = waitForLock(sqlite, statements)
+  }
+  waiting.holders.push(holder)
+  return waiting.promise
+}
+
+/** `holder`'s handler is done: the last to leave commits its group now if another process waits. */
+export function leaveWriteTurn(holder: object): void {
+  const group = turnHolders.get(holder)
+  if (!group) return
+  turnHolders.delete(holder)
+  if (--group.holders > 0 || openGroups.get(group.sqlite) !== group) return
+  if (unitStatements.get(group.sqlite)!.waiters.wanted()) commitNow(group.sqlite)
+}
+
+function waitForLock(sqlite: Database, statements: UnitStatements): LockWait {
+  let resolve!: () => void
+  let reject!: (error: unknown) => void
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res
+    reject = rej
+  })
+  const waiting: LockWait = {
+    promise,
+    resolve,
+    reject,
+    deadline: performance.now() + statements.busyTimeoutMs,
+    holders: [],
+  }
+  lockWaits.set(sqlite, waiting)
+  nextPoll(sqlite, statements, waiting)
+  return waiting
+}
+
+function nextPoll(sqlite: Database, statements: UnitStatements, waiting: LockWait): void {
+  clearTimeout(waiting.timer)
+  waiting.timer = setTimeout(() => pollLock(sqlite, statements), LOCK_POLL_MS)
+}
+
+/** Another process has committed: every wait for a lock tries now. */
+export function pollWaitingLocks(): void {
+  for (const sqlite of [...lockWaits.keys()]) pollLock(sqlite, statementsOf(sqlite)!)
+}
+
+function pollLock(sqlite: Database, statements: UnitStatements): void {
+  const waiting = lockWaits.get(sqlite)
+  if (!waiting) return
+  const { waiters } = statements
+  let busy: unknown
+  try {
+    // A write of this process (a job's) may have opened the group meanwhile, waiting as it does.
+    if (openGroups.has(sqlite)) busy = undefined
+    else if (waiters.wanted() && performance.now() < waiting.deadline) busy = BEHIND_ANOTHER
+    else busy = tryBegin(sqlite, statements)
+  } catch (error) {
+    busy = error
+  }
+  const stillWaiting = busy !== undefined && (busy === BEHIND_ANOTHER || isBusy(busy))
+  if (stillWaiting && performance.now() < waiting.deadline) {
+    if (busy !== BEHIND_ANOTHER) waiters.want()
+    nextPoll(sqlite, statements, waiting)
+    return
+  }
+  clearTimeout(waiting.timer)
+  lockWaits.delete(sqlite)
+  waiters.stopWanting()
+  if (busy !== undefined) {
+    waiting.reject(busy)
+    return
+  }
+  const group = openGroups.get(sqlite) ?? startGroup(sqlite)
+  for (const holder of waiting.holders) hold(group, holder)
+  waiting.resolve()
 }
 
 function inGroupedTransaction<T>(db: Db, statements: UnitStatements, work: (tx: Queryable) => T): T {
@@ -253,9 +430,8 @@ export function inWriteTransaction<T>(
 ): T {
   const sqlite = db.$client
   if (inUnit.has(sqlite)) return work(db) as T
-  const busyTimeoutMs = grouping.get(sqlite)
-  if (busyTimeoutMs !== undefined)
-    return inGroupedTransaction(db, statementsOf(sqlite, busyTimeoutMs), work as (tx: Queryable) => T)
+  const statements = statementsOf(sqlite)
+  if (statements) return inGroupedTransaction(db, statements, work as (tx: Queryable) => T)
   if (sqlite.inTransaction) return work(db) as T
   gates.get(sqlite)?.()
   const watch = watches.get(sqlite)

@@ -136,7 +136,8 @@ describe('tenant pool sized by memory', () => {
       for (const id of ids) pool.get(id)
       pool.get(ids[7]!)
       const stats = pool.stats()
-      expect(stats.connectionBytes).toBeGreaterThan(0)
+      // At least 200 KiB: sixteen opens served from freed memory measure next to nothing.
+      expect(stats.connectionBytes).toBeGreaterThanOrEqual(200 * 1024)
       expect(stats.capacity).toBe(Math.max(1, Math.floor(memoryBytes / stats.connectionBytes)))
       expect(stats.open).toBe(Math.min(ids.length, stats.capacity))
       expect(stats).toMatchObject({ misses: 8, hits: 2, evictions: ids.length - stats.open })

@@ -66,6 +66,12 @@ export interface PoolStats {
  * 0.1-0.25 MB), the growth across the second half measured (bench/README.md).
  */
 const SIZE_SAMPLE_CONNECTIONS = 16
+/**
+ * The least a connection is counted at. A worker that has served requests may hold enough freed
+ * memory for all sixteen: it measured 1 byte a connection, and its pool was held by the open-file
+ * limit alone (bench/README.md, tenth pass). Connections measured 236-390 KiB on a fresh heap.
+ */
+const MIN_CONNECTION_BYTES = 200 * 1024
 
 const residentBytes = () => Number(readFileSync('/proc/self/statm', 'latin1').split(' ')[1]) * 4096
 
@@ -307,7 +313,7 @@ export class TenantPool {
       for (const file of files.slice(0, half)) opened.push(openSqlite(file, this.options, { create: false }))
       const before = residentBytes()
       for (const file of files.slice(half)) opened.push(openSqlite(file, this.options, { create: false }))
-      this.connectionBytes = Math.max(1, Math.round((residentBytes() - before) / half))
+      this.connectionBytes = Math.max(MIN_CONNECTION_BYTES, Math.round((residentBytes() - before) / half))
       while (this.handles.size > this.capacity) this.handles.pop()
     } catch {
       // A file gone meanwhile (a tenant deleted): measured on the next open.

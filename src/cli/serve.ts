@@ -140,7 +140,7 @@ export async function serve(config: Config): Promise<void> {
   // Before the default tenant's seed, which runs the families' code as the app will.
   registerFamilies()
   const workers = config.workers > 1 ? config.workers : 0
-  const platform = await openPlatform(workers ? poolShare(config) : config, {
+  const platform = await openPlatform(poolShare(config, 'primary'), {
     access: accessSources,
     dueWork: dueWorkSources,
     serving: true,
@@ -240,7 +240,7 @@ export async function serve(config: Config): Promise<void> {
 async function serveAsWorker(config: Config): Promise<void> {
   registerFamilies()
   const link = new PrimaryLink(config.workerId!, (message) => process.send!(message))
-  const platform = await openPlatform(poolShare(config), {
+  const platform = await openPlatform(poolShare(config, 'worker'), {
     access: accessSources,
     dueWork: dueWorkSources,
     serving: true,

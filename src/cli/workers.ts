@@ -20,18 +20,23 @@ const STATUS_INTERVAL_MS = 1000
 const QUICK_DEATH_MS = 5000
 const MAX_RESTART_DELAY_MS = 5000
 
+/** The primary's share of the pool when there are workers: its jobs visit only the tenants due. */
+const PRIMARY_POOL_SHARE = 1 / 8
+
 /**
- * Each process's share of the pool: TENANT_POOL_MEMORY (and TENANT_POOL_SIZE) split evenly between
- * the workers and the primary, whose jobs open the tenants they visit.
+ * A process's share of the pool: TENANT_POOL_MEMORY (and TENANT_POOL_SIZE) less an eighth for the
+ * primary, whose jobs open the tenants they visit, split evenly between the workers, which serve
+ * every tenant. Split evenly with the primary, two workers held 3,728 connections each where they
+ * could hold 5,461 (bench/README.md, tenth pass).
  */
-export function poolShare(config: Config): Config {
+export function poolShare(config: Config, role: 'primary' | 'worker'): Config {
   if (config.workers <= 1) return config
-  const shares = config.workers + 1
+  const share = role === 'primary' ? PRIMARY_POOL_SHARE : (1 - PRIMARY_POOL_SHARE) / config.workers
   return {
     ...config,
-    tenantPoolMemory: Math.floor(config.tenantPoolMemory / shares),
+    tenantPoolMemory: Math.floor(config.tenantPoolMemory * share),
     tenantPoolSize:
-      config.tenantPoolSize === undefined ? undefined : Math.ceil(config.tenantPoolSize / shares),
+      config.tenantPoolSize === undefined ? undefined : Math.max(1, Math.ceil(config.tenantPoolSize * share)),
   }
 }
 

@@ -81,10 +81,11 @@ describe('configuration', () => {
     expect(loadConfig({ WORKERS: '1' }).workers).toBe(1)
     const clustered = { CLUSTER_ETCD_URL: 'http://127.0.0.1:2379', LITESTREAM_REPLICA_URL: 'file:///tmp/r' }
     expect(loadConfig(clustered).workers).toBe(1)
-    const four = loadConfig({ WORKERS: '4', TENANT_POOL_MEMORY: '1000MiB', TENANT_POOL_SIZE: '999' })
-    // Four workers and the primary: a fifth each.
-    expect(poolShare(four)).toMatchObject({ tenantPoolMemory: 200 * 2 ** 20, tenantPoolSize: 200 })
+    const four = loadConfig({ WORKERS: '4', TENANT_POOL_MEMORY: '1024MiB', TENANT_POOL_SIZE: '1000' })
+    // The primary an eighth; four workers a quarter of the rest each.
+    expect(poolShare(four, 'primary')).toMatchObject({ tenantPoolMemory: 128 * 2 ** 20, tenantPoolSize: 125 })
+    expect(poolShare(four, 'worker')).toMatchObject({ tenantPoolMemory: 224 * 2 ** 20, tenantPoolSize: 219 })
     const one = loadConfig({ WORKERS: '1', TENANT_POOL_MEMORY: '1000MiB' })
-    expect(poolShare(one)).toBe(one)
+    expect(poolShare(one, 'primary')).toBe(one)
   })
 })

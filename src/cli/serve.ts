@@ -4,7 +4,7 @@ import http from 'node:http'
 import { hostname } from 'node:os'
 import type { Server } from 'bun'
 import type { Config } from '../config'
-import { dueWorkSources, registerFamilies } from '../modules'
+import { dueWorkSources, registerFamilies, registerFamilyJobs } from '../modules'
 import { accessSources } from '../modules/access'
 import { backedUpDatabases } from '../platform/backup/databases'
 import { LitestreamSupervisor, resolveLitestreamBinary } from '../platform/backup/litestream'
@@ -165,6 +165,8 @@ export async function serve(config: Config): Promise<void> {
   const drain = new Drain()
   const listener = workers ? null : await listen(platform, drain, config.port, false)
   const processes = workers ? new WorkerProcesses(platform, workers) : null
+  // The app registers the families' jobs as it mounts their routes; a primary mounts none.
+  if (workers) registerFamilyJobs(platform)
   platform.jobs.start()
   const port = listener ? listener.server.port! : await processes!.start()
   const hostName = listener ? listener.server.hostname : config.host

@@ -227,6 +227,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     sharedOperatorKey: cluster ? (hash) => cluster?.operatorKey(hash) : undefined,
   }
   const jobs = new Scheduler(log, primary)
+  if (primary) primary.beforeSend = () => dueIndex.flush()
   const storage = openObjectStore(config)
   const webhooks = new DeliveryWorker({ config, log, control, pool, jobs, dueIndex, primary })
   const expiring: DueWorkSource = {

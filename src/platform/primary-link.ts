@@ -42,6 +42,12 @@ export class PrimaryLink {
   private flushing = false
   /** Called with each status the primary sends. */
   onStatus: (status: PrimaryStatus) => void = () => {}
+  /**
+   * Called once this worker's writes have committed, before the messages they led to go: the due
+   * index stores their answers there (platform.ts), or the run a trigger asks for would find no
+   * tenant due and wait for the job's interval (an import's 30 s).
+   */
+  beforeSend: () => void = () => {}
 
   constructor(
     readonly workerId: number,
@@ -92,6 +98,7 @@ export class PrimaryLink {
       this.wakes.clear()
       this.paths.clear()
       await commitsPending()?.catch(() => {})
+      this.beforeSend()
       for (const message of messages) this.send(message)
     })
   }

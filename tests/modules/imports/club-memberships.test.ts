@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { makeClub } from '../customers/helpers'
-import { auditEntries, csv, eventActions, imported } from './helpers'
+import { auditEntries, csv, eventActions, importErrors, imported, lineAndField } from './helpers'
 
 let t: TestApp
 beforeEach(async () => {
@@ -250,7 +250,7 @@ describe('upserts by id', () => {
       { kind: 'club-memberships', mode: 'apply' },
     )
     expect(done).toMatchObject({ rowsApplied: 1, rowsFailed: 1 })
-    expect((await t.request('GET', `/imports/${done.id}/errors`)).body.errors).toEqual([
+    expect(await importErrors(t, done.id)).toEqual([
       { line: 3, field: 'customer', reason: 'this membership belongs to another customer' },
     ])
     const [membership] = memberships()
@@ -315,8 +315,8 @@ describe('per-row failures', () => {
     ])
     const done = await imported(t, file, { kind: 'club-memberships', mode: 'apply' })
     expect(done).toMatchObject({ state: 'succeeded', rowsApplied: 1, rowsFailed: 12 })
-    const errors = (await t.request('GET', `/imports/${done.id}/errors`)).body.errors
-    expect(errors.map((e: any) => [e.line, e.field])).toEqual([
+    const errors = await importErrors(t, done.id)
+    expect(lineAndField(errors)).toEqual([
       [2, 'providerPaymentMethodId'],
       [3, 'Notes'],
       [4, 'customer'],
@@ -370,7 +370,7 @@ describe('per-row failures', () => {
       },
     )
     expect(done).toMatchObject({ rowsApplied: 0, rowsFailed: 1 })
-    const [error] = (await t.request('GET', `/imports/${done.id}/errors`)).body.errors
+    const [error] = await importErrors(t, done.id)
     expect(error).toMatchObject({ line: 1, field: 'note', reason: expect.stringContaining('card number') })
     expect(JSON.stringify(t.tenant.db.$client.query('SELECT * FROM data_import_errors').all())).not.toContain(
       '4111',
@@ -410,9 +410,7 @@ describe('security', () => {
       { headers: { 'x-location-id': second.id } },
     )
     expect(ours).toMatchObject({ rowsApplied: 1, rowsFailed: 1 })
-    expect((await t.request('GET', `/imports/${ours.id}/errors`)).body.errors).toEqual([
-      { line: 2, field: 'club', reason: expect.any(String) },
-    ])
+    expect(await importErrors(t, ours.id)).toEqual([{ line: 2, field: 'club', reason: expect.any(String) }])
     expect(memberships()).toEqual([expect.objectContaining({ external_ref: 'x-2', location_id: second.id })])
   })
 })

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { IMPORTS_JOB } from '../../../src/modules/imports/jobs'
 import { workPendingImports } from '../../../src/modules/imports/service'
 import { countRows, createTestApp, type TestApp } from '../../harness'
-import { auditEntries, csv, imported, upload } from './helpers'
+import { auditEntries, csv, importErrors, imported, lineAndField, upload } from './helpers'
 
 let t: TestApp
 beforeEach(async () => {
@@ -171,9 +171,7 @@ describe('POST /imports (customers)', () => {
     })
     expect(countRows(t.tenant.db, 'customers')).toBe(0)
     expect(audit('customer.import')).toEqual([])
-    expect((await t.request('GET', `/imports/${done.id}/errors`)).body.errors).toEqual([
-      { line: 4, field: 'email', reason: expect.any(String) },
-    ])
+    expect(await importErrors(t, done.id)).toEqual([{ line: 4, field: 'email', reason: expect.any(String) }])
   })
 
   test('NDJSON, told by the file’s name, with a mapping', async () => {
@@ -223,7 +221,7 @@ describe('per-row failures', () => {
     expect(done).toMatchObject({ state: 'succeeded', rowsApplied: 2, rowsFailed: 7 })
     const errors = (await t.request('GET', `/imports/${done.id}/errors`)).body
     expect(errors.page.total).toBe(7)
-    expect(errors.errors.map((e: any) => [e.line, e.field])).toEqual([
+    expect(lineAndField(errors.errors)).toEqual([
       [3, 'address.line1'],
       [4, 'tags'],
       [5, 'externalRef'],

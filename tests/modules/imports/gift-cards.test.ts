@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { balanceAndLedgerSum } from '../gift-cards/helpers'
-import { csv, imported } from './helpers'
+import { csv, importErrors, imported, lineAndField } from './helpers'
 
 let t: TestApp
 beforeEach(async () => {
@@ -92,8 +92,8 @@ describe('POST /imports (gift-cards)', () => {
       { kind: 'gift-cards', mode: 'apply' },
     )
     expect(done).toMatchObject({ rowsApplied: 1, rowsFailed: 4 })
-    const errors = (await t.request('GET', `/imports/${done.id}/errors`)).body.errors
-    expect(errors.map((e: any) => [e.line, e.field])).toEqual([
+    const errors = await importErrors(t, done.id)
+    expect(lineAndField(errors)).toEqual([
       [2, 'balance'],
       [3, 'balance'],
       [4, 'balance'],

@@ -54,6 +54,14 @@ export async function imported(
   return done.body
 }
 
+/** The rows an import failed, as `GET /imports/{id}/errors` lists them. */
+export const importErrors = async (t: TestApp, importId: string): Promise<any[]> =>
+  (await t.request('GET', `/imports/${importId}/errors`)).body.errors
+
+/** Each failed row's line and field, in order: what most tests compare. */
+export const lineAndField = (errors: { line: number; field: string | null }[]) =>
+  errors.map((e): [number, string | null] => [e.line, e.field])
+
 export const csv = (rows: string[][]) => `${rows.map((row) => row.join(',')).join('\n')}\n`
 
 /** The tenant's audit entries of `action`, oldest first. */

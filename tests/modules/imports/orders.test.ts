@@ -7,7 +7,7 @@ import { ERA_JOB } from '../../../src/modules/era/jobs'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { openDrawer } from '../cash/helpers'
 import { act } from '../payments/helpers'
-import { csv, imported } from './helpers'
+import { csv, importErrors, imported, lineAndField } from './helpers'
 
 let t: TestApp
 beforeEach(async () => {
@@ -233,7 +233,7 @@ describe('POST /imports (orders)', () => {
     expect(countRows(t.tenant.db, 'orders')).toBe(0)
     expect(countRows(t.tenant.db, 'payment_intents')).toBe(0)
     expect(audit('order.import')).toEqual([])
-    expect((await t.request('GET', `/imports/${dry.id}/errors`)).body.errors).toEqual([
+    expect(await importErrors(t, dry.id)).toEqual([
       { line: 2, field: 'lineItems.0.extra', reason: 'must be a string, number, boolean or null' },
     ])
 
@@ -339,7 +339,7 @@ describe('POST /imports (orders)', () => {
     const changed = cashRows.slice(0, 2).map((r) => r.with(7, r[7] === '4500' ? '4600' : r[7]!).with(10, ''))
     const refused = await imported(t, csv([header, ...changed]), { kind: 'orders', mode: 'apply' }, atMain())
     expect(refused).toMatchObject({ rowsApplied: 0, rowsFailed: 2 })
-    const errors = (await t.request('GET', `/imports/${refused.id}/errors`)).body.errors
+    const errors = await importErrors(t, refused.id)
     expect(errors[0]).toMatchObject({
       line: 2,
       reason: expect.stringContaining('was refunded since it was imported'),
@@ -408,8 +408,8 @@ describe('POST /imports (orders)', () => {
       atMain(),
     )
     expect(done).toMatchObject({ state: 'succeeded', rowsRead: 10, rowsApplied: 1, rowsFailed: 9 })
-    const errors = (await t.request('GET', `/imports/${done.id}/errors`)).body.errors
-    expect(errors.map((e: any) => [e.line, e.field])).toEqual([
+    const errors = await importErrors(t, done.id)
+    expect(lineAndField(errors)).toEqual([
       [2, 'total'],
       [3, null],
       [4, 'line.quantity'],
@@ -472,7 +472,7 @@ describe('POST /imports (orders)', () => {
       },
     )
     expect(done).toMatchObject({ rowsApplied: 0, rowsFailed: 1 })
-    const errors = (await t.request('GET', `/imports/${done.id}/errors`)).body.errors
+    const errors = await importErrors(t, done.id)
     expect(errors).toEqual([
       { line: 1, field: 'payment1.cardNumber', reason: expect.stringContaining('card number') },
     ])
@@ -504,8 +504,8 @@ describe('POST /imports (orders)', () => {
     ])
     const atMainOnly = await imported(t, file, { kind: 'orders', mode: 'apply' }, atMain())
     expect(atMainOnly).toMatchObject({ rowsApplied: 1, rowsFailed: 3 })
-    const errors = (await t.request('GET', `/imports/${atMainOnly.id}/errors`)).body.errors
-    expect(errors.map((e: any) => [e.line, e.field])).toEqual([
+    const errors = await importErrors(t, atMainOnly.id)
+    expect(lineAndField(errors)).toEqual([
       [2, 'locationId'],
       [3, 'locationId'],
       [5, 'id'],
@@ -518,8 +518,8 @@ describe('POST /imports (orders)', () => {
 
     // Sent tenant-wide, a row must name its location; one at another location lands there.
     const tenantWide = await imported(t, file, { kind: 'orders', mode: 'apply' })
-    const wideErrors = (await t.request('GET', `/imports/${tenantWide.id}/errors`)).body.errors
-    expect(wideErrors.map((e: any) => [e.line, e.field])).toEqual([
+    const wideErrors = await importErrors(t, tenantWide.id)
+    expect(lineAndField(wideErrors)).toEqual([
       [3, 'locationId'],
       [4, 'locationId'],
       [5, 'id'],
@@ -535,7 +535,7 @@ describe('POST /imports (orders)', () => {
       { kind: 'orders', mode: 'apply' },
       atMain(),
     )
-    expect((await t.request('GET', `/imports/${moved.id}/errors`)).body.errors).toEqual([
+    expect(await importErrors(t, moved.id)).toEqual([
       { line: 2, field: 'externalRef', reason: "names an order at another location than the import's" },
     ])
     expect((await orderByRef('L-1')).locationId).toBe(second.id)

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { IMPORTS_JOB } from '../../../src/modules/imports/jobs'
 import { workPendingImports } from '../../../src/modules/imports/service'
 import { countRows, createTestApp, type TestApp } from '../../harness'
-import { auditEntries, csv, eventActions, imported, upload } from './helpers'
+import { auditEntries, csv, eventActions, importErrors, imported, lineAndField, upload } from './helpers'
 
 let t: TestApp
 beforeEach(async () => {
@@ -188,8 +188,8 @@ describe('per-row failures', () => {
     ])
     const done = await imported(t, file, { kind: 'products', mode: 'apply' })
     expect(done).toMatchObject({ state: 'succeeded', rowsApplied: 1, rowsFailed: 11 })
-    const errors = (await t.request('GET', `/imports/${done.id}/errors`)).body.errors
-    expect(errors.map((e: any) => [e.line, e.field])).toEqual([
+    const errors = await importErrors(t, done.id)
+    expect(lineAndField(errors)).toEqual([
       [2, 'variant.price'],
       [3, null],
       [4, 'variant.price'],
@@ -227,7 +227,7 @@ describe('per-row failures', () => {
       { kind: 'products', mode: 'apply' },
     )
     expect(done).toMatchObject({ rowsApplied: 0, rowsFailed: 1 })
-    expect((await t.request('GET', `/imports/${done.id}/errors`)).body.errors).toEqual([
+    expect(await importErrors(t, done.id)).toEqual([
       { line: 2, field: 'variant.id', reason: 'this is a variant of another product' },
     ])
     expect((await product('logo-tee')).variants).toEqual(tee.variants)

@@ -21,7 +21,7 @@ import { addressValues } from './address-values'
 import type { ImportedCustomerInput } from './model'
 import { customersByExternalRef } from './queries'
 import { customerAddresses, customers } from './schema'
-import { customerIdByEmail, findCustomerRow, getCustomer } from './service'
+import { customerIdByEmail, findCustomerRow, getCustomer, newCustomerRow } from './service'
 
 function byExternalRef(tx: Queryable, externalRef: string) {
   const found = customersByExternalRef(tx, externalRef)
@@ -83,27 +83,7 @@ export function importCustomer(
       customerId = existing.id
       changes = diffFields(existing, fields)
     } else {
-      const created = insertRow(tx, customers, {
-        id: input.id ?? newId(),
-        externalRef: input.externalRef ?? null,
-        firstName: input.firstName,
-        lastName: input.lastName,
-        email: input.email,
-        phone: input.phone ?? null,
-        status: input.status ?? 'active',
-        marketingOptIn: input.marketingOptIn ?? false,
-        notes: input.notes ?? null,
-        company: input.company ?? null,
-        jobTitle: input.jobTitle ?? null,
-        spouse: null,
-        additionalPhones: [],
-        birthDate: input.birthDate ?? null,
-        anniversaryDate: null,
-        socialProfiles: { facebook: null, x: null, instagram: null, linkedin: null },
-        originLocationId: actor.locationId,
-        createdAt: input.createdAt ?? now,
-        updatedAt: now,
-      })
+      const created = insertRow(tx, customers, newCustomerRow(actor, input, now))
       customerId = created.id
       changes = { created: true }
     }

@@ -201,32 +201,41 @@ function withProfiles(
   return next
 }
 
+/** What a new customer's row is made from: a create's body, or an imported record (its id and time kept). */
+type NewCustomerInput = Pick<CreateCustomerInput, 'firstName' | 'lastName' | 'email'> &
+  Partial<Omit<CreateCustomerInput, 'firstName' | 'lastName' | 'email'>> & { id?: string; createdAt?: string }
+
+/** A new customer's row, made here or by an import: whatever `input` leaves out takes its default. */
+export function newCustomerRow(actor: Actor, input: NewCustomerInput, now: string) {
+  return {
+    id: input.id ?? newId(),
+    externalRef: input.externalRef ?? null,
+    firstName: input.firstName,
+    lastName: input.lastName,
+    email: input.email,
+    phone: input.phone ?? null,
+    status: input.status ?? 'active',
+    marketingOptIn: input.marketingOptIn ?? false,
+    notes: input.notes ?? null,
+    company: input.company ?? null,
+    jobTitle: input.jobTitle ?? null,
+    spouse: input.spouse ?? null,
+    additionalPhones: input.additionalPhones ?? [],
+    birthDate: input.birthDate ?? null,
+    anniversaryDate: input.anniversaryDate ?? null,
+    socialProfiles: withProfiles(emptySocial, input.socialProfiles),
+    originLocationId: actor.locationId,
+    createdAt: input.createdAt ?? now,
+    updatedAt: now,
+  }
+}
+
 export function createCustomer(db: Db, actor: Actor, input: CreateCustomerInput): CustomerView {
   return inWriteTransaction(db, (tx) => {
     assertEmailFree(tx, input.email)
     if (input.tags) assertManualTagIds(tx, 'customer', input.tags, 'body/tags')
     const now = nowIso()
-    const row = insertRow(tx, customers, {
-      id: newId(),
-      externalRef: input.externalRef ?? null,
-      firstName: input.firstName,
-      lastName: input.lastName,
-      email: input.email,
-      phone: input.phone ?? null,
-      status: input.status ?? 'active',
-      marketingOptIn: input.marketingOptIn ?? false,
-      notes: input.notes ?? null,
-      company: input.company ?? null,
-      jobTitle: input.jobTitle ?? null,
-      spouse: input.spouse ?? null,
-      additionalPhones: input.additionalPhones ?? [],
-      birthDate: input.birthDate ?? null,
-      anniversaryDate: input.anniversaryDate ?? null,
-      socialProfiles: withProfiles(emptySocial, input.socialProfiles),
-      originLocationId: actor.locationId,
-      createdAt: now,
-      updatedAt: now,
-    })
+    const row = insertRow(tx, customers, newCustomerRow(actor, input, now))
     // Inserted in order with one timestamp: ordered as the view orders them (created, then id).
     const addresses = (input.addresses ?? [])
       .map((address, i) =>

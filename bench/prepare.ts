@@ -2,7 +2,9 @@
 // one tenant `bench` with a customer and `orderCount` orders, and directories of many tenants with
 // an owner and a customer each. Every tenant's owner has a subject of its own and a token for it.
 import { Database } from 'bun:sqlite'
-import { copyFileSync, statSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { configFor } from '../src/config'
 import { dueWorkSources } from '../src/modules'
 import { accessSources } from '../src/modules/access'
@@ -176,9 +178,16 @@ export async function prepareManyTenants(dataDir: string, count: number): Promis
     // Every job run once, as on a server that has been up: the seeding's events fanned out.
     for (const job of platform.jobs.status()) await platform.jobs.runNow(job.name)
     await commitsPending()
-    seeded.db.$client.exec('PRAGMA wal_checkpoint(TRUNCATE)')
     platform.dueIndex.flush()
-    const template = tenantDatabasePath(dataDir, first.id)
+    // A snapshot to copy: the first tenant's own file may be mid-checkpoint (checkpoints run in a
+    // worker thread), and a copy taken then was malformed.
+    const template = join(mkdtempSync(join(tmpdir(), 'restaurant-ops-bench-template-')), 'tenant.sqlite')
+    platform.pool.get(first.id).sqlite.query('VACUUM INTO ?').run(template)
+    // In WAL mode, as the servers keep it: a copy they switched at its first open would look written
+    // since its due work was indexed, and the primary's first sweep would visit every tenant.
+    const snapshot = new Database(template)
+    snapshot.exec('PRAGMA journal_mode = WAL')
+    snapshot.close()
     const tenants = [seeded.bench]
     for (let i = 1; i < count; i++) {
       const slug = slugOf(i)
@@ -212,6 +221,7 @@ export async function prepareManyTenants(dataDir: string, count: number): Promis
       const token = await platform.devIssuer!.mint({ subject: ownerSubject(slug), ttlSeconds: 86_400 })
       tenants.push({ tenantId: tenant.id, token, customerId })
     }
+    rmSync(dirname(template), { recursive: true, force: true })
     return tenants
   } finally {
     platform.close()

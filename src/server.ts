@@ -20,6 +20,8 @@ import { createdLocation } from './platform/http/created-location'
 import type { Drain } from './platform/http/drain'
 import { type BodySchemas, takeOverBodyChecks } from './platform/http/request-body'
 import { skipResponseChecks } from './platform/http/response-checks'
+import { workerAffinity } from './platform/http/worker-affinity'
+
 import { openPlatform, type Platform, type PlatformOptions } from './platform/platform'
 
 export interface AppOptions extends Omit<PlatformOptions, 'access' | 'dueWork'> {
@@ -52,6 +54,8 @@ export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
         platform.authDeps.legacyTokenTenant,
       ),
     )
+  if (platform.affinity)
+    app.use(workerAffinity(platform.affinity, platform.authDeps.tenants, platform.config.defaultTenantSlug))
   for (const routes of mountFamilies(platform)) app.use(routes)
   if (platform.devIssuer) {
     const jwks = platform.devIssuer.jwks

@@ -10,6 +10,7 @@ import { backedUpDatabases } from '../platform/backup/databases'
 import { LitestreamSupervisor, resolveLitestreamBinary } from '../platform/backup/litestream'
 import { writeServeLock } from '../platform/backup/restore'
 import { Drain } from '../platform/http/drain'
+import { listenForWorkers } from '../platform/http/worker-affinity'
 import { openPlatform, type Platform } from '../platform/platform'
 import { PrimaryLink, type ToWorker } from '../platform/primary-link'
 import { firstTenant } from '../platform/tenancy/tenants'
@@ -263,6 +264,8 @@ async function serveAsWorker(config: Config): Promise<void> {
   if (config.litestreamReplicaUrl) platform.pool.committed = (path) => link.committed(path)
   const drain = new Drain()
   const { app, server } = await listen(platform, drain, config.port, true)
+  // Before the primary is told it listens: a worker that serves takes what the others pass it.
+  const fromWorkers = listenForWorkers(platform.affinity!, app)
   link.listening(server.port!)
 
   let stopping = false
@@ -280,6 +283,8 @@ async function serveAsWorker(config: Config): Promise<void> {
       process.exit(1)
     }, config.shutdownTimeoutMs)
     await stopListening(platform, drain, app)
+    // The others serve its tenants themselves once its socket refuses them.
+    await fromWorkers.stop()
     await platform.shutdown()
     process.exit(0)
   }

@@ -20,14 +20,18 @@ const STATUS_INTERVAL_MS = 1000
 const QUICK_DEATH_MS = 5000
 const MAX_RESTART_DELAY_MS = 5000
 
-/** The primary's share of the pool when there are workers: its jobs visit only the tenants due. */
-const PRIMARY_POOL_SHARE = 1 / 8
+/**
+ * The primary's share of the pool when there are workers: its jobs visit only the tenants due, one
+ * after another (~340 connections of the 4 GiB default). At an eighth, each of two workers held
+ * 4,880 connections where its 5,000 tenants of 10,000 did not fit (bench/README.md, eleventh pass).
+ */
+const PRIMARY_POOL_SHARE = 1 / 32
 
 /**
- * A process's share of the pool: TENANT_POOL_MEMORY (and TENANT_POOL_SIZE) less an eighth for the
- * primary, whose jobs open the tenants they visit, split evenly between the workers, which serve
- * every tenant. Split evenly with the primary, two workers held 3,728 connections each where they
- * could hold 5,461 (bench/README.md, tenth pass).
+ * A process's share of the pool: TENANT_POOL_MEMORY (and TENANT_POOL_SIZE) less a share for the
+ * primary, whose jobs open the tenants they visit, split evenly between the workers, each of which
+ * holds its share of the tenants (platform/http/worker-affinity.ts). Split evenly with the primary,
+ * two workers held 3,728 connections each where they could hold 5,461 (bench/README.md, tenth pass).
  */
 export function poolShare(config: Config, role: 'primary' | 'worker'): Config {
   if (config.workers <= 1) return config

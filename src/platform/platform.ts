@@ -16,6 +16,7 @@ import { ClusterNode } from './cluster/node'
 import { DeliveryWorker } from './events/worker'
 import { createLogger, type Logger } from './foundation/log'
 import { nextIdempotencyExpiry, purgeExpiredIdempotencyKeys } from './http/idempotency'
+import { WorkerAffinity, workerSocketDir } from './http/worker-affinity'
 import { DueIndex, type DueWorkSource } from './jobs/due-index'
 import { Scheduler } from './jobs/scheduler'
 import { forEachDueTenant } from './jobs/tenants'
@@ -87,6 +88,8 @@ export interface Platform {
   close(): void
   /** In an HTTP worker (WORKERS > 1): its line to the primary, which runs the jobs. */
   primary: PrimaryLink | null
+  /** In an HTTP worker: which worker holds which tenant (http/worker-affinity.ts). */
+  affinity: WorkerAffinity | null
 }
 
 export interface PlatformOptions {
@@ -295,5 +298,15 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     },
     close,
     primary,
+    affinity: primary
+      ? new WorkerAffinity(
+          primary.workerId,
+          config.workers,
+          workerSocketDir(config.dataDir),
+          pool,
+          () => countTenants(control.db),
+          (id) => primary.status().workers.some((worker) => worker.id === id && worker.state === 'serving'),
+        )
+      : null,
   }
 }

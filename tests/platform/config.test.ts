@@ -82,9 +82,9 @@ describe('configuration', () => {
     const clustered = { CLUSTER_ETCD_URL: 'http://127.0.0.1:2379', LITESTREAM_REPLICA_URL: 'file:///tmp/r' }
     expect(loadConfig(clustered).workers).toBe(1)
     const four = loadConfig({ WORKERS: '4', TENANT_POOL_MEMORY: '1024MiB', TENANT_POOL_SIZE: '1000' })
-    // The primary an eighth; four workers a quarter of the rest each.
-    expect(poolShare(four, 'primary')).toMatchObject({ tenantPoolMemory: 128 * 2 ** 20, tenantPoolSize: 125 })
-    expect(poolShare(four, 'worker')).toMatchObject({ tenantPoolMemory: 224 * 2 ** 20, tenantPoolSize: 219 })
+    // The primary a thirty-second; four workers a quarter of the rest each.
+    expect(poolShare(four, 'primary')).toMatchObject({ tenantPoolMemory: 32 * 2 ** 20, tenantPoolSize: 32 })
+    expect(poolShare(four, 'worker')).toMatchObject({ tenantPoolMemory: 248 * 2 ** 20, tenantPoolSize: 243 })
     const one = loadConfig({ WORKERS: '1', TENANT_POOL_MEMORY: '1000MiB' })
     expect(poolShare(one, 'primary')).toBe(one)
   })

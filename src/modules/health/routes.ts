@@ -61,6 +61,20 @@ const HealthStatus = t.Object({
       { description: 'Operators only: the pool of open tenant databases.' },
     ),
   ),
+  tenantsPassed: t.Optional(
+    t.Object(
+      {
+        passed: t.Integer({
+          description: 'Requests this worker passed to the worker that holds their tenant.',
+        }),
+        received: t.Integer({ description: 'Requests the other workers passed to this one.' }),
+      },
+      {
+        description:
+          'Operators only, with several HTTP workers: each tenant is held by one worker, which the others pass its requests to once their own pools are full.',
+      },
+    ),
+  ),
   worker: t.Optional(
     t.Integer({
       description: 'With several HTTP workers (WORKERS > 1): the id of the worker that answered.',
@@ -193,6 +207,9 @@ function checkDatabases(platform: Platform, detailed: boolean, readiness: boolea
     jobs,
     ...(detailed && platform.replication ? { replication: platform.replication.databases() } : {}),
     ...(detailed ? { tenantPool: poolSummary(platform) } : {}),
+    ...(detailed && platform.affinity
+      ? { tenantsPassed: { passed: platform.affinity.passed, received: platform.affinity.received } }
+      : {}),
     ...clusterSummary(platform, detailed),
     ...workersSummary(platform, detailed),
   }

@@ -4,9 +4,10 @@
 // node cannot serve safely gets a retryable 503. Node-local paths (probes, docs, the operator API
 // other than one tenant's routes) are not routed.
 import { Elysia } from 'elysia'
-import { hashToken, tenantOfToken } from '../auth/tokens'
 import { ApiError, problemResponse } from '../foundation/problem'
 import { requestInfo } from '../foundation/request-context'
+import { passRequest } from '../http/pass-request'
+import { tenantTarget } from '../http/request-tenant'
 import type { ClusterNode } from './node'
 
 /** Counts the hops, so two nodes with momentarily different views cannot bounce a request forever. */
@@ -17,57 +18,7 @@ const MAX_HOPS = 2
 /** How long a request waits for a tenant being moved or restored before a retryable 503. */
 const WAIT_LIMIT_MS = 5000
 
-/** `token`: the tenant comes from a bearer token, which its owner alone can check. */
-type Target = { id?: string; slug?: string; token?: true } | { place: true }
-
-const nodeLocal = /^\/(?:$|health|docs|openapi|problems|\.well-known|admin\/)/
-const adminTenant = /^\/admin\/v1\/tenants\/([^/]+)/
-const mediaTenant = /^\/media\/(?:uploads|files)\/([^/]+)\//
-const tenantCreations = new Set(['POST /admin/v1/tenants', 'POST /admin/v1/tenants/import'])
-
-const tenantBearer = /^bearer\s+((?:vps_|tpk_live_)\S*)$/i
-
-/**
- * The tenant a request is for, or null when this node answers it whoever owns what. A `vps_` or
- * `tpk_live_` token's own tenant comes first (the one it names, else, for a token from before
- * tokens named it, the one `legacyTokenTenant` finds by its hash): its owner holds its row.
- */
-export function tenantTarget(
-  request: Request,
-  path: string,
-  defaultSlug: string,
-  legacyTokenTenant: (tokenHash: string) => string | undefined = () => undefined,
-): Target | null {
-  if (tenantCreations.has(`${request.method} ${path}`)) return { place: true }
-  const admin = adminTenant.exec(path)
-  if (admin) return { id: decodeURIComponent(admin[1]!), slug: decodeURIComponent(admin[1]!) }
-  if (nodeLocal.test(path)) return null
-  const media = mediaTenant.exec(path)
-  if (media) return { id: decodeURIComponent(media[1]!) }
-  const token = tenantBearer.exec(request.headers.get('authorization') ?? '')?.[1]
-  const tokenTenant = token && (tenantOfToken(token) ?? legacyTokenTenant(hashToken(token)))
-  if (tokenTenant) return { id: tokenTenant, token: true }
-  const id = request.headers.get('x-tenant-id')
-  if (id) return { id }
-  const slug = request.headers.get('x-tenant-slug')
-  if (slug) return { slug }
-  // A tenant token whose tenant nobody knows: this node refuses it (401).
-  if (token !== undefined) return null
-  return { slug: defaultSlug }
-}
-
 const retryable = (detail: string) => new ApiError('unavailable', detail, { headers: { 'retry-after': '1' } })
-
-/** Hop-by-hop headers and those fetch sets itself. */
-const notForwarded = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  'te',
-  'trailer',
-])
 
 interface Hop {
   requestId: string
@@ -76,27 +27,16 @@ interface Hop {
   placed?: string
 }
 
-async function forward(request: Request, url: string, hop: Hop): Promise<Response> {
-  const source = new URL(request.url)
-  const headers = new Headers()
-  for (const [name, value] of request.headers) if (!notForwarded.has(name)) headers.set(name, value)
-  headers.set('x-request-id', hop.requestId)
-  headers.set(HOPS_HEADER, String(hop.hops + 1))
-  if (hop.placed) headers.set(PLACED_HEADER, hop.placed)
-  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== null
-  const response = await fetch(`${url}${source.pathname}${source.search}`, {
-    method: request.method,
-    headers,
-    body: hasBody ? request.body : undefined,
-    redirect: 'manual',
-    duplex: 'half',
-    decompress: false,
-  })
-  const out = new Headers(response.headers)
-  out.delete('connection')
-  out.delete('keep-alive')
-  return new Response(response.body, { status: response.status, headers: out })
-}
+const forward = (request: Request, url: string, hop: Hop) =>
+  passRequest(
+    request,
+    { url },
+    {
+      'x-request-id': hop.requestId,
+      [HOPS_HEADER]: String(hop.hops + 1),
+      ...(hop.placed ? { [PLACED_HEADER]: hop.placed } : {}),
+    },
+  )
 
 export function clusterRouting(
   cluster: ClusterNode,

@@ -7,19 +7,26 @@ export interface RequestInfo {
   ipAddress: string | null
   userAgent: string | null
   startedAt: number
+  /** Passed on by another HTTP worker (src/platform/http/worker-affinity.ts): answered here. */
+  fromWorker: boolean
 }
 
 const infos = new WeakMap<Request, RequestInfo>()
+/** Requests another worker passed on, with their client's address as that worker saw it. */
+const fromWorkers = new WeakMap<Request, string | null>()
 /** An `x-request-id` the service adopts; others are replaced with a new id (a UUID, which also fits). */
 export const acceptableRequestId = /^[A-Za-z0-9._:-]{1,128}$/
 
+/** `ipAddress`: the peer's; a request from another worker keeps its client's instead. */
 export function beginRequest(request: Request, ipAddress: string | null): RequestInfo {
   const sent = request.headers.get('x-request-id')
+  const fromWorker = fromWorkers.has(request)
   const info: RequestInfo = {
     requestId: sent && acceptableRequestId.test(sent) ? sent : newId(),
-    ipAddress,
+    ipAddress: fromWorker ? fromWorkers.get(request)! : ipAddress,
     userAgent: request.headers.get('user-agent'),
     startedAt: performance.now(),
+    fromWorker,
   }
   infos.set(request, info)
   return info
@@ -27,4 +34,9 @@ export function beginRequest(request: Request, ipAddress: string | null): Reques
 
 export function requestInfo(request: Request): RequestInfo {
   return infos.get(request) ?? beginRequest(request, null)
+}
+
+/** A request received on this worker's socket from another worker, which saw `clientAddress`. */
+export function noteReceivedFromWorker(request: Request, clientAddress: string | null): void {
+  fromWorkers.set(request, clientAddress || null)
 }

@@ -323,6 +323,11 @@ export class TenantPool {
     }
   }
 
+  /** How many more tenants can be opened without evicting one. */
+  get room(): number {
+    return Math.max(0, this.capacity - this.handles.size)
+  }
+
   get openCount(): number {
     return this.handles.size
   }

@@ -213,6 +213,15 @@ describe('the tenant resolution step', () => {
     ['GET', '/health', { 'x-tenant-slug': 'acme' }, null],
     ['GET', '/openapi.json', {}, null],
     ['GET', '/', {}, null],
+    // The browser's event stream: its token and tenant in cookies, sent to that path alone.
+    ['GET', '/events/stream', { cookie: 'ro_bearer=eyJ.jwt; ro_tenant=id-5' }, { id: 'id-5' }],
+    [
+      'GET',
+      '/events/stream',
+      { cookie: 'ro_bearer=vps_id-6.secret; ro_tenant=id-6' },
+      { id: 'id-6', token: true },
+    ],
+    ['GET', '/vendor', { cookie: 'ro_bearer=eyJ.jwt; ro_tenant=id-5' }, { slug: 'default' }],
     // A tenant token goes to the node of the tenant it names, whatever the headers say.
     ['GET', '/vendor', { authorization: 'Bearer vps_id-3.secret' }, { id: 'id-3', token: true }],
     [

@@ -14,8 +14,8 @@ function idsOwnedBy(worker: number, count: number): string[] {
   return ids
 }
 
-function affinityOf(options: { room: number; tenants: number; serving?: boolean }) {
-  const pool = { room: options.room } as unknown as TenantPool
+function affinityOf(options: { room: number; tenants: number; capacity?: number; serving?: boolean }) {
+  const pool = { room: options.room, capacity: options.capacity ?? 100 } as unknown as TenantPool
   const affinity = new WorkerAffinity(
     1,
     2,
@@ -24,7 +24,7 @@ function affinityOf(options: { room: number; tenants: number; serving?: boolean 
     () => options.tenants,
     () => options.serving ?? true,
   )
-  return { affinity, pool: pool as unknown as { room: number } }
+  return { affinity, pool: pool as unknown as { room: number; capacity: number } }
 }
 
 describe('the worker that answers', () => {
@@ -47,6 +47,12 @@ describe('the worker that answers', () => {
     // Room for its own 500 and no more: the other's tenant goes to its owner.
     pool.room = 500
     expect(affinity.answererFor(others!)).toBe(2)
+  })
+
+  test('a pool that can hold every tenant answers for all of them', () => {
+    const { affinity } = affinityOf({ room: 0, capacity: 1_000, tenants: 1_000 })
+    expect(affinity.answererFor(others!)).toBe(1)
+    expect(affinityOf({ room: 0, capacity: 999, tenants: 1_000 }).affinity.answererFor(others!)).toBe(2)
   })
 
   test("another worker's tenant asked for more than 32 times in a second is answered here; a quiet one is still passed", () => {

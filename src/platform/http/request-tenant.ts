@@ -2,6 +2,7 @@
 // a cluster node passes a request to the node that owns its tenant (cluster/routing.ts), an HTTP
 // worker to the worker that holds it (worker-affinity.ts). Node-local paths (probes, docs, the
 // operator API other than one tenant's routes) are for no tenant.
+import { withBearerCookie } from '../auth/bearer-cookie'
 import { hashToken, tenantOfToken } from '../auth/tokens'
 
 /** `token`: the tenant comes from a bearer token, which its owner alone can check. */
@@ -31,12 +32,14 @@ export function tenantTarget(
   if (nodeLocal.test(path)) return null
   const media = mediaTenant.exec(path)
   if (media) return { id: decodeURIComponent(media[1]!) }
-  const token = tenantBearer.exec(request.headers.get('authorization') ?? '')?.[1]
+  // The browser's event stream sends its token and tenant in cookies (auth/bearer-cookie.ts).
+  const headers = path === '/events/stream' ? withBearerCookie(request.headers) : request.headers
+  const token = tenantBearer.exec(headers.get('authorization') ?? '')?.[1]
   const tokenTenant = token && (tenantOfToken(token) ?? legacyTokenTenant(hashToken(token)))
   if (tokenTenant) return { id: tokenTenant, token: true }
-  const id = request.headers.get('x-tenant-id')
+  const id = headers.get('x-tenant-id')
   if (id) return { id }
-  const slug = request.headers.get('x-tenant-slug')
+  const slug = headers.get('x-tenant-slug')
   if (slug) return { slug }
   // A tenant token whose tenant nobody knows: this node refuses it (401).
   if (token !== undefined) return null

@@ -34,7 +34,8 @@ export class WorkerAffinity {
   passed = 0
   received = 0
   private second = -1
-  /** How many tenants this worker holds: the tenants over the workers, counted each second. */
+  /** The tenants, and this worker's share of them (the tenants over the workers), counted each second. */
+  private tenants = 0
   private share = 0
   /** Requests for other workers' tenants this second; those hot this second and the last. */
   private asks = new Map<string, number>()
@@ -57,15 +58,15 @@ export class WorkerAffinity {
 
   /**
    * The worker that answers a request for the tenant: this one, or the tenant's owner. Another
-   * worker's tenant is opened here only while the pool has room for it beyond this worker's own
-   * share, or while it is hot here; otherwise the tenants this worker opened for others become the
-   * least recent in its pool, and its own tenants' opens evict them.
+   * worker's tenant is opened here while the pool can hold every tenant, or has room for it beyond
+   * this worker's own share, or while the tenant is hot here; otherwise the tenants this worker
+   * opened for others become the least recent in its pool, and its own tenants' opens evict them.
    */
   answererFor(tenantId: string): number {
     const owner = tenantOwner(tenantId, this.workers)
     if (owner === this.workerId || !this.serving(owner)) return this.workerId
     this.nextSecond()
-    if (this.pool.room > this.share) return this.workerId
+    if (this.pool.capacity >= this.tenants || this.pool.room > this.share) return this.workerId
     const asks = (this.asks.get(tenantId) ?? 0) + 1
     this.asks.set(tenantId, asks)
     if (asks > HOT_ASKS_PER_SECOND) this.hot.add(tenantId)
@@ -79,7 +80,8 @@ export class WorkerAffinity {
     this.hot = new Set()
     this.asks = new Map()
     this.second = second
-    this.share = Math.ceil(this.tenantCount() / this.workers)
+    this.tenants = this.tenantCount()
+    this.share = Math.ceil(this.tenants / this.workers)
   }
 }
 

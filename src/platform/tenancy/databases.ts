@@ -292,7 +292,7 @@ export class TenantPool {
   }
 
   /** How many connections the memory holds (at least the one in use): all until one is measured. */
-  private get capacity(): number {
+  get capacity(): number {
     if (this.connectionBytes === 0) return this.handles.max
     return Math.min(this.handles.max, Math.max(1, Math.floor(this.limits.memoryBytes / this.connectionBytes)))
   }

@@ -4,7 +4,7 @@ import http from 'node:http'
 import { hostname } from 'node:os'
 import type { Server } from 'bun'
 import type { Config } from '../config'
-import { dueWorkSources, registerFamilies, registerFamilyJobs } from '../modules'
+import { dueWorkSources, registerFamilies } from '../modules'
 import { accessSources } from '../modules/access'
 import { backedUpDatabases } from '../platform/backup/databases'
 import { LitestreamSupervisor, resolveLitestreamBinary } from '../platform/backup/litestream'
@@ -126,6 +126,18 @@ async function listen(platform: Platform, drain: Drain, port: number, reusePort:
 }
 
 /**
+ * The primary's port goes to its workers, which listen beside it: from now on each of its answers
+ * closes its connection, and after a moment its listener closes with the connections left idle
+ * (a client's next request on one finds it closed, as after an idle timeout).
+ */
+async function handOver(platform: Platform, drain: Drain, app: { stop(): Promise<unknown> }) {
+  drain.closeConnections()
+  await Bun.sleep(QUIET_WINDOW_MS)
+  await app.stop()
+  platform.log.info('port handed over to the workers')
+}
+
+/**
  * Requests already on their way are read and answered (or refused) with `Connection: close`
  * before the listener and the idle keep-alive connections close; stopping waits for the requests
  * in flight.
@@ -162,23 +174,14 @@ export async function serve(config: Config): Promise<void> {
   const seeding = new AbortController()
   const demo = seed === 'demo' ? ensureEmbeddedDefaultInChildProcess(platform, seeding.signal) : null
   if (demo) platform.startupWork.add(DEFAULT_TENANT_WORK)
-  // One process serves and runs the jobs, or a primary runs them beside its HTTP workers.
+  // One process serves and runs the jobs, or a primary runs them beside its HTTP workers. A primary
+  // serves the port itself until its workers listen, then hands it over to them: ready as soon as
+  // one process (120-170 ms over 10,000 tenants, where its workers took 280-410 ms: bench/README.md,
+  // eleventh pass). Building the app registers the families' jobs.
   const drain = new Drain()
-  const listener = workers ? null : await listen(platform, drain, config.port, false)
   const processes = workers ? new WorkerProcesses(platform, workers) : null
-  // The app registers the families' jobs as it mounts their routes; a primary mounts none.
-  if (workers) registerFamilyJobs(platform)
-  platform.jobs.start()
-  const port = listener ? listener.server.port! : await processes!.start()
-  const hostName = listener ? listener.server.hostname : config.host
-  const url = `http://${hostName}:${port}`
-  if (platform.cluster) {
-    const host = config.host === '0.0.0.0' || config.host === '::' ? hostname() : config.host
-    await platform.cluster.start(config.cluster?.advertiseUrl ?? `http://${host}:${port}`)
-  }
-  log.info('listening', { url, dataDir: config.dataDir, ...(workers ? { workers } : {}) })
-  console.log(JSON.stringify({ listening: url, port, dataDir: config.dataDir }))
-
+  /** This process's listener while it serves the port: a primary's until its workers take it. */
+  let listener: Awaited<ReturnType<typeof listen>> | null = null
   let stopping = false
   const shutdown = async (signal: string, exitCode = 0) => {
     if (stopping) return
@@ -220,10 +223,9 @@ export async function serve(config: Config): Promise<void> {
     releaseLock()
     process.exit(workersStopped ? exitCode : 1)
   }
+  // From before the port opens: a signal during the start stops it gracefully too.
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
-
-  // Nothing was awaited since it started (a cluster, which awaits above, makes no default).
   demo?.then(
     () => platform.startupWork.delete(DEFAULT_TENANT_WORK),
     (error) => {
@@ -234,6 +236,31 @@ export async function serve(config: Config): Promise<void> {
       void shutdown('start-up failure', 1)
     },
   )
+
+  // One process serves and runs the jobs, or a primary runs them beside its HTTP workers. A primary
+  // serves the port itself until its workers listen, then hands it over to them: ready as soon as
+  // one process (120-170 ms over 10,000 tenants, where its workers took 280-410 ms: bench/README.md,
+  // eleventh pass). Building the app registers the families' jobs.
+  const primaryListener = await listen(platform, drain, config.port, workers > 0)
+  listener = primaryListener
+  const { port, hostname: hostName } = primaryListener.server
+  if (processes) {
+    await processes.start(port!)
+    if (stopping) return
+    listener = null
+    await handOver(platform, drain, primaryListener.app)
+  }
+  if (stopping) return
+  // After the hand-over: the jobs' first runs, synchronous between their awaits, held up the
+  // primary's answers to its workers for ~300 ms over 10,000 tenants.
+  platform.jobs.start()
+  const url = `http://${hostName}:${port}`
+  if (platform.cluster) {
+    const host = config.host === '0.0.0.0' || config.host === '::' ? hostname() : config.host
+    await platform.cluster.start(config.cluster?.advertiseUrl ?? `http://${host}:${port}`)
+  }
+  log.info('listening', { url, dataDir: config.dataDir, ...(workers ? { workers } : {}) })
+  console.log(JSON.stringify({ listening: url, port, dataDir: config.dataDir }))
 }
 
 /**

@@ -71,12 +71,10 @@ export class WorkerProcesses {
     this.timer = setInterval(() => this.tell(), STATUS_INTERVAL_MS)
   }
 
-  /** Starts every worker; resolves with the port they serve once all listen. */
-  async start(): Promise<number> {
-    // The first picks the port when PORT is 0; the others join it there.
-    this.port = await this.spawn(1, 0, this.platform.config.port)
-    await Promise.all(Array.from({ length: this.count - 1 }, (_, i) => this.spawn(i + 2, 0, this.port)))
-    return this.port
+  /** Starts every worker on `port`, the primary's; resolves once all listen. */
+  async start(port: number): Promise<void> {
+    this.port = port
+    await Promise.all(Array.from({ length: this.count }, (_, i) => this.spawn(i + 1, 0, port)))
   }
 
   status(): WorkerState[] {

@@ -117,11 +117,6 @@ export function registerFamilies(): void {
   registerEventNames(eventCatalogue)
 }
 
-/** Registers every family's jobs alone: the primary of HTTP workers runs them and serves no route. */
-export function registerFamilyJobs(platform: Platform): void {
-  for (const f of families) f.jobs?.(platform)
-}
-
 /** Registers every family's jobs and answers its route plugins, in order. */
 export const mountFamilies = (platform: Platform): AnyElysia[] =>
   families.flatMap((f) => f.routes?.(platform, f.jobs?.(platform)) ?? [])

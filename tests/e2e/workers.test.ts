@@ -86,6 +86,17 @@ describe('serve with two workers on one port', () => {
     expect(detailed.every((worker) => worker.pid !== server.pid && alive(worker.pid))).toBe(true)
   })
 
+  test("the primary, which answers from its start, has handed the port over: every new connection is a worker's", async () => {
+    const answeredBy = new Set<unknown>()
+    for (let i = 0; i < 20; i++) {
+      const connection = await RawConnection.open(server.port)
+      await connection.send(requestBytes('GET', '/health', {}))
+      answeredBy.add(JSON.parse((await connection.response())!.body).worker)
+      connection.close()
+    }
+    expect([...answeredBy].every((worker) => worker === 1 || worker === 2)).toBe(true)
+  })
+
   test("a credential's rate limit holds across the workers: 10 a minute is 10, not 20", async () => {
     const { token } = await shared.cli(
       ...[

@@ -9,6 +9,8 @@ import { ApiError } from '../foundation/problem'
 
 export class Drain {
   private draining = false
+  /** Answers close their connections (the port is being handed over), requests are still served. */
+  private closing = false
   /** The response headers of every request admitted and not yet answered. */
   private readonly inFlight = new Set<HTTPHeaders>()
   private arrivals = 0
@@ -19,6 +21,7 @@ export class Drain {
   admit(headers: HTTPHeaders): ApiError | null {
     this.arrivals++
     if (!this.draining) {
+      if (this.closing) headers.connection = 'close'
       this.inFlight.add(headers)
       return null
     }
@@ -31,6 +34,12 @@ export class Drain {
   /** Called once the response of an admitted request is sent. */
   release(headers: HTTPHeaders): void {
     this.inFlight.delete(headers)
+  }
+
+  /** Every answer from now on, and those being made, closes its connection; nothing is refused. */
+  closeConnections(): void {
+    this.closing = true
+    for (const headers of this.inFlight) headers.connection = 'close'
   }
 
   begin(): void {

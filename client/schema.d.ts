@@ -15278,6 +15278,13 @@ export interface operations {
                             /** @description Connections closed to make room. */
                             evictions: number;
                         };
+                        /** @description Operators only, with several HTTP workers: each tenant is held by one worker, which the others pass its requests to once their own pools are full. */
+                        tenantsPassed?: {
+                            /** @description Requests this worker passed to the worker that holds their tenant. */
+                            passed: number;
+                            /** @description Requests the other workers passed to this one. */
+                            received: number;
+                        };
                         /** @description With several HTTP workers (WORKERS > 1): the id of the worker that answered. */
                         worker?: number;
                         /** @description With several HTTP workers (WORKERS > 1): each worker as the primary, which runs the jobs, last reported it (every second). */
@@ -15386,6 +15393,13 @@ export interface operations {
                             hitRate: number;
                             /** @description Connections closed to make room. */
                             evictions: number;
+                        };
+                        /** @description Operators only, with several HTTP workers: each tenant is held by one worker, which the others pass its requests to once their own pools are full. */
+                        tenantsPassed?: {
+                            /** @description Requests this worker passed to the worker that holds their tenant. */
+                            passed: number;
+                            /** @description Requests the other workers passed to this one. */
+                            received: number;
                         };
                         /** @description With several HTTP workers (WORKERS > 1): the id of the worker that answered. */
                         worker?: number;
@@ -15503,6 +15517,13 @@ export interface operations {
                             /** @description Connections closed to make room. */
                             evictions: number;
                         };
+                        /** @description Operators only, with several HTTP workers: each tenant is held by one worker, which the others pass its requests to once their own pools are full. */
+                        tenantsPassed?: {
+                            /** @description Requests this worker passed to the worker that holds their tenant. */
+                            passed: number;
+                            /** @description Requests the other workers passed to this one. */
+                            received: number;
+                        };
                         /** @description With several HTTP workers (WORKERS > 1): the id of the worker that answered. */
                         worker?: number;
                         /** @description With several HTTP workers (WORKERS > 1): each worker as the primary, which runs the jobs, last reported it (every second). */
@@ -15611,6 +15632,13 @@ export interface operations {
                             hitRate: number;
                             /** @description Connections closed to make room. */
                             evictions: number;
+                        };
+                        /** @description Operators only, with several HTTP workers: each tenant is held by one worker, which the others pass its requests to once their own pools are full. */
+                        tenantsPassed?: {
+                            /** @description Requests this worker passed to the worker that holds their tenant. */
+                            passed: number;
+                            /** @description Requests the other workers passed to this one. */
+                            received: number;
                         };
                         /** @description With several HTTP workers (WORKERS > 1): the id of the worker that answered. */
                         worker?: number;
@@ -15728,6 +15756,13 @@ export interface operations {
                             /** @description Connections closed to make room. */
                             evictions: number;
                         };
+                        /** @description Operators only, with several HTTP workers: each tenant is held by one worker, which the others pass its requests to once their own pools are full. */
+                        tenantsPassed?: {
+                            /** @description Requests this worker passed to the worker that holds their tenant. */
+                            passed: number;
+                            /** @description Requests the other workers passed to this one. */
+                            received: number;
+                        };
                         /** @description With several HTTP workers (WORKERS > 1): the id of the worker that answered. */
                         worker?: number;
                         /** @description With several HTTP workers (WORKERS > 1): each worker as the primary, which runs the jobs, last reported it (every second). */
@@ -15836,6 +15871,13 @@ export interface operations {
                             hitRate: number;
                             /** @description Connections closed to make room. */
                             evictions: number;
+                        };
+                        /** @description Operators only, with several HTTP workers: each tenant is held by one worker, which the others pass its requests to once their own pools are full. */
+                        tenantsPassed?: {
+                            /** @description Requests this worker passed to the worker that holds their tenant. */
+                            passed: number;
+                            /** @description Requests the other workers passed to this one. */
+                            received: number;
                         };
                         /** @description With several HTTP workers (WORKERS > 1): the id of the worker that answered. */
                         worker?: number;

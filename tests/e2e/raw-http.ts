@@ -121,3 +121,19 @@ export function requestBytes(
     .join('')
   return `${method} ${path} HTTP/1.1\r\n${head}\r\n${payload}`
 }
+
+/** Keep-alive connections, one served by each worker (the kernel spreads connections between them). */
+export async function connectionPerWorker(
+  port: number,
+  workers: number,
+): Promise<Map<number, RawConnection>> {
+  const found = new Map<number, RawConnection>()
+  while (found.size < workers) {
+    const connection = await RawConnection.open(port)
+    await connection.send(requestBytes('GET', '/health', {}))
+    const { worker } = JSON.parse((await connection.response())!.body)
+    if (found.has(worker)) connection.close()
+    else found.set(worker, connection)
+  }
+  return found
+}

@@ -5,24 +5,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { tenantOwner } from '../../src/platform/http/worker-affinity'
 import { waitFor } from '../modules/webhooks/receiver'
 import { type RunningServer, sharedDataDir } from './cli'
-import { RawConnection, requestBytes } from './raw-http'
+import { connectionPerWorker, type RawConnection, requestBytes } from './raw-http'
 
 interface Tenant {
   id: string
   token: string
-}
-
-/** Keep-alive connections by the id of the worker that serves each. */
-async function connectionPerWorker(port: number): Promise<Map<number, RawConnection>> {
-  const found = new Map<number, RawConnection>()
-  while (found.size < 2) {
-    const connection = await RawConnection.open(port)
-    await connection.send(requestBytes('GET', '/health', {}))
-    const { worker } = JSON.parse((await connection.response())!.body)
-    if (found.has(worker)) connection.close()
-    else found.set(worker, connection)
-  }
-  return found
 }
 
 /** `as`: a tenant's owner, or an operator key. */
@@ -72,7 +59,7 @@ describe('two workers, each holding its share of the tenants', () => {
       const { tenant } = (await created.json()) as { tenant: { id: string } }
       heldBy.get(tenantOwner(tenant.id, 2))!.push({ id: tenant.id, token })
     }
-    connections = await connectionPerWorker(server.port)
+    connections = await connectionPerWorker(server.port, 2)
   })
   afterAll(() => {
     for (const connection of connections.values()) connection.close()

@@ -3,20 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startReceiver, waitFor } from '../modules/webhooks/receiver'
 import { type RunningServer, sharedDataDir, sourceCommand, startServer } from './cli'
-import { RawConnection, requestBytes } from './raw-http'
-
-/** Keep-alive connections, one served by each worker (the kernel spreads connections between them). */
-async function connectionPerWorker(port: number, workers: number): Promise<Map<number, RawConnection>> {
-  const found = new Map<number, RawConnection>()
-  while (found.size < workers) {
-    const connection = await RawConnection.open(port)
-    await connection.send(requestBytes('GET', '/health', {}))
-    const { worker } = JSON.parse((await connection.response())!.body)
-    if (found.has(worker)) connection.close()
-    else found.set(worker, connection)
-  }
-  return found
-}
+import { connectionPerWorker, RawConnection, requestBytes } from './raw-http'
 
 async function ask(connection: RawConnection, method: string, path: string, token: string, body?: unknown) {
   await connection.send(requestBytes(method, path, { authorization: `Bearer ${token}` }, body))

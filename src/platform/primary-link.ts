@@ -43,9 +43,12 @@ export class PrimaryLink {
   /** Called with each status the primary sends. */
   onStatus: (status: PrimaryStatus) => void = () => {}
   /**
-   * Called once this worker's writes have committed, before the messages they led to go: the due
-   * index stores their answers there (platform.ts), or the run a trigger asks for would find no
-   * tenant due and wait for the job's interval (an import's 30 s).
+   * Called once this worker's writes have committed, before a trigger they led to goes: the due
+   * index stores their answers there (platform.ts), or the run the trigger asks for would find no
+   * tenant due and wait for the job's interval (an import's 30 s). Not for wakes alone: webhook
+   * delivery visits a woken tenant without the index, and storing the answers after every group
+   * of writes (a control write, each job's query) cost two workers writing one tenant 15% of
+   * their rate (bench/README.md, twelfth pass); the index's own timer stores them soon after.
    */
   beforeSend: () => void = () => {}
 
@@ -98,7 +101,7 @@ export class PrimaryLink {
       this.wakes.clear()
       this.paths.clear()
       await commitsPending()?.catch(() => {})
-      this.beforeSend()
+      if (messages[0]?.type === 'trigger') this.beforeSend()
       for (const message of messages) this.send(message)
     })
   }

@@ -13,6 +13,7 @@ import { PrincipalCache, TenantDirectory } from './auth/principal-cache'
 import { SharedWindowLimiter } from './auth/rate-limit'
 import type { LitestreamSupervisor } from './backup/litestream'
 import { ClusterNode } from './cluster/node'
+import { deliveriesQueued, fanOutAtCommit } from './events/delivery'
 import { DeliveryWorker } from './events/worker'
 import { createLogger, type Logger } from './foundation/log'
 import { nextIdempotencyExpiry, purgeExpiredIdempotencyKeys } from './http/idempotency'
@@ -36,7 +37,13 @@ import { type DatabaseHandle, openControlDatabase, type PoolLimits, TenantPool }
 import { raiseFileLimit } from './tenancy/file-limit'
 import { countTenants } from './tenancy/tenants'
 import { registerTimeZoneSource } from './tenancy/time-zones'
-import { afterEachCommit, commitsPending, groupCommits, pollWaitingLocks } from './tenancy/transaction'
+import {
+  afterEachCommit,
+  beforeEachCommit,
+  commitsPending,
+  groupCommits,
+  pollWaitingLocks,
+} from './tenancy/transaction'
 import { WriteWaits } from './tenancy/write-waits'
 
 export interface Platform {
@@ -112,7 +119,8 @@ export interface PlatformOptions {
   /**
    * The primary of HTTP workers (src/cli/workers.ts): it serves no request, so its writes (the
    * jobs', deliveries') commit at once instead of in groups, holding a tenant's write lock for their
-   * transaction alone rather than for a turn of this process's event loop while the workers wait.
+   * transaction alone rather than for a turn of this process's event loop while the workers wait;
+   * they take the lock in turn with the workers (platform/tenancy/transaction.ts, `groupCommits`).
    */
   jobsOnly?: boolean
   /**
@@ -178,15 +186,27 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     config.dataDir,
     poolLimits(config, log, options.serving ?? false, countTenants(control.db)),
     tenantOptions,
-    (tenantId, sqlite, created) => {
+    (tenantId, db, created) => {
+      const sqlite = db.$client
       legacyCredentials.carry(tenantId, sqlite)
       watchAuthVersion(sqlite, () => signals.bumpTenant(tenantId))
       afterEachCommit(sqlite, () => dueIndex.committed(tenantId))
+      beforeEachCommit(
+        db,
+        (tx) => fanOutAtCommit(tx, tenantId),
+        (error) => {
+          log.warn('webhook fan-out at commit failed: delivery fans the events out in its visit', {
+            tenantId,
+            error: error instanceof Error ? error.message : String(error),
+          })
+          deliveriesQueued(tenantId)
+        },
+      )
       // A new tenant's answers are stored as if it had been written: no job opens it to learn them.
       if (created) dueIndex.committed(tenantId)
       cluster?.gate(sqlite, tenantId)
-      if (options.serving && config.groupCommit && !options.jobsOnly)
-        groupCommits(sqlite, config.sqliteBusyTimeoutMs, writeWaits.of(tenantId))
+      if (options.serving && config.groupCommit)
+        groupCommits(sqlite, config.sqliteBusyTimeoutMs, writeWaits.of(tenantId), options.jobsOnly)
     },
   )
   const dueIndex = new DueIndex(control.db, pool, log)

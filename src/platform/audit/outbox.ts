@@ -1,5 +1,6 @@
-// Appending events to the transactional outbox, and reading them back. The delivery worker
-// (webhooks) and the live event stream (src/modules/event-stream) read them after their commit;
+// Appending events to the transactional outbox, and reading them back. Webhook delivery fans them
+// out as they commit (platform/events/delivery.ts); the live event stream
+// (src/modules/event-stream) reads them after their commit;
 // writing them in the same transaction as the change means no committed change loses its event.
 import { and, asc, gt, lte, max, min } from 'drizzle-orm'
 import type { Actor } from '../foundation/actor'
@@ -21,18 +22,12 @@ type AppendListener = (tenantId: string) => void
 const listeners = new Set<AppendListener>()
 
 /**
- * Tells `listener` the tenant of every event appended in this process (the delivery worker uses it
- * as a wake-up hint; it also sweeps every tenant periodically for events written elsewhere).
- * Returns the function that removes the listener.
+ * Tells `listener` the tenant of every event appended in this process (the live event stream's
+ * wake-up hint). Returns the function that removes the listener.
  */
 export function onEventAppended(listener: AppendListener): () => void {
   listeners.add(listener)
   return () => listeners.delete(listener)
-}
-
-/** Wakes the delivery worker for a tenant whose deliveries changed outside an append (a replay). */
-export function signalOutbox(tenantId: string): void {
-  for (const listener of listeners) listener(tenantId)
 }
 
 /**
@@ -46,7 +41,7 @@ function eventLocation(event: DomainEvent, actor: Actor): string | null {
 
 export function appendEvent(tx: Queryable, actor: Actor, event: DomainEvent): OutboxEventRow {
   // A hint only: the transaction commits synchronously before any listener's work can run.
-  signalOutbox(actor.tenantId)
+  for (const listener of listeners) listener(actor.tenantId)
   return insertRow(tx, outboxEvents, {
     id: newId(),
     object: event.object,

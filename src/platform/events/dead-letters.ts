@@ -1,7 +1,6 @@
 // Dead letters as operators see them, and what operators do with them: review (a note) and
 // replay (a new delivery cycle for the dead deliveries whose subscription can still take them).
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
-import { signalOutbox } from '../audit/outbox'
 import { recordWrite } from '../audit/record-write'
 import { outboxEvents } from '../audit/schema'
 import type { Actor } from '../foundation/actor'
@@ -10,6 +9,7 @@ import { offsetOf, type PageRequest } from '../foundation/paging'
 import { conflict, notFound } from '../foundation/problem'
 import type { Db } from '../tenancy/databases'
 import { inWriteTransaction, type Queryable } from '../tenancy/transaction'
+import { deliveriesQueued } from './delivery'
 import {
   type DeadLetterStatus,
   type WebhookDeadLetterActionRow,
@@ -308,6 +308,6 @@ export function replayDeadLetter(db: Db, actor: Actor, id: string): DeadLetterVi
     })
     return view(tx, findLetter(tx, letter.id))
   })
-  signalOutbox(actor.tenantId)
+  deliveriesQueued(actor.tenantId)
   return result
 }

@@ -61,57 +61,120 @@ export function deliveryBody(event: OutboxEventRow, subscription: EventName, ten
   })
 }
 
-/** Creates a pending delivery per matching enabled subscription for events not yet fanned out. */
-export function fanOut(db: Db, nowMs = Date.now()): number {
-  return inWriteTransaction(db, (tx) => {
-    const events = tx
-      .select()
-      .from(outboxEvents)
-      .where(isNull(outboxEvents.dispatchedAt))
-      .orderBy(asc(outboxEvents.seq))
-      .limit(FANOUT_BATCH)
-      .all()
-    const now = iso(nowMs)
-    // The tenant's subscriptions once per batch, not a query per event: a batch of two hundred
-    // events held the request thread for tens of milliseconds.
-    const subscriptions = events.length > 0 ? tx.select().from(webhookSubscriptions).all() : []
-    for (const event of events) {
-      for (const sub of subscriptions) {
-        if (!subscriptionMatches(sub, event)) continue
-        // A subscription receives the events written after it was created, not older ones.
-        if (!sub.enabled || sub.createdAt > event.createdAt) continue
-        const id = newId()
-        tx.insert(webhookDeliveries)
-          .values({
-            id,
-            eventId: event.id,
-            subscriptionId: sub.id,
-            messageId: `msg_${id.replaceAll('-', '')}`,
-            status: 'pending',
-            deliveryCycle: 1,
-            attemptsInCycle: 0,
-            nextAttemptAt: now,
-            lastError: null,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .onConflictDoNothing()
-          .run()
-      }
-    }
-    if (events.length > 0) {
-      tx.update(outboxEvents)
-        .set({ dispatchedAt: now })
-        .where(
-          inArray(
-            outboxEvents.id,
-            events.map((e) => e.id),
-          ),
-        )
+/** Whether the tenant has events not yet fanned out: a read, so that a visit with none takes no write lock. */
+const waitingForFanOut = (db: Queryable): boolean =>
+  db
+    .select({ seq: outboxEvents.seq })
+    .from(outboxEvents)
+    .where(isNull(outboxEvents.dispatchedAt))
+    .limit(1)
+    .get() !== undefined
+
+/** When the earliest pending (or interrupted) delivery is next due, or null when none is. */
+function earliestAttemptAt(db: Queryable): string | null {
+  const row = db
+    .select({ at: min(webhookDeliveries.nextAttemptAt) })
+    .from(webhookDeliveries)
+    .where(inArray(webhookDeliveries.status, ['pending', 'delivering']))
+    .get()
+  return row?.at ?? null
+}
+
+type QueuedListener = (tenantId: string) => void
+const queuedListeners = new Set<QueuedListener>()
+
+/** Tells `listener` each tenant whose deliveries may be due now (the delivery worker's wake-up). */
+export function onDeliveriesQueued(listener: QueuedListener): () => void {
+  queuedListeners.add(listener)
+  return () => queuedListeners.delete(listener)
+}
+
+/** A tenant's deliveries may be due now: new ones, a replay, or events left to fan out. */
+export function deliveriesQueued(tenantId: string): void {
+  for (const listener of queuedListeners) listener(tenantId)
+}
+
+/**
+ * One batch of the events not yet fanned out, oldest first: a pending delivery per matching
+ * enabled subscription. Returns how many events it fanned out and how many deliveries it made.
+ */
+function fanOutBatch(tx: Queryable, nowMs: number): { events: number; deliveries: number } {
+  const events = tx
+    .select({
+      id: outboxEvents.id,
+      object: outboxEvents.object,
+      action: outboxEvents.action,
+      locationId: outboxEvents.locationId,
+      createdAt: outboxEvents.createdAt,
+    })
+    .from(outboxEvents)
+    .where(isNull(outboxEvents.dispatchedAt))
+    .orderBy(asc(outboxEvents.seq))
+    .limit(FANOUT_BATCH)
+    .all()
+  if (events.length === 0) return { events: 0, deliveries: 0 }
+  const now = iso(nowMs)
+  // The tenant's subscriptions once per batch, not a query per event: a batch of two hundred
+  // events held the request thread for tens of milliseconds.
+  const subscriptions = tx.select().from(webhookSubscriptions).all()
+  let deliveries = 0
+  for (const event of events) {
+    for (const sub of subscriptions) {
+      if (!subscriptionMatches(sub, event)) continue
+      // A subscription receives the events written after it was created, not older ones.
+      if (!sub.enabled || sub.createdAt > event.createdAt) continue
+      const id = newId()
+      tx.insert(webhookDeliveries)
+        .values({
+          id,
+          eventId: event.id,
+          subscriptionId: sub.id,
+          messageId: `msg_${id.replaceAll('-', '')}`,
+          status: 'pending',
+          deliveryCycle: 1,
+          attemptsInCycle: 0,
+          nextAttemptAt: now,
+          lastError: null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoNothing()
         .run()
+      deliveries++
     }
-    return events.length
-  })
+  }
+  tx.update(outboxEvents)
+    .set({ dispatchedAt: now })
+    .where(
+      inArray(
+        outboxEvents.id,
+        events.map((e) => e.id),
+      ),
+    )
+    .run()
+  return { events: events.length, deliveries }
+}
+
+/**
+ * Fans out the events of a write transaction as it commits (`beforeEachCommit`, platform.ts): an
+ * event's deliveries are made with it, and webhook delivery is woken only when there are some.
+ * Fanning out in a visit of its own took the tenant's write lock after each commit: in the primary
+ * of HTTP workers, beside two workers writing one tenant, that was a lock taken in turn with them
+ * some hundred times a second (bench/README.md, twelfth pass). One batch: a backlog (events a
+ * process without this left, an upgrade's) is the delivery worker's, woken for it.
+ */
+export function fanOutAtCommit(tx: Queryable, tenantId: string, nowMs = Date.now()): void {
+  const { events, deliveries } = fanOutBatch(tx, nowMs)
+  if (deliveries > 0 || events === FANOUT_BATCH) deliveriesQueued(tenantId)
+}
+
+/**
+ * Fans out one batch of the events not yet fanned out; returns how many. Checks with a read first:
+ * a visit of webhook delivery takes the tenant's write lock only when there is work.
+ */
+export function fanOut(db: Db, nowMs = Date.now()): number {
+  if (!waitingForFanOut(db)) return 0
+  return inWriteTransaction(db, (tx) => fanOutBatch(tx, nowMs).events)
 }
 
 export interface Claim {
@@ -143,6 +206,9 @@ function closeInterruptedAttempts(tx: Queryable, deliveryId: string, now: string
 /** Claims due deliveries: each gets an attempt row (`delivering`) and a lease, in one transaction. */
 export function claimDue(db: Db, settings: DeliverySettings, nowMs = Date.now()): Claim[] {
   const now = iso(nowMs)
+  const earliest = earliestAttemptAt(db)
+  // A read first, as in fanOut.
+  if (earliest === null || earliest > now) return []
   return inWriteTransaction(db, (tx) => {
     const due = tx
       .select()
@@ -400,19 +466,9 @@ function disableGoneSubscription(tx: Queryable, tenantId: string, subscriptionId
 
 /** When the next delivery of this tenant falls due (now when events wait for fan-out), or null. */
 export function nextDueAt(db: Db): number | null {
-  const waiting = db
-    .select({ seq: outboxEvents.seq })
-    .from(outboxEvents)
-    .where(isNull(outboxEvents.dispatchedAt))
-    .limit(1)
-    .get()
-  if (waiting) return Date.now()
-  const row = db
-    .select({ at: min(webhookDeliveries.nextAttemptAt) })
-    .from(webhookDeliveries)
-    .where(inArray(webhookDeliveries.status, ['pending', 'delivering']))
-    .get()
-  return row?.at ? Date.parse(row.at) : null
+  if (waitingForFanOut(db)) return Date.now()
+  const at = earliestAttemptAt(db)
+  return at ? Date.parse(at) : null
 }
 
 /**

@@ -1,20 +1,19 @@
 // The delivery worker: one scheduler job (`webhooks.deliver`) that visits the tenants with
-// deliveries due. It does not open every tenant on every run: a tenant is visited when an event
-// is appended in this process (a hint from the outbox), when its earliest pending delivery falls
-// due, and when the due index (platform/jobs/due-index.ts) says it has deliveries due: read at
+// deliveries due. It does not open every tenant on every run: a tenant is visited when a write
+// of this process made deliveries (events fan out as they commit: `fanOutAtCommit`), when its
+// earliest pending delivery falls due, and when the due index (platform/jobs/due-index.ts) says it has deliveries due: read at
 // start (resuming what a previous process left pending) and every few minutes after (events
 // written by another process, such as the command line). A tenant with no pending delivery is
 // never opened.
 import pkg from '../../../package.json'
 import type { Config } from '../../config'
-import { onEventAppended } from '../audit/outbox'
 import type { Logger } from '../foundation/log'
 import type { DueIndex, DueWorkSource } from '../jobs/due-index'
 import type { Scheduler } from '../jobs/scheduler'
 import type { PrimaryLink } from '../primary-link'
 import type { ControlDb, TenantPool } from '../tenancy/databases'
 import { findTenantById } from '../tenancy/tenants'
-import { deliverTenant, nextDueAt } from './delivery'
+import { deliverTenant, nextDueAt, onDeliveriesQueued } from './delivery'
 
 export const DELIVERY_JOB = 'webhooks.deliver'
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
@@ -44,7 +43,7 @@ export class DeliveryWorker {
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     deps.dueIndex.register(pendingDeliveries)
-    this.unsubscribe = onEventAppended((tenantId) => this.wake(tenantId))
+    this.unsubscribe = onDeliveriesQueued((tenantId) => this.wake(tenantId))
     deps.jobs.register({
       name: DELIVERY_JOB,
       intervalMs: deps.config.webhookPollIntervalMs,

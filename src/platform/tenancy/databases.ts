@@ -129,7 +129,7 @@ export class TenantPool {
     private readonly limits: PoolLimits,
     private readonly options: SqliteOptions,
     /** Called for every connection opened, e.g. to watch its commits; `created`: a new tenant's file. */
-    private readonly onOpen: (tenantId: string, sqlite: Database, created: boolean) => void = () => {},
+    private readonly onOpen: (tenantId: string, db: Db, created: boolean) => void = () => {},
   ) {
     this.handles = new LRUCache({
       // The count limit; the memory's is `capacity`. lru-cache sizes its arrays by `max`: no
@@ -284,8 +284,8 @@ export class TenantPool {
         this.committed(path)
       })
     }
-    this.onOpen(tenantId, sqlite, create)
     const handle = { sqlite, db: drizzleOn(sqlite) }
+    this.onOpen(tenantId, handle.db, create)
     this.tenantOf.set(handle, tenantId)
     this.admit(tenantId, handle)
     return handle

@@ -18,6 +18,7 @@ export interface CommitWatch {
 const watches = new WeakMap<Database, CommitWatch>()
 const gates = new WeakMap<Database, () => void>()
 const commitListeners = new WeakMap<Database, (() => void)[]>()
+const commitWork = new WeakMap<Database, CommitWork>()
 
 /** The SQLite connection under a database or transaction handle. */
 export const sqliteOf = (handle: Queryable): Database =>
@@ -39,6 +40,39 @@ export function afterEachCommit(sqlite: Database, listener: () => void): void {
 
 function committed(sqlite: Database): void {
   for (const listener of commitListeners.get(sqlite) ?? []) listener()
+}
+
+interface CommitWork {
+  db: Db
+  work: (tx: Queryable) => void
+  failed: (error: unknown) => void
+}
+
+/**
+ * `work` runs inside each write transaction of `db`'s connection (each group's, when it groups
+ * commits) just before it commits, in a savepoint of its own: when it throws, its writes are
+ * rolled back, `failed` is told, and the transaction commits without them (webhook fan-out:
+ * platform/events/delivery.ts).
+ */
+export function beforeEachCommit(
+  db: Db,
+  work: (tx: Queryable) => void,
+  failed: (error: unknown) => void,
+): void {
+  commitWork.set(db.$client, { db, work, failed })
+}
+
+function runBeforeCommit(sqlite: Database): void {
+  const registered = commitWork.get(sqlite)
+  if (!registered) return
+  sqlite.exec('SAVEPOINT before_commit')
+  try {
+    registered.work(registered.db)
+    sqlite.exec('RELEASE before_commit')
+  } catch (error) {
+    if (sqlite.inTransaction) sqlite.exec('ROLLBACK TO before_commit; RELEASE before_commit')
+    registered.failed(error)
+  }
 }
 
 /**
@@ -78,6 +112,8 @@ interface UnitStatements {
   /** The connection's busy_timeout, restored after a BEGIN that may not wait. */
   busyTimeoutMs: number
   waiters: LockWaiters
+  /** Each unit of write work commits at its end instead of with its turn's group (`groupCommits`). */
+  atOnce: boolean
 }
 
 /** Other processes' waits for a connection's write lock (platform/tenancy/write-waits.ts). */
@@ -95,7 +131,7 @@ export interface LockWaiters {
 const noWaiters: LockWaiters = { wanted: () => false, want() {}, stopWanting() {}, wake() {} }
 
 /** Connections that group their commits, with their busy_timeout and the waits for their lock. */
-const grouping = new WeakMap<Database, { busyTimeoutMs: number; waiters: LockWaiters }>()
+const grouping = new WeakMap<Database, { busyTimeoutMs: number; waiters: LockWaiters; atOnce: boolean }>()
 /** Their statements for groups, made on first use. */
 const unitStatements = new WeakMap<Database, UnitStatements>()
 const openGroups = new Map<Database, CommitGroup>()
@@ -104,14 +140,19 @@ const inUnit = new WeakSet<Database>()
 
 /**
  * Makes the connection group its write transactions (see above); `busyTimeoutMs` is its
- * busy_timeout, `waiters` the other processes' waits for its file's write lock.
+ * busy_timeout, `waiters` the other processes' waits for its file's write lock. `atOnce`: each
+ * unit of write work commits at its end, as without groups, but takes the lock as a group does,
+ * in turn with the other processes (the primary of HTTP workers: its jobs' writes waited on
+ * SQLite's own busy handler, which sleeps up to 100 ms between tries, and two workers handing the
+ * lock to each other starved them for seconds: webhook fan-out failed with "database is locked").
  */
 export function groupCommits(
   sqlite: Database,
   busyTimeoutMs: number,
   waiters: LockWaiters = noWaiters,
+  atOnce = false,
 ): void {
-  grouping.set(sqlite, { busyTimeoutMs, waiters })
+  grouping.set(sqlite, { busyTimeoutMs, waiters, atOnce })
 }
 
 /**
@@ -145,22 +186,27 @@ export function commitsPending(): Promise<void> | undefined {
   return groups.length === 1 ? groups[0]!.done : Promise.all(groups.map((group) => group.done)).then(() => {})
 }
 
-/** Commits the connection's open group now (before it closes; harmless when none is open). */
-export function commitNow(sqlite: Database): void {
+/**
+ * Commits the connection's open group now (before it closes; harmless when none is open). Returns
+ * the error of a commit that failed, which also rejects the group.
+ */
+export function commitNow(sqlite: Database): unknown {
   const group = openGroups.get(sqlite)
-  if (!group) return
+  if (!group) return undefined
   openGroups.delete(sqlite)
   try {
+    runBeforeCommit(sqlite)
     unitStatements.get(sqlite)!.commit.run()
   } catch (error) {
     if (sqlite.inTransaction) sqlite.exec('ROLLBACK')
     group.reject(error)
-    return
+    return error
   }
   unitStatements.get(sqlite)!.waiters.wake()
   committed(sqlite)
   if (group.moved) watches.get(sqlite)?.changed()
   group.resolve()
+  return undefined
 }
 
 const isBusy = (error: unknown) =>
@@ -209,7 +255,9 @@ const pauses = new Int32Array(new SharedArrayBuffer(4))
  * of the same `serve`, the command line) to commit. SQLite's own wait sleeps 1, 2, 5, 10, 15, 20,
  * 25 ms and on between tries, long beside a group that commits within one turn of its process's
  * event loop: two workers writing one tenant lost most of their time asleep (a write p99 of
- * 870 ms in the bench, bench/README.md). This one tries again after 50 µs, doubling up to 1 ms.
+ * 870 ms in the bench, bench/README.md). This one tries again after 50 µs, doubling up to 1 ms,
+ * and says it waits (`LockWaiters.want`), so that a holder commits as soon as it can and does
+ * not take the lock again before this process.
  */
 function beginWaiting(sqlite: Database, statements: UnitStatements): void {
   sqlite.exec('PRAGMA busy_timeout = 0')
@@ -221,9 +269,11 @@ function beginWaiting(sqlite: Database, statements: UnitStatements): void {
       } catch (error) {
         if (!isBusy(error) || performance.now() >= deadline) throw error
       }
+      statements.waiters.want()
       Atomics.wait(pauses, 0, 0, pause)
     }
   } finally {
+    statements.waiters.stopWanting()
     sqlite.exec(`PRAGMA busy_timeout = ${statements.busyTimeoutMs}`)
   }
 }
@@ -431,7 +481,13 @@ export function inWriteTransaction<T>(
   const sqlite = db.$client
   if (inUnit.has(sqlite)) return work(db) as T
   const statements = statementsOf(sqlite)
-  if (statements) return inGroupedTransaction(db, statements, work as (tx: Queryable) => T)
+  if (statements) {
+    const value = inGroupedTransaction(db, statements, work as (tx: Queryable) => T)
+    if (!statements.atOnce) return value
+    const failed = commitNow(sqlite)
+    if (failed !== undefined) throw failed
+    return value
+  }
   if (sqlite.inTransaction) return work(db) as T
   gates.get(sqlite)?.()
   const watch = watches.get(sqlite)
@@ -444,6 +500,7 @@ export function inWriteTransaction<T>(
         const before = watch?.read()
         const value = work(tx)
         moved = watch !== undefined && watch.read() !== before
+        runBeforeCommit(sqlite)
         return value
       },
       { behavior: 'immediate' },

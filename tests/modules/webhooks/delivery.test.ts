@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import { Webhook } from 'standardwebhooks'
 import { configFor } from '../../../src/config'
+import { onDeliveriesQueued } from '../../../src/platform/events/delivery'
 import { DELIVERY_JOB } from '../../../src/platform/events/worker'
 import type { Db } from '../../../src/platform/tenancy/databases'
 import { createApp } from '../../../src/server'
@@ -469,5 +470,80 @@ describe('webhook delivery across a restart', () => {
       removeTestDir(t.dataDir)
       t = undefined as unknown as TestApp
     }
+  })
+})
+
+describe('fan-out at commit', () => {
+  const woken: string[] = []
+  const listening = () => onDeliveriesQueued((tenantId) => woken.push(tenantId))
+
+  test.each([
+    ['in groups', true],
+    ['each at once', false],
+  ])("a write's events fan out as it commits (%s): the delivery is pending when the response arrives, and delivery is woken", async (_, groupCommit) => {
+    t = await createTestApp({ config: { ...fastDelivery, groupCommit } })
+    const r = receiver()
+    const sub = await subscribe(r.url)
+    const stop = listening()
+    try {
+      const vendor = await createVendor()
+      const [event] = rows(t.tenant.db, "SELECT id, dispatched_at FROM outbox_events WHERE object = 'vendor'")
+      expect(event.dispatched_at).toBeString()
+      expect(rows(t.tenant.db, 'SELECT event_id, subscription_id, status FROM webhook_deliveries')).toEqual([
+        { event_id: event.id, subscription_id: sub.id, status: 'pending' },
+      ])
+      expect(woken).toEqual([t.tenant.id])
+      // The delivery job, never run so far, sends it.
+      await t.platform.jobs.runNow(DELIVERY_JOB)
+      expect(r.received.map((got) => got.json.payload.id)).toEqual([vendor.id])
+    } finally {
+      stop()
+      woken.length = 0
+    }
+  })
+
+  test('events no subscription receives are dispatched at commit and wake nobody', async () => {
+    t = await createTestApp({ config: fastDelivery })
+    const r = receiver()
+    await subscribe(r.url, { action: 'delete' })
+    const stop = listening()
+    try {
+      await createVendor()
+      expect(
+        rows(t.tenant.db, 'SELECT dispatched_at FROM outbox_events WHERE dispatched_at IS NULL'),
+      ).toEqual([])
+      expect(rows(t.tenant.db, 'SELECT * FROM webhook_deliveries')).toEqual([])
+      expect(woken).toEqual([])
+    } finally {
+      stop()
+      woken.length = 0
+    }
+  })
+
+  test('a failing fan-out is rolled back alone: the write commits, its event waits for the delivery visit', async () => {
+    t = await createTestApp({ config: fastDelivery })
+    const r = receiver()
+    await subscribe(r.url)
+    // Marking the events fanned out fails, after the deliveries were written.
+    t.tenant.db.$client.exec(
+      "CREATE TRIGGER refuse_fan_out BEFORE UPDATE OF dispatched_at ON outbox_events BEGIN SELECT RAISE(ABORT, 'refused'); END",
+    )
+    const stop = listening()
+    try {
+      const vendor = await createVendor()
+      expect(rows(t.tenant.db, 'SELECT id FROM vendors')).toEqual([{ id: vendor.id }])
+      expect(rows(t.tenant.db, "SELECT dispatched_at FROM outbox_events WHERE object = 'vendor'")).toEqual([
+        { dispatched_at: null },
+      ])
+      expect(rows(t.tenant.db, 'SELECT * FROM webhook_deliveries')).toEqual([])
+      // Delivery is woken to fan it out in its visit.
+      expect(woken).toEqual([t.tenant.id])
+    } finally {
+      stop()
+      woken.length = 0
+      t.tenant.db.$client.exec('DROP TRIGGER refuse_fan_out')
+    }
+    await t.platform.jobs.runNow(DELIVERY_JOB)
+    expect(r.received.map((got) => got.json.payload.id)).toEqual([expect.any(String)])
   })
 })

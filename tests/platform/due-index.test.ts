@@ -93,8 +93,12 @@ describe('the due index', () => {
 
   test('a request’s write stores the answers within a moment, without a flush', async () => {
     expect(t.platform.dueIndex.answer(t.tenant.id, DELIVERY_JOB)).toBeNull()
+    const subscription = { object: 'vendor', action: 'create', url: 'https://hooks.example.com/vendors' }
+    expect((await t.request('POST', '/web-hook', { body: subscription })).status).toBe(201)
+    t.platform.dueIndex.flush()
+    expect(t.platform.dueIndex.answer(t.tenant.id, DELIVERY_JOB)).toBeNull()
     expect((await t.request('POST', '/vendor', { body: { name: 'Alder' } })).status).toBe(201)
-    // The vendor's event waits for delivery: due now.
+    // The vendor's event fanned out to a delivery as it committed: due now.
     const until = Date.now() + 5000
     while (t.platform.dueIndex.answer(t.tenant.id, DELIVERY_JOB) === null && Date.now() < until)
       await Bun.sleep(5)

@@ -5,7 +5,7 @@
 
 import { onEventAppended, resumableAfter } from '../../platform/audit/outbox'
 import type { Authenticated } from '../../platform/auth/authenticate'
-import { ApiError } from '../../platform/foundation/problem'
+import { ApiError, unavailable } from '../../platform/foundation/problem'
 import type { Platform } from '../../platform/platform'
 import { TenantFeed } from './feed'
 import type { StreamFilter } from './filter'
@@ -57,8 +57,7 @@ export class StreamHub {
   open(request: OpenStream): Response {
     const { config } = this.platform
     const { auth } = request
-    if (this.stopped)
-      throw new ApiError('unavailable', 'The server is stopping', { headers: { 'retry-after': '1' } })
+    if (this.stopped) throw unavailable('The server is stopping')
     if (this.count >= config.eventStreamMaxStreams)
       throw tooMany(`This server holds its limit of ${config.eventStreamMaxStreams} event streams`)
     const holder = `${auth.tenant.id} ${auth.actor.subject}`

@@ -2,7 +2,7 @@
 // subject. Only asymmetric algorithms are accepted, so `alg: none` and HMAC forgeries fail.
 import { createLocalJWKSet, createRemoteJWKSet, type JSONWebKeySet, type JWTPayload, jwtVerify } from 'jose'
 import { LRUCache } from 'lru-cache'
-import { ApiError } from '../foundation/problem'
+import { ApiError, unavailable } from '../foundation/problem'
 
 const algorithms = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA']
 
@@ -44,9 +44,7 @@ export function createTokenVerifier(options: {
       if (error instanceof ApiError) throw error
       const code = (error as { code?: string }).code
       if (code === 'ERR_JWKS_TIMEOUT' || error instanceof TypeError) {
-        throw new ApiError('unavailable', 'The identity provider key set could not be fetched', {
-          headers: { 'retry-after': '5' },
-        })
+        throw unavailable('The identity provider key set could not be fetched', 5)
       }
       const reason = code === 'ERR_JWT_EXPIRED' ? 'the token has expired' : 'the token is not valid'
       throw new ApiError('unauthenticated', `Bearer token refused: ${reason}`, {

@@ -1,6 +1,6 @@
 // Asking for moves, from any node or from the command line: the request is written to etcd, the
 // owner carries it out (node.ts, carryOutMove), and the asker waits until etcd names the new owner.
-import { ApiError, conflict, notFound } from '../foundation/problem'
+import { ApiError, conflict, notFound, unavailable } from '../foundation/problem'
 import type { EtcdClient } from './etcd'
 import { type PlannedMove, rebalancePlan } from './placement'
 import { keys, type MoveRequest, type NodeRecord, type TenantRecord } from './records'
@@ -68,9 +68,7 @@ export async function moveTenant(
     }
   }
   await etcd.delete(k.move(id))
-  throw new ApiError('unavailable', `moving ${slug} to ${to} did not finish in ${timeoutMs} ms`, {
-    headers: { 'retry-after': '5' },
-  })
+  throw unavailable(`moving ${slug} to ${to} did not finish in ${timeoutMs} ms`, 5)
 }
 
 export interface FailedMove {

@@ -15,7 +15,7 @@ import { legacyTokens } from '../auth/legacy-tokens'
 import type { LitestreamSupervisor, ReplicatedDatabase } from '../backup/litestream'
 import { NoReplicaError, writeMark } from '../backup/restore'
 import type { Logger } from '../foundation/log'
-import { ApiError, conflict, notFound } from '../foundation/problem'
+import { conflict, notFound, unavailable } from '../foundation/problem'
 import { type OperatorKeyRow, operatorKeys, tenantDueWork, tenants } from '../tenancy/control-schema'
 import {
   type ControlDb,
@@ -223,13 +223,7 @@ export class ClusterNode {
 
   assertWritable(tenantId: string): void {
     if (!this.writable(tenantId))
-      throw new ApiError(
-        'unavailable',
-        'This node cannot write to the tenant now (moving or failing over); retry',
-        {
-          headers: { 'retry-after': '1' },
-        },
-      )
+      throw unavailable('This node cannot write to the tenant now (moving or failing over); retry')
   }
 
   /** Where a request for the tenant named by id or slug goes. */

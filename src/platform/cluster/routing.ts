@@ -4,7 +4,7 @@
 // node cannot serve safely gets a retryable 503. Node-local paths (probes, docs, the operator API
 // other than one tenant's routes) are not routed.
 import { Elysia } from 'elysia'
-import { ApiError, problemResponse } from '../foundation/problem'
+import { ApiError, problemResponse, unavailable } from '../foundation/problem'
 import { requestInfo } from '../foundation/request-context'
 import { passRequest } from '../http/pass-request'
 import { tenantTarget } from '../http/request-tenant'
@@ -17,8 +17,6 @@ export const PLACED_HEADER = 'x-cluster-placed'
 const MAX_HOPS = 2
 /** How long a request waits for a tenant being moved or restored before a retryable 503. */
 const WAIT_LIMIT_MS = 5000
-
-const retryable = (detail: string) => new ApiError('unavailable', detail, { headers: { 'retry-after': '1' } })
 
 interface Hop {
   requestId: string
@@ -72,13 +70,13 @@ export function clusterRouting(
             leave.set(request, cluster.enter(route.tenantId))
             return
           case 'remote':
-            if (hops >= MAX_HOPS) return refuse(retryable('The tenant is changing owner; retry'))
+            if (hops >= MAX_HOPS) return refuse(unavailable('The tenant is changing owner; retry'))
             return relay(request, route.url, { requestId, hops }, cluster.settings.routing, refuse)
           case 'unavailable':
-            return refuse(retryable(`This node cannot serve the tenant: ${route.reason}; retry`))
+            return refuse(unavailable(`This node cannot serve the tenant: ${route.reason}; retry`))
           case 'wait':
             if (Date.now() >= deadline)
-              return refuse(retryable(`The tenant is not available yet (${route.reason}); retry`))
+              return refuse(unavailable(`The tenant is not available yet (${route.reason}); retry`))
             await cluster.nextChange(deadline - Date.now())
         }
       }
@@ -106,6 +104,6 @@ async function relay(
   try {
     return await forward(request, url, hop)
   } catch {
-    return refuse(retryable('The node that owns this tenant did not answer; retry'))
+    return refuse(unavailable('The node that owns this tenant did not answer; retry'))
   }
 }

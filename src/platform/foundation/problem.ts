@@ -193,6 +193,14 @@ export const invalid = (path: string, message: string): ApiError =>
 
 export const forbidden = (detail: string): ApiError => new ApiError('forbidden', detail)
 
+/** 503 with `Retry-After`: the request may succeed as it is once the moment passes. */
+export const unavailable = (
+  detail: string,
+  retryAfterSeconds = 1,
+  headers: Record<string, string> = {},
+): ApiError =>
+  new ApiError('unavailable', detail, { headers: { ...headers, 'retry-after': String(retryAfterSeconds) } })
+
 export function problemDocument(error: ApiError, requestId: string): Problem {
   return {
     ...error.options.extensions,

@@ -6,7 +6,13 @@ import type { TSchema } from '@sinclair/typebox'
 import { Elysia, ValidationError } from 'elysia'
 import { DEFAULT_MAX_JSON_DEPTH } from '../../config'
 import type { Logger } from '../foundation/log'
-import { ApiError, type FieldError, type ProblemCode, problemResponse } from '../foundation/problem'
+import {
+  ApiError,
+  type FieldError,
+  type ProblemCode,
+  problemResponse,
+  unavailable,
+} from '../foundation/problem'
 import { beginRequest, requestInfo } from '../foundation/request-context'
 import { commitsPending, leaveWriteTurn } from '../tenancy/transaction'
 import type { Drain } from './drain'
@@ -206,10 +212,7 @@ export function toApiError(
       return new ApiError('conflict', 'A record with the same unique value already exists')
     if (error.code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
       return new ApiError('conflict', 'The change would break a reference between records')
-    if (error.code?.startsWith('SQLITE_BUSY'))
-      return new ApiError('unavailable', 'The database is busy; retry shortly', {
-        headers: { 'retry-after': '1' },
-      })
+    if (error.code?.startsWith('SQLITE_BUSY')) return unavailable('The database is busy; retry shortly')
   }
   return new ApiError('internal', 'An unexpected error occurred')
 }

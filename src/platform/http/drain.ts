@@ -5,7 +5,7 @@
 // clients have stopped sending, so the listener and the idle connections can close without
 // dropping a request that was already on its way.
 import type { HTTPHeaders } from 'elysia'
-import { ApiError } from '../foundation/problem'
+import { type ApiError, unavailable } from '../foundation/problem'
 
 export class Drain {
   private draining = false
@@ -26,8 +26,8 @@ export class Drain {
       return null
     }
     this.refused++
-    return new ApiError('unavailable', 'The server is shutting down; retry the request on a new connection', {
-      headers: { connection: 'close', 'retry-after': '1' },
+    return unavailable('The server is shutting down; retry the request on a new connection', 1, {
+      connection: 'close',
     })
   }
 

@@ -11,7 +11,7 @@ import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { Elysia } from 'elysia'
 import type { TenantDirectory } from '../auth/principal-cache'
-import { ApiError, problemResponse } from '../foundation/problem'
+import { problemResponse, unavailable } from '../foundation/problem'
 import { noteReceivedFromWorker, requestInfo } from '../foundation/request-context'
 import { fnv1a } from '../foundation/shared-memory'
 import type { TenantPool } from '../tenancy/databases'
@@ -124,10 +124,7 @@ export function listenForWorkers(
   })
 }
 
-const unavailable = () =>
-  new ApiError('unavailable', 'The worker that holds this tenant did not answer; retry', {
-    headers: { 'retry-after': '1' },
-  })
+const ownerUnavailable = () => unavailable('The worker that holds this tenant did not answer; retry')
 
 /** Runs after the HTTP conventions' first step (the request id, the drain), before routing. */
 export function workerAffinity(affinity: WorkerAffinity, tenants: TenantDirectory, defaultSlug: string) {
@@ -151,7 +148,7 @@ export function workerAffinity(affinity: WorkerAffinity, tenants: TenantDirector
     } catch {
       // It went between the primary's reports: a request whose body is untouched is served here.
       if (!request.bodyUsed) return
-      return problemResponse(unavailable(), info.requestId)
+      return problemResponse(ownerUnavailable(), info.requestId)
     }
   })
 }

@@ -1,7 +1,7 @@
 // Cards stay at the payment provider. The service keeps only the provider's references (customer
 // and payment-method ids) and what a receipt shows (brand, last four digits, expiry); the card
 // itself is tokenised by the provider's own client-side tools before it ever reaches us.
-import { ApiError } from '../foundation/problem'
+import { ApiError, unavailable } from '../foundation/problem'
 
 export type PaymentProviderName = 'sandbox' | 'stripe'
 
@@ -88,9 +88,7 @@ export function providerProblem(error: PaymentProviderError, tokenPath = 'body/p
     case 'declined':
       return new ApiError('payment_required', error.message)
     case 'unavailable':
-      return new ApiError('unavailable', `The payment provider is unavailable: ${error.message}`, {
-        headers: { 'retry-after': '5' },
-      })
+      return unavailable(`The payment provider is unavailable: ${error.message}`, 5)
   }
 }
 

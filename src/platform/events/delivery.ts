@@ -3,13 +3,14 @@
 // (success, a retry on the schedule, a disabled subscription on 410, or a dead letter).
 // All state lives in the tenant database, so a restart resumes where the last process stopped:
 // a delivery claimed by a process that died mid-request is retried once its lease runs out.
-import { and, asc, eq, inArray, isNull, lte, min } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, lte, min, sql } from 'drizzle-orm'
 import { recordWrite } from '../audit/record-write'
 import { type OutboxEventRow, outboxEvents } from '../audit/schema'
 import { systemActor } from '../foundation/actor'
 import { newId } from '../foundation/ids'
 import type { Logger } from '../foundation/log'
 import type { Db } from '../tenancy/databases'
+import { preparedOn } from '../tenancy/prepared'
 import { inWriteTransaction, type Queryable } from '../tenancy/transaction'
 import { markDead, resolveDeadLetterIfDelivered } from './dead-letter-state'
 import { type EventName, nameFor } from './names'
@@ -63,12 +64,14 @@ export function deliveryBody(event: OutboxEventRow, subscription: EventName, ten
 
 /** Whether the tenant has events not yet fanned out: a read, so that a visit with none takes no write lock. */
 const waitingForFanOut = (db: Queryable): boolean =>
-  db
-    .select({ seq: outboxEvents.seq })
-    .from(outboxEvents)
-    .where(isNull(outboxEvents.dispatchedAt))
-    .limit(1)
-    .get() !== undefined
+  preparedOn(db, 'outbox-waiting-for-fan-out', () =>
+    db
+      .select({ seq: outboxEvents.seq })
+      .from(outboxEvents)
+      .where(isNull(outboxEvents.dispatchedAt))
+      .limit(1)
+      .prepare(),
+  ).get() !== undefined
 
 /** When the earliest pending (or interrupted) delivery is next due, or null when none is. */
 function earliestAttemptAt(db: Queryable): string | null {
@@ -99,24 +102,31 @@ export function deliveriesQueued(tenantId: string): void {
  * enabled subscription. Returns how many events it fanned out and how many deliveries it made.
  */
 function fanOutBatch(tx: Queryable, nowMs: number): { events: number; deliveries: number } {
-  const events = tx
-    .select({
-      id: outboxEvents.id,
-      object: outboxEvents.object,
-      action: outboxEvents.action,
-      locationId: outboxEvents.locationId,
-      createdAt: outboxEvents.createdAt,
-    })
-    .from(outboxEvents)
-    .where(isNull(outboxEvents.dispatchedAt))
-    .orderBy(asc(outboxEvents.seq))
-    .limit(FANOUT_BATCH)
-    .all()
+  // Prepared once: it runs at every commit, where building the queries with drizzle cost several
+  // times running them (platform/tenancy/prepared.ts).
+  const events = preparedOn(tx, 'outbox-to-fan-out', () =>
+    tx
+      .select({
+        seq: outboxEvents.seq,
+        id: outboxEvents.id,
+        object: outboxEvents.object,
+        action: outboxEvents.action,
+        locationId: outboxEvents.locationId,
+        createdAt: outboxEvents.createdAt,
+      })
+      .from(outboxEvents)
+      .where(isNull(outboxEvents.dispatchedAt))
+      .orderBy(asc(outboxEvents.seq))
+      .limit(FANOUT_BATCH)
+      .prepare(),
+  ).all()
   if (events.length === 0) return { events: 0, deliveries: 0 }
   const now = iso(nowMs)
   // The tenant's subscriptions once per batch, not a query per event: a batch of two hundred
   // events held the request thread for tens of milliseconds.
-  const subscriptions = tx.select().from(webhookSubscriptions).all()
+  const subscriptions = preparedOn(tx, 'webhook-subscriptions-all', () =>
+    tx.select().from(webhookSubscriptions).prepare(),
+  ).all()
   let deliveries = 0
   for (const event of events) {
     for (const sub of subscriptions) {
@@ -143,15 +153,14 @@ function fanOutBatch(tx: Queryable, nowMs: number): { events: number; deliveries
       deliveries++
     }
   }
-  tx.update(outboxEvents)
-    .set({ dispatchedAt: now })
-    .where(
-      inArray(
-        outboxEvents.id,
-        events.map((e) => e.id),
-      ),
-    )
-    .run()
+  // The batch is every event not yet fanned out up to its last one (oldest first).
+  preparedOn(tx, 'outbox-mark-fanned-out', () =>
+    tx
+      .update(outboxEvents)
+      .set({ dispatchedAt: sql`${sql.placeholder('now')}` })
+      .where(and(isNull(outboxEvents.dispatchedAt), lte(outboxEvents.seq, sql.placeholder('last'))))
+      .prepare(),
+  ).run({ now, last: events.at(-1)!.seq })
   return { events: events.length, deliveries }
 }
 

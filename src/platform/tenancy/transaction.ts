@@ -65,10 +65,11 @@ export function beforeEachCommit(
 function runBeforeCommit(sqlite: Database): void {
   const registered = commitWork.get(sqlite)
   if (!registered) return
-  sqlite.exec('SAVEPOINT before_commit')
+  // From the connection's statement cache: this runs at every commit.
+  sqlite.query('SAVEPOINT before_commit').run()
   try {
     registered.work(registered.db)
-    sqlite.exec('RELEASE before_commit')
+    sqlite.query('RELEASE before_commit').run()
   } catch (error) {
     if (sqlite.inTransaction) sqlite.exec('ROLLBACK TO before_commit; RELEASE before_commit')
     registered.failed(error)

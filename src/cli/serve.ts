@@ -1,5 +1,6 @@
 // `serve`: open the platform, create the embedded default on an empty data directory, start
 // replication or scheduled snapshots, listen, and shut down gracefully on SIGTERM/SIGINT.
+import { readFileSync } from 'node:fs'
 import http from 'node:http'
 import { hostname } from 'node:os'
 import type { Server } from 'bun'
@@ -125,6 +126,30 @@ async function listen(platform: Platform, drain: Drain, port: number, reusePort:
   return { app, server: app.server as Server<unknown> }
 }
 
+/** Linux 5.14+: whether a closing listener's queued connections may move to another of the port. */
+const MIGRATE_REQUESTS = '/proc/sys/net/ipv4/tcp_migrate_req'
+
+/**
+ * Linux resets the connections still queued on a listener as it closes, unless
+ * `net.ipv4.tcp_migrate_req` lets it move them to another listener of the port: the hand-over
+ * below reset 0 to 6 of ~35,000 new connections opened during a start, none in 11 starts with it
+ * set (`bench/hand-over.ts`, bench/README.md, twelfth pass). A setting of the machine (or the container's network), not the
+ * service's to change: said once, with how.
+ */
+function warnAboutHandOverResets(platform: Platform): void {
+  let setting: string
+  try {
+    setting = readFileSync(MIGRATE_REQUESTS, 'utf8').trim()
+  } catch {
+    return // Not Linux, or a kernel without it.
+  }
+  if (setting !== '0') return
+  platform.log.warn(
+    'net.ipv4.tcp_migrate_req is 0: a connection that reaches the primary just as it hands the port to its ' +
+      'workers is reset. Set it to 1 (sysctl -w net.ipv4.tcp_migrate_req=1; docker run --sysctl net.ipv4.tcp_migrate_req=1)',
+  )
+}
+
 /**
  * The primary's port goes to its workers, which listen beside it: from now on each of its answers
  * closes its connection, and after a moment its listener closes with the connections left idle
@@ -168,6 +193,7 @@ export async function serve(config: Config): Promise<void> {
   if (seed === 'empty') ensureEmbeddedDefault(platform)
   startBackups(platform)
   warnAboutSettings(platform)
+  if (workers) warnAboutHandOverResets(platform)
   // The demo is made by a child process at the lowest priority (fill-process.ts), started before
   // the port opens (what starting it costs this thread is spent then) and done some seconds after:
   // /health/ready answers 503 until then, /health/live answers throughout.

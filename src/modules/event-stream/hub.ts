@@ -3,7 +3,7 @@
 // 2 s, so a revoked credential's stream ends within 5 s; a tenant this node stops serving, in a
 // cluster, ends its streams with a reconnect hint, and the owner's routing serves the reconnect).
 
-import { onEventAppended, resumableAfter } from '../../platform/audit/outbox'
+import { lastEventSeq, onEventAppended, resumableAfter } from '../../platform/audit/outbox'
 import type { Authenticated } from '../../platform/auth/authenticate'
 import { ApiError, unavailable } from '../../platform/foundation/problem'
 import type { Platform } from '../../platform/platform'
@@ -72,10 +72,15 @@ export class StreamHub {
       new TenantFeed(tenantId, () => this.platform.pool.get(tenantId).db, this.platform.log)
     const since = request.since
     const cutoff = new Date(Date.now() - config.eventStreamRetentionMs).toISOString()
+    // The feed reads another process's commits (another worker's) at its next poll: an id past its
+    // cursor may be one of them, unknown only if the outbox does not have it either. Taken for
+    // unknown, it was reset and the events after the cursor sent again.
+    const newest = since !== null && since > feed.cursor ? lastEventSeq(auth.db) : feed.cursor
+    if (newest > feed.cursor) feed.wake()
     const resumable =
       since === null
         ? null
-        : since > feed.cursor
+        : since > newest
           ? 'unknown'
           : resumableAfter(auth.db, since, cutoff)
             ? true

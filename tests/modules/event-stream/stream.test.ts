@@ -1,6 +1,7 @@
 // GET /events/stream through a real HTTP server: events after their commit, resume exactly once,
 // who sees what, revocation, filters, reset, limits. Nothing here waits for a time: each step
 // awaits the message it expects (the test's timeout is the only bound).
+import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { revokeCredential } from '../../../src/platform/auth/credentials'
@@ -274,6 +275,42 @@ describe('resume window', () => {
     expect(reset.event).toBe('reset')
     expect(dataOf(reset).reason).toBe('unknown')
     stream.close()
+  })
+})
+
+describe('an id another process committed, not read here yet', () => {
+  test('resumes after it: no reset, nothing sent twice', async () => {
+    // Polls far apart: this process reads another's commits only when asked.
+    const app = await createTestApp({ config: { eventStreamPollIntervalMs: 60_000 } })
+    const local = serve(app)
+    try {
+      // An open stream keeps the tenant's feed, whose cursor follows other processes at its polls.
+      const watching = await openStream(local.url, { tenant: app.tenant })
+      expect(
+        (await app.request('POST', '/order', { body: { locationId: app.tenant.locationId } })).status,
+      ).toBe(201)
+      await watching.next()
+      // Another process (the other HTTP worker) commits two more such events.
+      const other = new Database(tenantDatabasePath(app.dataDir, app.tenant.id))
+      const append = other.query(
+        `INSERT INTO outbox_events (id, object, action, aggregate_id, payload, user, location_id, request_id, created_at)
+         SELECT ?, object, action, aggregate_id, payload, user, location_id, request_id, created_at
+         FROM outbox_events ORDER BY seq DESC LIMIT 1 RETURNING seq`,
+      )
+      const [first, second] = ['elsewhere-1', 'elsewhere-2'].map(
+        (id) => (append.get(id) as { seq: number }).seq,
+      )
+      other.close()
+      // A client that saw the first (from that worker) resumes here.
+      const resumed = await openStream(local.url, { tenant: app.tenant, query: `?since=${first}` })
+      const next = await resumed.next()
+      expect([next.event, next.id]).toEqual(['order.create', String(second)])
+      resumed.close()
+      watching.close()
+    } finally {
+      local.stop()
+      await app.close()
+    }
   })
 })
 

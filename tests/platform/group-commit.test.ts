@@ -231,6 +231,31 @@ describe('write waits shared between processes', () => {
   })
 })
 
+/** A tenant made with the command line, its owner, and a token of theirs. */
+async function tenantWithOwner(cli: ReturnType<typeof sharedDataDir>['cli'], slug: string) {
+  const tenant = await cli('tenant', 'create', '--slug', slug, '--name', slug)
+  const email = `owner@${slug}.test`
+  const subject = `owner-${slug}`
+  await cli(
+    'staff',
+    'create',
+    '--tenant',
+    slug,
+    '--email',
+    email,
+    '--first-name',
+    'O',
+    '--last-name',
+    'Wner',
+    '--subject',
+    subject,
+    '--role',
+    'owner',
+  )
+  const { token } = await cli('token', '--tenant', slug, '--subject', subject)
+  return { tenant: tenant as { id: string }, token: token as string }
+}
+
 describe('across processes on one data directory', () => {
   const shared = sharedDataDir()
   const { cli } = shared
@@ -239,24 +264,7 @@ describe('across processes on one data directory', () => {
     const slugs = ['north', 'south']
     const tokens: Record<string, string> = {}
     for (const slug of slugs) {
-      await cli('tenant', 'create', '--slug', slug, '--name', slug)
-      await cli(
-        'staff',
-        'create',
-        '--tenant',
-        slug,
-        '--email',
-        `owner@${slug}.test`,
-        '--first-name',
-        'O',
-        '--last-name',
-        'Wner',
-        '--subject',
-        `owner-${slug}`,
-        '--role',
-        'owner',
-      )
-      tokens[slug] = (await cli('token', '--tenant', slug, '--subject', `owner-${slug}`)).token
+      tokens[slug] = (await tenantWithOwner(cli, slug)).token
     }
     const servers = [await shared.startServer(), await shared.startServer()]
     let n = 0
@@ -285,24 +293,7 @@ describe('across processes on one data directory', () => {
   }, 30_000)
 
   test('two servers writing one tenant take turns at its lock: every write is answered 201 and lands once', async () => {
-    await cli('tenant', 'create', '--slug', 'shared', '--name', 'Shared')
-    await cli(
-      'staff',
-      'create',
-      '--tenant',
-      'shared',
-      '--email',
-      'owner@shared.test',
-      '--first-name',
-      'O',
-      '--last-name',
-      'Wner',
-      '--subject',
-      'owner-shared',
-      '--role',
-      'owner',
-    )
-    const { token } = await cli('token', '--tenant', 'shared', '--subject', 'owner-shared')
+    const { token } = await tenantWithOwner(cli, 'shared')
     const servers = [await shared.startServer(), await shared.startServer()]
     const names = Array.from({ length: 300 }, (_, i) => `Shared${i}`)
     const statuses = await Promise.all(
@@ -337,24 +328,7 @@ describe('a writer that commits at once, beside two workers writing one tenant',
   // failed with "database is locked". It now waits as the workers do, saying so. (Without
   // `groupCommits` here, the writer below failed 2 to 9 of its 60 writes in each of three runs.)
   test('takes its turn at the lock within a busy timeout of 250 ms, every time', async () => {
-    const tenant = await cli('tenant', 'create', '--slug', 'busy', '--name', 'Busy')
-    await cli(
-      'staff',
-      'create',
-      '--tenant',
-      'busy',
-      '--email',
-      'owner@busy.test',
-      '--first-name',
-      'O',
-      '--last-name',
-      'Wner',
-      '--subject',
-      'owner-busy',
-      '--role',
-      'owner',
-    )
-    const { token } = await cli('token', '--tenant', 'busy', '--subject', 'owner-busy')
+    const { tenant, token } = await tenantWithOwner(cli, 'busy')
     const server = await shared.startServer()
     const writer = Bun.spawn(
       [

@@ -123,7 +123,9 @@ export class TenantFeed {
   private catchUpNow(stream: EventStream): void {
     const db = this.db()
     const until = this.until.get(stream)
-    const bound = Math.min(this.cursor, until ?? Number.MAX_SAFE_INTEGER)
+    // A stream that ends reads to its end, which may lie past the cursor (another process's
+    // commits not polled yet: hub.ts); the others read up to where the feed takes them over.
+    const bound = until ?? this.cursor
     for (let page = 0; page < PAGES_PER_TURN; page++) {
       if (!stream.isOpen || stream.position >= bound) break
       if (stream.room <= 0) return // the client's next read asks again (EventStream's pull)

@@ -72,10 +72,12 @@ export class StreamHub {
       new TenantFeed(tenantId, () => this.platform.pool.get(tenantId).db, this.platform.log)
     const since = request.since
     const cutoff = new Date(Date.now() - config.eventStreamRetentionMs).toISOString()
-    // The feed reads another process's commits (another worker's) at its next poll: an id past its
-    // cursor may be one of them, unknown only if the outbox does not have it either. Taken for
-    // unknown, it was reset and the events after the cursor sent again.
-    const newest = since !== null && since > feed.cursor ? lastEventSeq(auth.db) : feed.cursor
+    // The feed reads another process's commits (another worker's) at its next poll, so the outbox
+    // may hold events past its cursor: an id past the cursor is unknown only if the outbox lacks it
+    // too (taken for unknown, it was reset and the events after the cursor sent again), and a
+    // stream that does not follow ends at the outbox's last event, not at the cursor.
+    const newest =
+      (since !== null && since > feed.cursor) || !request.follow ? lastCommittedSeq(auth, feed) : feed.cursor
     if (newest > feed.cursor) feed.wake()
     const resumable =
       since === null
@@ -100,7 +102,7 @@ export class StreamHub {
     this.byHolder.set(holder, (this.byHolder.get(holder) ?? 0) + 1)
     this.lastChecked.set(stream, Date.now())
     if (resumable !== null && resumable !== true) stream.reset(resumable, since!)
-    feed.add(stream, request.follow ? undefined : feed.cursor)
+    feed.add(stream, request.follow ? undefined : newest)
     this.startTimers()
     return new Response(stream.body, {
       headers: {
@@ -185,6 +187,16 @@ export class StreamHub {
         stream.end('server_stopping', 'The server is stopping; reconnect with Last-Event-ID')
     this.stopTimers()
   }
+}
+
+/**
+ * The outbox's last committed position: past the feed's cursor when another process committed
+ * since its last poll. While a group of writes is open on the connection (group commit), what it
+ * reads includes rows not committed yet: the cursor then.
+ */
+function lastCommittedSeq(auth: Authenticated, feed: TenantFeed): number {
+  if (auth.db.$client.inTransaction) return feed.cursor
+  return Math.max(feed.cursor, lastEventSeq(auth.db))
 }
 
 const tooMany = (detail: string) =>

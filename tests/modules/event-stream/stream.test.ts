@@ -278,9 +278,15 @@ describe('resume window', () => {
   })
 })
 
-describe('an id another process committed, not read here yet', () => {
-  test('resumes after it: no reset, nothing sent twice', async () => {
-    // Polls far apart: this process reads another's commits only when asked.
+describe('events another process committed, not read here yet', () => {
+  /**
+   * A served app whose feed polls far apart (it reads another process's commits only when asked),
+   * with a stream open on its feed and, past the feed's cursor, two order events another process
+   * (the other HTTP worker) committed: their positions.
+   */
+  async function committedElsewhere(
+    check: (url: string, app: TestApp, seqs: { first: number; second: number }) => Promise<void>,
+  ) {
     const app = await createTestApp({ config: { eventStreamPollIntervalMs: 60_000 } })
     const local = serve(app)
     try {
@@ -290,7 +296,6 @@ describe('an id another process committed, not read here yet', () => {
         (await app.request('POST', '/order', { body: { locationId: app.tenant.locationId } })).status,
       ).toBe(201)
       await watching.next()
-      // Another process (the other HTTP worker) commits two more such events.
       const other = new Database(tenantDatabasePath(app.dataDir, app.tenant.id))
       const append = other.query(
         `INSERT INTO outbox_events (id, object, action, aggregate_id, payload, user, location_id, request_id, created_at)
@@ -299,19 +304,36 @@ describe('an id another process committed, not read here yet', () => {
       )
       const [first, second] = ['elsewhere-1', 'elsewhere-2'].map(
         (id) => (append.get(id) as { seq: number }).seq,
-      )
+      ) as [number, number]
       other.close()
-      // A client that saw the first (from that worker) resumes here.
-      const resumed = await openStream(local.url, { tenant: app.tenant, query: `?since=${first}` })
-      const next = await resumed.next()
-      expect([next.event, next.id]).toEqual(['order.create', String(second)])
-      resumed.close()
+      await check(local.url, app, { first, second })
       watching.close()
     } finally {
       local.stop()
       await app.close()
     }
-  })
+  }
+
+  test('a stream resumed from one of them resumes after it: no reset, nothing sent twice', () =>
+    committedElsewhere(async (url, app, { first, second }) => {
+      // A client that saw the first (from that worker) resumes here.
+      const resumed = await openStream(url, { tenant: app.tenant, query: `?since=${first}` })
+      const next = await resumed.next()
+      expect([next.event, next.id]).toEqual(['order.create', String(second)])
+      resumed.close()
+    }))
+
+  test('a stream that does not follow sends them before it ends', () =>
+    committedElsewhere(async (url, app, { first, second }) => {
+      const stream = await openStream(url, { tenant: app.tenant, query: `?follow=false&since=${first - 1}` })
+      const messages = await stream.rest()
+      expect(messages.map((m) => [m.event, m.id])).toEqual([
+        ['order.create', String(first)],
+        ['order.create', String(second)],
+        ['end', null],
+      ])
+      expect(dataOf(messages.at(-1)!)).toMatchObject({ reason: 'caught_up' })
+    }))
 })
 
 describe('a cluster move', () => {

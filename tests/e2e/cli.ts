@@ -146,6 +146,31 @@ export function sharedDataDir(
   }
 }
 
+/** A tenant made with the command line, its owner, and a token of theirs. */
+export async function tenantWithOwner(cli: ReturnType<typeof sharedDataDir>['cli'], slug: string) {
+  const tenant = await cli('tenant', 'create', '--slug', slug, '--name', slug)
+  const email = `owner@${slug}.test`
+  const subject = `owner-${slug}`
+  await cli(
+    'staff',
+    'create',
+    '--tenant',
+    slug,
+    '--email',
+    email,
+    '--first-name',
+    'O',
+    '--last-name',
+    'Wner',
+    '--subject',
+    subject,
+    '--role',
+    'owner',
+  )
+  const { token } = await cli('token', '--tenant', slug, '--subject', subject)
+  return { tenant: tenant as { id: string }, token: token as string }
+}
+
 /** Starts a process that prints `{"listening": ..., "port": N}` once it accepts requests. */
 export async function startListening(
   command: string[],

@@ -3,11 +3,12 @@
 // shortly after, so the request that crosses a thousand WAL pages no longer pays for the copy.
 import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { copyFileSync } from 'node:fs'
+import { copyFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { BACKSTOP_PAGES } from '../../src/platform/tenancy/checkpoints'
+import { BACKSTOP_PAGES, restartWal } from '../../src/platform/tenancy/checkpoints'
 import { tenantDatabasePath } from '../../src/platform/tenancy/databases'
 import { sqliteOf } from '../../src/platform/tenancy/transaction'
+import { sharedDataDir, tenantWithOwner } from '../e2e/cli'
 import { createTestApp, type TestApp } from '../harness'
 import { makeTestDir, removeTestDir } from '../temp-dirs'
 
@@ -68,6 +69,29 @@ describe('WAL checkpoints of tenant databases', () => {
     await eventually(() => customersInFileAlone(path, 'wal-%@checkpoint.test') === 40)
   })
 
+  test("the request thread's last step never waits: a held lock is 'try again', a free one restarts the WAL", async () => {
+    const created = await t.request('POST', '/customers', {
+      body: { firstName: 'Last', lastName: 'Step', email: 'last-step@checkpoint.test' },
+    })
+    expect(created.status).toBe(201)
+    const sqlite = sqliteOf(t.tenant.db)
+    const busyTimeoutMs = t.platform.config.sqliteBusyTimeoutMs
+    const other = new Database(tenantDatabasePath(t.dataDir, t.tenant.id))
+    try {
+      other.exec('BEGIN IMMEDIATE')
+      const started = performance.now()
+      expect(restartWal(sqlite, busyTimeoutMs)).toBe(false)
+      expect(performance.now() - started).toBeLessThan(1_000)
+      other.exec('COMMIT')
+      expect(restartWal(sqlite, busyTimeoutMs)).toBe(true)
+      // Every frame is in the file, and the connection waits for the lock again as configured.
+      expect(sqlite.query('PRAGMA wal_checkpoint(PASSIVE)').get()).toMatchObject({ busy: 0 })
+      expect(sqlite.query('PRAGMA busy_timeout').get()).toEqual({ timeout: busyTimeoutMs })
+    } finally {
+      other.close()
+    }
+  })
+
   test('a tenant deleted before its checkpoint is skipped; the others are still checkpointed', async () => {
     const gone = await t.addTenant('checkpoint-gone')
     const write = (tenant: typeof gone, email: string) =>
@@ -82,4 +106,52 @@ describe('WAL checkpoints of tenant databases', () => {
     const path = tenantDatabasePath(t.dataDir, t.tenant.id)
     await eventually(() => customersInFileAlone(path, 'kept@checkpoint.test') === 1)
   })
+})
+
+describe('the WAL under steady writes through two HTTP workers', () => {
+  const shared = sharedDataDir({ WORKERS: '2' })
+
+  // A group of writes is open at nearly every moment under load, and two processes write: the
+  // last step of a checkpoint must still find the lock free, copy the last frames and leave the
+  // WAL to start over. When it did not, the WAL grew to the backstop (80 MB) and SQLite copied it
+  // inside a commit.
+  test('starts over again and again: it stays far below the backstop', async () => {
+    const { tenant, token } = await tenantWithOwner(shared.cli, 'steady')
+    const server = await shared.startServer()
+    const wal = `${tenantDatabasePath(shared.env.DATA_DIR, tenant.id)}-wal`
+    const until = performance.now() + 4_000
+    let largest = 0
+    const sampler = setInterval(() => {
+      largest = Math.max(largest, statSync(wal, { throwIfNoEntry: false })?.size ?? 0)
+    }, 50)
+    let written = 0
+    try {
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          while (performance.now() < until) {
+            const response = await fetch(`${server.url}/customers`, {
+              method: 'POST',
+              headers: {
+                authorization: `Bearer ${token}`,
+                'x-tenant-slug': 'steady',
+                'content-type': 'application/json',
+              },
+              body: JSON.stringify({
+                firstName: 'Steady',
+                lastName: 'Writer',
+                email: `w${++written}@steady.test`,
+              }),
+            })
+            expect(response.status).toBe(201)
+          }
+        }),
+      )
+    } finally {
+      clearInterval(sampler)
+    }
+    // Here a WAL that never started over reached the backstop (83 MB) in these four seconds;
+    // starting over after each round of checkpoints, it stayed under 4 MB.
+    expect(written).toBeGreaterThan(1_000)
+    expect(largest).toBeLessThan((BACKSTOP_PAGES * 4096) / 4)
+  }, 60_000)
 })

@@ -15,7 +15,7 @@ import { tenantDatabasePath } from '../../src/platform/tenancy/databases'
 import { commitsPending, inWriteTransaction, type Queryable } from '../../src/platform/tenancy/transaction'
 import { WriteWaits } from '../../src/platform/tenancy/write-waits'
 import { createApp } from '../../src/server'
-import { type RunningServer, sharedDataDir } from '../e2e/cli'
+import { type RunningServer, sharedDataDir, tenantWithOwner } from '../e2e/cli'
 import { countRows, createTestApp, type TestApp } from '../harness'
 import { makeTestDir, removeTestDir } from '../temp-dirs'
 
@@ -230,31 +230,6 @@ describe('write waits shared between processes', () => {
     removeTestDir(dir)
   })
 })
-
-/** A tenant made with the command line, its owner, and a token of theirs. */
-async function tenantWithOwner(cli: ReturnType<typeof sharedDataDir>['cli'], slug: string) {
-  const tenant = await cli('tenant', 'create', '--slug', slug, '--name', slug)
-  const email = `owner@${slug}.test`
-  const subject = `owner-${slug}`
-  await cli(
-    'staff',
-    'create',
-    '--tenant',
-    slug,
-    '--email',
-    email,
-    '--first-name',
-    'O',
-    '--last-name',
-    'Wner',
-    '--subject',
-    subject,
-    '--role',
-    'owner',
-  )
-  const { token } = await cli('token', '--tenant', slug, '--subject', subject)
-  return { tenant: tenant as { id: string }, token: token as string }
-}
 
 describe('across processes on one data directory', () => {
   const shared = sharedDataDir()

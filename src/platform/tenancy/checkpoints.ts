@@ -9,9 +9,10 @@
 // the worker, which copies their WAL into the database and fsyncs it on its own connection. The
 // worker cannot finish the job under steady writes: SQLite starts the WAL over only when a write
 // begins with every frame copied, and the request thread keeps adding frames while the worker
-// copies. So when the worker is done, the request thread checkpoints once more between requests
-// (`finish`): only the few frames written meanwhile, after which the next write starts the WAL
+// copies. So when the worker is done, the request thread checkpoints once more (`finish`,
+// `restartWal`): only the few frames written meanwhile, after which the next write starts the WAL
 // over. SQLite's own checkpoint stays as a backstop, far later (BACKSTOP_PAGES).
+import type { Database } from 'bun:sqlite'
 import type { SqliteSynchronous } from '../../config'
 import type { CheckpointRequest } from './checkpoint-worker'
 
@@ -28,6 +29,27 @@ let worker: Worker | undefined
 const written = new Map<string, Written>()
 const atWorker = new Map<string, () => void>()
 let round: ReturnType<typeof setTimeout> | undefined
+
+/**
+ * The request thread's last step (see above), on a connection outside any transaction. RESTART
+ * holds the file's write lock while it copies, so no other connection (another HTTP worker's)
+ * adds frames meanwhile, and leaves the WAL to be started over by the next write. A PASSIVE
+ * checkpoint here, with a group of writes open at nearly every worker reply under load, let the
+ * WAL grow to the backstop (35 MB on average, 80 MB at most, whether one process wrote or two),
+ * and reads slowed with it (bench/README.md, thirteenth pass). Never waits (busy_timeout 0):
+ * false when another connection held the lock or still read old frames, to be tried again.
+ */
+export function restartWal(sqlite: Database, busyTimeoutMs: number): boolean {
+  sqlite.exec('PRAGMA busy_timeout = 0')
+  try {
+    const { busy } = sqlite.query<{ busy: number }, []>('PRAGMA wal_checkpoint(RESTART)').get()!
+    return busy === 0
+  } catch {
+    return false
+  } finally {
+    sqlite.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`)
+  }
+}
 
 /** The database file at `path` was written: checkpoint it in the next round. */
 export function checkpointSoon(path: string, synchronous: SqliteSynchronous, finish: () => void): void {

@@ -6,7 +6,7 @@ import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { LRUCache } from 'lru-cache'
 import { controlMigrations, tenantMigrations } from '../../../migrations/embedded'
 import { ApiError } from '../foundation/problem'
-import { checkpointSoon } from './checkpoints'
+import { checkpointSoon, restartWal } from './checkpoints'
 import { migrate } from './migrator'
 import { type Db, openSqlite, type SqliteOptions } from './sqlite'
 import { afterEachCommit, commitNow } from './transaction'
@@ -262,14 +262,20 @@ export class TenantPool {
       this.migrated.add(tenantId)
     }
     if (this.options.walCheckpoint === 'background') {
-      const { synchronous } = this.options
+      const { synchronous, busyTimeoutMs } = this.options
+      // In a group of writes (group commit), or when the lock was busy: right after the
+      // connection's next commit, the moment the lock is most likely free (before the process
+      // waiting for it is woken: transaction.ts).
+      let finishAfterCommit = false
       const finish = () => {
-        // Closed since (evicted, deleted): closing checkpointed it. In a group of writes (group
-        // commit): that group's commit asks for another checkpoint.
-        if (this.handles.peek(tenantId)?.sqlite === sqlite && !sqlite.inTransaction)
-          sqlite.exec('PRAGMA wal_checkpoint(PASSIVE)')
+        // Closed since (evicted, deleted): closing checkpointed it.
+        if (this.handles.peek(tenantId)?.sqlite !== sqlite) return
+        finishAfterCommit = sqlite.inTransaction || !restartWal(sqlite, busyTimeoutMs)
       }
-      afterEachCommit(sqlite, () => checkpointSoon(path, synchronous, finish))
+      afterEachCommit(sqlite, () => {
+        if (finishAfterCommit) finishAfterCommit = !restartWal(sqlite, busyTimeoutMs)
+        checkpointSoon(path, synchronous, finish)
+      })
     }
     if (this.options.walCheckpoint === 'external') {
       // Only a commit that changed rows adds to the WAL. One that changed nothing (a job's pass

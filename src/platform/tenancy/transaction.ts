@@ -203,8 +203,9 @@ export function commitNow(sqlite: Database): unknown {
     group.reject(error)
     return error
   }
-  unitStatements.get(sqlite)!.waiters.wake()
+  // The listeners first: a checkpoint's last step takes the lock just released (checkpoints.ts).
   committed(sqlite)
+  unitStatements.get(sqlite)!.waiters.wake()
   if (group.moved) watches.get(sqlite)?.changed()
   group.resolve()
   return undefined

@@ -68,6 +68,21 @@ export class RawConnection {
     }
   }
 
+  /**
+   * What arrived so far, raw (a streamed response's chunk framing included), once it contains
+   * `needle`; null when the connection ends first.
+   */
+  async received(needle: string): Promise<string | null> {
+    for (;;) {
+      const text = this.buffered.toString('utf8')
+      if (text.includes(needle)) return text
+      if (this.ended) return null
+      await new Promise<void>((resolve) => {
+        this.wake = resolve
+      })
+    }
+  }
+
   close(): void {
     this.ended ??= 'client'
     this.socket.destroy()

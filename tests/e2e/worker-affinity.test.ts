@@ -108,6 +108,30 @@ describe('two workers, each holding its share of the tenants', () => {
     expect(passedEntries[0]!.ipAddress).toBe(directEntry!.ipAddress)
   })
 
+  test("an event stream of a tenant the other worker holds is passed and streams: a write's event arrives while it stays open", async () => {
+    const [b] = heldBy.get(2)!
+    const before = await passing(1)
+    const fresh = await connectionPerWorker(server.port, 2)
+    fresh.get(2)!.close()
+    const stream = fresh.get(1)!
+    try {
+      await stream.send(
+        requestBytes('GET', '/events/stream', { authorization: `Bearer ${b!.token}`, 'x-tenant-id': b!.id }),
+      )
+      expect(await stream.received('events follow')).toContain('200 OK')
+      expect((await passing(1)).passed - before.passed).toBe(1)
+      // Written through the worker that holds the tenant, the event reaches the passed stream.
+      expect(
+        (await ask(connections.get(2)!, 'POST', '/vendor', b!, { body: { name: 'Streamed' } })).status,
+      ).toBe(201)
+      const text = await stream.received('"name":"Streamed"')
+      expect(text).toContain('event: vendor.create')
+      expect(stream.end).toBeNull()
+    } finally {
+      stream.close()
+    }
+  })
+
   test('a client cannot pose as another worker: its client-address header is not believed', async () => {
     const [a1] = heldBy.get(1)!
     const sent = await ask(connections.get(1)!, 'POST', '/vendor', a1!, {
@@ -142,6 +166,6 @@ describe('two workers, each holding its share of the tenants', () => {
     const names = JSON.parse((await ask(first, 'GET', '/vendor', b!)).body).vendors.map(
       (vendor: { name: string }) => vendor.name,
     )
-    expect(names.sort()).toEqual(['Meanwhile', 'Passed'])
+    expect(names.sort()).toEqual(['Meanwhile', 'Passed', 'Streamed'])
   })
 })

@@ -14,6 +14,7 @@
 // over. SQLite's own checkpoint stays as a backstop, far later (BACKSTOP_PAGES).
 import type { Database } from 'bun:sqlite'
 import type { SqliteSynchronous } from '../../config'
+import { withoutWaiting } from './busy-timeout'
 import type { CheckpointRequest } from './checkpoint-worker'
 
 const ROUND_MS = 100
@@ -40,14 +41,14 @@ let round: ReturnType<typeof setTimeout> | undefined
  * false when another connection held the lock or still read old frames, to be tried again.
  */
 export function restartWal(sqlite: Database, busyTimeoutMs: number): boolean {
-  sqlite.exec('PRAGMA busy_timeout = 0')
   try {
-    const { busy } = sqlite.query<{ busy: number }, []>('PRAGMA wal_checkpoint(RESTART)').get()!
-    return busy === 0
+    return withoutWaiting(
+      sqlite,
+      busyTimeoutMs,
+      () => sqlite.query<{ busy: number }, []>('PRAGMA wal_checkpoint(RESTART)').get()!.busy === 0,
+    )
   } catch {
     return false
-  } finally {
-    sqlite.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`)
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'bun:sqlite'
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core'
+import { withoutWaiting } from './busy-timeout'
 import type { Db } from './sqlite'
 
 /** A tenant database or a transaction on it: what services query through. */
@@ -220,17 +221,15 @@ const isBusy = (error: unknown) =>
  * error when another connection holds the lock.
  */
 function tryBegin(sqlite: Database, statements: UnitStatements): unknown {
-  // Executed, not prepared once: SQLite applies busy_timeout when it compiles the pragma.
-  sqlite.exec('PRAGMA busy_timeout = 0')
-  try {
-    statements.begin.run()
-    return undefined
-  } catch (error) {
-    if (!isBusy(error)) throw error
-    return error
-  } finally {
-    sqlite.exec(`PRAGMA busy_timeout = ${statements.busyTimeoutMs}`)
-  }
+  return withoutWaiting(sqlite, statements.busyTimeoutMs, () => {
+    try {
+      statements.begin.run()
+      return undefined
+    } catch (error) {
+      if (!isBusy(error)) throw error
+      return error
+    }
+  })
 }
 
 /**
@@ -262,22 +261,22 @@ const pauses = new Int32Array(new SharedArrayBuffer(4))
  * not take the lock again before this process.
  */
 function beginWaiting(sqlite: Database, statements: UnitStatements): void {
-  sqlite.exec('PRAGMA busy_timeout = 0')
-  try {
-    const deadline = performance.now() + statements.busyTimeoutMs
-    for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(LONGEST_PAUSE_MS, pause * 2)) {
-      try {
-        return void statements.begin.run()
-      } catch (error) {
-        if (!isBusy(error) || performance.now() >= deadline) throw error
+  withoutWaiting(sqlite, statements.busyTimeoutMs, () => {
+    try {
+      const deadline = performance.now() + statements.busyTimeoutMs
+      for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(LONGEST_PAUSE_MS, pause * 2)) {
+        try {
+          return void statements.begin.run()
+        } catch (error) {
+          if (!isBusy(error) || performance.now() >= deadline) throw error
+        }
+        statements.waiters.want()
+        Atomics.wait(pauses, 0, 0, pause)
       }
-      statements.waiters.want()
-      Atomics.wait(pauses, 0, 0, pause)
+    } finally {
+      statements.waiters.stopWanting()
     }
-  } finally {
-    statements.waiters.stopWanting()
-    sqlite.exec(`PRAGMA busy_timeout = ${statements.busyTimeoutMs}`)
-  }
+  })
 }
 
 /** The group of a connection whose BEGIN IMMEDIATE just succeeded, committed once the turn is over. */

@@ -171,6 +171,14 @@ export async function tenantWithOwner(cli: ReturnType<typeof sharedDataDir>['cli
   return { tenant: tenant as { id: string }, token: token as string }
 }
 
+/** A JSON POST to a server as a tenant's staff (`tenantWithOwner`'s token), the tenant named by slug. */
+export const postAs = (server: RunningServer, token: string, slug: string, path: string, body: unknown) =>
+  fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'x-tenant-slug': slug, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+
 /** Starts a process that prints `{"listening": ..., "port": N}` once it accepts requests. */
 export async function startListening(
   command: string[],

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { BACKSTOP_PAGES, restartWal } from '../../src/platform/tenancy/checkpoints'
 import { tenantDatabasePath } from '../../src/platform/tenancy/databases'
 import { sqliteOf } from '../../src/platform/tenancy/transaction'
-import { sharedDataDir, tenantWithOwner } from '../e2e/cli'
+import { postAs, sharedDataDir, tenantWithOwner } from '../e2e/cli'
 import { createTestApp, type TestApp } from '../harness'
 import { makeTestDir, removeTestDir } from '../temp-dirs'
 
@@ -129,18 +129,10 @@ describe('the WAL under steady writes through two HTTP workers', () => {
       await Promise.all(
         Array.from({ length: 32 }, async () => {
           while (performance.now() < until) {
-            const response = await fetch(`${server.url}/customers`, {
-              method: 'POST',
-              headers: {
-                authorization: `Bearer ${token}`,
-                'x-tenant-slug': 'steady',
-                'content-type': 'application/json',
-              },
-              body: JSON.stringify({
-                firstName: 'Steady',
-                lastName: 'Writer',
-                email: `w${++written}@steady.test`,
-              }),
+            const response = await postAs(server, token, 'steady', '/customers', {
+              firstName: 'Steady',
+              lastName: 'Writer',
+              email: `w${++written}@steady.test`,
             })
             expect(response.status).toBe(201)
           }

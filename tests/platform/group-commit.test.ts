@@ -15,7 +15,7 @@ import { tenantDatabasePath } from '../../src/platform/tenancy/databases'
 import { commitsPending, inWriteTransaction, type Queryable } from '../../src/platform/tenancy/transaction'
 import { WriteWaits } from '../../src/platform/tenancy/write-waits'
 import { createApp } from '../../src/server'
-import { type RunningServer, sharedDataDir, tenantWithOwner } from '../e2e/cli'
+import { postAs, type RunningServer, sharedDataDir, tenantWithOwner } from '../e2e/cli'
 import { countRows, createTestApp, type TestApp } from '../harness'
 import { makeTestDir, removeTestDir } from '../temp-dirs'
 
@@ -244,15 +244,7 @@ describe('across processes on one data directory', () => {
     const servers = [await shared.startServer(), await shared.startServer()]
     let n = 0
     const write = (server: RunningServer, slug: string) =>
-      fetch(`${server.url}/vendor`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${tokens[slug]}`,
-          'x-tenant-slug': slug,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ name: `V${++n}` }),
-      }).then((res) => res.status)
+      postAs(server, tokens[slug]!, slug, '/vendor', { name: `V${++n}` }).then((res) => res.status)
     const started = performance.now()
     // Each server's turns write both tenants, in either order: a server waiting for one tenant's
     // lock while holding the other's would stall both for the busy timeout.
@@ -273,15 +265,7 @@ describe('across processes on one data directory', () => {
     const names = Array.from({ length: 300 }, (_, i) => `Shared${i}`)
     const statuses = await Promise.all(
       names.map((name, i) =>
-        fetch(`${servers[i % 2]!.url}/vendor`, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${token}`,
-            'x-tenant-slug': 'shared',
-            'content-type': 'application/json',
-          },
-          body: JSON.stringify({ name }),
-        }).then((res) => res.status),
+        postAs(servers[i % 2]!, token, 'shared', '/vendor', { name }).then((res) => res.status),
       ),
     )
     expect(statuses.filter((status) => status !== 201)).toEqual([])
@@ -340,15 +324,7 @@ describe('a writer that commits at once, beside two workers writing one tenant',
     await Promise.all(
       Array.from({ length: 16 }, async () => {
         while (writing) {
-          const response = await fetch(`${server.url}/vendor`, {
-            method: 'POST',
-            headers: {
-              authorization: `Bearer ${token}`,
-              'x-tenant-slug': 'busy',
-              'content-type': 'application/json',
-            },
-            body: JSON.stringify({ name: `Busy${++n}` }),
-          })
+          const response = await postAs(server, token, 'busy', '/vendor', { name: `Busy${++n}` })
           statuses.push(response.status)
         }
       }),

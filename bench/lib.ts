@@ -96,14 +96,15 @@ export function processTree(pid: number): number[] {
   return [pid, ...children.flatMap((child) => processTree(Number(child)))]
 }
 
-/** User and system CPU a process and its descendants have used, in seconds (Linux, ticks of 1/100 s). */
+/** User and system CPU a process and its descendants have used, in seconds. */
 export function cpuSeconds(pid: number): number {
-  let ticks = 0
-  for (const member of processTree(pid)) {
-    const fields = readFileSync(`/proc/${member}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    ticks += Number(fields[11]) + Number(fields[12])
-  }
-  return ticks / 100
+  return processTree(pid).reduce((sum, member) => sum + processCpuSeconds(member), 0)
+}
+
+/** User and system CPU one process has used, in seconds (Linux, ticks of 1/100 s). */
+export function processCpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
 /**

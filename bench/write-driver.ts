@@ -7,13 +7,13 @@
 //
 // Each line is one run: WORKERS, req/s, p50 and p99 (ms), the WAL's mean and largest size (MB),
 // and the CPU seconds of the primary and each worker.
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { tenantDatabasePath } from '../src/platform/tenancy/databases'
 import { sourceCommand, startServer } from '../tests/e2e/cli'
-import { processTree, requireWrk, wrk } from './lib'
+import { processCpuSeconds, processTree, requireWrk, wrk } from './lib'
 import { prepareSingleTenant } from './prepare'
 
 const { values, positionals } = parseArgs({
@@ -28,14 +28,8 @@ const seconds = Number(values.seconds)
 const connections = Number(values.connections)
 
 /** CPU seconds used so far by each process of a `serve` (the primary first), by pid. */
-function cpuByProcess(pid: number): Map<number, number> {
-  return new Map(
-    processTree(pid).map((member) => {
-      const fields = readFileSync(`/proc/${member}/stat`, 'utf8').split(') ')[1]!.split(' ')
-      return [member, (Number(fields[11]) + Number(fields[12])) / 100]
-    }),
-  )
-}
+const cpuByProcess = (pid: number) =>
+  new Map(processTree(pid).map((member) => [member, processCpuSeconds(member)]))
 
 async function measure(workers: number, run: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-write-driver-'))

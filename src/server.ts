@@ -15,6 +15,7 @@ import { consoleRoutes } from './platform/docs/console'
 import { mountDocs } from './platform/docs/docs'
 import { problemPageRoutes } from './platform/docs/problem-pages'
 import { allowedMethods } from './platform/http/allowed-methods'
+import type { ConnectionBalance } from './platform/http/connection-balance'
 import { httpConventions } from './platform/http/conventions'
 import { createdLocation } from './platform/http/created-location'
 import type { Drain } from './platform/http/drain'
@@ -28,8 +29,14 @@ export interface AppOptions extends Omit<PlatformOptions, 'access' | 'dueWork'> 
   config?: Config
 }
 
-/** `drain`: the graceful stop of `serve` (see platform/http/drain.ts). */
-export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
+/**
+ * `serving`: what `serve` brings, its graceful stop (platform/http/drain.ts) and, in an HTTP worker,
+ * the workers' connection balance (platform/http/connection-balance.ts).
+ */
+export function buildApp(
+  platform: Platform,
+  serving: { drain?: Drain; balance?: ConnectionBalance } = {},
+): AnyElysia {
   registerFamilies()
   // Typed as AnyElysia: composing every module in one chained type exceeds what tsc can represent,
   // and nothing consumes the app's route types (no Eden client).
@@ -40,7 +47,8 @@ export function buildApp(platform: Platform, drain?: Drain): AnyElysia {
       maxBodyBytes: platform.config.maxBodyBytes,
       maxJsonDepth: platform.config.maxJsonDepth,
       log: platform.log,
-      drain,
+      drain: serving.drain,
+      balance: serving.balance,
       allow: allowedMethods(app),
       bodySchemas,
       location: createdLocation(app),

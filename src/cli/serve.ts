@@ -10,6 +10,7 @@ import { accessSources } from '../modules/access'
 import { backedUpDatabases } from '../platform/backup/databases'
 import { LitestreamSupervisor, resolveLitestreamBinary } from '../platform/backup/litestream'
 import { writeServeLock } from '../platform/backup/restore'
+import { ConnectionBalance } from '../platform/http/connection-balance'
 import { Drain } from '../platform/http/drain'
 import { listenForWorkers } from '../platform/http/worker-affinity'
 import { openPlatform, type Platform } from '../platform/platform'
@@ -105,13 +106,22 @@ function warnAboutSettings(platform: Platform): void {
   }
 }
 
-/** Builds the app and opens the port (shared with the other workers when `reusePort`). */
-async function listen(platform: Platform, drain: Drain, port: number, reusePort: boolean) {
+/**
+ * Builds the app and opens the port (shared with the other workers when `reusePort`); `balance`:
+ * an HTTP worker's share of the connections.
+ */
+async function listen(
+  platform: Platform,
+  drain: Drain,
+  port: number,
+  reusePort: boolean,
+  balance?: ConnectionBalance,
+) {
   // Bun's parser answers header sections above its limit with a bare 431 before any code runs:
   // its ceiling goes above the app's own limits, which answer with problem documents.
   // @ts-expect-error Bun lets this be set (Node's types call it read-only)
   http.maxHeaderSize = PARSER_HEADER_CEILING
-  const app = buildApp(platform, drain)
+  const app = buildApp(platform, { drain, balance })
   // Elysia compiles what a route's requests go through on its first request: the probe's is made
   // before the port opens, so that the first probes are answered at once.
   await app.handle(new Request('http://localhost/health/live'))
@@ -316,7 +326,8 @@ async function serveAsWorker(config: Config): Promise<void> {
   })
   if (config.litestreamReplicaUrl) platform.pool.committed = (path) => link.committed(path)
   const drain = new Drain()
-  const { app, server } = await listen(platform, drain, config.port, true)
+  const balance = new ConnectionBalance(config.dataDir, config.workerId!).start()
+  const { app, server } = await listen(platform, drain, config.port, true, balance)
   // Before the primary is told it listens: a worker that serves takes what the others pass it.
   const fromWorkers = listenForWorkers(platform.affinity!, app)
   link.listening(server.port!)
@@ -326,6 +337,7 @@ async function serveAsWorker(config: Config): Promise<void> {
     if (stopping) return
     stopping = true
     drain.begin()
+    balance.stop()
     platform.stopping()
     log.info('shutting down', { signal, inFlight: server.pendingRequests })
     setTimeout(() => {

@@ -15,6 +15,7 @@ import {
 } from '../foundation/problem'
 import { beginRequest, requestInfo } from '../foundation/request-context'
 import { commitsPending, leaveWriteTurn } from '../tenancy/transaction'
+import type { ConnectionBalance } from './connection-balance'
 import type { Drain } from './drain'
 import {
   assertBodyShape,
@@ -251,6 +252,8 @@ export function httpConventions(options: {
   log: Logger
   /** The graceful stop of `serve`; absent when nothing stops the app gracefully (tests). */
   drain?: Drain
+  /** Keeps the HTTP workers' shares of client connections even (an HTTP worker of `serve`). */
+  balance?: ConnectionBalance
   /** The `Allow` value of a known path (allowed-methods.ts), to answer a wrong method with 405. */
   allow?: (pathname: string) => string | undefined
   /** The app's body schemas whose checks it took over (request-body.ts `takeOverBodyChecks`). */
@@ -258,7 +261,7 @@ export function httpConventions(options: {
   /** The `Location` of a 201's created record (created-location.ts). */
   location?: (method: string, route: string, pathname: string, body: unknown) => string | undefined
 }) {
-  const { drain } = options
+  const { drain, balance } = options
   const limits = {
     maxBodyBytes: options.maxBodyBytes,
     maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
@@ -266,8 +269,11 @@ export function httpConventions(options: {
   return (
     new Elysia({ name: 'http-conventions' })
       .onRequest(({ request, server, set }) => {
-        const info = beginRequest(request, server?.requestIP(request)?.address ?? null)
+        // Null for a request another worker passed on (worker-affinity.ts): not a client connection.
+        const client = server?.requestIP(request)
+        const info = beginRequest(request, client?.address ?? null)
         set.headers['x-request-id'] = info.requestId
+        if (client && balance?.closesConnection(client.address, client.port)) set.headers.connection = 'close'
         const refusal = transportRefusal(request) ?? drain?.admit(set.headers)
         if (refusal) return problemResponse(refusal, info.requestId)
       })

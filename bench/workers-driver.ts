@@ -1,12 +1,14 @@
-// One tenant's writes with one worker and with two, in alternation: the driver of issue 39's write
-// passes (bench/README.md, tenth to thirteenth). Each run starts `serve` on a fresh data directory,
-// warms up, then measures wrk `create` and, beside it, what the suite does not show: the tenant's
-// WAL (sampled every 200 ms, to see it start over) and the CPU of each process.
+// One tenant's writes (or reads) with one worker and with two, in alternation: the driver of issue
+// 39's passes (bench/README.md, tenth to fourteenth; `write-driver.ts` until the fourteenth). Each
+// run starts `serve` on a fresh data directory, warms up, then measures wrk `create` (or `GET
+// /customers/{id}`) and, beside it, what the suite does not show: the tenant's WAL (sampled every
+// 200 ms, to see it start over), the CPU of each process, and how the kernel split wrk's
+// connections between the workers (SO_REUSEPORT hashes each connection to one of them).
 //
-//   bun bench/write-driver.ts [pairs=3] [--seconds 10] [--connections 32]
+//   bun bench/workers-driver.ts [pairs=3] [--scenario create|read] [--seconds 10] [--connections 32]
 //
 // Each line is one run: WORKERS, req/s, p50 and p99 (ms), the WAL's mean and largest size (MB),
-// and the CPU seconds of the primary and each worker.
+// the CPU seconds of the primary and each worker, and each worker's connections half-way through.
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,6 +20,7 @@ import { prepareSingleTenant } from './prepare'
 
 const { values, positionals } = parseArgs({
   options: {
+    scenario: { type: 'string', default: 'create' },
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
   },
@@ -26,13 +29,23 @@ const { values, positionals } = parseArgs({
 const pairs = Number(positionals[0] ?? 3)
 const seconds = Number(values.seconds)
 const connections = Number(values.connections)
+if (values.scenario !== 'create' && values.scenario !== 'read')
+  throw new Error(`--scenario is create or read, not ${values.scenario}`)
+const reads = values.scenario === 'read'
+
+/** How many established connections on `port` each process holds, in the order of `pids`. */
+function connectionsByProcess(port: string, pids: number[]): number[] {
+  const sockets = Bun.spawnSync(['ss', '-tnpH', 'state', 'established', `( sport = :${port} )`])
+  const owners = [...sockets.stdout.toString().matchAll(/pid=(\d+)/g)].map((match) => Number(match[1]))
+  return pids.map((pid) => owners.filter((owner) => owner === pid).length)
+}
 
 /** CPU seconds used so far by each process of a `serve` (the primary first), by pid. */
 const cpuByProcess = (pid: number) =>
   new Map(processTree(pid).map((member) => [member, processCpuSeconds(member)]))
 
 async function measure(workers: number, run: number) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-write-driver-'))
+  const dataDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-workers-driver-'))
   try {
     const tenant = await prepareSingleTenant(dataDir, 100)
     const server = await startServer(sourceCommand, {
@@ -44,9 +57,13 @@ async function measure(workers: number, run: number) {
     try {
       const load = (secondsOfLoad: number, prefix: string) =>
         wrk({
-          url: `${server.url}/`,
-          script: 'create',
-          args: [tenant.token, tenant.tenantId, prefix],
+          ...(reads
+            ? {
+                url: `${server.url}/customers/${tenant.customerId}`,
+                script: 'fixed',
+                args: [tenant.token, tenant.tenantId],
+              }
+            : { url: `${server.url}/`, script: 'create', args: [tenant.token, tenant.tenantId, prefix] }),
           seconds: secondsOfLoad,
           threads: 2,
           connections,
@@ -59,14 +76,20 @@ async function measure(workers: number, run: number) {
         200,
       )
       const before = cpuByProcess(server.pid)
-      const result = await load(seconds, `run${run}-`)
+      const measured = load(seconds, `run${run}-`)
+      await Bun.sleep((seconds * 1000) / 2)
+      const split = connectionsByProcess(
+        new URL(server.url).port,
+        [...before.keys()].slice(workers > 1 ? 1 : 0),
+      )
+      const result = await measured
       const after = cpuByProcess(server.pid)
       clearInterval(sampler)
       const cpu = [...after].map(([pid, used]) => (used - (before.get(pid) ?? 0)).toFixed(1))
       const mean = walMb.reduce((sum, size) => sum + size, 0) / Math.max(1, walMb.length)
       console.log(
         `WORKERS=${workers}  ${result.rps} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  ` +
-          `WAL ${mean.toFixed(0)} MB mean, ${Math.max(0, ...walMb).toFixed(0)} MB most  CPU s ${cpu.join(' / ')}` +
+          `WAL ${mean.toFixed(0)} MB mean, ${Math.max(0, ...walMb).toFixed(0)} MB most  CPU s ${cpu.join(' / ')}  connections ${split.join('/')}` +
           (result.non2xx || result.socketErrors
             ? `  (${result.non2xx} non-2xx, ${result.socketErrors} socket errors)`
             : ''),

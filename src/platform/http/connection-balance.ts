@@ -1,20 +1,21 @@
 // Even shares of the client connections between HTTP workers (src/cli/workers.ts). The kernel
-// spreads a port's new connections between its listeners by a hash of their addresses (SO_REUSEPORT),
-// and a keep-alive connection stays with the worker that took it: wrk's 32 connections split 21/11
-// as easily as 16/16, and a load balancer's few pooled connections all land on one worker one time
-// in eight. The worker with more serves each of its connections more slowly: two workers' read p99
-// was 16-20% above one process's with splits of 19/13 to 21/11, and 4-8% above with even ones
-// (bench/README.md, fourteenth pass).
+// spreads a port's new connections between its listeners by a hash of their addresses
+// (SO_REUSEPORT), and a keep-alive connection stays with the worker that took it: wrk's 32
+// connections split 21/11 as easily as 16/16, and a load balancer's four pooled connections all
+// land on one worker one time in eight. The worker with more serves each of them more slowly: two
+// workers' read p99 was 1.16-1.20x one process's with splits of 19/13 to 21/11, and 0.91-1.13x
+// once evened out (bench/README.md, fourteenth pass).
 //
 // So each worker counts the client connections that sent it a request in the last window and
 // publishes the count in a table the workers share (`worker-connections` in DATA_DIR). A busy
 // worker (BUSY_REQUESTS in the window) holding more than its fair share (the mean over the workers
-// that published lately) by at least MIN_EXCESS ends that many connections: their next responses say `Connection: close`, the client
-// opens a new connection, and the kernel places it afresh (a client sees an ordinary keep-alive
-// close, after a complete response). The closed connections spread over every worker, so the
-// excess halves each window (with two) and closing stops once the shares are within the margin:
-// connections that stay do not churn. A quiet worker closes nothing: its connections cost it
-// little wherever they are, and a client that keeps a few connections for a while keeps them.
+// that published lately) by MIN_EXCESS or more ends that many connections: their next responses
+// say `Connection: close`, the client opens a new connection, and the kernel places it afresh (a
+// client sees an ordinary keep-alive close, after a complete response). The closed connections
+// spread over every worker, so the excess halves each window (with two) and closing stops once
+// the shares are within the margin: connections that stay do not churn. A quiet worker closes
+// nothing: its connections cost it little wherever they are, and a client that keeps a few
+// connections (a test's, pinned to one worker) keeps them.
 import { mapSharedFile } from '../foundation/shared-memory'
 
 /** How often each worker counts and publishes its connections. */
@@ -70,7 +71,7 @@ export class ConnectionBalance {
     this.requests++
     const connection = `${address}:${port}`
     if (this.toClose > 0 && !this.seen.has(connection)) {
-      // Counted in the last window but not yet in this one: a connection to close, not to count.
+      // The connection's first request of this window: it closes, so it is not counted.
       this.toClose--
       return true
     }

@@ -6,24 +6,13 @@
 import { Database } from 'bun:sqlite'
 import { afterEach, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { configFor } from '../../src/config'
 import { createVendor } from '../../src/modules/vendors/service'
 import { verifyAuditChain } from '../../src/platform/audit/audit'
 import { observeWrites } from '../../src/platform/audit/record-write'
 import { systemActor } from '../../src/platform/foundation/actor'
-import { type Db, tenantDatabasePath } from '../../src/platform/tenancy/databases'
-import { openSqlite } from '../../src/platform/tenancy/sqlite'
-import {
-  commitNow,
-  commitsPending,
-  groupCommits,
-  inWriteTransaction,
-  type LockWaiters,
-  leaveWriteTurn,
-  type Queryable,
-  writeTurn,
-} from '../../src/platform/tenancy/transaction'
+import { tenantDatabasePath } from '../../src/platform/tenancy/databases'
+import { commitsPending, inWriteTransaction, type Queryable } from '../../src/platform/tenancy/transaction'
 import { WriteWaits } from '../../src/platform/tenancy/write-waits'
 import { createApp } from '../../src/server'
 import { postAs, type RunningServer, sharedDataDir, tenantWithOwner } from '../e2e/cli'
@@ -199,39 +188,6 @@ describe("waiting for another connection's write lock", () => {
     }
     expect(countRows(t.tenant.db, 'vendors')).toBe(0)
     expect(countRows(t.tenant.db, 'audit_entries')).toBe(before)
-  })
-})
-
-describe('saying a write waits', () => {
-  test('a request that finds the lock held says it waits at once, not at its first try again, and stops once it has the lock', async () => {
-    const dir = makeTestDir('says-it-waits')
-    const path = `${dir}/tenant.db`
-    const calls: string[] = []
-    const waiters: LockWaiters = {
-      wanted: () => false,
-      want: () => void calls.push('want'),
-      stopWanting: () => void calls.push('stopWanting'),
-      wake: () => {},
-    }
-    const holder = openSqlite(path, { synchronous: 'NORMAL', busyTimeoutMs: 1000 })
-    const writer = openSqlite(path, { synchronous: 'NORMAL', busyTimeoutMs: 1000 })
-    groupCommits(writer, 1000, waiters)
-    const db = drizzle({ client: writer }) as Db
-    const request = {}
-    holder.exec('BEGIN IMMEDIATE')
-    const turn = writeTurn(db, request)
-    // Before any timer ran: a holder in another process commits as soon as its handlers are done.
-    const saidAtOnce = [...calls]
-    holder.exec('COMMIT')
-    await turn
-    leaveWriteTurn(request)
-    commitNow(writer)
-    holder.close()
-    writer.close()
-    removeTestDir(dir)
-    expect(turn).toBeInstanceOf(Promise)
-    expect(saidAtOnce).toEqual(['want'])
-    expect(calls.at(-1)).toBe('stopWanting')
   })
 })
 

@@ -355,13 +355,10 @@ export function writeTurn(db: Db, holder: object): Promise<void> | undefined {
   let waiting = lockWaits.get(sqlite)
   if (!waiting) {
     // Another process waits: it takes the lock before this one takes it again.
-    const behind = statements.waiters.wanted()
-    if (!behind && tryBegin(sqlite, statements) === undefined) {
+    if (!statements.waiters.wanted() && tryBegin(sqlite, statements) === undefined) {
       hold(startGroup(sqlite), holder)
       return undefined
     }
-    // Said now, not at the first poll: the holder commits as soon as its handlers are done.
-    if (!behind) statements.waiters.want()
     waiting = waitForLock(sqlite, statements)
   }
   waiting.holders.push(holder)

@@ -4,6 +4,12 @@
 import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 
+/**
+ * Milliseconds since the epoch, in sub-millisecond steps: a clock every process reads alike, for
+ * the times a table's slots carry (performance.now() alone counts from each process's start).
+ */
+export const sharedClockMs = (): number => performance.timeOrigin + performance.now()
+
 /** FNV-1a of `key` from `seed`: cheap, and spreads ids and keys evenly enough for slots. */
 export function fnv1a(key: string, seed = 0x811c9dc5): number {
   let hash = seed

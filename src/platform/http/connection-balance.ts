@@ -16,7 +16,7 @@
 // the shares are within the margin: connections that stay do not churn. A quiet worker closes
 // nothing: its connections cost it little wherever they are, and a client that keeps a few
 // connections (a test's, pinned to one worker) keeps them.
-import { mapSharedFile } from '../foundation/shared-memory'
+import { mapSharedFile, sharedClockMs } from '../foundation/shared-memory'
 
 /** How often each worker counts and publishes its connections. */
 const WINDOW_MS = 250
@@ -34,8 +34,6 @@ const BUSY_REQUESTS = 100
 /** Worker ids are 1 to 256 (config.ts, WORKER_ID). */
 const SLOTS = 257
 
-const now = () => performance.timeOrigin + performance.now()
-
 export class ConnectionBalance {
   private readonly published: Float64Array
   private readonly counts: Int32Array
@@ -49,7 +47,7 @@ export class ConnectionBalance {
   constructor(
     dataDir: string | null,
     private readonly workerId: number,
-    private readonly clock: () => number = now,
+    private readonly clock: () => number = sharedClockMs,
   ) {
     const { buffer, byteOffset } = mapSharedFile(dataDir, 'worker-connections', SLOTS * 12)
     this.published = new Float64Array(buffer, byteOffset, SLOTS)

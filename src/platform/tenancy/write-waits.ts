@@ -8,14 +8,13 @@
 // tries at least every millisecond; a slot not tried for WAIT_FRESH_MS is stale (its process took
 // the lock, gave up or died), so no signal goes to a process id that may have been reused since.
 // Tenants sharing a slot share its waits: a holder may commit early, nothing worse.
-import { fnv1a, mapSharedFile } from '../foundation/shared-memory'
+import { fnv1a, mapSharedFile, sharedClockMs } from '../foundation/shared-memory'
 import type { LockWaiters } from './transaction'
 
 const SLOTS = 4096
 const WAIT_FRESH_MS = 3
 const WAKE_SIGNAL = 'SIGUSR2'
 
-const now = () => performance.timeOrigin + performance.now()
 let listening = false
 
 export class WriteWaits {
@@ -43,12 +42,12 @@ export class WriteWaits {
     const self = process.pid
     const waiting = () => {
       const pid = Atomics.load(waiter, slot)
-      return pid !== 0 && pid !== self && now() - triedAt[slot]! < WAIT_FRESH_MS ? pid : 0
+      return pid !== 0 && pid !== self && sharedClockMs() - triedAt[slot]! < WAIT_FRESH_MS ? pid : 0
     }
     return {
       wanted: () => waiting() !== 0,
       want() {
-        triedAt[slot] = now()
+        triedAt[slot] = sharedClockMs()
         Atomics.store(waiter, slot, self)
       },
       stopWanting() {

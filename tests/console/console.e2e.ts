@@ -196,6 +196,7 @@ describe('operator console', () => {
       window.source.addEventListener('order.create', (e) => window.received.push({ id: e.lastEventId, order: JSON.parse(e.data).payload.id }));
       new Promise((resolve) => { window.source.onopen = resolve })`)
     const first = await call('POST', '/order', { locationId })
+    expect(first.status).toBe(201)
     await until('the first event', async () => (await page.evaluate<number>('window.received.length')) === 1)
     const seen = await page.evaluate<{ id: string; order: string }[]>('window.received')
     expect(seen[0]!.order).toBe(first.body.id)

@@ -253,6 +253,50 @@ describe('serve with two workers on one port', () => {
   })
 })
 
+describe('event streams on two workers', () => {
+  // A worker reads another worker's commits only at its poll: here, never within the test.
+  const shared = sharedDataDir({ WORKERS: '2', EVENT_STREAM_POLL_INTERVAL_MS: '60000' })
+  let server: RunningServer
+  let locationId: string
+  let ownerToken: string
+
+  beforeAll(async () => {
+    server = await shared.startServer()
+    locationId = (await shared.cli('location', 'create', '--tenant', 'default', '--name', 'Patio')).id
+    ownerToken = (await shared.cli('token', '--tenant', 'default', '--subject', 'owner')).token
+  })
+
+  /** A fresh connection served by worker 2, with a stream of order events open on it. */
+  async function streamAtWorker2() {
+    const connections = await connectionPerWorker(server.port, 2)
+    connections.get(1)!.close()
+    const connection = connections.get(2)!
+    await connection.send(
+      requestBytes('GET', '/events/stream?types=order.create', { authorization: `Bearer ${ownerToken}` }),
+    )
+    expect(await connection.received('events follow')).toContain('200 OK')
+    return connection
+  }
+
+  test("a stream from now, opened after another worker's write, is sent what follows and not that write", async () => {
+    const connections = await connectionPerWorker(server.port, 2)
+    // An earlier stream keeps worker 2's feed of the tenant, and its cursor, alive.
+    const earlier = await streamAtWorker2()
+    const before = await ask(connections.get(1)!, 'POST', '/order', ownerToken, { locationId })
+    expect(before.status).toBe(201)
+    const stream = await streamAtWorker2()
+    const after = await ask(connections.get(2)!, 'POST', '/order', ownerToken, { locationId })
+    expect(after.status).toBe(201)
+    try {
+      const text = (await stream.received(JSON.parse(after.body).id))!
+      expect(text).not.toContain(JSON.parse(before.body).id)
+      expect(text.match(/event: order\.create/g)).toHaveLength(1)
+    } finally {
+      for (const connection of [earlier, stream, ...connections.values()]) connection.close()
+    }
+  })
+})
+
 describe('the primary and its workers', () => {
   const shared = sharedDataDir({ WORKERS: '2' })
 

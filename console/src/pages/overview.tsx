@@ -85,6 +85,8 @@ function TodaysOrders() {
       order.createdAt >= since && setOrders((known) => new Map(known ?? []).set(order.id, order))
     ;(async () => {
       await post('/events/stream/cookie')
+      // Left meanwhile: a stream opened now would never be closed.
+      if (!live) return
       // The stream first, so no order committed while the list loads is missed (folding is idempotent).
       source = new EventSource(`/events/stream?types=${ORDER_EVENTS.join(',')}`)
       source.onopen = () => setState('live')

@@ -73,11 +73,11 @@ export class StreamHub {
     const since = request.since
     const cutoff = new Date(Date.now() - config.eventStreamRetentionMs).toISOString()
     // The feed reads another process's commits (another worker's) at its next poll, so the outbox
-    // may hold events past its cursor: an id past the cursor is unknown only if the outbox lacks it
-    // too (taken for unknown, it was reset and the events after the cursor sent again), and a
-    // stream that does not follow ends at the outbox's last event, not at the cursor.
-    const newest =
-      (since !== null && since > feed.cursor) || !request.follow ? lastCommittedSeq(auth, feed) : feed.cursor
+    // may hold events past its cursor. "Now" is the outbox's last event, not the cursor: a stream
+    // from now starts there (from the cursor, it was sent the other worker's events committed
+    // before it opened), an id past the cursor is unknown only if the outbox lacks it too, and a
+    // stream that does not follow ends there.
+    const newest = lastCommittedSeq(auth, feed)
     if (newest > feed.cursor) feed.wake()
     const resumable =
       since === null
@@ -92,7 +92,7 @@ export class StreamHub {
       holder,
       auth,
       filter: request.filter,
-      position: resumable === true ? since! : feed.cursor,
+      position: resumable === true ? since! : newest,
       bufferBytes: config.eventStreamBufferBytes,
       onRoom: (s) => this.feeds.get(s.tenantId)?.catchUp(s),
       onClosed: (s) => this.closed(s),

@@ -12,7 +12,12 @@ import { verifyAuditChain } from '../../src/platform/audit/audit'
 import { observeWrites } from '../../src/platform/audit/record-write'
 import { systemActor } from '../../src/platform/foundation/actor'
 import { tenantDatabasePath } from '../../src/platform/tenancy/databases'
-import { commitsPending, inWriteTransaction, type Queryable } from '../../src/platform/tenancy/transaction'
+import {
+  commitsPending,
+  inWriteTransaction,
+  outsideOpenGroups,
+  type Queryable,
+} from '../../src/platform/tenancy/transaction'
 import { WriteWaits } from '../../src/platform/tenancy/write-waits'
 import { createApp } from '../../src/server'
 import { postAs, type RunningServer, sharedDataDir, tenantWithOwner } from '../e2e/cli'
@@ -123,6 +128,17 @@ describe('group commit', () => {
     } finally {
       second.close()
     }
+  })
+
+  test('outsideOpenGroups settles once the open group has committed', async () => {
+    t = await createTestApp()
+    createVendor(t.tenant.db, systemActor(t.tenant.id, 'test'), vendorBody('Pending'))
+    expect(t.tenant.db.$client.inTransaction).toBe(true)
+    await outsideOpenGroups(t.tenant.db)
+    expect(t.tenant.db.$client.inTransaction).toBe(false)
+    expect(countRows(t.tenant.db, 'vendors')).toBe(1)
+    // None open: at once.
+    await outsideOpenGroups(t.tenant.db)
   })
 
   test('an evicted connection commits its group before the tenant is opened again', async () => {

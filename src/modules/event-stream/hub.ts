@@ -191,8 +191,8 @@ export class StreamHub {
 
 /**
  * The outbox's last committed position: past the feed's cursor when another process committed
- * since its last poll. While a group of writes is open on the connection (group commit), what it
- * reads includes rows not committed yet: the cursor then.
+ * since its last poll. Streams open outside any group of writes (service.ts); should one be open
+ * on the connection, what it reads includes rows not committed yet: the cursor then.
  */
 function lastCommittedSeq(auth: Authenticated, feed: TenantFeed): number {
   if (auth.db.$client.inTransaction) return feed.cursor

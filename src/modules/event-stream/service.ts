@@ -3,6 +3,7 @@ import type { Authenticated } from '../../platform/auth/authenticate'
 import { bearerOf } from '../../platform/auth/authenticate'
 import { bearerCookies } from '../../platform/auth/bearer-cookie'
 import { ApiError, notFound } from '../../platform/foundation/problem'
+import { outsideOpenGroups } from '../../platform/tenancy/transaction'
 import { findLocation } from '../locations'
 import { parseTypes } from './filter'
 import type { StreamHub } from './hub'
@@ -15,10 +16,17 @@ export interface StreamRequest {
   lastEventId?: string
 }
 
-export function openEventStream(hub: StreamHub, auth: Authenticated, request: StreamRequest): Response {
+export async function openEventStream(
+  hub: StreamHub,
+  auth: Authenticated,
+  request: StreamRequest,
+): Promise<Response> {
   const types = parseTypes(request.types)
   const locationId = request.locationId ?? null
   if (locationId !== null && !findLocation(auth.db, locationId)) throw notFound('location', locationId)
+  // Where the stream starts is the outbox's last committed event: read once this process's open
+  // group of writes (another request's, this turn) has committed, or it would count their events.
+  await outsideOpenGroups(auth.db)
   // EventSource resends the URL it was opened with: the id it last received wins over `since`.
   const resumeFrom = request.lastEventId ?? request.since
   return hub.open({

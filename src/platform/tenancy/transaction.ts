@@ -189,6 +189,18 @@ export function commitsPending(): Promise<void> | undefined {
 }
 
 /**
+ * Settles once no group of writes is open on `db`'s connection, so that what it reads next is all
+ * committed (a group that fails to commit is not this caller's failure).
+ */
+export async function outsideOpenGroups(db: Db): Promise<void> {
+  while (db.$client.inTransaction) {
+    const pending = commitsPending()
+    if (!pending) return
+    await pending.catch(() => {})
+  }
+}
+
+/**
  * Commits the connection's open group now (before it closes; harmless when none is open). Returns
  * the error of a commit that failed, which also rejects the group.
  */

@@ -323,6 +323,17 @@ describe('events another process committed, not read here yet', () => {
       resumed.close()
     }))
 
+  test('a stream from now is sent none of them, and what commits after it opened', () =>
+    committedElsewhere(async (url, app, { second }) => {
+      const stream = await openStream(url, { tenant: app.tenant })
+      const res = await app.request('POST', '/order', { body: { locationId: app.tenant.locationId } })
+      expect(res.status).toBe(201)
+      const next = await stream.next()
+      expect([next.event, Number(next.id)]).toEqual(['order.create', second + 1])
+      expect(dataOf(next).payload.id).toBe(res.body.id)
+      stream.close()
+    }))
+
   test('a stream that does not follow sends them before it ends', () =>
     committedElsewhere(async (url, app, { first, second }) => {
       const stream = await openStream(url, { tenant: app.tenant, query: `?follow=false&since=${first - 1}` })

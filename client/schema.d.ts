@@ -4448,7 +4448,7 @@ export interface paths {
         };
         /**
          * Follow the tenant’s events live (server-sent events)
-         * @description The events of the catalogue (the document’s `webhooks`) as they commit, with the names and payloads webhooks carry, as a `text/event-stream` for `EventSource`. An event is sent when the caller holds the read permission of what it carries where it happened (a caller bound to locations sees only theirs, and no event of no location); `types` and `locationId` narrow further. Resume after a disconnection with `Last-Event-ID` (EventSource sends it) or `since`: every event after that id comes once, in order, none skipped, within `EVENT_STREAM_RETENTION`; an older or unknown id gets a `reset` event. At most `EVENT_STREAM_MAX_PER_CREDENTIAL` streams per credential and `EVENT_STREAM_MAX_STREAMS` per process: one more is 429.
+         * @description The events of the catalogue (the document’s `webhooks`) as they commit, with the names and payloads webhooks carry, as a `text/event-stream` for `EventSource`. An event is sent when the caller holds the read permission of what it carries where it happened (a caller bound to locations sees only theirs, and no event of no location); `types` and `locationId` narrow further. Resume after a disconnection with `Last-Event-ID` (EventSource sends it) or `since`: every event after that id comes once, in order, none skipped, within `EVENT_STREAM_RETENTION`; an older or unknown id gets a `reset` event. At most `EVENT_STREAM_MAX_PER_CREDENTIAL` streams per credential (across the server’s HTTP workers) and `EVENT_STREAM_MAX_STREAMS` per process: one more is 429.
          */
         get: operations["getEventsStream"];
         put?: never;
@@ -4488,7 +4488,7 @@ export interface paths {
         };
         /**
          * Follow the tenant’s events live (server-sent events)
-         * @description The events of the catalogue (the document’s `webhooks`) as they commit, with the names and payloads webhooks carry, as a `text/event-stream` for `EventSource`. An event is sent when the caller holds the read permission of what it carries where it happened (a caller bound to locations sees only theirs, and no event of no location); `types` and `locationId` narrow further. Resume after a disconnection with `Last-Event-ID` (EventSource sends it) or `since`: every event after that id comes once, in order, none skipped, within `EVENT_STREAM_RETENTION`; an older or unknown id gets a `reset` event. At most `EVENT_STREAM_MAX_PER_CREDENTIAL` streams per credential and `EVENT_STREAM_MAX_STREAMS` per process: one more is 429.
+         * @description The events of the catalogue (the document’s `webhooks`) as they commit, with the names and payloads webhooks carry, as a `text/event-stream` for `EventSource`. An event is sent when the caller holds the read permission of what it carries where it happened (a caller bound to locations sees only theirs, and no event of no location); `types` and `locationId` narrow further. Resume after a disconnection with `Last-Event-ID` (EventSource sends it) or `since`: every event after that id comes once, in order, none skipped, within `EVENT_STREAM_RETENTION`; an older or unknown id gets a `reset` event. At most `EVENT_STREAM_MAX_PER_CREDENTIAL` streams per credential (across the server’s HTTP workers) and `EVENT_STREAM_MAX_STREAMS` per process: one more is 429.
          */
         get: operations["getTablesApiEventsStream"];
         put?: never;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, readFileSync } from 'node:fs'
 import { startReceiver, waitFor } from '../modules/webhooks/receiver'
-import { type RunningServer, sharedDataDir, sourceCommand, startServer } from './cli'
+import { type RunningServer, sharedDataDir, sourceCommand, startServer, tenantWithOwner } from './cli'
 import { connectionPerWorker, RawConnection, requestBytes } from './raw-http'
 
 async function ask(connection: RawConnection, method: string, path: string, token: string, body?: unknown) {
@@ -19,6 +19,20 @@ const alive = (pid: number) => {
   } catch {
     return false
   }
+}
+
+/** A fresh connection served by `worker`, on which a stream was asked for. */
+async function askForStream(
+  server: RunningServer,
+  worker: number,
+  path: string,
+  headers: Record<string, string>,
+) {
+  const connections = await connectionPerWorker(server.port, 2)
+  for (const [id, other] of connections) if (id !== worker) other.close()
+  const connection = connections.get(worker)!
+  await connection.send(requestBytes('GET', path, headers))
+  return connection
 }
 
 interface HealthWorker {
@@ -255,7 +269,11 @@ describe('serve with two workers on one port', () => {
 
 describe('event streams on two workers', () => {
   // A worker reads another worker's commits only at its poll: here, never within the test.
-  const shared = sharedDataDir({ WORKERS: '2', EVENT_STREAM_POLL_INTERVAL_MS: '60000' })
+  const shared = sharedDataDir({
+    WORKERS: '2',
+    EVENT_STREAM_POLL_INTERVAL_MS: '60000',
+    EVENT_STREAM_MAX_PER_CREDENTIAL: '2',
+  })
   let server: RunningServer
   let locationId: string
   let ownerToken: string
@@ -266,14 +284,10 @@ describe('event streams on two workers', () => {
     ownerToken = (await shared.cli('token', '--tenant', 'default', '--subject', 'owner')).token
   })
 
-  /** A fresh connection served by worker 2, with a stream of order events open on it. */
   async function streamAtWorker2() {
-    const connections = await connectionPerWorker(server.port, 2)
-    connections.get(1)!.close()
-    const connection = connections.get(2)!
-    await connection.send(
-      requestBytes('GET', '/events/stream?types=order.create', { authorization: `Bearer ${ownerToken}` }),
-    )
+    const connection = await askForStream(server, 2, '/events/stream?types=order.create', {
+      authorization: `Bearer ${ownerToken}`,
+    })
     expect(await connection.received('events follow')).toContain('200 OK')
     return connection
   }
@@ -294,6 +308,42 @@ describe('event streams on two workers', () => {
     } finally {
       for (const connection of [earlier, stream, ...connections.values()]) connection.close()
     }
+  })
+})
+
+describe('event streams on two workers: the limit per credential', () => {
+  const shared = sharedDataDir({ WORKERS: '2', EVENT_STREAM_MAX_PER_CREDENTIAL: '2' })
+
+  test("a credential's limit holds across the workers: 2 is 2, not 4; a stream that ends frees its place", async () => {
+    const server = await shared.startServer()
+    const { token } = await tenantWithOwner(shared.cli, 'streams')
+    const ask = (worker: number) =>
+      askForStream(server, worker, '/events/stream', {
+        authorization: `Bearer ${token}`,
+        'x-tenant-slug': 'streams',
+      })
+    const first = await ask(1)
+    const second = await ask(2)
+    for (const open of [first, second]) expect(await open.received('events follow')).toContain('200 OK')
+    const refused: number[] = []
+    for (const worker of [1, 2]) {
+      const beyond = await ask(worker)
+      const answer = (await beyond.response())!
+      expect(JSON.parse(answer.body)).toMatchObject({ code: 'rate_limited', status: 429 })
+      refused.push(answer.status)
+      beyond.close()
+    }
+    expect(refused).toEqual([429, 429])
+    // The end of worker 2's stream is seen there once its connection closes.
+    second.close()
+    const again = await waitFor(async () => {
+      const attempt = await ask(1)
+      if ((await attempt.received('\r\n\r\n'))?.startsWith('HTTP/1.1 200')) return attempt
+      attempt.close()
+      await Bun.sleep(50)
+      return undefined
+    })
+    for (const open of [first, again!]) open.close()
   })
 })
 

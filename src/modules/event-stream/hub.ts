@@ -9,6 +9,7 @@ import { ApiError, unavailable } from '../../platform/foundation/problem'
 import type { Platform } from '../../platform/platform'
 import { TenantFeed } from './feed'
 import type { StreamFilter } from './filter'
+import { StreamHolders } from './holders'
 import { EventStream } from './stream'
 
 const HEARTBEAT_MS = 15_000
@@ -35,7 +36,7 @@ export interface OpenStream {
 
 export class StreamHub {
   private readonly feeds = new Map<string, TenantFeed>()
-  private readonly byHolder = new Map<string, number>()
+  private readonly holders: StreamHolders
   private readonly lastChecked = new WeakMap<EventStream, number>()
   private count = 0
   private stopped = false
@@ -45,6 +46,7 @@ export class StreamHub {
   private readonly unsubscribe: () => void
 
   constructor(private readonly platform: Platform) {
+    this.holders = new StreamHolders(platform.config.dataDir, platform.config.workerId)
     this.unsubscribe = onEventAppended((tenantId) => this.feeds.get(tenantId)?.wake())
     platform.onStop(() => this.stop())
   }
@@ -60,12 +62,6 @@ export class StreamHub {
     if (this.stopped) throw unavailable('The server is stopping')
     if (this.count >= config.eventStreamMaxStreams)
       throw tooMany(`This server holds its limit of ${config.eventStreamMaxStreams} event streams`)
-    const holder = `${auth.tenant.id} ${auth.actor.subject}`
-    if ((this.byHolder.get(holder) ?? 0) >= config.eventStreamMaxPerCredential)
-      throw tooMany(
-        `This credential holds its limit of ${config.eventStreamMaxPerCredential} event streams here`,
-      )
-
     const tenantId = auth.tenant.id
     const feed =
       this.feeds.get(tenantId) ??
@@ -87,6 +83,11 @@ export class StreamHub {
           : resumableAfter(auth.db, since, cutoff)
             ? true
             : 'expired'
+    // Counted across the workers (holders.ts); nothing after this throws, so the count is released
+    // only by the stream's end.
+    const holder = `${tenantId} ${auth.actor.subject}`
+    if (!this.holders.take(holder, config.eventStreamMaxPerCredential))
+      throw tooMany(`This credential holds its limit of ${config.eventStreamMaxPerCredential} event streams`)
     const stream = new EventStream({
       tenantId,
       holder,
@@ -99,7 +100,6 @@ export class StreamHub {
     })
     this.feeds.set(tenantId, feed)
     this.count++
-    this.byHolder.set(holder, (this.byHolder.get(holder) ?? 0) + 1)
     this.lastChecked.set(stream, Date.now())
     if (resumable !== null && resumable !== true) stream.reset(resumable, since!)
     feed.add(stream, request.follow ? undefined : newest)
@@ -116,9 +116,7 @@ export class StreamHub {
 
   private closed(stream: EventStream): void {
     this.count--
-    const held = (this.byHolder.get(stream.holder) ?? 1) - 1
-    if (held > 0) this.byHolder.set(stream.holder, held)
-    else this.byHolder.delete(stream.holder)
+    this.holders.release(stream.holder)
     const feed = this.feeds.get(stream.tenantId)
     feed?.streams.delete(stream)
     if (feed && feed.streams.size === 0) this.feeds.delete(stream.tenantId)
@@ -140,6 +138,7 @@ export class StreamHub {
   }
 
   private async upkeep(): Promise<void> {
+    this.holders.stamp()
     if (this.checking) return
     this.checking = true
     try {

@@ -124,6 +124,18 @@ describe('serve with two workers on one port', () => {
     expect(statuses.slice(10)).toEqual(Array(10).fill(429))
   })
 
+  test('gift card lookup misses hold across the workers: twenty spread over both lock the lookups on both', async () => {
+    const [first, second] = [...connections.values()]
+    const misses: number[] = []
+    for (let i = 0; i < 20; i++)
+      misses.push(
+        (await ask(i % 2 ? first! : second!, 'GET', `/gift-card/lookup?code=GUESS${i}`, ownerToken)).status,
+      )
+    expect(misses).toEqual(Array(20).fill(404))
+    for (const connection of [first!, second!])
+      expect((await ask(connection, 'GET', '/gift-card/lookup?code=GUESS-MORE', ownerToken)).status).toBe(429)
+  })
+
   test('a credential revoked through one worker is refused by both on the very next request', async () => {
     const created = await shared.cli(
       ...['credential', 'create', '--tenant', 'default', '--name', 'Kiosk', '--scopes', 'reservations:read'],

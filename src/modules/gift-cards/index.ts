@@ -2,6 +2,7 @@ import { t } from 'elysia'
 import { family } from '../../platform/family'
 import { registerGiftCardsHooks } from './hooks'
 import { giftCardDeliveries, registerGiftCardJobs } from './jobs'
+import { lookupMisses } from './lookup'
 import * as model from './model'
 import { GiftCard, GiftCardSettings, GiftCardTransaction } from './model'
 import { giftCardRoutes } from './routes'
@@ -51,7 +52,7 @@ export const giftCardsFamily = family({
   hooks: registerGiftCardsHooks,
   dueWork: [giftCardDeliveries],
   jobs: (platform) => registerGiftCardJobs(platform),
-  routes: (platform) => [giftCardRoutes(platform.auth)],
+  routes: (platform) => [giftCardRoutes(platform.auth, lookupMisses(platform.config.dataDir))],
 })
 
 // What the other families may use.

@@ -1,7 +1,9 @@
 // GET /gift-card/lookup: finding a card by its code without becoming a way to guess codes.
 // Every miss is the same 404 after the same work (a hash lookup; see findByCode), and each
-// staff subject may miss only LOOKUP_MISS_LIMIT times per window before lookups answer 429.
-import { LRUCache } from 'lru-cache'
+// staff subject may miss only LOOKUP_MISS_LIMIT times per window before lookups answer 429. The
+// misses are counted in a table the HTTP workers of one `serve` share, so a guesser gets the same
+// number of tries whichever worker answers.
+import { SharedWindowLimiter } from '../../platform/auth/rate-limit'
 import type { Actor } from '../../platform/foundation/actor'
 import { ApiError } from '../../platform/foundation/problem'
 import type { Queryable } from '../../platform/tenancy/transaction'
@@ -11,25 +13,20 @@ import { presentGiftCard } from './ledger'
 export const LOOKUP_MISS_LIMIT = 20
 export const LOOKUP_WINDOW_MS = 10 * 60 * 1000
 
-interface Window {
-  misses: number
-  resetAt: number
-}
+/** The misses of every subject, per window (`dataDir` null: this process only). */
+export const lookupMisses = (dataDir: string | null, now: () => number = Date.now) =>
+  new SharedWindowLimiter(dataDir, LOOKUP_WINDOW_MS, now, 'gift-card-lookup-misses')
 
-const windows = new LRUCache<string, Window>({ max: 50_000, ttl: LOOKUP_WINDOW_MS })
-
-export function lookupGiftCard(db: Queryable, actor: Actor, code: string, now = Date.now()) {
+export function lookupGiftCard(db: Queryable, actor: Actor, code: string, misses: SharedWindowLimiter) {
   const key = `${actor.tenantId} ${actor.subject}`
-  const window = windows.get(key)
-  if (window && window.resetAt > now && window.misses >= LOOKUP_MISS_LIMIT) {
-    const retryAfter = Math.ceil((window.resetAt - now) / 1000)
+  const missed = misses.peek(key)
+  if (missed.count >= LOOKUP_MISS_LIMIT) {
     throw new ApiError('rate_limited', 'Too many gift card lookups missed; try again later', {
-      headers: { 'retry-after': String(retryAfter) },
+      headers: { 'retry-after': String(missed.resetSeconds) },
     })
   }
   const card = findByCode(db, code)
   if (card) return presentGiftCard(card)
-  if (!window || window.resetAt <= now) windows.set(key, { misses: 1, resetAt: now + LOOKUP_WINDOW_MS })
-  else window.misses++
+  misses.take(key, LOOKUP_MISS_LIMIT)
   throw codeNotFound()
 }

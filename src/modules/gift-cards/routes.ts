@@ -2,6 +2,7 @@
 // report-routes.ts. One plugin for server.ts.
 import { Elysia } from 'elysia'
 import type { AuthPlugin } from '../../platform/auth/plugin'
+import type { SharedWindowLimiter } from '../../platform/auth/rate-limit'
 import { pageOf } from '../../platform/foundation/paging'
 import { createGiftCard, getGiftCard, listGiftCards, markGiftCardOpened, updateGiftCard } from './cards'
 import { ledgerRoutes } from './ledger-routes'
@@ -21,7 +22,7 @@ import {
 import { reportRoutes } from './report-routes'
 import { getGiftCardSettings, putGiftCardSettings } from './settings'
 
-const cardRoutes = (auth: AuthPlugin) =>
+const cardRoutes = (auth: AuthPlugin, misses: SharedWindowLimiter) =>
   new Elysia({ name: 'gift-cards.cards', prefix: '/gift-card', detail: { tags: ['Gift cards'] } })
     .use(auth)
     .get(
@@ -68,7 +69,7 @@ const cardRoutes = (auth: AuthPlugin) =>
         },
       },
     )
-    .get('/lookup', ({ db, actor, query }) => lookupGiftCard(db, actor, query.code), {
+    .get('/lookup', ({ db, actor, query }) => lookupGiftCard(db, actor, query.code, misses), {
       permission: 'gift-cards:read',
       query: LookupQuery,
       response: GiftCard,
@@ -140,5 +141,8 @@ const cardRoutes = (auth: AuthPlugin) =>
       },
     })
 
-export const giftCardRoutes = (auth: AuthPlugin) =>
-  new Elysia({ name: 'gift-cards' }).use(reportRoutes(auth)).use(cardRoutes(auth)).use(ledgerRoutes(auth))
+export const giftCardRoutes = (auth: AuthPlugin, misses: SharedWindowLimiter) =>
+  new Elysia({ name: 'gift-cards' })
+    .use(reportRoutes(auth))
+    .use(cardRoutes(auth, misses))
+    .use(ledgerRoutes(auth))

@@ -36,13 +36,14 @@ export class SharedWindowLimiter {
   /** Keys that found no free slot. */
   private readonly overflow = new Map<string, bigint>()
 
-  /** `dataDir` null: windows within this process only (tests). */
+  /** `dataDir` null: windows within this process only (tests). `file`: the table's, one per kind of limit. */
   constructor(
     dataDir: string | null,
     private readonly windowMs = 60_000,
     private readonly now: () => number = Date.now,
+    file = 'rate-limits',
   ) {
-    const { buffer, byteOffset } = mapSharedFile(dataDir, 'rate-limits', BYTES)
+    const { buffer, byteOffset } = mapSharedFile(dataDir, file, BYTES)
     this.fingerprints = new Int32Array(buffer, byteOffset, SLOTS)
     this.windows = new BigInt64Array(buffer, byteOffset + FINGERPRINT_BYTES, SLOTS)
   }
@@ -71,6 +72,28 @@ export class SharedWindowLimiter {
     }
     const resetSeconds = Math.max(1, Math.ceil((startedAt + this.windowMs - now) / 1000))
     return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetSeconds }
+  }
+
+  /** What `key` has taken in its window running now, without taking: 0 when none runs. */
+  peek(key: string): { count: number; resetSeconds: number } {
+    const now = this.now()
+    const slot = this.findSlot(key)
+    const seen = slot === null ? (this.overflow.get(key) ?? 0n) : Atomics.load(this.windows, slot)
+    const startedAt = Number(seen >> COUNT_BITS)
+    if (now - startedAt >= this.windowMs || now < startedAt) return { count: 0, resetSeconds: 0 }
+    const resetSeconds = Math.max(1, Math.ceil((startedAt + this.windowMs - now) / 1000))
+    return { count: Number(seen & COUNT_MASK), resetSeconds }
+  }
+
+  /** The slot `key` holds, or null when it holds none (never counted, or counted in `overflow`). */
+  private findSlot(key: string): number | null {
+    const fingerprint = fnv1a(key) | 1
+    const first = fnv1a(key, 0x01000193) % SLOTS
+    for (let probe = 0; probe < PROBES; probe++) {
+      const slot = (first + probe) % SLOTS
+      if (Atomics.load(this.fingerprints, slot) === fingerprint) return slot
+    }
+    return null
   }
 
   private keepOverflow(key: string, window: bigint, now: number): void {

@@ -1,7 +1,8 @@
 // Small tables that every process on one data directory maps into memory (the HTTP workers of one
-// `serve`, src/cli/workers.ts): rate-limit windows, principals' change signals, waits for a write
-// lock, the workers' connection counts, the event streams each credential holds. A slot is a
-// number or two; readers and writers use plain or atomic loads and stores.
+// `serve`, src/cli/workers.ts): rate-limit windows (and gift card lookup misses), principals'
+// change signals, waits for a write lock, the workers' connection counts, the event streams each
+// credential holds. A slot is a number or two; readers and writers use plain or atomic loads and
+// stores.
 import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 

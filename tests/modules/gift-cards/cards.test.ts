@@ -1,8 +1,10 @@
 // Gift cards: create, list, get, update, lookup by code, settings; validation, permissions,
 // tenant isolation, audit and events.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { LOOKUP_MISS_LIMIT } from '../../../src/modules/gift-cards/lookup'
+import { LOOKUP_MISS_LIMIT, LOOKUP_WINDOW_MS, lookupMisses } from '../../../src/modules/gift-cards/lookup'
+import type { SharedWindowLimiter } from '../../../src/platform/auth/rate-limit'
 import { countRows, createTestApp, runScenarios, type TestApp } from '../../harness'
+import { makeTestDir, removeTestDir } from '../../temp-dirs'
 import { issueCard, putSettings, uniqueCode } from './helpers'
 
 const card = (extra: Record<string, unknown> = {}) => ({
@@ -383,6 +385,28 @@ describe('gift cards: behaviour', () => {
       as: t.tenant.manager,
     })
     expect(colleague.status).toBe(200)
+  })
+
+  test('the misses are counted in a table every worker shares: ten on each make twenty on both, until the window ends', () => {
+    let now = 1_000_000
+    const dir = makeTestDir('lookup-misses')
+    try {
+      const [first, second] = [1, 2].map(() => lookupMisses(dir, () => now)) as [
+        SharedWindowLimiter,
+        SharedWindowLimiter,
+      ]
+      for (let i = 0; i < LOOKUP_MISS_LIMIT / 2; i++) {
+        first.take('tenant guesser', LOOKUP_MISS_LIMIT)
+        second.take('tenant guesser', LOOKUP_MISS_LIMIT)
+      }
+      expect(first.peek('tenant guesser')).toEqual({ count: LOOKUP_MISS_LIMIT, resetSeconds: 600 })
+      expect(second.peek('tenant guesser').count).toBe(LOOKUP_MISS_LIMIT)
+      expect(second.peek('tenant colleague').count).toBe(0)
+      now += LOOKUP_WINDOW_MS
+      expect(first.peek('tenant guesser').count).toBe(0)
+    } finally {
+      removeTestDir(dir)
+    }
   })
 
   test("another tenant's card is 404 on every route and its code does not resolve", async () => {

@@ -55,6 +55,7 @@ describe('sandbox', () => {
       tenantId: 't',
       email: null,
       name: 'A',
+      idempotencyKey: 'customer-c',
     })
     const card = await p.attachPaymentMethod(providerCustomerId, 'tok_chargeCustomerFail')
     expect(card).toMatchObject({ brand: 'visa', last4: '0341' })

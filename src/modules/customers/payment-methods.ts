@@ -103,17 +103,21 @@ async function findOrCreateProviderCustomer(
     .orderBy(asc(paymentProviderCustomers.createdAt))
     .get()
   if (existing) return existing.ref
+  const name = `${customer.firstName} ${customer.lastName}`
   const { providerCustomerId } = await callProvider(() =>
     deps.payments.createCustomer({
       customerId: customer.id,
       tenantId: actor.tenantId,
       email: customer.email,
-      name: `${customer.firstName} ${customer.lastName}`,
+      name,
+      // What is sent is in the key: a retry after a rename is a new request, not a mismatch (400).
+      idempotencyKey: `customer-${actor.tenantId}-${customer.id}-${Bun.hash(`${name}\n${customer.email}`).toString(36)}`,
     }),
   )
   inWriteTransaction(db, (tx) => {
     const customerId = resolveCustomerId(tx, customer.id)
-    tx.insert(paymentProviderCustomers)
+    const recorded = tx
+      .insert(paymentProviderCustomers)
       .values({
         id: newId(),
         customerId,
@@ -121,7 +125,12 @@ async function findOrCreateProviderCustomer(
         providerCustomerId,
         createdAt: nowIso(),
       })
-      .run()
+      // Another worker asked the provider for the customer's first card at the same moment: the
+      // provider answered both with one customer (the request's idempotency key), recorded there.
+      .onConflictDoNothing()
+      .returning({ id: paymentProviderCustomers.id })
+      .get()
+    if (!recorded) return
     recordWrite(tx, actor, {
       action: 'customer.provider-customer.create',
       entityType: 'customer',

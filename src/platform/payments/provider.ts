@@ -20,6 +20,8 @@ export interface ProviderCustomerInput {
   tenantId: string
   email: string | null
   name: string
+  /** The same key, the same customer: concurrent first cards in two processes make one. */
+  idempotencyKey: string
 }
 
 /** A card payment to authorize (and, with `capture`, capture at once). Amounts in cents. */

@@ -116,8 +116,8 @@ export function sandboxProvider(): PaymentProvider {
         return { providerRefundId: `sandbox_re_${newId()}` }
       })
     },
-    async createCustomer() {
-      return { providerCustomerId: `sandbox_cus_${newId()}` }
+    createCustomer(input) {
+      return once(input.idempotencyKey, () => ({ providerCustomerId: `sandbox_cus_${newId()}` }))
     },
     async attachPaymentMethod(providerCustomerId, providerToken) {
       const card = cardFor(providerToken)

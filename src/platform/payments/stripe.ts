@@ -122,11 +122,14 @@ export function stripeProvider(options: StripeProviderOptions): PaymentProvider 
     },
     async createCustomer(input) {
       try {
-        const customer = await stripe.customers.create({
-          name: input.name,
-          ...(input.email ? { email: input.email } : {}),
-          metadata: { restaurantOpsCustomerId: input.customerId, restaurantOpsTenantId: input.tenantId },
-        })
+        const customer = await stripe.customers.create(
+          {
+            name: input.name,
+            ...(input.email ? { email: input.email } : {}),
+            metadata: { restaurantOpsCustomerId: input.customerId, restaurantOpsTenantId: input.tenantId },
+          },
+          { idempotencyKey: input.idempotencyKey },
+        )
         return { providerCustomerId: customer.id }
       } catch (error) {
         translate(error)

@@ -1,5 +1,8 @@
 // Concurrent requests against one tenant: uniqueness and single-winner rules hold.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { configFor } from '../../../src/config'
+import { createApp } from '../../../src/server'
 import { countRows, createTestApp, type TestApp } from '../../harness'
 import { startFakeStripe } from './fake-stripe'
 import { makeClub, makeCustomer } from './helpers'
@@ -69,6 +72,52 @@ describe('customers under concurrent requests', () => {
       expect(countRows(t.tenant.db, 'payment_provider_customers')).toBe(1)
       expect(stripe.calls.filter((c) => c.path === '/v1/customers')).toHaveLength(1)
     } finally {
+      stripe.stop()
+    }
+  })
+
+  test('first cards stored at once through two processes (two HTTP workers) share one provider customer, recorded once', async () => {
+    const stripe = startFakeStripe({ holdCustomers: 2 })
+    t.close()
+    const config = {
+      paymentGateway: 'stripe' as const,
+      stripeSecretKey: 'sk_test_c',
+      stripeApiUrl: stripe.url,
+    }
+    t = await createTestApp({ config })
+    // A second app on the same data directory stands for the other worker: its own memory, the same files.
+    const { app: other, platform } = await createApp({
+      config: configFor({ ...config, dataDir: t.dataDir, backupDir: join(t.dataDir, 'backups') }),
+    })
+    try {
+      const customer = await makeCustomer(t)
+      const storeCard = (providerToken: string) =>
+        new Request(`http://localhost/customers/${customer.id}/payment-methods`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${t.tenant.owner.token}`,
+            'x-tenant-id': t.tenant.id,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ providerToken }),
+        })
+      // Stripe answers neither before both asked: each process found no provider customer recorded.
+      const responses = await Promise.all([t.app.handle(storeCard('pm_a')), other.handle(storeCard('pm_b'))])
+      expect(responses.map((r) => r.status)).toEqual([201, 201])
+      const cards = (await Promise.all(responses.map((r) => r.json()))) as { providerCustomerId: string }[]
+      expect(new Set(cards.map((card) => card.providerCustomerId)).size).toBe(1)
+      // One key, the customer's own: one customer at Stripe, one row here, one audit entry.
+      const keys = stripe.calls.filter((c) => c.path === '/v1/customers').map((c) => c.idempotencyKey)
+      expect(keys).toHaveLength(2)
+      expect(keys[0]).toStartWith(`customer-${t.tenant.id}-${customer.id}-`)
+      expect(keys[1]).toBe(keys[0])
+      expect(countRows(t.tenant.db, 'payment_provider_customers')).toBe(1)
+      const recorded = t.tenant.db.$client
+        .query("SELECT count(*) AS n FROM audit_entries WHERE action = 'customer.provider-customer.create'")
+        .get() as { n: number }
+      expect(recorded.n).toBe(1)
+    } finally {
+      platform.close()
       stripe.stop()
     }
   })

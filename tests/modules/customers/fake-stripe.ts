@@ -30,10 +30,19 @@ const card = (id: string, customer: string | null) => ({
 const stripeError = (status: number, type: string, message: string, code?: string) =>
   Response.json({ error: { type, message, ...(code ? { code } : {}) } }, { status })
 
-export function startFakeStripe(): FakeStripe {
+/** `holdCustomers`: customer creations are answered only once this many have arrived (a race, made sure). */
+export function startFakeStripe(options: { holdCustomers?: number } = {}): FakeStripe {
   const calls: RecordedCall[] = []
   const attached = new Map<string, string>()
+  /** Customers made, by the idempotency key they were made with: the same key answers the same one (as at Stripe). */
+  const customersByKey = new Map<string, string>()
   let customers = 0
+  const held: (() => void)[] = []
+  const customerArrived = () =>
+    new Promise<void>((resolve) => {
+      held.push(resolve)
+      if (held.length >= (options.holdCustomers ?? 1)) for (const release of held.splice(0)) release()
+    })
   const server: Server<undefined> = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
@@ -50,8 +59,13 @@ export function startFakeStripe(): FakeStripe {
         raw,
       })
       const path = url.pathname
-      if (request.method === 'POST' && path === '/v1/customers')
-        return Response.json({ id: `cus_fake${++customers}`, object: 'customer', email: form.email ?? null })
+      if (request.method === 'POST' && path === '/v1/customers') {
+        await customerArrived()
+        const key = request.headers.get('idempotency-key')
+        const id = (key && customersByKey.get(key)) || `cus_fake${++customers}`
+        if (key) customersByKey.set(key, id)
+        return Response.json({ id, object: 'customer', email: form.email ?? null })
+      }
       if (request.method === 'POST' && path === '/v1/payment_methods') {
         if (form['card[token]'] === 'tok_bad')
           return stripeError(400, 'invalid_request_error', 'No such token: tok_bad', 'resource_missing')

@@ -308,6 +308,8 @@ describe('payment methods: stripe provider against a local fake Stripe API', () 
       'metadata[restaurantOpsCustomerId]': customer.id,
       'metadata[restaurantOpsTenantId]': t.tenant.id,
     })
+    // The customer's first card asks for the Stripe customer with a key of the customer's own.
+    expect(stripe.calls[0]!.idempotencyKey).toStartWith(`customer-${t.tenant.id}-${customer.id}-`)
     expect(stripe.calls[1]!.form).toEqual({ customer: 'cus_fake1' })
     expect(stripe.calls[2]!.form).toEqual({ type: 'card', 'card[token]': 'tok_abc' })
 
@@ -425,6 +427,7 @@ describe('payment provider units', () => {
       tenantId: 't',
       email: null,
       name: 'A',
+      idempotencyKey: 'customer-c',
     })
     const card = await sandbox.attachPaymentMethod(providerCustomerId, 'tok_amex')
     expect(card).toMatchObject({ brand: 'amex', last4: '8431' })

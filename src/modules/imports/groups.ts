@@ -25,6 +25,9 @@ export interface RecordToApply {
 
 export type Worked = RecordToApply | { failures: LineFailure[] }
 
+/** Records remembered for the same-record check: beyond, a file's later records go unchecked. */
+const MAX_SEEN = 1_000_000
+
 export interface GroupedWork {
   spec: KindSpec<never>
   format: ImportFormat
@@ -55,6 +58,18 @@ export function recordIdentity(work: GroupedWork, source: SourceRow): string | n
   if (work.format === 'ndjson') return `line:${source.line}`
   const key = keyOf(grouping, work.columnsOf(Object.keys(source.values)), source.values)
   return key === null ? null : `key:${key}`
+}
+
+/**
+ * A row of an earlier run of the import (before a stop), passed over on resuming: the record it
+ * names counts as named at its line, so a record named again after the stop is still "the same
+ * record" (the check spans the file, not the run).
+ */
+export function rememberRecord(work: GroupedWork, source: SourceRow): void {
+  const grouping = work.spec.grouping
+  if (!grouping || !('values' in source)) return
+  const key = keyOf(grouping, work.columnsOf(Object.keys(source.values)), source.values)
+  if (key !== null && !work.seen.has(key) && work.seen.size < MAX_SEEN) work.seen.set(key, source.line)
 }
 
 /** Merges `from` into `into`; answers the path of the first value they disagree on, if any. */
@@ -106,7 +121,7 @@ function recordOfRun(work: GroupedWork, grouping: Grouping, run: Run): Worked {
         field: grouping.key[0]!,
         reason: `line ${named} names the same record: a record's rows come together, once in the file`,
       })
-    if (work.seen.size < 1_000_000) work.seen.set(key, first)
+    if (work.seen.size < MAX_SEEN) work.seen.set(key, first)
   }
   if (run.rows.length > grouping.maxRows)
     return all({ field: null, reason: `the record spans more than ${grouping.maxRows} rows` })

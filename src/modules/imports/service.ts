@@ -14,7 +14,14 @@ import { ApiError, notFound } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction, type Queryable, sqliteOf } from '../../platform/tenancy/transaction'
 import { columnFields, fieldAt, requiredFields } from './fields'
-import { type GroupedWork, type LineFailure, type RecordFailure, recordIdentity, recordsOf } from './groups'
+import {
+  type GroupedWork,
+  type LineFailure,
+  type RecordFailure,
+  recordIdentity,
+  recordsOf,
+  rememberRecord,
+} from './groups'
 import { kindSpecs } from './kinds'
 import type { DataImportView, ImportFormInput } from './model'
 import { assertUtf8, csvHeader, readRows, type SourceRow } from './read'
@@ -265,7 +272,10 @@ export async function workImport(db: Db, tenantId: string, id: string, options: 
   }
   let batch: SourceRow[] = []
   for await (const source of readRows(file, row.format, spec.grouping?.nested)) {
-    if (source.line <= row.linesDone) continue
+    if (source.line <= row.linesDone) {
+      rememberRecord(work, source)
+      continue
+    }
     if ('fatal' in source) {
       batchDone(batch)
       finish(work, 'failed', source.fatal)

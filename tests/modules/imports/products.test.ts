@@ -280,6 +280,57 @@ describe('batches', () => {
   })
 })
 
+describe('a stop between batches', () => {
+  test('a product named again after the stop is still the same record named twice: refused, not applied', async () => {
+    const row = (handle: string, title: string, sku: string) => [
+      handle,
+      title,
+      '',
+      '',
+      sku,
+      '',
+      '100',
+      '',
+      '',
+      '',
+    ]
+    const file = csv([
+      header,
+      row('twice', 'Twice', 'TWICE-1'),
+      ...Array.from({ length: 49 }, (_, i) => row(`p-${i}`, `P ${i}`, `SKU-${i}`)),
+      // After the first batch (FIRST_BATCH_ROWS in service.ts, 50 rows), where the stop falls.
+      ...Array.from({ length: 5 }, (_, i) => row(`q-${i}`, `Q ${i}`, `Q-${i}`)),
+      row('twice', 'Twice again', 'TWICE-2'),
+    ])
+    const res = await upload(t, file, { kind: 'products', mode: 'apply' })
+    const stop = new AbortController()
+    const working = workPendingImports(t.tenant.db, t.tenant.id, stop.signal)
+    stop.abort()
+    await working
+    expect((await t.request('GET', `/imports/${res.body.id}`)).body).toMatchObject({
+      state: 'running',
+      rowsRead: 50,
+    })
+
+    await t.platform.jobs.runNow(IMPORTS_JOB)
+    expect((await t.request('GET', `/imports/${res.body.id}`)).body).toMatchObject({
+      state: 'succeeded',
+      rowsRead: 56,
+      rowsApplied: 55,
+      rowsFailed: 1,
+    })
+    const [error, ...more] = await importErrors(t, res.body.id)
+    expect(more).toEqual([])
+    expect(error).toMatchObject({ line: 57, field: 'slug' })
+    expect(error.reason).toStartWith('line 2 names the same record')
+    const skus = t.tenant.db.$client
+      .query("SELECT sku FROM product_variants WHERE sku LIKE 'TWICE-%'")
+      .all()
+      .map((r: any) => r.sku)
+    expect(skus).toEqual(['TWICE-1'])
+  })
+})
+
 describe('security', () => {
   test('another tenant’s import of the same ids touches only its own catalogue; a location-bound manager is refused', async () => {
     const productId = '01a21ec9-0000-7000-8000-000000000002'

@@ -235,19 +235,30 @@ describe('per-row failures', () => {
 })
 
 describe('batches', () => {
+  /** A row of one variant: handle, title, SKU and a price. */
+  const row = (handle: string, title: string, sku: string) => [
+    handle,
+    title,
+    '',
+    '',
+    sku,
+    '',
+    '100',
+    '',
+    '',
+    '',
+  ]
+  /** Uploaded for applying, then stopped after its first batch (FIRST_BATCH_ROWS in service.ts, 50 rows). */
+  async function stoppedAfterFirstBatch(file: string) {
+    const res = await upload(t, file, { kind: 'products', mode: 'apply' })
+    const stop = new AbortController()
+    const working = workPendingImports(t.tenant.db, t.tenant.id, stop.signal)
+    stop.abort()
+    await working
+    return res
+  }
+
   test('a product’s rows are never split between two batches: a stop after the first keeps them together', async () => {
-    const row = (handle: string, title: string, sku: string) => [
-      handle,
-      title,
-      '',
-      '',
-      sku,
-      '',
-      '100',
-      '',
-      '',
-      '',
-    ]
     const file = csv([
       header,
       ...Array.from({ length: 49 }, (_, i) => row(`p-${i}`, `P ${i}`, `SKU-${i}`)),
@@ -257,11 +268,7 @@ describe('batches', () => {
       row('big', '', 'BIG-3'),
       ...Array.from({ length: 10 }, (_, i) => row(`q-${i}`, `Q ${i}`, `Q-${i}`)),
     ])
-    const res = await upload(t, file, { kind: 'products', mode: 'apply' })
-    const stop = new AbortController()
-    const working = workPendingImports(t.tenant.db, t.tenant.id, stop.signal)
-    stop.abort()
-    await working
+    const res = await stoppedAfterFirstBatch(file)
     expect((await t.request('GET', `/imports/${res.body.id}`)).body).toMatchObject({
       state: 'running',
       rowsRead: 52,
@@ -278,22 +285,8 @@ describe('batches', () => {
     })
     expect(audit('product.import')).toHaveLength(62)
   })
-})
 
-describe('a stop between batches', () => {
   test('a product named again after the stop is still the same record named twice: refused, not applied', async () => {
-    const row = (handle: string, title: string, sku: string) => [
-      handle,
-      title,
-      '',
-      '',
-      sku,
-      '',
-      '100',
-      '',
-      '',
-      '',
-    ]
     const file = csv([
       header,
       row('twice', 'Twice', 'TWICE-1'),
@@ -302,11 +295,7 @@ describe('a stop between batches', () => {
       ...Array.from({ length: 5 }, (_, i) => row(`q-${i}`, `Q ${i}`, `Q-${i}`)),
       row('twice', 'Twice again', 'TWICE-2'),
     ])
-    const res = await upload(t, file, { kind: 'products', mode: 'apply' })
-    const stop = new AbortController()
-    const working = workPendingImports(t.tenant.db, t.tenant.id, stop.signal)
-    stop.abort()
-    await working
+    const res = await stoppedAfterFirstBatch(file)
     expect((await t.request('GET', `/imports/${res.body.id}`)).body).toMatchObject({
       state: 'running',
       rowsRead: 50,

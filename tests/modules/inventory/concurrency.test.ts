@@ -3,6 +3,7 @@
 // order, whether the writes come as concurrent requests, from several connections, or from
 // several processes writing the same tenant file.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { weightedAverageAfterReceiving } from '../../../src/modules/inventory/costing'
@@ -15,6 +16,7 @@ import { type Db, tenantDatabasePath } from '../../../src/platform/tenancy/datab
 import { openSqlite } from '../../../src/platform/tenancy/sqlite'
 import { inWriteTransaction } from '../../../src/platform/tenancy/transaction'
 import { createTestApp, type TestApp } from '../../harness'
+import { makeTestDir, removeTestDir } from '../../temp-dirs'
 import { addLocation, expectLedgerConsistent, makeIngredient, makeProduct } from './helpers'
 
 interface Row {
@@ -159,7 +161,7 @@ describe('inventory ledger under concurrency', () => {
   test('several processes writing the same tenant file at once keep the invariant and the average exact', async () => {
     const flour = await makeIngredient(t)
     const path = tenantDatabasePath(t.dataDir, t.tenant.id)
-    const startAt = Date.now() + 1_500 // all processes begin together, after their start-up
+    const barrier = makeTestDir('ledger-barrier')
     const writers = Array.from({ length: 4 }, (_, seed) =>
       Bun.spawn(
         [
@@ -171,22 +173,31 @@ describe('inventory ledger under concurrency', () => {
           t.tenant.locationId,
           '30',
           String(seed + 1),
-          String(startAt),
+          barrier,
         ],
         { stdout: 'pipe', stderr: 'pipe' },
       ),
     )
-    const results = await Promise.all(
-      writers.map(async (p) => {
-        const [out, err, code] = await Promise.all([
-          new Response(p.stdout).text(),
-          new Response(p.stderr).text(),
-          p.exited,
-        ])
-        expect({ code, err: code === 0 ? '' : err }).toEqual({ code: 0, err: '' })
-        return JSON.parse(out.trim()) as { received: number; wasted: number; refused: number }
-      }),
-    )
+    // All four loaded and connected (or one failed first: its error is asserted below), they begin together.
+    while (readdirSync(barrier).length < 4 && writers.every((writer) => writer.exitCode === null))
+      await Bun.sleep(5)
+    writeFileSync(join(barrier, 'go'), '')
+    let results: { received: number; wasted: number; refused: number }[]
+    try {
+      results = await Promise.all(
+        writers.map(async (p) => {
+          const [out, err, code] = await Promise.all([
+            new Response(p.stdout).text(),
+            new Response(p.stderr).text(),
+            p.exited,
+          ])
+          expect({ code, err: code === 0 ? '' : err }).toEqual({ code: 0, err: '' })
+          return JSON.parse(out.trim()) as { received: number; wasted: number; refused: number }
+        }),
+      )
+    } finally {
+      removeTestDir(barrier)
+    }
     const net = results.reduce((sum, r) => sum + r.received - r.wasted, 0)
     const movements = expectLedgerConsistent(t.tenant.db)
     const { total } = expectAverageReplays(t.tenant.db, flour.id)

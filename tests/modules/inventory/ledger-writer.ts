@@ -1,5 +1,9 @@
 // A separate process writing receivings and waste into one tenant database file, for the
-// concurrency tests: argv = dbPath tenantId ingredientId locationId operations seed startAtMs.
+// concurrency tests: argv = dbPath tenantId ingredientId locationId operations seed barrierDir.
+// It says it is ready (a file `ready-<seed>` in barrierDir), then starts once the file `go` is
+// there: every writer starts within a millisecond of the others, however long each took to load.
+import { existsSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { receiveStock, wasteStock } from '../../../src/modules/inventory/stock'
 import { everyLocation } from '../../../src/platform/auth/location-scope'
@@ -8,7 +12,7 @@ import { ApiError } from '../../../src/platform/foundation/problem'
 import type { Db } from '../../../src/platform/tenancy/databases'
 import { openSqlite } from '../../../src/platform/tenancy/sqlite'
 
-const [dbPath, tenantId, ingredientId, locationId, operations, seed, startAt] = process.argv.slice(
+const [dbPath, tenantId, ingredientId, locationId, operations, seed, barrier] = process.argv.slice(
   2,
 ) as string[]
 const sqlite = openSqlite(dbPath!, { synchronous: 'NORMAL', busyTimeoutMs: 30_000 })
@@ -22,7 +26,8 @@ const next = (max: number) => {
   return 1 + (state % max)
 }
 
-await Bun.sleep(Math.max(0, Number(startAt) - Date.now()))
+writeFileSync(join(barrier!, `ready-${seed}`), '')
+while (!existsSync(join(barrier!, 'go'))) await Bun.sleep(1)
 const result = { received: 0, wasted: 0, refused: 0 }
 for (let i = 0; i < Number(operations); i++) {
   // A short pause between transactions gives the other writers their turn at the lock.

@@ -77,23 +77,12 @@ export class SharedWindowLimiter {
   /** What `key` has taken in its window running now, without taking: 0 when none runs. */
   peek(key: string): { count: number; resetSeconds: number } {
     const now = this.now()
-    const slot = this.findSlot(key)
+    const slot = this.slotOf(key, now, false)
     const seen = slot === null ? (this.overflow.get(key) ?? 0n) : Atomics.load(this.windows, slot)
     const startedAt = Number(seen >> COUNT_BITS)
     if (now - startedAt >= this.windowMs || now < startedAt) return { count: 0, resetSeconds: 0 }
     const resetSeconds = Math.max(1, Math.ceil((startedAt + this.windowMs - now) / 1000))
     return { count: Number(seen & COUNT_MASK), resetSeconds }
-  }
-
-  /** The slot `key` holds, or null when it holds none (never counted, or counted in `overflow`). */
-  private findSlot(key: string): number | null {
-    const fingerprint = fnv1a(key) | 1
-    const first = fnv1a(key, 0x01000193) % SLOTS
-    for (let probe = 0; probe < PROBES; probe++) {
-      const slot = (first + probe) % SLOTS
-      if (Atomics.load(this.fingerprints, slot) === fingerprint) return slot
-    }
-    return null
   }
 
   private keepOverflow(key: string, window: bigint, now: number): void {
@@ -104,8 +93,11 @@ export class SharedWindowLimiter {
     this.overflow.set(key, window)
   }
 
-  /** The key's slot: its own, a free one it claims, or null when every probed slot is busy. */
-  private slotOf(key: string, now: number): number | null {
+  /**
+   * The key's slot: its own, a free one it claims (unless `claim` is false), or null when every
+   * probed slot is another key's (or, not claiming, when it holds none).
+   */
+  private slotOf(key: string, now: number, claim = true): number | null {
     // Never 0, which marks a free slot.
     const fingerprint = fnv1a(key) | 1
     const first = fnv1a(key, 0x01000193) % SLOTS
@@ -113,6 +105,7 @@ export class SharedWindowLimiter {
       const slot = (first + probe) % SLOTS
       const held = Atomics.load(this.fingerprints, slot)
       if (held === fingerprint) return slot
+      if (!claim) continue
       const idle =
         held === 0 || now - Number(Atomics.load(this.windows, slot) >> COUNT_BITS) >= 2 * this.windowMs
       if (!idle) continue

@@ -193,11 +193,8 @@ export function commitsPending(): Promise<void> | undefined {
  * committed (a group that fails to commit is not this caller's failure).
  */
 export async function outsideOpenGroups(db: Db): Promise<void> {
-  while (db.$client.inTransaction) {
-    const pending = commitsPending()
-    if (!pending) return
-    await pending.catch(() => {})
-  }
+  for (let group = openGroups.get(db.$client); group; group = openGroups.get(db.$client))
+    await group.done.catch(() => {})
 }
 
 /**

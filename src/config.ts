@@ -307,6 +307,8 @@ function operatorClaim(env: Env, name: string): OperatorClaim | undefined {
 
 /** The variable a primary sets in each worker's environment (never set by hand). */
 export const WORKER_ID_VARIABLE = 'RESTAURANT_OPS_WORKER_ID'
+/** The most HTTP workers: their ids are 1 to this (the shared tables hold a row for each). */
+export const MAX_WORKERS = 256
 
 /**
  * WORKERS: the machine's cores by default. Two workers on two cores read 1.6× and write one tenant
@@ -315,7 +317,7 @@ export const WORKER_ID_VARIABLE = 'RESTAURANT_OPS_WORKER_ID'
  */
 function workers(env: Env): number {
   const clustered = Boolean(env.CLUSTER_ETCD_URL?.trim())
-  const count = integer(env, 'WORKERS', clustered ? 1 : availableParallelism(), 1, 256)
+  const count = integer(env, 'WORKERS', clustered ? 1 : availableParallelism(), 1, MAX_WORKERS)
   if (clustered && count > 1) throw new ConfigError('WORKERS', 'a cluster node serves in one process: set 1')
   return count
 }
@@ -383,7 +385,9 @@ export function loadConfig(env: Env = process.env): Config {
       ? integer(env, 'TENANT_POOL_SIZE', 1, 1, 1_000_000)
       : undefined,
     workers: workers(env),
-    workerId: env[WORKER_ID_VARIABLE]?.trim() ? integer(env, WORKER_ID_VARIABLE, 1, 1, 256) : undefined,
+    workerId: env[WORKER_ID_VARIABLE]?.trim()
+      ? integer(env, WORKER_ID_VARIABLE, 1, 1, MAX_WORKERS)
+      : undefined,
     authJwksUrl: url(env, 'AUTH_JWKS_URL'),
     authIssuer: text(env, 'AUTH_ISSUER', 'restaurant-ops-dev'),
     authAudience: text(env, 'AUTH_AUDIENCE', 'restaurant-ops'),

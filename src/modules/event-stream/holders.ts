@@ -7,10 +7,11 @@
 // stamps while it holds streams; a row not stamped for STALE_MS (a worker killed and not yet
 // restarted, a run with more workers) is left out. Two credentials sharing a slot count together:
 // one may be refused early, none let through beyond its limit.
+import { MAX_WORKERS } from '../../config'
 import { fnv1a, mapSharedFile, sharedClockMs } from '../../platform/foundation/shared-memory'
 
-/** Worker ids are 1 to 256 (config.ts); row 0 is a process that is not a worker. */
-const ROWS = 257
+/** A row per worker id (1 to MAX_WORKERS); row 0 is a process that is not a worker. */
+const ROWS = MAX_WORKERS + 1
 const SLOTS = 1024
 /** Rows stamped longer ago than this are a gone worker's. The hub stamps each second (hub.ts). */
 const STALE_MS = 5_000

@@ -16,6 +16,7 @@
 // the shares are within the margin: connections that stay do not churn. A quiet worker closes
 // nothing: its connections cost it little wherever they are, and a client that keeps a few
 // connections (a test's, pinned to one worker) keeps them.
+import { MAX_WORKERS } from '../../config'
 import { mapSharedFile, sharedClockMs } from '../foundation/shared-memory'
 
 /** How often each worker counts and publishes its connections. */
@@ -31,8 +32,8 @@ const MIN_EXCESS = 1
 const MIN_EXCESS_SHARE = 1 / 8
 /** Requests in a window (400 a second) below which a worker closes nothing. */
 const BUSY_REQUESTS = 100
-/** Worker ids are 1 to 256 (config.ts, WORKER_ID). */
-const SLOTS = 257
+/** A slot per worker id (1 to MAX_WORKERS). */
+const SLOTS = MAX_WORKERS + 1
 
 export class ConnectionBalance {
   private readonly published: Float64Array

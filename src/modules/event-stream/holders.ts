@@ -43,11 +43,11 @@ export class StreamHolders {
     // other's and both refuse, rather than both admit.
     Atomics.add(this.counts, this.own * SLOTS + slot, 1)
     if (this.held(slot) <= limit) return true
-    Atomics.sub(this.counts, this.own * SLOTS + slot, 1)
+    this.release(holder)
     return false
   }
 
-  /** A stream of `holder` ended here. */
+  /** A stream of `holder` ended here (or was refused after being counted). */
   release(holder: string): void {
     const index = this.own * SLOTS + (fnv1a(holder) % SLOTS)
     if (Atomics.sub(this.counts, index, 1) <= 0) Atomics.store(this.counts, index, 0)

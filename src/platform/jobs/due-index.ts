@@ -6,7 +6,7 @@
 // Each job names its answer (`DueWorkSource.nextWork`: when the tenant next has work without a
 // write, null when only a write can bring some). The answers are stored
 //   - after each write to the tenant commits, for every job: the connection's commit queues the
-//     tenant, and the queue is computed within FLUSH_DELAY_MS, and before any sweep reads the index;
+//     tenant, and the queue is computed within FLUSH_DELAY_MS, and before anything reads the index;
 //   - after each visit, for the job that visited.
 // Each computation runs inside a control write transaction, so two processes writing one tenant
 // (a server, the command line) store their answers in the order they computed them.
@@ -33,8 +33,14 @@ export interface DueWorkSource {
   nextWork(tenant: Tenant, db: Db): NextWork
 }
 
-/** How long a written tenant waits before its answers are computed: writes close together share it. */
-const FLUSH_DELAY_MS = 50
+/**
+ * How long a written tenant waits before its answers are computed: writes close together share it.
+ * Nothing waits for them meanwhile (every reader of the index flushes first, a trigger to the
+ * primary goes after a flush: primary-link.ts). At 50 ms, sixteen tenants written together each
+ * had their answers computed twenty times a second, a quarter of their write rate
+ * (bench/README.md, sixteenth pass).
+ */
+const FLUSH_DELAY_MS = 1000
 /**
  * File times have coarse ticks: a write this close before the answers were stored may carry a time
  * earlier than a write after them, so such a file is not trusted to have been seen.

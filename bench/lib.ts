@@ -17,8 +17,8 @@ export interface LoadResult {
   load: number
 }
 
-/** fixed: one request, method GET, path from the URL; create: POST /customers; spread: over tenants. */
-export type ScriptKind = 'fixed' | 'create' | 'spread'
+/** fixed: one request, method GET, path from the URL; create: POST /customers; spread, spread-create: those over tenants. */
+export type ScriptKind = 'fixed' | 'create' | 'spread' | 'spread-create'
 
 export interface WrkRun {
   url: string

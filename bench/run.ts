@@ -30,6 +30,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '32' },
     orders: { type: 'string', default: '100000' },
     tenants: { type: 'string', default: '1000' },
+    /** Tenants the writes of scenario create-spread go to. */
+    'write-tenants': { type: 'string', default: '16' },
     'zipf-tenants': { type: 'string', default: '10000' },
     'zipf-s': { type: 'string', default: '1.1' },
     'startup-runs': { type: 'string', default: '5' },
@@ -37,7 +39,7 @@ const { values } = parseArgs({
     'after-start-seconds': { type: 'string', default: '10' },
     /** TENANT_POOL_MEMORY values for the many-tenant scenarios (`default`: unset), comma-separated: one row each. */
     pools: { type: 'string', default: 'default,512MiB' },
-    /** Comma-separated scenario keys (read, create, create-ungrouped, orders, zipf, uniform, after-start, startup). */
+    /** Comma-separated scenario keys (read, create, create-ungrouped, create-spread, orders, zipf, uniform, after-start, startup). */
     only: { type: 'string' },
     /** Keep the prepared data directories (they are removed otherwise: 10,000 tenants are ~15 GB). */
     keep: { type: 'boolean', default: false },
@@ -50,6 +52,7 @@ const options = {
   connections: Number(values.connections),
   orders: Number(values.orders),
   tenants: Number(values.tenants),
+  writeTenants: Number(values['write-tenants']),
   zipfTenants: Number(values['zipf-tenants']),
   zipfS: Number(values['zipf-s']),
   startupRuns: Number(values['startup-runs']),
@@ -361,6 +364,24 @@ try {
       probe: { path: '/order?limit=50', init: { headers: bearer(single) } },
     },
   ]
+
+  // Writes spread over tenants, as a host's are: few writes share a tenant's group commit.
+  if (wanted('create-spread')) {
+    const dir = scratchDir('create-spread')
+    const tenants = await timed('create-spread', () => prepareManyTenants(dir, options.writeTenants))
+    const targets = targetsFile(tenants)
+    const server = (workers: Record<string, string>) => () =>
+      startServer(sourceCommand, { ...serverEnv, DATA_DIR: dir, ...workers })
+    scenarios.push({
+      key: 'create-spread',
+      title: `(e) \`POST /customers\`, uniform over ${options.writeTenants.toLocaleString('en')} tenants`,
+      servers: { single: server({ WORKERS: '1' }), service: server({}) },
+      path: '/',
+      script: 'spread-create',
+      args: () => [targets, nextNonce()],
+      probe: { path: `/customers/${tenants[0]!.customerId}`, init: { headers: bearer(tenants[0]!) } },
+    })
+  }
 
   let zipfTenants: BenchTenant[] | undefined
   const spread = async (key: string, count: number, distribution: string[], title: string) => {

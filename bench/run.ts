@@ -374,7 +374,7 @@ try {
       startServer(sourceCommand, { ...serverEnv, DATA_DIR: dir, ...workers })
     scenarios.push({
       key: 'create-spread',
-      title: `(e) \`POST /customers\`, uniform over ${options.writeTenants.toLocaleString('en')} tenants`,
+      title: `(b″) \`POST /customers\`, uniform over ${options.writeTenants.toLocaleString('en')} tenants`,
       servers: { single: server({ WORKERS: '1' }), service: server({}) },
       path: '/',
       script: 'spread-create',

@@ -63,31 +63,25 @@ export class StreamHub {
     if (this.count >= config.eventStreamMaxStreams)
       throw tooMany(`This server holds its limit of ${config.eventStreamMaxStreams} event streams`)
     const tenantId = auth.tenant.id
-    const feed =
-      this.feeds.get(tenantId) ??
-      new TenantFeed(tenantId, () => this.platform.pool.get(tenantId).db, this.platform.log)
-    const since = request.since
-    const cutoff = new Date(Date.now() - config.eventStreamRetentionMs).toISOString()
-    // The feed reads another process's commits (another worker's) at its next poll, so the outbox
-    // may hold events past its cursor. "Now" is the outbox's last event, not the cursor: a stream
-    // from now starts there (from the cursor, it was sent the other worker's events committed
-    // before it opened), an id past the cursor is unknown only if the outbox lacks it too, and a
-    // stream that does not follow ends there.
-    const newest = lastCommittedSeq(auth, feed)
-    if (newest > feed.cursor) feed.wake()
-    const resumable =
-      since === null
-        ? null
-        : since > newest
-          ? 'unknown'
-          : resumableAfter(auth.db, since, cutoff)
-            ? true
-            : 'expired'
-    // Counted across the workers (holders.ts); nothing after this throws, so the count is released
-    // only by the stream's end.
+    // Counted across the workers (holders.ts) before anything is read, so that a credential at its
+    // limit costs no reads; given back if a read fails, and at the stream's end otherwise.
     const holder = `${tenantId} ${auth.actor.subject}`
     if (!this.holders.take(holder, config.eventStreamMaxPerCredential))
       throw tooMany(`This credential holds its limit of ${config.eventStreamMaxPerCredential} event streams`)
+    const since = request.since
+    let feed: TenantFeed
+    let start: StreamStart
+    try {
+      // A new feed reads where the outbox ends.
+      feed =
+        this.feeds.get(tenantId) ??
+        new TenantFeed(tenantId, () => this.platform.pool.get(tenantId).db, this.platform.log)
+      start = startOf(auth, feed, since, config.eventStreamRetentionMs)
+    } catch (error) {
+      this.holders.release(holder)
+      throw error
+    }
+    const { newest, resumable } = start
     const stream = new EventStream({
       tenantId,
       holder,
@@ -186,6 +180,40 @@ export class StreamHub {
         stream.end('server_stopping', 'The server is stopping; reconnect with Last-Event-ID')
     this.stopTimers()
   }
+}
+
+interface StreamStart {
+  /** The outbox's last committed position: "now". */
+  newest: number
+  /** Whether `since` can be resumed from: null when none was given. */
+  resumable: true | 'unknown' | 'expired' | null
+}
+
+/**
+ * Where a stream starts. The feed reads another process's commits (another worker's) at its next
+ * poll, so the outbox may hold events past its cursor. "Now" is the outbox's last event, not the
+ * cursor: a stream from now starts there (from the cursor, it was sent the other worker's events
+ * committed before it opened), an id past the cursor is unknown only if the outbox lacks it too,
+ * and a stream that does not follow ends there.
+ */
+function startOf(
+  auth: Authenticated,
+  feed: TenantFeed,
+  since: number | null,
+  retentionMs: number,
+): StreamStart {
+  const cutoff = new Date(Date.now() - retentionMs).toISOString()
+  const newest = lastCommittedSeq(auth, feed)
+  if (newest > feed.cursor) feed.wake()
+  const resumable =
+    since === null
+      ? null
+      : since > newest
+        ? 'unknown'
+        : resumableAfter(auth.db, since, cutoff)
+          ? true
+          : 'expired'
+  return { newest, resumable }
 }
 
 /**

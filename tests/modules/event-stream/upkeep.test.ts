@@ -63,6 +63,32 @@ describe('limits', () => {
   })
 })
 
+describe('limits before reads', () => {
+  /** The outbox gone for `work`: every read of it fails. */
+  async function withoutOutbox<T>(work: () => Promise<T>): Promise<T> {
+    const sqlite = t.tenant.db.$client
+    sqlite.exec('ALTER TABLE outbox_events RENAME TO outbox_events_away')
+    try {
+      return await work()
+    } finally {
+      sqlite.exec('ALTER TABLE outbox_events_away RENAME TO outbox_events')
+    }
+  }
+
+  test('a credential at its limit is refused before the outbox is read; a failed read gives its place back', async () => {
+    const held = [await open(), await open()]
+    expect(held.map((r) => r.status)).toEqual([200, 200])
+    // Refused by its count alone: the read that would fail is never made.
+    expect((await withoutOutbox(() => open())).status).toBe(429)
+    for (const response of held) await response.body!.cancel()
+    // Its place taken, then the read fails: the place is given back.
+    expect((await withoutOutbox(() => open())).status).toBe(500)
+    const again = [await open(), await open()]
+    expect(again.map((r) => r.status)).toEqual([200, 200])
+    for (const response of again) await response.body!.cancel()
+  })
+})
+
 describe('follow=false', () => {
   test('sends what lies after since, then end (caught_up)', async () => {
     const response = await open(t.tenant.owner.token, '?follow=false&since=0&types=order.create')

@@ -287,9 +287,11 @@ export function countRows(db: Db, table: string): number {
 
 /**
  * Row counts of every table of the given databases (one statement each), as `name.table` ->
- * count: take one before a request and one after to prove it wrote nothing.
+ * count: take one before a request and one after to prove it wrote nothing. `settle` runs before
+ * each reading: counting the control database, pass the due index's flush, or the answers it
+ * stores a second after earlier writes (platform/jobs/due-index.ts) land inside some request.
  */
-export function tableCounter(databases: Record<string, Db>): () => Map<string, number> {
+export function tableCounter(databases: Record<string, Db>, settle?: () => void): () => Map<string, number> {
   const counters = Object.entries(databases).map(([label, db]) => {
     const names = db.$client
       .query(
@@ -305,7 +307,10 @@ export function tableCounter(databases: Record<string, Db>): () => Map<string, n
       return names.map((name, i) => [`${label}.${name}`, row[`c${i}`]!] as const)
     }
   })
-  return () => new Map(counters.flatMap((count) => count()))
+  return () => {
+    settle?.()
+    return new Map(counters.flatMap((count) => count()))
+  }
 }
 
 /** The tables whose counts differ between two `tableCounter` readings, as `table before→after`. */

@@ -316,7 +316,7 @@ describe('a GET never writes', () => {
   })
 
   test('every GET route, as the owner, answers without writing a row', async () => {
-    // The jobs' due work of the setup's writes, stored within 50 ms of them: not a GET's doing.
+    // The jobs' due work of the setup's writes, stored a second after them: not a GET's doing.
     t.platform.dueIndex.flush()
     const failures: string[] = []
     for (const url of getRoutes.flatMap((r) => urlsOf(r.path).urls)) {

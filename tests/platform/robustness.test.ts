@@ -21,7 +21,9 @@ afterAll(() => t.close())
 // ---------------------------------------------------------------------------------------------
 // Row counts of every table of the tenant and control databases.
 
-const snapshot = tableCounter({ tenant: t.tenant.db, control: t.platform.control.db })
+const snapshot = tableCounter({ tenant: t.tenant.db, control: t.platform.control.db }, () =>
+  t.platform.dueIndex.flush(),
+)
 
 // ---------------------------------------------------------------------------------------------
 // Valid samples and wrong values from TypeBox schemas.

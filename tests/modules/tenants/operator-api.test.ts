@@ -107,7 +107,7 @@ describe('OpenAPI', () => {
 describe('who may call the operator API', () => {
   const revoked = createOperatorKey(control, systemOperator('test'), { name: 'old' })
   revokeOperatorKey(control, systemOperator('test'), revoked.key.id)
-  const counts = tableCounter({ control, acme: t.tenant.db })
+  const counts = tableCounter({ control, acme: t.tenant.db }, () => t.platform.dueIndex.flush())
 
   const refusals: [string, () => Promise<string | null>, number][] = [
     ['no credential', async () => null, 401],

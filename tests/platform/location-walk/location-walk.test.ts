@@ -106,7 +106,9 @@ const acme = t.tenant
 const other = await t.addTenant('other')
 const A = acme.locationId
 const B = createLocation(acme.db, systemActor(acme.id, 'walk'), { name: 'B', timezone: 'UTC' }).id
-const counts = tableCounter({ acme: acme.db, other: other.db, control: t.platform.control.db })
+const counts = tableCounter({ acme: acme.db, other: other.db, control: t.platform.control.db }, () =>
+  t.platform.dueIndex.flush(),
+)
 
 const boundManager = await t.addStaff(acme, { role: 'manager', locationId: A, passcode: '2468' })
 const boundSession = await t.passcodeSession(acme, boundManager, { passcode: '2468' })

@@ -42,10 +42,10 @@ export const loadAverage = () => Number(readFileSync('/proc/loadavg', 'utf8').sp
 
 export async function wrk(run: WrkRun): Promise<LoadResult> {
   const load = loadAverage()
-  // wrk takes one script: the scenario's, with the JSON report appended.
+  // wrk takes one script: the scenario's, after the thread ids and before the JSON report.
   const scriptDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-wrk-'))
   const script = join(scriptDir, `${run.script}.lua`)
-  writeFileSync(script, `${lua(run.script)}\n${lua('report')}`)
+  writeFileSync(script, `${lua('thread-id')}\n${lua(run.script)}\n${lua('report')}`)
   const proc = Bun.spawn(
     [
       requireWrk(),

@@ -2,12 +2,6 @@
 -- Arguments: token, tenant id, run nonce (a warm-up and the measured run against the same server
 -- must not collide). wrk.format drops wrk.headers (the -H flags) when given a header table, so
 -- every header goes in that table.
-local next_thread = 1
-function setup(thread)
-  thread:set("thread_id", next_thread)
-  next_thread = next_thread + 1
-end
-
 local headers, prefix
 local counter = 0
 function init(args)

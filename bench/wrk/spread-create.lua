@@ -1,12 +1,6 @@
 -- POST /customers spread uniformly over tenants, an email unique per request. Arguments: a file of
 -- lines "tenant id<TAB>token<TAB>customer id" (bench/wrk/spread.lua's), then a run nonce (a
 -- warm-up and the measured run against the same server must not collide).
-local next_thread = 1
-function setup(thread)
-  thread:set("thread_id", next_thread)
-  next_thread = next_thread + 1
-end
-
 local tenants, prefix = {}, nil
 local counter = 0
 function init(args)

@@ -1,12 +1,6 @@
 -- GET /customers/{id} spread over tenants. Arguments: a file of lines "tenant id<TAB>token<TAB>
 -- customer id", then "uniform", or "zipf" and its exponent s (the tenant of rank k is drawn with
 -- probability proportional to 1/k^s). Each tenant's request is formatted once at start.
-local next_thread = 1
-function setup(thread)
-  thread:set("thread_id", next_thread)
-  next_thread = next_thread + 1
-end
-
 local requests, cumulative = {}, nil
 function init(args)
   for line in io.lines(args[1]) do

@@ -5,7 +5,7 @@
 // 18-25 ms here, on about one create in forty-five, and 40% of a create's mean time in-process.
 //
 // Tenant connections leave that work to a worker thread (checkpoint-worker.ts). Each write
-// transaction names its file here; every ROUND_MS the files written since the last round go to
+// transaction names its file here; every ROUND_MS the files written that are due (below) go to
 // the worker, which copies their WAL into the database and fsyncs it on its own connection. The
 // worker cannot finish the job under steady writes: SQLite starts the WAL over only when a write
 // begins with every frame copied, and the request thread keeps adding frames while the worker
@@ -62,7 +62,7 @@ export function restartWal(sqlite: Database, busyTimeoutMs: number): boolean {
   }
 }
 
-/** The database file at `path` was written: checkpoint it in the next round. */
+/** The database file at `path` was written: checkpointed at a round once it is quiet or its WAL large (above). */
 export function checkpointSoon(path: string, synchronous: SqliteSynchronous, finish: () => void): void {
   written.set(path, { synchronous, finish, again: true })
   if (round) return

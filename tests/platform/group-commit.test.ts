@@ -78,6 +78,21 @@ describe('group commit', () => {
     expect(verifyAuditChain(t.tenant.db).ok).toBe(true)
   })
 
+  test("a group's savepoint journal is placed in memory as it begins; its sorts still spill to disk", async () => {
+    t = await createTestApp()
+    const actor = systemActor(t.tenant.id, 'test')
+    const tempStore = () => t.tenant.db.$client.query('PRAGMA temp_store').get()
+    // SQLite's default (0): temporary files, so a large sort in a group uses a bounded amount of memory.
+    const inGroup = inWriteTransaction(t.tenant.db, () => {
+      createVendor(t.tenant.db, actor, vendorBody('Sorted'))
+      return tempStore()
+    })
+    expect(t.tenant.db.$client.inTransaction).toBe(true)
+    expect(inGroup).toEqual({ temp_store: 0 })
+    await commitsPending()
+    expect(tempStore()).toEqual({ temp_store: 0 })
+  })
+
   test('a commit that fails fails every write of its group, and none of them stays', async () => {
     t = await createTestApp()
     const actor = systemActor(t.tenant.id, 'test')

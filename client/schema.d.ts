@@ -9474,7 +9474,7 @@ export interface components {
             /** @description null for the control database. */
             tenantSlug: string | null;
             sizeBytes: number;
-            /** @description The write-ahead log not yet checkpointed. */
+            /** @description The write-ahead log: the frames written since it last started over, header included. */
             walBytes: number;
             /** @description Snapshots in BACKUP_DIR holding this database. */
             snapshots: number;
@@ -14753,7 +14753,7 @@ export interface components {
             database: {
                 /** @description The database file. */
                 sizeBytes: number;
-                /** @description Its write-ahead log, not yet checkpointed. */
+                /** @description Its write-ahead log: the frames written since it last started over, header included. */
                 walBytes: number;
                 /** @description The newest audit entry: every write leaves one. */
                 lastWriteAt: string | null;

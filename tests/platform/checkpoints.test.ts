@@ -3,11 +3,12 @@
 // shortly after, so the request that crosses a thousand WAL pages no longer pays for the copy.
 import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { copyFileSync, statSync } from 'node:fs'
+import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { BACKSTOP_PAGES, restartWal } from '../../src/platform/tenancy/checkpoints'
 import { tenantDatabasePath } from '../../src/platform/tenancy/databases'
 import { sqliteOf } from '../../src/platform/tenancy/transaction'
+import { walLogBytes } from '../../src/platform/tenancy/wal-log'
 import { postAs, sharedDataDir, tenantWithOwner } from '../e2e/cli'
 import { createTestApp, type TestApp } from '../harness'
 import { makeTestDir, removeTestDir } from '../temp-dirs'
@@ -118,11 +119,11 @@ describe('the WAL under steady writes through two HTTP workers', () => {
   test('starts over again and again: it stays far below the backstop', async () => {
     const { tenant, token } = await tenantWithOwner(shared.cli, 'steady')
     const server = await shared.startServer()
-    const wal = `${tenantDatabasePath(shared.env.DATA_DIR, tenant.id)}-wal`
+    const path = tenantDatabasePath(shared.env.DATA_DIR, tenant.id)
     const until = performance.now() + 4_000
     let largest = 0
     const sampler = setInterval(() => {
-      largest = Math.max(largest, statSync(wal, { throwIfNoEntry: false })?.size ?? 0)
+      largest = Math.max(largest, walLogBytes(path))
     }, 50)
     let written = 0
     try {

@@ -30,7 +30,10 @@ export const DatabaseBackup = t.Object(
     name: t.String({ description: '`control` or the tenant id: the database file’s and replica’s name.' }),
     tenantSlug: t.Nullable(t.String({ description: 'null for the control database.' })),
     sizeBytes: t.Integer({ minimum: 0 }),
-    walBytes: t.Integer({ minimum: 0, description: 'The write-ahead log not yet checkpointed.' }),
+    walBytes: t.Integer({
+      minimum: 0,
+      description: 'The write-ahead log: the frames written since it last started over, header included.',
+    }),
     snapshots: t.Integer({ minimum: 0, description: 'Snapshots in BACKUP_DIR holding this database.' }),
     lastSnapshotAt: t.Nullable(dateTime),
     replica: t.Nullable(

@@ -34,7 +34,10 @@ export const TenantDetail = t.Object({
   ...Tenant.properties,
   database: t.Object({
     sizeBytes: int({ minimum: 0, description: 'The database file.' }),
-    walBytes: int({ minimum: 0, description: 'Its write-ahead log, not yet checkpointed.' }),
+    walBytes: int({
+      minimum: 0,
+      description: 'Its write-ahead log: the frames written since it last started over, header included.',
+    }),
     lastWriteAt: t.Nullable(t.String({ description: 'The newest audit entry: every write leaves one.' })),
     schemaVersion: t.Nullable(t.String({ description: 'The last migration applied.' })),
     pendingMigrations: int({ minimum: 0, description: 'Applied when the database is next opened.' }),

@@ -30,6 +30,7 @@ import {
   type Tenant,
 } from '../../platform/tenancy/tenants'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
+import { walLogBytes } from '../../platform/tenancy/wal-log'
 import { seedDemo } from '../demo'
 import type { LocationRow } from '../locations'
 import { createLocation, getLocation, presentLocation } from '../locations'
@@ -275,7 +276,7 @@ export function tenantDetail(platform: Platform, tenant: Tenant) {
     ...presentTenant(tenant),
     database: {
       sizeBytes: fileSize(path),
-      walBytes: fileSize(`${path}-wal`),
+      walBytes: walLogBytes(path),
       lastWriteAt,
       schemaVersion: applied.at(-1) ?? null,
       pendingMigrations: tenantMigrations.filter((m) => !applied.includes(m.tag)).length,

@@ -5,6 +5,7 @@
 // lists it.
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { walLogBytes } from '../tenancy/wal-log'
 import { filePathOf, type ReplicatedDatabase, replicaUrlFor } from './litestream'
 import { listSnapshots } from './snapshots'
 
@@ -75,7 +76,7 @@ export function databaseBackupStates(
     return {
       name: db.name,
       sizeBytes: fileSize(db.path),
-      walBytes: fileSize(`${db.path}-wal`),
+      walBytes: walLogBytes(db.path),
       snapshots: holding.length,
       lastSnapshotAt: holding.at(-1)?.takenAt ?? null,
       replica: settings.litestreamReplicaUrl ? replicaWindow(settings.litestreamReplicaUrl, db.name) : null,

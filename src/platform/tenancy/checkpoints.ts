@@ -18,14 +18,14 @@
 // of sixteen tenants written together a worker pass, an fsync and a last step on the request
 // thread ten times a second: a third of their write rate (bench/README.md, sixteenth pass).
 import type { Database } from 'bun:sqlite'
-import { statSync } from 'node:fs'
 import type { SqliteSynchronous } from '../../config'
 import { withoutWaiting } from './busy-timeout'
 import type { CheckpointRequest } from './checkpoint-worker'
+import { walLogBytes } from './wal-log'
 
 const ROUND_MS = 100
 export const BACKSTOP_PAGES = 20_000
-/** SQLite's own threshold (1,000 pages of 4 KB): a WAL this large is copied even while written. */
+/** SQLite's own threshold (1,000 pages of 4 KB): a WAL log this long is copied even while written. */
 const BUSY_WAL_BYTES = 4_096_000
 
 interface Written {
@@ -114,8 +114,6 @@ function startWorker(): Worker {
   return started
 }
 
-const walBytes = (path: string) => statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0
-
 function sendRound(): void {
   round = undefined
   if (workerFailed) {
@@ -127,7 +125,7 @@ function sendRound(): void {
   for (const [path, entry] of written) {
     // A file still at the worker is sent again in a later round.
     if (atWorker.has(path)) continue
-    if (entry.again && walBytes(path) < BUSY_WAL_BYTES) {
+    if (entry.again && walLogBytes(path) < BUSY_WAL_BYTES) {
       entry.again = false
       continue
     }

@@ -18,17 +18,23 @@ export interface SqliteOptions {
   walCheckpoint?: 'automatic' | 'background' | 'external'
 }
 
+/** What an open WAL keeps of its file when it starts over (see openSqlite). */
+const KEPT_WAL_BYTES = 16 * 1024 * 1024
+
 /** `create: false` opens an existing file only (SQLITE_CANTOPEN when there is none). */
 export function openSqlite(path: string, options: SqliteOptions, { create = true } = {}): Database {
   const db = new Database(path, { create, readwrite: true, strict: true })
   // The WAL and shared-memory files outlive the connection, emptied: the pool closes and reopens
   // tenants all day, and making and removing them cost ~16% of a pool miss (bench/README.md).
-  // Not under Litestream, which owns the WAL: the cluster suite saw replicas that restored
-  // unsound (integrity_check) and "cannot determine last wal position, clearing generation" only
-  // once WALs were emptied under it.
+  // While open, the WAL keeps its blocks (up to KEPT_WAL_BYTES) when it starts over: cut to zero
+  // bytes, its next commits allocated them again and could wait on the filesystem's journal behind
+  // a checkpoint's fsync, the longest write stalls of two HTTP workers (bench/README.md,
+  // eighteenth pass). The last connection to close still empties it. Not under Litestream, which
+  // owns the WAL: the cluster suite saw replicas that restored unsound (integrity_check) and
+  // "cannot determine last wal position, clearing generation" only once WALs were emptied under it.
   if (options.walCheckpoint !== 'external') {
     db.fileControl(constants.SQLITE_FCNTL_PERSIST_WAL, 1)
-    db.exec('PRAGMA journal_size_limit = 0')
+    db.exec(`PRAGMA journal_size_limit = ${KEPT_WAL_BYTES}`)
   }
   // busy_timeout first: switching to WAL itself needs the lock another process may hold.
   db.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs}`)

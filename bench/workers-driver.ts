@@ -1,7 +1,7 @@
 // One tenant's writes (or reads) with one worker and with two, in alternation: the driver of issue
 // 39's passes (bench/README.md, tenth to fourteenth; `write-driver.ts` until the fourteenth). Each
 // run starts `serve` on a fresh data directory, warms up, then measures wrk `create` (or `GET
-// /customers/{id}`) and, beside it, what the suite does not show: the tenant's WAL (sampled every
+// /customers/{id}`) and, beside it, what the suite does not show: the tenant's WAL log (sampled every
 // 200 ms, to see it start over), the CPU of each process, and how the kernel split wrk's
 // connections between the workers (SO_REUSEPORT hashes each connection to one of them).
 //
@@ -9,11 +9,12 @@
 //
 // Each line is one run: WORKERS, req/s, p50 and p99 (ms), the WAL's mean and largest size (MB),
 // the CPU seconds of the primary and each worker, and each worker's connections half-way through.
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { tenantDatabasePath } from '../src/platform/tenancy/databases'
+import { walLogBytes } from '../src/platform/tenancy/wal-log'
 import { sourceCommand, startServer } from '../tests/e2e/cli'
 import { processCpuSeconds, processTree, requireWrk, wrk } from './lib'
 import { prepareSingleTenant } from './prepare'
@@ -69,12 +70,9 @@ async function measure(workers: number, run: number) {
           connections,
         })
       await load(3, `warm${run}-`)
-      const wal = `${tenantDatabasePath(dataDir, tenant.tenantId)}-wal`
+      const database = tenantDatabasePath(dataDir, tenant.tenantId)
       const walMb: number[] = []
-      const sampler = setInterval(
-        () => walMb.push((statSync(wal, { throwIfNoEntry: false })?.size ?? 0) / 1e6),
-        200,
-      )
+      const sampler = setInterval(() => walMb.push(walLogBytes(database) / 1e6), 200)
       const before = cpuByProcess(server.pid)
       const measured = load(seconds, `run${run}-`)
       await Bun.sleep((seconds * 1000) / 2)

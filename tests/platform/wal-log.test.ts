@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { openSqlite } from '../../src/platform/tenancy/sqlite'
-import { walLogBytes } from '../../src/platform/tenancy/wal-log'
+import { walLogBytes, walLogReaches } from '../../src/platform/tenancy/wal-log'
 import { makeTestDir, removeTestDir } from '../temp-dirs'
 
 const FRAME_BYTES = 4096 + 24
@@ -42,6 +42,7 @@ describe('walLogBytes', () => {
     const { db, path } = database()
     insert(db, 400)
     expect(walLogBytes(path)).toBe(32 + framesBySqlite(db) * FRAME_BYTES)
+    expect(walLogReaches(path, 200 * FRAME_BYTES)).toBe(true)
     const grown = statSync(`${path}-wal`).size
     expect(grown).toBeGreaterThan(200 * FRAME_BYTES)
 
@@ -53,6 +54,8 @@ describe('walLogBytes', () => {
     expect(walLogBytes(path)).toBe(32 + frames * FRAME_BYTES)
     // The file kept its blocks: its size alone would still say hundreds of frames.
     expect(statSync(`${path}-wal`).size).toBe(grown)
+    expect(walLogReaches(path, 100 * FRAME_BYTES)).toBe(false)
+    expect(walLogReaches(path, 32 + frames * FRAME_BYTES)).toBe(true)
   })
 
   test('is 0 without a WAL, and once the last connection emptied it', () => {

@@ -21,7 +21,7 @@ import type { Database } from 'bun:sqlite'
 import type { SqliteSynchronous } from '../../config'
 import { withoutWaiting } from './busy-timeout'
 import type { CheckpointRequest } from './checkpoint-worker'
-import { walLogBytes } from './wal-log'
+import { walLogReaches } from './wal-log'
 
 const ROUND_MS = 100
 export const BACKSTOP_PAGES = 20_000
@@ -125,7 +125,7 @@ function sendRound(): void {
   for (const [path, entry] of written) {
     // A file still at the worker is sent again in a later round.
     if (atWorker.has(path)) continue
-    if (entry.again && walLogBytes(path) < BUSY_WAL_BYTES) {
+    if (entry.again && !walLogReaches(path, BUSY_WAL_BYTES)) {
       entry.again = false
       continue
     }

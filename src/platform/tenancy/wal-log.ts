@@ -12,7 +12,7 @@
 // of this process hold theirs on the `-shm`. Another process then took itself for the first one
 // in, started the index over and the connections here died of SIGBUS. No connection locks the WAL
 // file itself.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
 
 const HEADER_BYTES = 32
 const FRAME_HEADER_BYTES = 24
@@ -50,3 +50,11 @@ export function walLogBytes(databasePath: string): number {
     closeSync(fd)
   }
 }
+
+/**
+ * Whether the WAL's log is at least `bytes` long. The file is never shorter than its log, so one
+ * `stat` answers for every file that is small, as most are: the salts are read only in larger ones.
+ */
+export const walLogReaches = (databasePath: string, bytes: number): boolean =>
+  (statSync(`${databasePath}-wal`, { throwIfNoEntry: false })?.size ?? 0) >= bytes &&
+  walLogBytes(databasePath) >= bytes

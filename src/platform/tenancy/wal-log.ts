@@ -16,11 +16,14 @@ import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
 
 const HEADER_BYTES = 32
 const FRAME_HEADER_BYTES = 24
+const PAGE_SIZE_IN_HEADER = 8
 const SALTS_IN_HEADER = 16
 const SALTS_IN_FRAME = 8
+const SALTS_BYTES = 8
 
 const header = Buffer.alloc(HEADER_BYTES)
-const salts = Buffer.alloc(8)
+const headerSalts = header.subarray(SALTS_IN_HEADER, SALTS_IN_HEADER + SALTS_BYTES)
+const frameSalts = Buffer.alloc(SALTS_BYTES)
 
 /** The WAL's current log in bytes, header included: 0 when the WAL is empty or missing. */
 export function walLogBytes(databasePath: string): number {
@@ -33,16 +36,16 @@ export function walLogBytes(databasePath: string): number {
   try {
     const size = fstatSync(fd).size
     if (readSync(fd, header, 0, HEADER_BYTES, 0) < HEADER_BYTES) return 0
-    const frameBytes = header.readUInt32BE(8) + FRAME_HEADER_BYTES
-    const saltsOf = (frame: number) =>
-      readSync(fd, salts, 0, 8, HEADER_BYTES + frame * frameBytes + SALTS_IN_FRAME) === 8 &&
-      salts.equals(header.subarray(SALTS_IN_HEADER, SALTS_IN_HEADER + 8))
+    const frameBytes = header.readUInt32BE(PAGE_SIZE_IN_HEADER) + FRAME_HEADER_BYTES
+    const inLog = (frame: number) =>
+      readSync(fd, frameSalts, 0, SALTS_BYTES, HEADER_BYTES + frame * frameBytes + SALTS_IN_FRAME) ===
+        SALTS_BYTES && frameSalts.equals(headerSalts)
     // Frames [0, low) are the log's; frames [high, ...) are not.
     let low = 0
     let high = Math.floor((size - HEADER_BYTES) / frameBytes)
     while (low < high) {
       const middle = (low + high) >>> 1
-      if (saltsOf(middle)) low = middle + 1
+      if (inLog(middle)) low = middle + 1
       else high = middle
     }
     return HEADER_BYTES + low * frameBytes

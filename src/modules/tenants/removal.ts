@@ -65,10 +65,13 @@ export async function deleteTenant(
     })
     deleteTenantRows(control, tenant.id)
   })
+  // Litestream lets go of the file (its last sync made, its process restarted without it) before
+  // the file goes: a file removed under it fails its syncs and, until it is isolated, those of the
+  // databases sharing its process (as the cluster's removeLocalCopy already waits).
+  await platform.replication?.reload()
   platform.pool.destroy(tenant.id)
   await platform.storage.removeTenant(tenant.id)
   const snapshotsPurged = options.purgeSnapshots ? purgeSnapshots(platform.config.backupDir, tenant.id) : 0
-  platform.replication?.syncDatabases()
   return { tenant: presentTenant(tenant), finalSnapshot, snapshotsPurged }
 }
 

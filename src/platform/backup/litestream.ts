@@ -377,7 +377,10 @@ export class LitestreamSupervisor {
         if (tracked.errorsInARow >= ISOLATE_AFTER_ERRORS)
           throw new Error(`Litestream failed ${tracked.errorsInARow} times in a row${why}`)
         const left = deadline - Date.now()
-        if (left <= 0) throw new Error(`Litestream uploaded nothing of it for ${limitMs} ms`)
+        if (left <= 0)
+          throw new Error(
+            `Litestream uploaded nothing of it for ${limitMs} ms (${tracked.uploads} uploads since it joined, the last at ${iso(tracked.lastSyncAt)}; last write noted at ${iso(tracked.lastWriteAt)})`,
+          )
         await this.nextChange(path, left)
       }
     }
@@ -402,7 +405,6 @@ export class LitestreamSupervisor {
   /** Every database replicated, by name. */
   databases(): DatabaseReplication[] {
     const now = Date.now()
-    const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString())
     return [...this.tracked.values()]
       .map((t) => ({
         name: t.name,
@@ -446,6 +448,8 @@ export class LitestreamSupervisor {
     await Promise.all([...this.shards.values()].map((p) => p.stop()))
   }
 }
+
+const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString())
 
 const newTracked = (db: ReplicatedDatabase, shard: string): Tracked => ({
   name: db.name,

@@ -652,7 +652,12 @@ export class ClusterNode {
       if (!replication) throw new Error('Litestream does not run on this node')
       const uploads = replication.follow(tenantDatabasePath(this.deps.config.dataDir, id), REPLICA_WAIT_MS)
       await awaitReplica(this.deps.config, row, mark, uploads)
+      // Litestream lets go of it before the swap: from then on only the new owner's Litestream
+      // writes to its replica. A last upload of this node's (its final sync's own checkpoint)
+      // landing after the new owner's would make this node's generation the newest, and a restore
+      // of the replica would miss the new owner's writes.
       local.state = 'handing-over'
+      await replication.reload()
       const next: TenantRecord = {
         tenant: row,
         owner: to,

@@ -28,6 +28,8 @@ export interface WrkRun {
   seconds: number
   threads: number
   connections: number
+  /** Requests a second in all, paced (bench/wrk/paced.lua); unset: as fast as the answers come. */
+  rate?: number
 }
 
 export function requireWrk(): string {
@@ -45,7 +47,8 @@ export async function wrk(run: WrkRun): Promise<LoadResult> {
   // wrk takes one script: the scenario's, after the thread ids and before the JSON report.
   const scriptDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-wrk-'))
   const script = join(scriptDir, `${run.script}.lua`)
-  writeFileSync(script, `${lua('thread-id')}\n${lua(run.script)}\n${lua('report')}`)
+  const paced = run.rate ? `${lua('paced')}\n` : ''
+  writeFileSync(script, `${lua('thread-id')}\n${lua(run.script)}\n${paced}${lua('report')}`)
   const proc = Bun.spawn(
     [
       requireWrk(),
@@ -61,7 +64,11 @@ export async function wrk(run: WrkRun): Promise<LoadResult> {
       '--',
       ...run.args,
     ],
-    { stdout: 'pipe', stderr: 'pipe' },
+    {
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: run.rate ? { ...process.env, WRK_THREAD_RATE: String(run.rate / run.threads) } : process.env,
+    },
   )
   const [out, err, code] = await Promise.all([
     new Response(proc.stdout).text(),

@@ -6,10 +6,16 @@
 // connections between the workers (SO_REUSEPORT hashes each connection to one of them).
 //
 //   bun bench/workers-driver.ts [pairs=3] [--scenario create|read] [--seconds 10] [--connections 32]
+//                               [--rate N] [--tenants N]
+//
+// `--rate N` paces wrk at N requests a second in all (bench/wrk/paced.lua): both set-ups then meet
+// the same traffic, and their tails compare at it rather than each at its own saturation.
+// `--tenants N` (create only) spreads the writes uniformly over N tenants, as a host's are; the WAL
+// column is then the first tenant's.
 //
 // Each line is one run: WORKERS, req/s, p50 and p99 (ms), the WAL's mean and largest size (MB),
 // the CPU seconds of the primary and each worker, and each worker's connections half-way through.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -17,22 +23,27 @@ import { tenantDatabasePath } from '../src/platform/tenancy/databases'
 import { walLogBytes } from '../src/platform/tenancy/wal-log'
 import { sourceCommand, startServer } from '../tests/e2e/cli'
 import { processCpuSeconds, processTree, requireWrk, wrk } from './lib'
-import { prepareSingleTenant } from './prepare'
+import { prepareManyTenants, prepareSingleTenant } from './prepare'
 
 const { values, positionals } = parseArgs({
   options: {
     scenario: { type: 'string', default: 'create' },
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
+    rate: { type: 'string' },
+    tenants: { type: 'string', default: '1' },
   },
   allowPositionals: true,
 })
 const pairs = Number(positionals[0] ?? 3)
 const seconds = Number(values.seconds)
 const connections = Number(values.connections)
+const rate = values.rate === undefined ? undefined : Number(values.rate)
 if (values.scenario !== 'create' && values.scenario !== 'read')
   throw new Error(`--scenario is create or read, not ${values.scenario}`)
 const reads = values.scenario === 'read'
+const tenantCount = Number(values.tenants)
+if (reads && tenantCount !== 1) throw new Error('--tenants is for --scenario create')
 
 /** How many established connections on `port` each process holds, in the order of `pids`. */
 function connectionsByProcess(port: string, pids: number[]): number[] {
@@ -48,7 +59,13 @@ const cpuByProcess = (pid: number) =>
 async function measure(workers: number, run: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'restaurant-ops-workers-driver-'))
   try {
-    const tenant = await prepareSingleTenant(dataDir, 100)
+    const tenants =
+      tenantCount === 1
+        ? [await prepareSingleTenant(dataDir, 100)]
+        : await prepareManyTenants(dataDir, tenantCount)
+    const tenant = tenants[0]!
+    const targets = join(dataDir, 'targets.tsv')
+    writeFileSync(targets, tenants.map((t) => `${t.tenantId}\t${t.token}\t${t.customerId}\n`).join(''))
     const server = await startServer(sourceCommand, {
       DATA_DIR: dataDir,
       WORKERS: String(workers),
@@ -56,15 +73,18 @@ async function measure(workers: number, run: number) {
       BACKUP_INTERVAL: '0',
     })
     try {
-      const load = (secondsOfLoad: number, prefix: string) =>
+      const load = (secondsOfLoad: number, prefix: string, paced?: number) =>
         wrk({
+          rate: paced,
           ...(reads
             ? {
                 url: `${server.url}/customers/${tenant.customerId}`,
                 script: 'fixed',
                 args: [tenant.token, tenant.tenantId],
               }
-            : { url: `${server.url}/`, script: 'create', args: [tenant.token, tenant.tenantId, prefix] }),
+            : tenantCount > 1
+              ? { url: `${server.url}/`, script: 'spread-create', args: [targets, prefix] }
+              : { url: `${server.url}/`, script: 'create', args: [tenant.token, tenant.tenantId, prefix] }),
           seconds: secondsOfLoad,
           threads: 2,
           connections,
@@ -74,7 +94,7 @@ async function measure(workers: number, run: number) {
       const walMb: number[] = []
       const sampler = setInterval(() => walMb.push(walLogBytes(database) / 1e6), 200)
       const before = cpuByProcess(server.pid)
-      const measured = load(seconds, `run${run}-`)
+      const measured = load(seconds, `run${run}-`, rate)
       await Bun.sleep((seconds * 1000) / 2)
       const split = connectionsByProcess(
         new URL(server.url).port,

@@ -3,7 +3,7 @@
 // import in transfer.ts. Every action leaves an operator audit entry in the control database;
 // the writes it makes in the tenant's own database are audited there as `system:operator`, with
 // the operator's request id.
-import { existsSync, statSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { and, asc, count, eq, max } from 'drizzle-orm'
 import { tenantMigrations } from '../../../migrations/embedded'
@@ -30,7 +30,7 @@ import {
   type Tenant,
 } from '../../platform/tenancy/tenants'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
-import { walLogBytes } from '../../platform/tenancy/wal-log'
+import { databaseBytes } from '../../platform/tenancy/wal-log'
 import { seedDemo } from '../demo'
 import type { LocationRow } from '../locations'
 import { createLocation, getLocation, presentLocation } from '../locations'
@@ -256,8 +256,6 @@ function clusterTenantsPage(
   }
 }
 
-const fileSize = (path: string) => (existsSync(path) ? statSync(path).size : 0)
-
 /** The tenant with its database's size, last write and schema, and its backups. */
 export function tenantDetail(platform: Platform, tenant: Tenant) {
   const { config, replication } = platform
@@ -275,8 +273,7 @@ export function tenantDetail(platform: Platform, tenant: Tenant) {
   return {
     ...presentTenant(tenant),
     database: {
-      sizeBytes: fileSize(path),
-      walBytes: walLogBytes(path),
+      ...databaseBytes(path),
       lastWriteAt,
       schemaVersion: applied.at(-1) ?? null,
       pendingMigrations: tenantMigrations.filter((m) => !applied.includes(m.tag)).length,

@@ -5,7 +5,7 @@
 // lists it.
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { walLogBytes } from '../tenancy/wal-log'
+import { databaseBytes } from '../tenancy/wal-log'
 import { filePathOf, type ReplicatedDatabase, replicaUrlFor } from './litestream'
 import { listSnapshots } from './snapshots'
 
@@ -33,8 +33,6 @@ export interface DatabaseBackupState {
   lastSnapshotAt: string | null
   replica: ReplicaWindow | null
 }
-
-const fileSize = (path: string) => (existsSync(path) ? statSync(path).size : 0)
 
 /** Every file under `dir` (recursively), with its modification time. */
 function modifiedTimes(dir: string): number[] {
@@ -75,8 +73,7 @@ export function databaseBackupStates(
     const holding = snapshots.filter((s) => existsSync(join(s.dir, `${db.name}.sqlite`)))
     return {
       name: db.name,
-      sizeBytes: fileSize(db.path),
-      walBytes: walLogBytes(db.path),
+      ...databaseBytes(db.path),
       snapshots: holding.length,
       lastSnapshotAt: holding.at(-1)?.takenAt ?? null,
       replica: settings.litestreamReplicaUrl ? replicaWindow(settings.litestreamReplicaUrl, db.name) : null,
@@ -97,7 +94,10 @@ export function snapshotsHolding(backupDir: string, names: readonly string[]) {
   return listSnapshots(backupDir)
     .map((s) => {
       const held = names.filter((name) => existsSync(join(s.dir, `${name}.sqlite`)))
-      const bytes = held.reduce((sum, name) => sum + fileSize(join(s.dir, `${name}.sqlite`)), 0)
+      const bytes = held.reduce(
+        (sum, name) => sum + (statSync(join(s.dir, `${name}.sqlite`), { throwIfNoEntry: false })?.size ?? 0),
+        0,
+      )
       return { stamp: s.stamp, takenAt: s.takenAt, databases: held, bytes }
     })
     .filter((s) => s.databases.length > 0)

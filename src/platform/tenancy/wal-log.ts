@@ -61,3 +61,8 @@ export function walLogBytes(databasePath: string): number {
 export const walLogReaches = (databasePath: string, bytes: number): boolean =>
   (statSync(`${databasePath}-wal`, { throwIfNoEntry: false })?.size ?? 0) >= bytes &&
   walLogBytes(databasePath) >= bytes
+
+/** A database's file size and its WAL's log, as the operator's views show them (0: no file). */
+export function databaseBytes(path: string): { sizeBytes: number; walBytes: number } {
+  return { sizeBytes: statSync(path, { throwIfNoEntry: false })?.size ?? 0, walBytes: walLogBytes(path) }
+}

@@ -2,7 +2,7 @@
 // one tenant `bench` with a customer and `orderCount` orders, and directories of many tenants with
 // an owner and a customer each. Every tenant's owner has a subject of its own and a token for it.
 import { Database } from 'bun:sqlite'
-import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { configFor } from '../src/config'
@@ -75,6 +75,12 @@ const newTenant = (platform: Platform, slug: string) =>
   })
 
 /** One tenant `bench` with a customer and `orderCount` orders (one created by the API, cloned in SQL). */
+/** Writes the tenants for bench/wrk/spread.lua and spread-create.lua: "tenant id<TAB>token<TAB>customer id" lines. */
+export function writeTargets(path: string, tenants: BenchTenant[]): string {
+  writeFileSync(path, tenants.map((t) => `${t.tenantId}\t${t.token}\t${t.customerId}\n`).join(''))
+  return path
+}
+
 export async function prepareSingleTenant(dataDir: string, orderCount: number) {
   const { app, platform } = await createApp({ config: configFor({ dataDir }) })
   try {

@@ -20,7 +20,7 @@ import {
   startServer,
 } from '../tests/e2e/cli'
 import { cpuSeconds, type LoadResult, loadAverage, requireWrk, rssMb, type ScriptKind, wrk } from './lib'
-import { type BenchTenant, prepareManyTenants, prepareSingleTenant } from './prepare'
+import { type BenchTenant, prepareManyTenants, prepareSingleTenant, writeTargets } from './prepare'
 
 const { values } = parseArgs({
   options: {
@@ -221,12 +221,8 @@ async function startupMs(dataDir: string, runs: number): Promise<number[]> {
   return times
 }
 
-/** Lines "tenant id<TAB>token<TAB>customer id" for bench/wrk/spread.lua. */
-function targetsFile(tenants: BenchTenant[]): string {
-  const path = join(scratchDir('targets'), 'targets.tsv')
-  writeFileSync(path, tenants.map((t) => `${t.tenantId}\t${t.token}\t${t.customerId}\n`).join(''))
-  return path
-}
+const targetsFile = (tenants: BenchTenant[]) =>
+  writeTargets(join(scratchDir('targets'), 'targets.tsv'), tenants)
 
 const bearer = (tenant: BenchTenant) => ({
   authorization: `Bearer ${tenant.token}`,

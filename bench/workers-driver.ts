@@ -15,7 +15,7 @@
 //
 // Each line is one run: WORKERS, req/s, p50 and p99 (ms), the WAL's mean and largest size (MB),
 // the CPU seconds of the primary and each worker, and each worker's connections half-way through.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -23,7 +23,7 @@ import { tenantDatabasePath } from '../src/platform/tenancy/databases'
 import { walLogBytes } from '../src/platform/tenancy/wal-log'
 import { sourceCommand, startServer } from '../tests/e2e/cli'
 import { processCpuSeconds, processTree, requireWrk, wrk } from './lib'
-import { prepareManyTenants, prepareSingleTenant } from './prepare'
+import { prepareManyTenants, prepareSingleTenant, writeTargets } from './prepare'
 
 const { values, positionals } = parseArgs({
   options: {
@@ -64,8 +64,7 @@ async function measure(workers: number, run: number) {
         ? [await prepareSingleTenant(dataDir, 100)]
         : await prepareManyTenants(dataDir, tenantCount)
     const tenant = tenants[0]!
-    const targets = join(dataDir, 'targets.tsv')
-    writeFileSync(targets, tenants.map((t) => `${t.tenantId}\t${t.token}\t${t.customerId}\n`).join(''))
+    const spread = tenantCount > 1 ? writeTargets(join(dataDir, 'targets.tsv'), tenants) : null
     const server = await startServer(sourceCommand, {
       DATA_DIR: dataDir,
       WORKERS: String(workers),
@@ -82,8 +81,8 @@ async function measure(workers: number, run: number) {
                 script: 'fixed',
                 args: [tenant.token, tenant.tenantId],
               }
-            : tenantCount > 1
-              ? { url: `${server.url}/`, script: 'spread-create', args: [targets, prefix] }
+            : spread
+              ? { url: `${server.url}/`, script: 'spread-create', args: [spread, prefix] }
               : { url: `${server.url}/`, script: 'create', args: [tenant.token, tenant.tenantId, prefix] }),
           seconds: secondsOfLoad,
           threads: 2,

@@ -93,11 +93,11 @@ export const backupMode = (settings: BackupSettings) =>
 export function snapshotsHolding(backupDir: string, names: readonly string[]) {
   return listSnapshots(backupDir)
     .map((s) => {
-      const held = names.filter((name) => existsSync(join(s.dir, `${name}.sqlite`)))
-      const bytes = held.reduce(
-        (sum, name) => sum + (statSync(join(s.dir, `${name}.sqlite`), { throwIfNoEntry: false })?.size ?? 0),
-        0,
+      const sizes = names.map(
+        (name) => statSync(join(s.dir, `${name}.sqlite`), { throwIfNoEntry: false })?.size,
       )
+      const held = names.filter((_, i) => sizes[i] !== undefined)
+      const bytes = sizes.reduce<number>((sum, size) => sum + (size ?? 0), 0)
       return { stamp: s.stamp, takenAt: s.takenAt, databases: held, bytes }
     })
     .filter((s) => s.databases.length > 0)

@@ -123,12 +123,15 @@ export class WorkerProcesses {
   }
 
   private received(worker: Worker, message: ToPrimary): void {
-    const { jobs, webhooks, replication } = this.platform
+    const { jobs, webhooks, replication, dueIndex } = this.platform
     switch (message.type) {
       case 'listening':
         worker.state.state = 'serving'
         worker.listening.resolve(message.port)
         this.tell()
+        return
+      case 'written':
+        for (const tenantId of message.tenantIds) dueIndex.committed(tenantId)
         return
       case 'trigger':
         jobs.trigger(message.job)
@@ -158,6 +161,8 @@ export class WorkerProcesses {
     worker.quickDeaths = lived < QUICK_DEATH_MS ? worker.quickDeaths + 1 : 0
     const delay = worker.quickDeaths === 0 ? 0 : Math.min(MAX_RESTART_DELAY_MS, 100 * 2 ** worker.quickDeaths)
     log.error('worker died: starting it again', { worker: worker.state.id, code, delayMs: delay })
+    // Its last writes may not have been told: the tenants whose files changed since are visited.
+    this.platform.dueIndex.checkFilesAgain()
     this.tell()
     setTimeout(() => {
       if (this.stopping) return

@@ -190,7 +190,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
       const sqlite = db.$client
       legacyCredentials.carry(tenantId, sqlite)
       watchAuthVersion(sqlite, () => signals.bumpTenant(tenantId))
-      afterEachCommit(sqlite, () => dueIndex.committed(tenantId))
+      afterEachCommit(sqlite, () => tenantWritten(tenantId))
       beforeEachCommit(
         db,
         (tx) => fanOutAtCommit(tx, tenantId),
@@ -203,13 +203,16 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
         },
       )
       // A new tenant's answers are stored as if it had been written: no job opens it to learn them.
-      if (created) dueIndex.committed(tenantId)
+      if (created) tenantWritten(tenantId)
       cluster?.gate(sqlite, tenantId)
       if (options.serving && config.groupCommit)
         groupCommits(sqlite, config.sqliteBusyTimeoutMs, writeWaits.of(tenantId), options.jobsOnly)
     },
   )
   const dueIndex = new DueIndex(control.db, pool, log)
+  // An HTTP worker's primary stores the due work of the tenants it writes (primary-link.ts).
+  const tenantWritten = (tenantId: string) =>
+    primary ? primary.tenantWritten(tenantId) : dueIndex.committed(tenantId)
   for (const source of options.dueWork) dueIndex.register(source)
   if (config.cluster) {
     const node = new ClusterNode({
@@ -250,7 +253,6 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     sharedOperatorKey: cluster ? (hash) => cluster?.operatorKey(hash) : undefined,
   }
   const jobs = new Scheduler(log, primary)
-  if (primary) primary.beforeSend = () => dueIndex.flush()
   const storage = openObjectStore(config)
   const webhooks = new DeliveryWorker({ config, log, control, pool, jobs, dueIndex, primary })
   const expiring: DueWorkSource = {

@@ -1,12 +1,17 @@
 // A worker's line to its primary (WORKERS > 1: src/cli/workers.ts). The primary runs what must
 // run once per data directory (the jobs, webhook delivery, Litestream); a worker serves HTTP and
 // tells the primary what its writes ask of that work, over the IPC channel Bun.spawn opened:
+//   - the tenants written, whose due work the primary's index then stores (jobs/due-index.ts):
+//     computing it took the worker's request thread 5-10 ms a written tenant each second, the
+//     longest stall in its write tail (bench/README.md, twentieth pass);
 //   - a job asked to run soon (`Scheduler.trigger`, e.g. a club release's processing);
 //   - a tenant with events to deliver (the outbox's append hint);
 //   - the databases written, for Litestream's lag when it replicates.
 // They are sent once the writes that asked for them have committed, so that the primary's run
-// finds them. The primary sends back, every second and on each change, what /health shows: its
-// jobs, the workers, the start-up work still to do and Litestream's state.
+// finds them, and the tenants written go first: the run a trigger asks for finds them due (an
+// import's, which would otherwise wait for the job's 30 s interval). The primary sends back, every
+// second and on each change, what /health shows: its jobs, the workers, the start-up work still to
+// do and Litestream's state.
 import type { JobStatus } from './jobs/scheduler'
 import { commitsPending } from './tenancy/transaction'
 
@@ -28,6 +33,7 @@ export interface PrimaryStatus {
 
 export type ToPrimary =
   | { type: 'listening'; port: number }
+  | { type: 'written'; tenantIds: string[] }
   | { type: 'trigger'; job: string }
   | { type: 'wake'; tenantId: string }
   | { type: 'committed'; paths: string[] }
@@ -36,21 +42,13 @@ export type ToWorker = { type: 'status'; status: PrimaryStatus }
 
 export class PrimaryLink {
   private latest: PrimaryStatus = { jobs: [], workers: [], startupWork: [], replication: null }
+  private readonly written = new Set<string>()
   private readonly triggers = new Set<string>()
   private readonly wakes = new Set<string>()
   private readonly paths = new Set<string>()
   private flushing = false
   /** Called with each status the primary sends. */
   onStatus: (status: PrimaryStatus) => void = () => {}
-  /**
-   * Called once this worker's writes have committed, before a trigger they led to goes: the due
-   * index stores their answers there (platform.ts), or the run the trigger asks for would find no
-   * tenant due and wait for the job's interval (an import's 30 s). Not for wakes alone: webhook
-   * delivery visits a woken tenant without the index, and storing the answers after every group
-   * of writes (a control write, each job's query) cost two workers writing one tenant 15% of
-   * their rate (bench/README.md, twelfth pass); the index's own timer stores them soon after.
-   */
-  beforeSend: () => void = () => {}
 
   constructor(
     readonly workerId: number,
@@ -69,6 +67,12 @@ export class PrimaryLink {
 
   listening(port: number): void {
     this.send({ type: 'listening', port })
+  }
+
+  /** A write to the tenant committed (or created it): the primary stores its due work. */
+  tenantWritten(tenantId: string): void {
+    this.written.add(tenantId)
+    this.flushSoon()
   }
 
   trigger(job: string): void {
@@ -93,15 +97,16 @@ export class PrimaryLink {
     setImmediate(async () => {
       this.flushing = false
       const messages: ToPrimary[] = [
+        ...(this.written.size > 0 ? [{ type: 'written' as const, tenantIds: [...this.written] }] : []),
         ...[...this.triggers].map((job) => ({ type: 'trigger' as const, job })),
         ...[...this.wakes].map((tenantId) => ({ type: 'wake' as const, tenantId })),
         ...(this.paths.size > 0 ? [{ type: 'committed' as const, paths: [...this.paths] }] : []),
       ]
+      this.written.clear()
       this.triggers.clear()
       this.wakes.clear()
       this.paths.clear()
       await commitsPending()?.catch(() => {})
-      if (messages[0]?.type === 'trigger') this.beforeSend()
       for (const message of messages) this.send(message)
     })
   }

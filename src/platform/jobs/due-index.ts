@@ -7,11 +7,14 @@
 // write, null when only a write can bring some). The answers are stored
 //   - after each write to the tenant commits, for every job: the connection's commit queues the
 //     tenant, and the queue is computed within FLUSH_DELAY_MS, and before anything reads the index;
+//     an HTTP worker's commits queue it in the primary's index instead (platform/primary-link.ts),
+//     so that the computation runs off the workers' request threads;
 //   - after each visit, for the job that visited.
 // Each computation runs inside a control write transaction, so two processes writing one tenant
 // (a server, the command line) store their answers in the order they computed them.
 //
-// What the commit hooks cannot see is found at the first sweep of a process: a tenant whose file or
+// What the commit hooks cannot see is found at the first sweep of a process, and at the first after
+// an HTTP worker died (its last writes may not have reached the primary): a tenant whose file or
 // WAL was modified after its answers were stored (written by a process that stopped before storing
 // them, a restored file) has them dropped, and a tenant without an answer for a job (imported, a
 // job added by an upgrade) is visited once by it. File times are coarse, so a file modified within
@@ -98,6 +101,11 @@ export class DueIndex {
         }
       }
     }
+  }
+
+  /** The next read of the index checks every tenant's files again (see above). */
+  checkFilesAgain(): void {
+    this.checked = null
   }
 
   /** After a visit by `job`: its answer for the tenant, computed on `db`. */

@@ -9,6 +9,12 @@ export interface CheckpointRequest {
   synchronous: string
 }
 
+export interface CheckpointDone {
+  path: string
+  /** The last step done here too: the WAL starts over at the next write (checkpoints.ts). */
+  restarted: boolean
+}
+
 declare const self: Worker
 
 const MAX_PASSES = 4
@@ -16,6 +22,7 @@ const FEW_FRAMES = 200
 
 self.onmessage = ({ data }: MessageEvent<CheckpointRequest>) => {
   let db: Database | undefined
+  let restarted = false
   try {
     db = new Database(data.path, { readwrite: true, create: false })
     db.exec(`PRAGMA synchronous = ${data.synchronous}`)
@@ -28,10 +35,27 @@ self.onmessage = ({ data }: MessageEvent<CheckpointRequest>) => {
       frames = log
       if (pass > 0 && writtenDuringLastPass < FEW_FRAMES) break
     }
+    restarted = restartNow(db)
   } catch {
     // The tenant was deleted or moved away since its write: nothing is left to checkpoint.
   } finally {
     db?.close(false)
   }
-  postMessage(data.path)
+  postMessage({ path: data.path, restarted } satisfies CheckpointDone)
+}
+
+/**
+ * The last step, when no connection writes the file now: RESTART takes its write lock, copies the
+ * frames written since the passes and syncs the file, while the request thread goes on serving
+ * (its writes wait for the lock as for another process's). Never waits (busy_timeout 0): false
+ * when a group of writes holds the lock or a reader still reads old frames, and the request
+ * thread takes the step after its next commit instead.
+ */
+function restartNow(db: Database): boolean {
+  db.exec('PRAGMA busy_timeout = 0')
+  try {
+    return db.query<{ busy: number }, []>('PRAGMA wal_checkpoint(RESTART)').get()!.busy === 0
+  } catch {
+    return false
+  }
 }

@@ -9,9 +9,13 @@
 // the worker, which copies their WAL into the database and fsyncs it on its own connection. The
 // worker cannot finish the job under steady writes: SQLite starts the WAL over only when a write
 // begins with every frame copied, and the request thread keeps adding frames while the worker
-// copies. So when the worker is done, the request thread checkpoints once more (`finish`,
-// `restartWal`): only the few frames written meanwhile, after which the next write starts the WAL
-// over. SQLite's own checkpoint stays as a backstop, far later (BACKSTOP_PAGES).
+// copies (a pass of 20 ms against a commit every 2 ms at 500 writes a second). So a last step
+// takes the file's write lock and copies the few frames written meanwhile (RESTART), after which
+// the next write starts the WAL over. The worker takes it when no group of writes holds the lock,
+// and the request thread goes on serving meanwhile (its writes wait as for another process's);
+// otherwise the request thread takes it after its next commit (`finish`, `restartWal`): 2-4 ms
+// with its event loop blocked, five times a second at 500 writes a second (bench/README.md,
+// twentieth pass). SQLite's own checkpoint stays as a backstop, far later (BACKSTOP_PAGES).
 //
 // A file still being written is checkpointed once its WAL reaches BUSY_WAL_BYTES; below that, at
 // the first round it was not written in. Checkpointing every written file every round cost each
@@ -20,7 +24,7 @@
 import type { Database } from 'bun:sqlite'
 import type { SqliteSynchronous } from '../../config'
 import { withoutWaiting } from './busy-timeout'
-import type { CheckpointRequest } from './checkpoint-worker'
+import type { CheckpointDone, CheckpointRequest } from './checkpoint-worker'
 import { walLogReaches } from './wal-log'
 
 const ROUND_MS = 100
@@ -28,17 +32,19 @@ export const BACKSTOP_PAGES = 20_000
 /** SQLite's own threshold (1,000 pages of 4 KB): a WAL log this long is copied even while written. */
 const BUSY_WAL_BYTES = 4_096_000
 
+/** Runs on the request thread once the worker has checkpointed the file: `restarted` when it took the last step too. */
+export type FinishCheckpoint = (restarted: boolean) => void
+
 interface Written {
   synchronous: SqliteSynchronous
-  /** Runs on the request thread once the worker has checkpointed the file. */
-  finish: () => void
+  finish: FinishCheckpoint
   /** Written since the last round looked at it. */
   again: boolean
 }
 
 let worker: Worker | undefined
 const written = new Map<string, Written>()
-const atWorker = new Map<string, () => void>()
+const atWorker = new Map<string, FinishCheckpoint>()
 let round: ReturnType<typeof setTimeout> | undefined
 
 /**
@@ -63,7 +69,7 @@ export function restartWal(sqlite: Database, busyTimeoutMs: number): boolean {
 }
 
 /** The database file at `path` was written: checkpointed at a round once it is quiet or its WAL large (above). */
-export function checkpointSoon(path: string, synchronous: SqliteSynchronous, finish: () => void): void {
+export function checkpointSoon(path: string, synchronous: SqliteSynchronous, finish: FinishCheckpoint): void {
   written.set(path, { synchronous, finish, again: true })
   if (round) return
   round = setTimeout(sendRound, ROUND_MS)
@@ -84,9 +90,9 @@ const workerUrl = () =>
     : new URL('./checkpoint-worker.ts', import.meta.url)
 
 /** A checkpoint that fails leaves the frames for the next write's round: never worth a crash. */
-function finishSafely(finish: () => void): void {
+function finishSafely(finish: FinishCheckpoint, restarted = false): void {
   try {
-    finish()
+    finish(restarted)
   } catch (error) {
     console.error(`WAL checkpoint failed: ${error instanceof Error ? error.message : String(error)}`)
   }
@@ -100,10 +106,10 @@ function startWorker(): Worker {
   // the process alive.
   const started = new Worker(workerUrl())
   started.unref()
-  started.onmessage = ({ data: path }: MessageEvent<string>) => {
+  started.onmessage = ({ data: { path, restarted } }: MessageEvent<CheckpointDone>) => {
     const finish = atWorker.get(path)
     atWorker.delete(path)
-    if (finish) finishSafely(finish)
+    if (finish) finishSafely(finish, restarted)
   }
   started.onerror = (event) => {
     workerFailed = true

@@ -9,7 +9,7 @@ import { ApiError } from '../foundation/problem'
 import { checkpointSoon, restartWal } from './checkpoints'
 import { migrate } from './migrator'
 import { type Db, openSqlite, type SqliteOptions } from './sqlite'
-import { afterEachCommit, commitNow } from './transaction'
+import { afterEachCommit, commitNow, writeLockFreed } from './transaction'
 
 export type { Db } from './sqlite'
 export type TenantDb = Db
@@ -267,10 +267,13 @@ export class TenantPool {
       // connection's next commit, the moment the lock is most likely free (before the process
       // waiting for it is woken: transaction.ts).
       let finishAfterCommit = false
-      const finish = () => {
+      const finish = (restarted: boolean) => {
         // Closed since (evicted, deleted): closing checkpointed it.
         if (this.handles.peek(tenantId)?.sqlite !== sqlite) return
-        finishAfterCommit = sqlite.inTransaction || !restartWal(sqlite, busyTimeoutMs)
+        if (restarted) {
+          finishAfterCommit = false
+          writeLockFreed(sqlite)
+        } else finishAfterCommit = sqlite.inTransaction || !restartWal(sqlite, busyTimeoutMs)
       }
       afterEachCommit(sqlite, () => {
         if (finishAfterCommit) finishAfterCommit = !restartWal(sqlite, busyTimeoutMs)

@@ -426,6 +426,17 @@ function nextPoll(sqlite: Database, statements: UnitStatements, waiting: LockWai
   waiting.timer = setTimeout(() => pollLock(sqlite, statements), LOCK_POLL_MS)
 }
 
+/**
+ * The checkpoint thread's connection let the file's write lock go (checkpoints.ts): the process
+ * waiting for it, if another, and this one's wait try now.
+ */
+export function writeLockFreed(sqlite: Database): void {
+  const statements = statementsOf(sqlite)
+  if (!statements) return
+  statements.waiters.wake()
+  pollLock(sqlite, statements)
+}
+
 /** Another process has committed: every wait for a lock tries now. */
 export function pollWaitingLocks(): void {
   for (const sqlite of [...lockWaits.keys()]) pollLock(sqlite, statementsOf(sqlite)!)

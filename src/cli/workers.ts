@@ -123,7 +123,7 @@ export class WorkerProcesses {
   }
 
   private received(worker: Worker, message: ToPrimary): void {
-    const { jobs, webhooks, replication, dueIndex } = this.platform
+    const { jobs, webhooks, replication, dueIndex, pool } = this.platform
     switch (message.type) {
       case 'listening':
         worker.state.state = 'serving'
@@ -131,7 +131,10 @@ export class WorkerProcesses {
         this.tell()
         return
       case 'written':
-        for (const tenantId of message.tenantIds) dueIndex.committed(tenantId)
+        for (const tenantId of message.tenantIds) {
+          dueIndex.committed(tenantId)
+          pool.writtenElsewhere(tenantId)
+        }
         return
       case 'trigger':
         jobs.trigger(message.job)

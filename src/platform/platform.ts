@@ -181,7 +181,9 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
   watchAuthVersion(control.sqlite, () => signals.bumpControl())
   const legacyCredentials = new LegacyCredentialCarrier(control.sqlite)
   let cluster: ClusterNode | null = null
-  const tenantOptions = { ...sqliteOptions, walCheckpoint: checkpoints ?? 'background' } as const
+  // HTTP workers leave their tenants' checkpoints to their primary (tenancy/checkpoints.ts).
+  const tenantCheckpoints = primary ? 'primary' : options.jobsOnly ? 'for-workers' : 'background'
+  const tenantOptions = { ...sqliteOptions, walCheckpoint: checkpoints ?? tenantCheckpoints } as const
   const pool = new TenantPool(
     config.dataDir,
     poolLimits(config, log, options.serving ?? false, countTenants(control.db)),

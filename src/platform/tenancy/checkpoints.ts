@@ -17,6 +17,13 @@
 // with its event loop blocked, five times a second at 500 writes a second (bench/README.md,
 // twentieth pass). SQLite's own checkpoint stays as a backstop, far later (BACKSTOP_PAGES).
 //
+// HTTP workers checkpoint nothing: each tells its primary the tenants it wrote
+// (platform/primary-link.ts), and the primary checkpoints their files as it does its own, taking
+// the last step in turn with them (`checkpointAfterWrites`). When each worker checkpointed the
+// files it wrote, two workers writing one tenant took the last step twice as often as one
+// process, each with its event loop blocked, and a checkpoint at least ~3% of the time held the
+// lock (bench/README.md, fifteenth pass).
+//
 // A file still being written is checkpointed once its WAL reaches BUSY_WAL_BYTES; below that, at
 // the first round it was not written in. Checkpointing every written file every round cost each
 // of sixteen tenants written together a worker pass, an fsync and a last step on the request
@@ -25,6 +32,7 @@ import type { Database } from 'bun:sqlite'
 import type { SqliteSynchronous } from '../../config'
 import { withoutWaiting } from './busy-timeout'
 import type { CheckpointDone, CheckpointRequest } from './checkpoint-worker'
+import { afterEachCommit, inTurnWithOtherProcesses, writeLockFreed } from './transaction'
 import { walLogReaches } from './wal-log'
 
 const ROUND_MS = 100
@@ -68,8 +76,53 @@ export function restartWal(sqlite: Database, busyTimeoutMs: number): boolean {
   }
 }
 
+/** How long the primary of HTTP workers waits for its turn at a file's write lock for the last step. */
+const TURN_TIMEOUT_MS = 50
+
+/**
+ * Checkpoints the file of `sqlite`, at `path`, after each write of the connection, and after each
+ * call of the function returned (another process's write: `forWorkers`, the primary of HTTP
+ * workers). The last step (above) runs on the worker thread when the lock is free then; otherwise
+ * here, between requests, right after the connection's next commit when a group of writes holds
+ * the lock (the moment it is most likely free, before the process waiting for it is woken:
+ * transaction.ts). The primary, which serves no request, waits for its turn at the lock instead,
+ * so that its workers never take the step and their event loops never block on it; a turn not
+ * had within TURN_TIMEOUT_MS is tried again at a later round. `isOpen`: false once the connection
+ * was closed (evicted, deleted), which checkpointed it.
+ */
+export function checkpointAfterWrites(
+  sqlite: Database,
+  path: string,
+  options: { synchronous: SqliteSynchronous; busyTimeoutMs: number; forWorkers: boolean },
+  isOpen: () => boolean,
+): () => void {
+  const { synchronous, busyTimeoutMs, forWorkers } = options
+  let finishAfterCommit = false
+  const lastStep = () =>
+    forWorkers
+      ? inTurnWithOtherProcesses(sqlite, () => restartWal(sqlite, busyTimeoutMs), TURN_TIMEOUT_MS)
+      : restartWal(sqlite, busyTimeoutMs)
+  const finish = (restarted: boolean) => {
+    if (!isOpen()) return
+    if (restarted) {
+      finishAfterCommit = false
+      writeLockFreed(sqlite)
+      return
+    }
+    finishAfterCommit = sqlite.inTransaction || !lastStep()
+    // The primary's own commits are rare: its workers' next writes bring the next round.
+    if (finishAfterCommit && forWorkers) schedule()
+  }
+  const schedule = () => checkpointSoon(path, synchronous, finish)
+  afterEachCommit(sqlite, () => {
+    if (finishAfterCommit) finishAfterCommit = !restartWal(sqlite, busyTimeoutMs)
+    schedule()
+  })
+  return schedule
+}
+
 /** The database file at `path` was written: checkpointed at a round once it is quiet or its WAL large (above). */
-export function checkpointSoon(path: string, synchronous: SqliteSynchronous, finish: FinishCheckpoint): void {
+function checkpointSoon(path: string, synchronous: SqliteSynchronous, finish: FinishCheckpoint): void {
   written.set(path, { synchronous, finish, again: true })
   if (round) return
   round = setTimeout(sendRound, ROUND_MS)

@@ -6,10 +6,10 @@ import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { LRUCache } from 'lru-cache'
 import { controlMigrations, tenantMigrations } from '../../../migrations/embedded'
 import { ApiError } from '../foundation/problem'
-import { checkpointSoon, restartWal } from './checkpoints'
+import { checkpointAfterWrites } from './checkpoints'
 import { migrate } from './migrator'
 import { type Db, openSqlite, type SqliteOptions } from './sqlite'
-import { afterEachCommit, commitNow, writeLockFreed } from './transaction'
+import { afterEachCommit, commitNow } from './transaction'
 
 export type { Db } from './sqlite'
 export type TenantDb = Db
@@ -123,6 +123,8 @@ export class TenantPool {
    * them): how far behind the replica is starts there.
    */
   committed: (path: string) => void = () => {}
+  /** The WAL checkpoint of each connection's file, for its HTTP workers' writes (`writtenElsewhere`). */
+  private readonly checkpoints = new WeakMap<Database, () => void>()
 
   constructor(
     private readonly dataDir: string,
@@ -241,6 +243,22 @@ export class TenantPool {
     for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true })
   }
 
+  /**
+   * A write to the tenant committed in an HTTP worker (the primary's pool, whose checkpoints are
+   * `for-workers`): its WAL is checkpointed here as after this process's own writes.
+   */
+  writtenElsewhere(tenantId: string): void {
+    if (this.options.walCheckpoint !== 'for-workers') return
+    let handle: DatabaseHandle
+    try {
+      handle = this.get(tenantId)
+    } catch {
+      // Deleted since.
+      return
+    }
+    this.checkpoints.get(handle.sqlite)?.()
+  }
+
   private open(tenantId: string, create: boolean): DatabaseHandle {
     const path = tenantDatabasePath(this.dataDir, tenantId)
     let sqlite: Database
@@ -261,24 +279,16 @@ export class TenantPool {
       migrate(sqlite, tenantMigrations)
       this.migrated.add(tenantId)
     }
-    if (this.options.walCheckpoint === 'background') {
-      const { synchronous, busyTimeoutMs } = this.options
-      // In a group of writes (group commit), or when the lock was busy: right after the
-      // connection's next commit, the moment the lock is most likely free (before the process
-      // waiting for it is woken: transaction.ts).
-      let finishAfterCommit = false
-      const finish = (restarted: boolean) => {
+    const { walCheckpoint, synchronous, busyTimeoutMs } = this.options
+    if (walCheckpoint === 'background' || walCheckpoint === 'for-workers') {
+      const checkpoint = checkpointAfterWrites(
+        sqlite,
+        path,
+        { synchronous, busyTimeoutMs, forWorkers: walCheckpoint === 'for-workers' },
         // Closed since (evicted, deleted): closing checkpointed it.
-        if (this.handles.peek(tenantId)?.sqlite !== sqlite) return
-        if (restarted) {
-          finishAfterCommit = false
-          writeLockFreed(sqlite)
-        } else finishAfterCommit = sqlite.inTransaction || !restartWal(sqlite, busyTimeoutMs)
-      }
-      afterEachCommit(sqlite, () => {
-        if (finishAfterCommit) finishAfterCommit = !restartWal(sqlite, busyTimeoutMs)
-        checkpointSoon(path, synchronous, finish)
-      })
+        () => this.handles.peek(tenantId)?.sqlite === sqlite,
+      )
+      if (walCheckpoint === 'for-workers') this.checkpoints.set(sqlite, checkpoint)
     }
     if (this.options.walCheckpoint === 'external') {
       // Only a commit that changed rows adds to the WAL. One that changed nothing (a job's pass

@@ -12,10 +12,12 @@ export interface SqliteOptions {
   busyTimeoutMs: number
   /**
    * Who checkpoints the WAL: SQLite in the committing request (`automatic`, the default), a
-   * worker thread (`background`, tenant databases: checkpoints.ts), or Litestream, which must own
-   * checkpointing when it replicates (`external`, see its tips).
+   * worker thread (`background`, tenant databases: checkpoints.ts), the same for the writes of
+   * this process's HTTP workers too (`for-workers`, their primary), the primary (`primary`, an
+   * HTTP worker), or Litestream, which must own checkpointing when it replicates (`external`, see
+   * its tips).
    */
-  walCheckpoint?: 'automatic' | 'background' | 'external'
+  walCheckpoint?: 'automatic' | 'background' | 'for-workers' | 'primary' | 'external'
 }
 
 /** What an open WAL keeps of its file when it starts over (see openSqlite). */
@@ -46,6 +48,7 @@ export function openSqlite(path: string, options: SqliteOptions, { create = true
   // thousand tenants' connections must fit a small machine.
   db.exec('PRAGMA cache_size = -512')
   if (options.walCheckpoint === 'external') db.exec('PRAGMA wal_autocheckpoint = 0')
-  if (options.walCheckpoint === 'background') db.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_PAGES}`)
+  else if (options.walCheckpoint !== undefined && options.walCheckpoint !== 'automatic')
+    db.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_PAGES}`)
   return db
 }

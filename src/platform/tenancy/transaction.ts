@@ -437,6 +437,29 @@ export function writeLockFreed(sqlite: Database): void {
   pollLock(sqlite, statements)
 }
 
+/**
+ * Runs `step`, which takes the file's write lock itself and says whether it had it (a WAL
+ * checkpoint's RESTART), until it has or `timeoutMs` passed, saying meanwhile that this process
+ * waits for the lock: other processes' groups commit as soon as they can and let it go first.
+ * Blocks the event loop while it waits: for a process that serves no request (the primary of HTTP
+ * workers, checkpoints.ts).
+ */
+export function inTurnWithOtherProcesses(sqlite: Database, step: () => boolean, timeoutMs: number): boolean {
+  const waiters = statementsOf(sqlite)?.waiters ?? noWaiters
+  const deadline = performance.now() + timeoutMs
+  try {
+    for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(LONGEST_PAUSE_MS, pause * 2)) {
+      if (step()) return true
+      if (performance.now() >= deadline) return false
+      waiters.want()
+      Atomics.wait(pauses, 0, 0, pause)
+    }
+  } finally {
+    waiters.stopWanting()
+    waiters.wake()
+  }
+}
+
 /** Another process has committed: every wait for a lock tries now. */
 export function pollWaitingLocks(): void {
   for (const sqlite of [...lockWaits.keys()]) pollLock(sqlite, statementsOf(sqlite)!)

@@ -98,10 +98,16 @@ export function checkpointAfterWrites(
 ): () => void {
   const { synchronous, busyTimeoutMs, forWorkers } = options
   let finishAfterCommit = false
-  const lastStep = () =>
-    forWorkers
-      ? inTurnWithOtherProcesses(sqlite, () => restartWal(sqlite, busyTimeoutMs), TURN_TIMEOUT_MS)
-      : restartWal(sqlite, busyTimeoutMs)
+  const lastStep = () => {
+    if (!forWorkers) return restartWal(sqlite, busyTimeoutMs)
+    const restarted = inTurnWithOtherProcesses(
+      sqlite,
+      () => restartWal(sqlite, busyTimeoutMs),
+      TURN_TIMEOUT_MS,
+    )
+    if (restarted) writeLockFreed(sqlite)
+    return restarted
+  }
   const finish = (restarted: boolean) => {
     if (!isOpen()) return
     if (restarted) {

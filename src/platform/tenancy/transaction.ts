@@ -290,21 +290,45 @@ const pauses = new Int32Array(new SharedArrayBuffer(4))
  */
 function beginWaiting(sqlite: Database, statements: UnitStatements): void {
   withoutWaiting(sqlite, statements.busyTimeoutMs, () => {
-    try {
-      const deadline = performance.now() + statements.busyTimeoutMs
-      for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(LONGEST_PAUSE_MS, pause * 2)) {
+    let busy: unknown
+    const begun = inTurnWithOtherProcesses(
+      sqlite,
+      () => {
         try {
-          return void beginImmediate(sqlite, statements)
+          beginImmediate(sqlite, statements)
+          return true
         } catch (error) {
-          if (!isBusy(error) || performance.now() >= deadline) throw error
+          if (!isBusy(error)) throw error
+          busy = error
+          return false
         }
-        statements.waiters.want()
-        Atomics.wait(pauses, 0, 0, pause)
-      }
-    } finally {
-      statements.waiters.stopWanting()
-    }
+      },
+      statements.busyTimeoutMs,
+    )
+    if (!begun) throw busy
   })
+}
+
+/**
+ * Runs `step`, which takes the file's write lock (BEGIN IMMEDIATE, a WAL checkpoint's RESTART)
+ * and says whether it had it, until it has or `timeoutMs` passed: again after 50 µs, doubling up
+ * to 1 ms, saying meanwhile that this process waits for the lock (`LockWaiters.want`), so that
+ * other processes' groups commit as soon as they can and let it go first. Blocks the event loop
+ * while it waits.
+ */
+export function inTurnWithOtherProcesses(sqlite: Database, step: () => boolean, timeoutMs: number): boolean {
+  const waiters = grouping.get(sqlite)?.waiters ?? noWaiters
+  const deadline = performance.now() + timeoutMs
+  try {
+    for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(LONGEST_PAUSE_MS, pause * 2)) {
+      if (step()) return true
+      if (performance.now() >= deadline) return false
+      waiters.want()
+      Atomics.wait(pauses, 0, 0, pause)
+    }
+  } finally {
+    waiters.stopWanting()
+  }
 }
 
 /** The group of a connection whose BEGIN IMMEDIATE just succeeded, committed once the turn is over. */
@@ -427,37 +451,14 @@ function nextPoll(sqlite: Database, statements: UnitStatements, waiting: LockWai
 }
 
 /**
- * The checkpoint thread's connection let the file's write lock go (checkpoints.ts): the process
- * waiting for it, if another, and this one's wait try now.
+ * A checkpoint's last step let the file's write lock go (checkpoints.ts: the worker thread's, or
+ * the primary's taken in turn): the process waiting for it, if another, and this one's wait try now.
  */
 export function writeLockFreed(sqlite: Database): void {
   const statements = statementsOf(sqlite)
   if (!statements) return
   statements.waiters.wake()
   pollLock(sqlite, statements)
-}
-
-/**
- * Runs `step`, which takes the file's write lock itself and says whether it had it (a WAL
- * checkpoint's RESTART), until it has or `timeoutMs` passed, saying meanwhile that this process
- * waits for the lock: other processes' groups commit as soon as they can and let it go first.
- * Blocks the event loop while it waits: for a process that serves no request (the primary of HTTP
- * workers, checkpoints.ts).
- */
-export function inTurnWithOtherProcesses(sqlite: Database, step: () => boolean, timeoutMs: number): boolean {
-  const waiters = statementsOf(sqlite)?.waiters ?? noWaiters
-  const deadline = performance.now() + timeoutMs
-  try {
-    for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(LONGEST_PAUSE_MS, pause * 2)) {
-      if (step()) return true
-      if (performance.now() >= deadline) return false
-      waiters.want()
-      Atomics.wait(pauses, 0, 0, pause)
-    }
-  } finally {
-    waiters.stopWanting()
-    waiters.wake()
-  }
 }
 
 /** Another process has committed: every wait for a lock tries now. */

@@ -120,7 +120,7 @@ export function checkpointAfterWrites(
       return
     }
     finishAfterCommit = sqlite.inTransaction || !lastStep()
-    // The primary's own commits are rare: its workers' next writes bring the next round.
+    // Not after the primary's own next commit, which may be long in coming: at a later round.
     if (finishAfterCommit && forWorkers) schedule()
   }
   const schedule = () => checkpointSoon(path, synchronous, finish)

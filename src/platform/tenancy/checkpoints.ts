@@ -41,7 +41,7 @@ export const BACKSTOP_PAGES = 20_000
 const BUSY_WAL_BYTES = 4_096_000
 
 /** Runs on the request thread once the worker has checkpointed the file: `restarted` when it took the last step too. */
-export type FinishCheckpoint = (restarted: boolean) => void
+type FinishCheckpoint = (restarted: boolean) => void
 
 interface Written {
   synchronous: SqliteSynchronous

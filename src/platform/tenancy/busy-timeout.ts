@@ -14,17 +14,3 @@ export function withoutWaiting<T>(sqlite: Database, busyTimeoutMs: number, work:
     sqlite.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`)
   }
 }
-
-/**
- * Whether no connection holds the file's write lock now: taken and let go at once. On a connection
- * whose busy_timeout is 0 (`withoutWaiting`), never waits.
- */
-export function writeLockFreeNow(sqlite: Database): boolean {
-  try {
-    sqlite.exec('BEGIN IMMEDIATE')
-  } catch {
-    return false
-  }
-  sqlite.exec('ROLLBACK')
-  return true
-}

@@ -3,7 +3,7 @@
 // without waiting for the readers or the writer of other connections, so the request thread is
 // never held up by it.
 import { Database } from 'bun:sqlite'
-import { writeLockFreeNow } from './busy-timeout'
+import { restartWalIfFree } from './wal-restart'
 
 export interface CheckpointRequest {
   path: string
@@ -46,20 +46,12 @@ self.onmessage = ({ data }: MessageEvent<CheckpointRequest>) => {
 }
 
 /**
- * The last step, when no connection writes the file now: RESTART takes its write lock, copies the
- * frames written since the passes and syncs the file, while the request thread goes on serving
- * (its writes wait for the lock as for another process's). The lock is looked at first (BEGIN
- * IMMEDIATE, let go at once): a RESTART refused the lock still copies what it can and syncs the
- * file, 4 ms a try here. Never waits (busy_timeout 0): false when a group of writes holds the lock
- * or a reader still reads old frames, and the request thread (or the primary of HTTP workers)
- * takes the step instead.
+ * The last step, when no connection writes the file now (wal-restart.ts), while the request thread
+ * goes on serving (its writes wait for the lock as for another process's). Never waits
+ * (busy_timeout 0): false when a group of writes holds the lock or a reader still reads old
+ * frames, and the request thread (or the primary of HTTP workers) takes the step instead.
  */
 function restartNow(db: Database): boolean {
   db.exec('PRAGMA busy_timeout = 0')
-  try {
-    if (!writeLockFreeNow(db)) return false
-    return db.query<{ busy: number }, []>('PRAGMA wal_checkpoint(RESTART)').get()!.busy === 0
-  } catch {
-    return false
-  }
+  return restartWalIfFree(db)
 }

@@ -30,10 +30,11 @@
 // thread ten times a second: a third of their write rate (bench/README.md, sixteenth pass).
 import type { Database } from 'bun:sqlite'
 import type { SqliteSynchronous } from '../../config'
-import { withoutWaiting, writeLockFreeNow } from './busy-timeout'
+import { withoutWaiting } from './busy-timeout'
 import type { CheckpointDone, CheckpointRequest } from './checkpoint-worker'
 import { afterEachCommit, inTurnWithOtherProcesses, writeLockFreed } from './transaction'
 import { walLogReaches } from './wal-log'
+import { restartWalIfFree } from './wal-restart'
 
 const ROUND_MS = 100
 export const BACKSTOP_PAGES = 20_000
@@ -56,7 +57,7 @@ const atWorker = new Map<string, FinishCheckpoint>()
 let round: ReturnType<typeof setTimeout> | undefined
 
 /**
- * The request thread's last step (see above), on a connection outside any transaction. RESTART
+ * The last step on a connection outside any transaction (see above and wal-restart.ts). RESTART
  * holds the file's write lock while it copies, so no other connection (another HTTP worker's)
  * adds frames meanwhile, and leaves the WAL to be started over by the next write. A PASSIVE
  * checkpoint here, with a group of writes open at nearly every worker reply under load, let the
@@ -65,15 +66,7 @@ let round: ReturnType<typeof setTimeout> | undefined
  * false when another connection held the lock or still read old frames, to be tried again.
  */
 export function restartWal(sqlite: Database, busyTimeoutMs: number): boolean {
-  try {
-    return withoutWaiting(
-      sqlite,
-      busyTimeoutMs,
-      () => sqlite.query<{ busy: number }, []>('PRAGMA wal_checkpoint(RESTART)').get()!.busy === 0,
-    )
-  } catch {
-    return false
-  }
+  return withoutWaiting(sqlite, busyTimeoutMs, () => restartWalIfFree(sqlite))
 }
 
 /** How long the primary of HTTP workers waits for its turn at a file's write lock for the last step. */
@@ -100,13 +93,9 @@ export function checkpointAfterWrites(
   let finishAfterCommit = false
   const lastStep = () => {
     if (!forWorkers) return restartWal(sqlite, busyTimeoutMs)
-    // Tried once the lock is free: a RESTART refused the lock still copies what it can and syncs
-    // the file, 4 ms a try at 1,500 writes a second (bench/README.md, twentieth pass).
     const restarted = inTurnWithOtherProcesses(
       sqlite,
-      () =>
-        withoutWaiting(sqlite, busyTimeoutMs, () => writeLockFreeNow(sqlite)) &&
-        restartWal(sqlite, busyTimeoutMs),
+      () => restartWal(sqlite, busyTimeoutMs),
       TURN_TIMEOUT_MS,
     )
     if (restarted) writeLockFreed(sqlite)

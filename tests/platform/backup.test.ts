@@ -391,7 +391,7 @@ describe.if(litestream !== null)('litestream replica', () => {
       intervalMs: 100,
     })
     supervisor.start()
-    cleanups.push(() => void supervisor.stop())
+    cleanups.push(() => supervisor.stop())
     const path = tenantDatabasePath(t.dataDir, second.id)
     const stateOf = (name: string) => supervisor.databases().find((d) => d.name === name)?.state
     const deadline = Date.now() + 10_000

@@ -160,6 +160,8 @@ export class LitestreamSupervisor {
   private readonly intervalMs: number
   private stopping = false
   private shardsMade = 0
+  /** Stops of processes left with no database, under way: a stop waits for them too. */
+  private readonly retiring = new Set<Promise<void>>()
 
   constructor(private readonly options: SupervisorOptions) {
     this.shardSize = options.shardSize ?? DEFAULT_SHARD_SIZE
@@ -208,7 +210,7 @@ export class LitestreamSupervisor {
       const shard = this.shards.get(id)
       if (members.length === 0) {
         this.shards.delete(id)
-        if (shard) restarts.push(shard.stop())
+        if (shard) restarts.push(this.retire(shard))
         continue
       }
       const process = shard ?? this.newShard(id)
@@ -232,6 +234,12 @@ export class LitestreamSupervisor {
       }
     }
     return restarts
+  }
+
+  private retire(shard: LitestreamProcess): Promise<void> {
+    const stopped = shard.stop().finally(() => this.retiring.delete(stopped))
+    this.retiring.add(stopped)
+    return stopped
   }
 
   /** The shard a new database joins: the first with room, else a new one. */
@@ -445,7 +453,7 @@ export class LitestreamSupervisor {
   /** Stops every Litestream; SIGTERM lets each finish its current sync first. */
   async stop(): Promise<void> {
     this.stopping = true
-    await Promise.all([...this.shards.values()].map((p) => p.stop()))
+    await Promise.all([...[...this.shards.values()].map((p) => p.stop()), ...this.retiring])
   }
 }
 

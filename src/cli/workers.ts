@@ -130,19 +130,13 @@ export class WorkerProcesses {
         worker.listening.resolve(message.port)
         this.tell()
         return
-      case 'written':
-        for (const tenantId of message.tenantIds) {
+      case 'after-commits':
+        for (const tenantId of message.written) {
           dueIndex.committed(tenantId)
           pool.writtenElsewhere(tenantId)
         }
-        return
-      case 'trigger':
-        jobs.trigger(message.job)
-        return
-      case 'wake':
-        webhooks.wake(message.tenantId)
-        return
-      case 'committed':
+        for (const job of message.triggers) jobs.trigger(job)
+        for (const tenantId of message.wakes) webhooks.wake(tenantId)
         for (const path of message.paths) replication?.noteWrite(path)
     }
   }

@@ -209,7 +209,7 @@ describe('scheduler', () => {
     current.trigger('local')
     await new Promise((resolve) => setImmediate(resolve))
     await Bun.sleep(0)
-    expect(sent).toEqual([{ type: 'trigger', job: 'local' }])
+    expect(sent).toEqual([{ type: 'after-commits', written: [], triggers: ['local'], wakes: [], paths: [] }])
     expect(runs).toBe(0)
     expect(current.status()).toEqual([])
     const primaryJob = {

@@ -129,6 +129,60 @@ describe('the due index', () => {
   })
 })
 
+describe('computing the answers of written tenants', () => {
+  /** A job whose answer takes `ms` of the event loop for each tenant, and logs which it answered. */
+  const slowSource = (ms: number, log: string[], failFor?: string): DueWorkSource => ({
+    job: 'test.slow',
+    nextWork: (tenant) => {
+      const until = performance.now() + ms
+      while (performance.now() < until) {
+        // Busy: what a tenant's dozen queries cost the thread.
+      }
+      log.push(tenant.slug)
+      if (tenant.slug === failFor) throw new Error('unreadable')
+      return null
+    },
+  })
+
+  test('a tenant whose answers fail is left to every job’s visit; the tenants written with it keep theirs', async () => {
+    const log: string[] = []
+    t.platform.dueIndex.register(slowSource(0, log, 'second'))
+    await dueAt(t.tenant.db, Date.now() + 60_000)
+    await dueAt(second.db, Date.now() + 60_000)
+    t.platform.dueIndex.flush()
+    expect(log.sort()).toEqual(['acme', 'second'])
+    expect(t.platform.dueIndex.answer(t.tenant.id, versionDue.job)).toBeGreaterThan(Date.now())
+    expect(t.platform.dueIndex.answer(t.tenant.id, 'test.slow')).toBeNull()
+    // Forgotten: every job visits it once, whatever its answers were.
+    expect(t.platform.dueIndex.answer(second.id, versionDue.job)).toBeUndefined()
+    expect(await run(t.platform)).toEqual(['second'])
+  })
+
+  test('after writes, the answers are computed a slice at a time, the event loop served between slices', async () => {
+    const log: string[] = []
+    // Four tenants at 3 ms each: longer than one slice (5 ms).
+    t.platform.dueIndex.register(slowSource(3, log))
+    const more = [await t.addTenant('third'), await t.addTenant('fourth')]
+    await run(t.platform)
+    log.length = 0
+    for (const db of [t.tenant.db, second.db, ...more.map((tenant) => tenant.db)]) await dueAt(db, 0)
+    // Served as soon as the event loop is: before the last answer if the computation yields.
+    let servedAfter = -1
+    const served = new Promise<void>((resolve) => {
+      const check = () => {
+        if (log.length === 0) return setImmediate(check)
+        servedAfter = log.length
+        resolve()
+      }
+      check()
+    })
+    await served
+    while (log.length < 4) await Bun.sleep(5)
+    expect(servedAfter).toBeGreaterThan(0)
+    expect(servedAfter).toBeLessThan(4)
+  })
+})
+
 describe('after an HTTP worker died', () => {
   test('a tenant it wrote without telling the primary is visited again once the files are checked again', async () => {
     // The worker's write: its file changed, and the primary's index never heard of it.

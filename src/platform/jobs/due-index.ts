@@ -25,6 +25,7 @@ import { and, asc, eq, isNotNull, isNull, or, sql } from 'drizzle-orm'
 import type { Logger } from '../foundation/log'
 import { tenantDueWork, tenants } from '../tenancy/control-schema'
 import type { ControlDb, Db, TenantPool } from '../tenancy/databases'
+import { preparedOn } from '../tenancy/prepared'
 import type { Tenant } from '../tenancy/tenants'
 import { inWriteTransaction, type Queryable } from '../tenancy/transaction'
 import type { NextWork } from './next-work'
@@ -44,6 +45,8 @@ export interface DueWorkSource {
  * (bench/README.md, sixteenth pass).
  */
 const FLUSH_DELAY_MS = 1000
+/** The longest a flush computes answers before it commits them (and, on the timer, serves requests). */
+const SLICE_MS = 5
 /**
  * File times have coarse ticks: a write this close before the answers were stored may carry a time
  * earlier than a write after them, so such a file is not trusted to have been seen.
@@ -76,29 +79,67 @@ export class DueIndex {
   /** A write to the tenant committed: its answers are computed soon. */
   committed(tenantId: string): void {
     this.written.add(tenantId)
-    if (!this.closing) this.timer ??= setTimeout(() => this.flush(), FLUSH_DELAY_MS)
+    if (!this.closing) this.timer ??= setTimeout(() => void this.flushInSlices(), FLUSH_DELAY_MS)
   }
 
   /** Computes now the answers of every tenant written since the last flush. */
   flush(): void {
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
-    const tenantIds = [...this.written]
-    this.written.clear()
-    for (const tenantId of tenantIds) {
-      try {
-        this.store(tenantId, [...this.sources.values()])
-        this.answered.add(tenantId)
-      } catch (error) {
-        this.log.warn('due work not computed after a write: the tenant is visited by every job', {
-          tenantId,
-          error: error instanceof Error ? error.message : String(error),
-        })
-        try {
-          this.forget(tenantId)
-        } catch {
-          // The control database is gone too (closed): the next process finds the file newer.
+    while (this.written.size > 0) this.storeSlice()
+  }
+
+  /**
+   * The timer's flush: a slice at a time, the event loop served between them, so that the
+   * tenants written in a second by a host's traffic do not stall its requests (or, in the
+   * primary, its workers' messages and the checkpoints) for the whole computation.
+   */
+  private async flushInSlices(): Promise<void> {
+    this.timer = null
+    while (this.written.size > 0) {
+      this.storeSlice()
+      if (this.written.size > 0) await yieldToEventLoop()
+    }
+  }
+
+  /**
+   * Stores the answers of written tenants for up to SLICE_MS, in one control write: one commit for
+   * many tenants (a commit per tenant was a third of the work), the control database's write lock
+   * held no longer than a slice (an HTTP worker's rate limits write it too).
+   */
+  private storeSlice(): void {
+    const sources = [...this.sources.values()]
+    const failed: { tenantId: string; error: unknown }[] = []
+    const stored: string[] = []
+    const started = performance.now()
+    try {
+      inWriteTransaction(this.control, (tx) => {
+        for (const tenantId of this.written) {
+          this.written.delete(tenantId)
+          try {
+            const answers = this.answersOf(tx, tenantId, sources)
+            for (const [job, dueAt] of answers) this.upsert(tx, tenantId, job, dueAt)
+            stored.push(tenantId)
+          } catch (error) {
+            failed.push({ tenantId, error })
+          }
+          if (performance.now() - started >= SLICE_MS) break
         }
+      })
+    } catch (error) {
+      // The control write itself failed: none of the slice's answers are stored.
+      failed.push(...stored.splice(0).map((tenantId) => ({ tenantId, error })))
+    }
+    for (const tenantId of stored) this.answered.add(tenantId)
+    for (const { tenantId, error } of failed) {
+      this.log.warn('due work not computed after a write: the tenant is visited by every job', {
+        tenantId,
+        error: error instanceof Error ? error.message : String(error),
+      })
+      try {
+        this.forget(tenantId)
+      } catch {
+        // The control database is gone too (closed): the next process finds the file newer.
       }
     }
   }
@@ -187,26 +228,40 @@ export class DueIndex {
     }
   }
 
-  private store(tenantId: string, sources: DueWorkSource[]): void {
+  /** Every job's answer for the tenant, all computed before any is stored; none for a tenant gone. */
+  private answersOf(tx: Queryable, tenantId: string, sources: DueWorkSource[]): [string, NextWork][] {
+    const tenant = preparedOn(tx, 'due-index-tenant', () =>
+      tx
+        .select()
+        .from(tenants)
+        .where(eq(tenants.id, sql.placeholder('id')))
+        .prepare(),
+    ).get({ id: tenantId }) as Tenant | undefined
+    if (!tenant) return []
     const handle = this.pool.hold(tenantId)
     try {
-      inWriteTransaction(this.control, (tx) => {
-        const tenant = tx.select().from(tenants).where(eq(tenants.id, tenantId)).get()
-        if (!tenant) return
-        for (const source of sources)
-          this.upsert(tx, tenantId, source.job, source.nextWork(tenant, handle.db))
-      })
+      return sources.map((source) => [source.job, source.nextWork(tenant, handle.db)])
     } finally {
       this.pool.release(handle)
     }
   }
 
   private upsert(tx: Queryable, tenantId: string, job: string, dueAt: NextWork) {
-    const indexedAt = Date.now()
-    tx.insert(tenantDueWork)
-      .values({ tenantId, job, dueAt, indexedAt })
-      .onConflictDoUpdate({ target: [tenantDueWork.tenantId, tenantDueWork.job], set: { dueAt, indexedAt } })
-      .run()
+    preparedOn(tx, 'due-index-upsert', () =>
+      tx
+        .insert(tenantDueWork)
+        .values({
+          tenantId: sql.placeholder('tenantId'),
+          job: sql.placeholder('job'),
+          dueAt: sql.placeholder('dueAt'),
+          indexedAt: sql.placeholder('indexedAt'),
+        })
+        .onConflictDoUpdate({
+          target: [tenantDueWork.tenantId, tenantDueWork.job],
+          set: { dueAt: sql`excluded.due_at`, indexedAt: sql`excluded.indexed_at` },
+        })
+        .prepare(),
+    ).run({ tenantId, job, dueAt, indexedAt: Date.now() })
   }
 
   /** Drops the answers of every tenant whose files were modified after they were stored. */

@@ -65,9 +65,12 @@ export function cancelMembership(db: Db, actor: Actor, id: string, input: Cancel
 export const nextHoldEnd = (db: Db, timeZone: string): NextWork =>
   earliestDateStart(
     db,
-    clubMemberships,
-    clubMemberships.holdUntil,
-    eq(clubMemberships.status, 'On Hold'),
+    {
+      key: 'club-membership-hold-end',
+      table: clubMemberships,
+      column: clubMemberships.holdUntil,
+      where: () => eq(clubMemberships.status, 'On Hold'),
+    },
     timeZone,
   )
 

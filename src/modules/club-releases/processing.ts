@@ -10,15 +10,22 @@
 //   once its lease has lapsed and charges with the same key (the attempt counts only answered charges), which the
 //   provider answers with the first charge instead of charging again. An order already paid (a
 //   crash between the payment and the shipment's update) is only recorded.
-import { and, asc, eq, gt, isNull, lte, notExists, or } from 'drizzle-orm'
+import { and, asc, eq, gt, isNull, lte, notExists, or, type Placeholder, sql } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
 import { everyLocation } from '../../platform/auth/location-scope'
 import { type Actor, systemActor } from '../../platform/foundation/actor'
 import { newId, nowIso } from '../../platform/foundation/ids'
 import { ApiError, conflict } from '../../platform/foundation/problem'
-import { earliestDateStart, earliestInstant, earliestOf, type NextWork } from '../../platform/jobs/next-work'
+import {
+  earliestDateStart,
+  earliestInstant,
+  earliestOf,
+  type LeastValue,
+  type NextWork,
+} from '../../platform/jobs/next-work'
 import type { PaymentProvider } from '../../platform/payments/provider'
 import type { Db } from '../../platform/tenancy/databases'
+import { preparedOn } from '../../platform/tenancy/prepared'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { apply, type ClubMembershipRow, getMembershipRow, liveMembershipIdsOf } from '../club-memberships'
 import { getOrderRow } from '../orders'
@@ -419,7 +426,7 @@ export async function executeRun(
 }
 
 /** Runs the job takes up: queued ones, and running ones with no heartbeat since `staleBefore`. */
-const runsToTakeUp = (staleBefore: string) =>
+const runsToTakeUp = (staleBefore: string | Placeholder) =>
   or(
     eq(clubReleaseRuns.status, 'Queued'),
     and(
@@ -432,44 +439,56 @@ const runsToTakeUp = (staleBefore: string) =>
  * When the release job next has work for the tenant: now for a run to take up (`runsToTakeUp`)
  * or a due release not queued yet; when a running run's lease runs out (its process
  * may have died); else the start, in the tenant's zone, of the next process date; null when
- * nothing is planned.
+ * nothing is planned. Its queries are prepared once per connection: the due index asks this of
+ * every tenant written, each second (platform/jobs/next-work.ts).
  */
 export function nextReleaseWork(db: Db, today: string, timeZone: string, now = Date.now()): NextWork {
-  const waiting = db
-    .select({ id: clubReleaseRuns.id })
-    .from(clubReleaseRuns)
-    .where(runsToTakeUp(new Date(now - DEFAULT_LEASE_MS).toISOString()))
-    .limit(1)
-    .get()
-  const scheduledRun = db
-    .select({ id: clubReleaseRuns.id })
-    .from(clubReleaseRuns)
-    .where(and(eq(clubReleaseRuns.releaseId, clubReleases.id), eq(clubReleaseRuns.trigger, 'schedule')))
-  const unqueued = db
-    .select({ id: clubReleases.id })
-    .from(clubReleases)
-    .where(
-      and(eq(clubReleases.status, 'Active'), lte(clubReleases.processDate, today), notExists(scheduledRun)),
-    )
-    .limit(1)
-    .get()
-  if (waiting || unqueued) return now
-  const heartbeat = earliestInstant(
-    db,
-    clubReleaseRuns,
-    clubReleaseRuns.heartbeatAt,
-    eq(clubReleaseRuns.status, 'Running'),
-  )
+  const waiting = preparedOn(db, 'club-release-runs-to-take-up', () =>
+    db
+      .select({ id: clubReleaseRuns.id })
+      .from(clubReleaseRuns)
+      .where(runsToTakeUp(sql.placeholder('staleBefore')))
+      .limit(1)
+      .prepare(),
+  ).get({ staleBefore: new Date(now - DEFAULT_LEASE_MS).toISOString() })
+  if (waiting) return now
+  const unqueued = preparedOn(db, 'club-release-unqueued', () => {
+    const scheduledRun = db
+      .select({ id: clubReleaseRuns.id })
+      .from(clubReleaseRuns)
+      .where(and(eq(clubReleaseRuns.releaseId, clubReleases.id), eq(clubReleaseRuns.trigger, 'schedule')))
+    return db
+      .select({ id: clubReleases.id })
+      .from(clubReleases)
+      .where(
+        and(
+          eq(clubReleases.status, 'Active'),
+          lte(clubReleases.processDate, sql.placeholder('today')),
+          notExists(scheduledRun),
+        ),
+      )
+      .limit(1)
+      .prepare()
+  }).get({ today })
+  if (unqueued) return now
+  const heartbeat = earliestInstant(db, oldestRunningHeartbeat)
   return earliestOf(
     heartbeat === null ? null : heartbeat + DEFAULT_LEASE_MS,
-    earliestDateStart(
-      db,
-      clubReleases,
-      clubReleases.processDate,
-      and(eq(clubReleases.status, 'Active'), gt(clubReleases.processDate, today)),
-      timeZone,
-    ),
+    earliestDateStart(db, nextProcessDate, timeZone, { today }),
   )
+}
+
+const oldestRunningHeartbeat: LeastValue = {
+  key: 'club-release-running-heartbeat',
+  table: clubReleaseRuns,
+  column: clubReleaseRuns.heartbeatAt,
+  where: () => eq(clubReleaseRuns.status, 'Running'),
+}
+const nextProcessDate: LeastValue = {
+  key: 'club-release-next-process-date',
+  table: clubReleases,
+  column: clubReleases.processDate,
+  where: () => and(eq(clubReleases.status, 'Active'), gt(clubReleases.processDate, sql.placeholder('today'))),
 }
 
 /**

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm'
 import type { DueWorkSource } from '../../platform/jobs/due-index'
 import { forEachDueTenant } from '../../platform/jobs/tenants'
 import type { Platform } from '../../platform/platform'
+import { preparedOn } from '../../platform/tenancy/prepared'
 import { eraReportRequests } from './schema'
 import { computePendingReports } from './service'
 
@@ -13,11 +14,14 @@ export const ERA_JOB = 'era.reports'
 export const pendingReports: DueWorkSource = {
   job: ERA_JOB,
   nextWork: (_tenant, db) =>
-    db
-      .select({ id: eraReportRequests.id })
-      .from(eraReportRequests)
-      .where(eq(eraReportRequests.status, 'pending'))
-      .get()
+    preparedOn(db, 'era-pending-report', () =>
+      db
+        .select({ id: eraReportRequests.id })
+        .from(eraReportRequests)
+        .where(eq(eraReportRequests.status, 'pending'))
+        .limit(1)
+        .prepare(),
+    ).get()
       ? Date.now()
       : null,
 }

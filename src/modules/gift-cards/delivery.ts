@@ -2,7 +2,7 @@ import { and, eq, inArray, isNotNull, isNull, lt, lte, or } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/foundation/actor'
 import { newId } from '../../platform/foundation/ids'
-import { earliestInstant, earliestOf, type NextWork } from '../../platform/jobs/next-work'
+import { earliestInstant, earliestOf, type LeastValue, type NextWork } from '../../platform/jobs/next-work'
 import { MessageSendError, type MessageSender, type OutgoingMessage } from '../../platform/messaging/sender'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
@@ -56,22 +56,25 @@ function purchaserMessage(card: GiftCardRow): OutgoingMessage {
  * when a claim goes stale (its sender stopped); null when no delivery is scheduled.
  */
 export function nextDeliveryWork(db: Db): NextWork {
-  const scheduled = and(eq(giftCards.deliveryStatus, 'scheduled'), eq(giftCards.status, 'Active'))
-  const claimed = earliestInstant(
-    db,
-    giftCards,
-    giftCards.deliveryClaimedAt,
-    and(scheduled, isNotNull(giftCards.deliveryClaimedAt)),
-  )
+  const claimed = earliestInstant(db, oldestDeliveryClaim)
   return earliestOf(
-    earliestInstant(
-      db,
-      giftCards,
-      giftCards.deliveryScheduledAt,
-      and(scheduled, isNull(giftCards.deliveryClaimedAt)),
-    ),
+    earliestInstant(db, earliestUnclaimedDelivery),
     claimed === null ? null : claimed + CLAIM_TIMEOUT_MS,
   )
+}
+
+const scheduledDelivery = () => and(eq(giftCards.deliveryStatus, 'scheduled'), eq(giftCards.status, 'Active'))
+const oldestDeliveryClaim: LeastValue = {
+  key: 'gift-card-delivery-claim',
+  table: giftCards,
+  column: giftCards.deliveryClaimedAt,
+  where: () => and(scheduledDelivery(), isNotNull(giftCards.deliveryClaimedAt)),
+}
+const earliestUnclaimedDelivery: LeastValue = {
+  key: 'gift-card-delivery-scheduled',
+  table: giftCards,
+  column: giftCards.deliveryScheduledAt,
+  where: () => and(scheduledDelivery(), isNull(giftCards.deliveryClaimedAt)),
 }
 
 /**

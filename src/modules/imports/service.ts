@@ -12,6 +12,7 @@ import { newId, nowIso } from '../../platform/foundation/ids'
 import { offsetOf, type PageRequest } from '../../platform/foundation/paging'
 import { ApiError, notFound } from '../../platform/foundation/problem'
 import type { Db } from '../../platform/tenancy/databases'
+import { preparedOn } from '../../platform/tenancy/prepared'
 import { inWriteTransaction, type Queryable, sqliteOf } from '../../platform/tenancy/transaction'
 import { columnFields, fieldAt, requiredFields } from './fields'
 import {
@@ -164,11 +165,13 @@ export function createImport(db: Db, actor: Actor, form: ImportFormInput, file: 
  * free, else when the earliest lease runs out; null with none pending.
  */
 export function nextImportWork(db: Queryable): number | null {
-  const leases = db
-    .select({ leaseUntil: dataImports.leaseUntil })
-    .from(dataImports)
-    .where(inArray(dataImports.state, ['queued', 'running']))
-    .all()
+  const leases = preparedOn(db, 'imports-leases', () =>
+    db
+      .select({ leaseUntil: dataImports.leaseUntil })
+      .from(dataImports)
+      .where(inArray(dataImports.state, ['queued', 'running']))
+      .prepare(),
+  ).all()
   if (leases.length === 0) return null
   return Math.min(
     ...leases.map(({ leaseUntil }) => (leaseUntil === null ? Date.now() : Date.parse(leaseUntil))),

@@ -5,7 +5,7 @@
 // recorded: `sent` (with `reminderEmailSendDate`), `failed` with the sender's reason, or
 // `skipped` when the reservation has no customer email. A crash between the claim and the
 // outcome leaves `sending`: such a reminder is not sent again (at most once).
-import { and, eq, gt, inArray, lte } from 'drizzle-orm'
+import { and, eq, gt, inArray, lte, type Placeholder, sql } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/foundation/actor'
 import { nowIso } from '../../platform/foundation/ids'
@@ -24,20 +24,24 @@ type Outcome =
   | { status: 'failed'; to: string; provider: string; reason: string }
   | { status: 'skipped'; reason: string }
 
-const awaitingReminder = (now: Date) =>
+const awaitingReminder = (now: string | Placeholder) =>
   and(
     eq(legacyReservations.reminderEmailSendStatus, 'pending'),
     inArray(legacyReservations.status, ['Pending', 'Confirmed']),
-    gt(legacyReservations.reservationDate, now.toISOString()),
+    gt(legacyReservations.reservationDate, now),
   )
 
 /** When the next reminder comes due (a day before its reservation); null when none waits. */
 export function nextReminderWork(db: Db, now = new Date()): NextWork {
   const next = earliestInstant(
     db,
-    legacyReservations,
-    legacyReservations.reservationDate,
-    awaitingReminder(now),
+    {
+      key: 'legacy-reservation-next-reminder',
+      table: legacyReservations,
+      column: legacyReservations.reservationDate,
+      where: () => awaitingReminder(sql.placeholder('now')),
+    },
+    { now: now.toISOString() },
   )
   return next === null ? null : next - REMINDER_LEAD_MS
 }
@@ -50,7 +54,7 @@ function claimDue(db: Db, now: Date) {
       .set({ reminderEmailSendStatus: 'sending' })
       .where(
         and(
-          awaitingReminder(now),
+          awaitingReminder(now.toISOString()),
           lte(legacyReservations.reservationDate, new Date(now.getTime() + REMINDER_LEAD_MS).toISOString()),
         ),
       )

@@ -18,12 +18,12 @@ const BATCH = 500
 
 /** When the next draft becomes abandoned (a day after its upload URL expires); null when none. */
 export function nextAbandonedDraft(db: Db): NextWork {
-  const expires = earliestInstant(
-    db,
-    mediaAssets,
-    mediaAssets.uploadExpiresAt,
-    eq(mediaAssets.status, 'draft'),
-  )
+  const expires = earliestInstant(db, {
+    key: 'media-draft-expiry',
+    table: mediaAssets,
+    column: mediaAssets.uploadExpiresAt,
+    where: () => eq(mediaAssets.status, 'draft'),
+  })
   return expires === null ? null : expires + ABANDONED_DRAFT_AFTER_MS
 }
 

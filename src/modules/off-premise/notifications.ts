@@ -9,9 +9,10 @@ import { and, asc, eq, inArray, isNull, lt, or } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/foundation/actor'
 import { newId, nowIso } from '../../platform/foundation/ids'
-import { earliestInstant, type NextWork } from '../../platform/jobs/next-work'
+import { earliestInstant, type LeastValue, type NextWork } from '../../platform/jobs/next-work'
 import { MessageSendError, type MessageSender } from '../../platform/messaging/sender'
 import type { Db } from '../../platform/tenancy/databases'
+import { preparedOn } from '../../platform/tenancy/prepared'
 import { inWriteTransaction, type Queryable } from '../../platform/tenancy/transaction'
 import { type OrderOffPremiseRow, offPremiseNotifications, orderOffPremise } from './schema'
 
@@ -92,16 +93,24 @@ export function queueNotification(
  * pending), when the oldest claim goes stale otherwise (its sender stopped); null when none.
  */
 export function nextNotificationWork(db: Queryable, now = Date.now()): NextWork {
-  const pending = eq(offPremiseNotifications.status, 'pending')
-  const unclaimed = db
-    .select({ id: offPremiseNotifications.id })
-    .from(offPremiseNotifications)
-    .where(and(pending, isNull(offPremiseNotifications.claimedAt)))
-    .limit(1)
-    .get()
+  const unclaimed = preparedOn(db, 'off-premise-notification-unclaimed', () =>
+    db
+      .select({ id: offPremiseNotifications.id })
+      .from(offPremiseNotifications)
+      .where(and(eq(offPremiseNotifications.status, 'pending'), isNull(offPremiseNotifications.claimedAt)))
+      .limit(1)
+      .prepare(),
+  ).get()
   if (unclaimed) return now
-  const claimed = earliestInstant(db, offPremiseNotifications, offPremiseNotifications.claimedAt, pending)
+  const claimed = earliestInstant(db, oldestPendingClaim)
   return claimed === null ? null : claimed + CLAIM_TIMEOUT_MS
+}
+
+const oldestPendingClaim: LeastValue = {
+  key: 'off-premise-notification-claim',
+  table: offPremiseNotifications,
+  column: offPremiseNotifications.claimedAt,
+  where: () => eq(offPremiseNotifications.status, 'pending'),
 }
 
 /**

@@ -331,7 +331,11 @@ export function controlChannel(
 
 /** When the next snooze of any channel ends (the snooze-expiry job's next work); null when none. */
 export const earliestSnoozeEnd = (db: Queryable): NextWork =>
-  earliestInstant(db, offPremiseChannels, offPremiseChannels.nextSnoozeEndsAt, undefined)
+  earliestInstant(db, {
+    key: 'off-premise-snooze-end',
+    table: offPremiseChannels,
+    column: offPremiseChannels.nextSnoozeEndsAt,
+  })
 
 /**
  * Persists the end of every snooze that has run out by `now` (the scheduler calls this per

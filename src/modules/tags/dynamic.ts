@@ -54,10 +54,7 @@ export function presentRecord(
 
 /** The Dynamic tags with a `withinLastDays` condition. */
 export const datedTags = (db: Db) =>
-  db
-    .select()
-    .from(tags)
-    .where(eq(tags.type, 'Dynamic'))
+  preparedOn(db, 'tags-dynamic', () => db.select().from(tags).where(eq(tags.type, 'Dynamic')).prepare())
     .all()
     .filter((tag) => tag.conditions.some((c) => c.operator === 'withinLastDays'))
 

@@ -75,11 +75,13 @@ const waitingForFanOut = (db: Queryable): boolean =>
 
 /** When the earliest pending (or interrupted) delivery is next due, or null when none is. */
 function earliestAttemptAt(db: Queryable): string | null {
-  const row = db
-    .select({ at: min(webhookDeliveries.nextAttemptAt) })
-    .from(webhookDeliveries)
-    .where(inArray(webhookDeliveries.status, ['pending', 'delivering']))
-    .get()
+  const row = preparedOn(db, 'webhook-deliveries-earliest-attempt', () =>
+    db
+      .select({ at: min(webhookDeliveries.nextAttemptAt) })
+      .from(webhookDeliveries)
+      .where(inArray(webhookDeliveries.status, ['pending', 'delivering']))
+      .prepare(),
+  ).get()
   return row?.at ?? null
 }
 

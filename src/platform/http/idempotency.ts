@@ -136,7 +136,11 @@ export async function idempotentCall<T>(
 
 /** When the next stored key expires (the purge job's next work); null when none is stored. */
 export const nextIdempotencyExpiry = (db: Db): NextWork =>
-  earliestInstant(db, idempotencyKeys, idempotencyKeys.expiresAt, undefined)
+  earliestInstant(db, {
+    key: 'idempotency-expiry',
+    table: idempotencyKeys,
+    column: idempotencyKeys.expiresAt,
+  })
 
 /** Deletes expired keys; the scheduler runs this. Returns how many went. */
 export function purgeExpiredIdempotencyKeys(db: Db, now = new Date()): number {

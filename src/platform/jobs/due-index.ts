@@ -39,12 +39,15 @@ export interface DueWorkSource {
 
 /**
  * How long a written tenant waits before its answers are computed: writes close together share it.
- * Nothing waits for them meanwhile (every reader of the index flushes first, a trigger to the
- * primary goes after a flush: primary-link.ts). At 50 ms, sixteen tenants written together each
- * had their answers computed twenty times a second, a quarter of their write rate
- * (bench/README.md, sixteenth pass).
+ * Nothing waits for them meanwhile (every reader of the index computes what is pending first, a
+ * trigger to the primary goes after a flush: primary-link.ts), and a process that dies first
+ * leaves files newer than their answers, visited again (above). At 50 ms, sixteen tenants written
+ * together each had their answers computed twenty times a second, a quarter of their write rate
+ * (bench/README.md, sixteenth pass); at a second, 256 tenants written a few times a second each
+ * took a third of the primary's thread, each tenant's queries reading pages its workers' writes
+ * had made stale (twenty-second pass).
  */
-const FLUSH_DELAY_MS = 1000
+const FLUSH_DELAY_MS = 5000
 /** The longest a flush computes answers before it commits them (and, on the timer, serves requests). */
 const SLICE_MS = 5
 /**
@@ -79,7 +82,11 @@ export class DueIndex {
   /** A write to the tenant committed: its answers are computed soon. */
   committed(tenantId: string): void {
     this.written.add(tenantId)
-    if (!this.closing) this.timer ??= setTimeout(() => void this.flushInSlices(), FLUSH_DELAY_MS)
+    if (this.closing || this.timer) return
+    this.timer = setTimeout(() => {
+      this.timer = null
+      void this.storeWritten()
+    }, FLUSH_DELAY_MS)
   }
 
   /** Computes now the answers of every tenant written since the last flush. */
@@ -90,12 +97,12 @@ export class DueIndex {
   }
 
   /**
-   * The timer's flush: a slice at a time, the event loop served between them, so that the
-   * tenants written in a second by a host's traffic do not stall its requests (or, in the
-   * primary, its workers' messages and the checkpoints) for the whole computation.
+   * Computes the pending answers a slice at a time, the event loop served between slices, so that
+   * the tenants a host's traffic wrote do not stall its requests (or, in the primary, its workers'
+   * messages and the checkpoints) for the whole computation. Each slice stores what it took before
+   * it yields: once this resolves, every answer pending when it was called is stored.
    */
-  private async flushInSlices(): Promise<void> {
-    this.timer = null
+  private async storeWritten(): Promise<void> {
     while (this.written.size > 0) {
       this.storeSlice()
       if (this.written.size > 0) await yieldToEventLoop()
@@ -180,7 +187,7 @@ export class DueIndex {
   async scheduled(job: string): Promise<{ tenant: Tenant; dueAt: number }[]> {
     this.checked ??= this.checkFiles()
     await this.checked
-    this.flush()
+    await this.storeWritten()
     return this.control
       .select({ tenant: tenants, dueAt: sql<number>`coalesce(${tenantDueWork.dueAt}, 0)` })
       .from(tenants)

@@ -10,7 +10,7 @@ import type { DueWorkSource } from '../../src/platform/jobs/due-index'
 import { forEachDueTenant } from '../../src/platform/jobs/tenants'
 import type { Platform } from '../../src/platform/platform'
 import { checkpointsIdle } from '../../src/platform/tenancy/checkpoints'
-import type { Db } from '../../src/platform/tenancy/databases'
+import { controlDatabasePath, type Db } from '../../src/platform/tenancy/databases'
 import { createTenant } from '../../src/platform/tenancy/tenants'
 import { commitsPending, inWriteTransaction } from '../../src/platform/tenancy/transaction'
 import { createApp } from '../../src/server'
@@ -71,6 +71,8 @@ beforeEach(async () => {
   t.platform.dueIndex.register(versionDue)
   second = await t.addTenant('second')
   await runEveryJob(t.platform)
+  // Every write above committed and its answers stored: a test starts with nothing pending.
+  await commitsPending()
   await run(t.platform)
 })
 afterEach(async () => {
@@ -159,6 +161,42 @@ describe('computing the answers of written tenants', () => {
     expect(await run(t.platform)).toEqual(['second'])
   })
 
+  test('a control database that refuses the write ends the flush; the answers are stored at the next try', async () => {
+    const at = Date.now() + 60_000
+    await dueAt(t.tenant.db, at)
+    await dueAt(second.db, Date.now() + 60_000)
+    // Another process holds the control database's write lock (in this one, closing its connection
+    // would drop the locks of every connection to the file).
+    const holder = Bun.spawn(
+      [
+        process.execPath,
+        '-e',
+        `const { Database } = require('bun:sqlite')
+        const db = new Database(${JSON.stringify(controlDatabasePath(t.dataDir))})
+        db.run('BEGIN IMMEDIATE')
+        console.log('holding')
+        for await (const _ of console) break
+        db.run('ROLLBACK')`,
+      ],
+      { stdin: 'pipe', stdout: 'pipe' },
+    )
+    const lines = holder.stdout.pipeThrough(new TextDecoderStream()).getReader()
+    expect((await lines.read()).value).toContain('holding')
+    t.platform.control.sqlite.run('PRAGMA busy_timeout = 0')
+    try {
+      t.platform.dueIndex.flush()
+    } finally {
+      t.platform.control.sqlite.run(`PRAGMA busy_timeout = ${t.platform.config.sqliteBusyTimeoutMs}`)
+      holder.stdin.write('done\n')
+      holder.stdin.end()
+      expect(await holder.exited).toBe(0)
+    }
+    expect(t.platform.dueIndex.answer(t.tenant.id, versionDue.job)).toBeNull()
+    // A job's read computes what is still pending first.
+    expect(await run(t.platform)).toEqual([])
+    expect(t.platform.dueIndex.answer(t.tenant.id, versionDue.job)).toBe(Math.floor(at / 1000) * 1000)
+  })
+
   test('a job’s read of the index computes the pending answers a slice at a time, the event loop served between slices', async () => {
     const log: string[] = []
     // Four tenants at 3 ms each: longer than one slice (5 ms).
@@ -167,13 +205,11 @@ describe('computing the answers of written tenants', () => {
     await run(t.platform)
     log.length = 0
     for (const db of [t.tenant.db, second.db, ...more.map((tenant) => tenant.db)]) await dueAt(db, 0)
-    // Served as soon as the event loop is: before the last answer if the computation yields.
+    // Served at the event loop's next turn: before the last answer if the computation yields.
     let servedAfter = -1
-    const check = () => {
-      if (log.length === 0) return void setImmediate(check)
+    setImmediate(() => {
       servedAfter = log.length
-    }
-    setImmediate(check)
+    })
     expect(await run(t.platform)).toEqual([])
     expect(log.sort()).toEqual(['acme', 'fourth', 'second', 'third'])
     expect(servedAfter).toBeGreaterThan(0)
@@ -185,6 +221,8 @@ describe('after an HTTP worker died', () => {
   test('a tenant it wrote without telling the primary is visited again once the files are checked again', async () => {
     // The worker's write: its file changed, and the primary's index never heard of it.
     const other = new Database(t.platform.pool.databasePath(second.id))
+    // As any program writing the file would: it waits its turn behind this process's checkpoints.
+    other.run('PRAGMA busy_timeout = 5000')
     other.run(`PRAGMA user_version = ${Math.floor((Date.now() - 1000) / 1000)}`)
     other.close()
     const later = new Date(Date.now() + 60_000)

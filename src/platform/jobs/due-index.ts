@@ -82,6 +82,19 @@ export class DueIndex {
   /** A write to the tenant committed: its answers are computed soon. */
   committed(tenantId: string): void {
     this.written.add(tenantId)
+    this.storeLater()
+  }
+
+  /** Computes now the answers of every tenant written since the last flush. */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    while (this.written.size > 0 && this.storeSlice()) {
+      // A slice at a time, each its own control write.
+    }
+  }
+
+  private storeLater(): void {
     if (this.closing || this.timer) return
     this.timer = setTimeout(() => {
       this.timer = null
@@ -89,22 +102,16 @@ export class DueIndex {
     }, FLUSH_DELAY_MS)
   }
 
-  /** Computes now the answers of every tenant written since the last flush. */
-  flush(): void {
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = null
-    while (this.written.size > 0) this.storeSlice()
-  }
-
   /**
    * Computes the pending answers a slice at a time, the event loop served between slices, so that
    * the tenants a host's traffic wrote do not stall its requests (or, in the primary, its workers'
    * messages and the checkpoints) for the whole computation. Each slice stores what it took before
-   * it yields: once this resolves, every answer pending when it was called is stored.
+   * it yields: once this resolves, every answer pending when it was called is stored, unless the
+   * control database refused the write.
    */
   private async storeWritten(): Promise<void> {
     while (this.written.size > 0) {
-      this.storeSlice()
+      if (!this.storeSlice()) return
       if (this.written.size > 0) await yieldToEventLoop()
     }
   }
@@ -112,17 +119,20 @@ export class DueIndex {
   /**
    * Stores the answers of written tenants for up to SLICE_MS, in one control write: one commit for
    * many tenants (a commit per tenant was a third of the work), the control database's write lock
-   * held no longer than a slice (an HTTP worker's rate limits write it too).
+   * held no longer than a slice (an HTTP worker's rate limits write it too). False when the control
+   * database refused the write (busy past its timeout): the slice's tenants wait for the next try.
    */
-  private storeSlice(): void {
+  private storeSlice(): boolean {
     const sources = [...this.sources.values()]
-    const failed: { tenantId: string; error: unknown }[] = []
+    const taken: string[] = []
     const stored: string[] = []
+    const failed: { tenantId: string; error: unknown }[] = []
     const started = performance.now()
     try {
       inWriteTransaction(this.control, (tx) => {
         for (const tenantId of this.written) {
           this.written.delete(tenantId)
+          taken.push(tenantId)
           try {
             const answers = this.answersOf(tx, tenantId, sources)
             for (const [job, dueAt] of answers) this.upsert(tx, tenantId, job, dueAt)
@@ -134,8 +144,13 @@ export class DueIndex {
         }
       })
     } catch (error) {
-      // The control write itself failed: none of the slice's answers are stored.
-      failed.push(...stored.splice(0).map((tenantId) => ({ tenantId, error })))
+      for (const tenantId of taken) this.written.add(tenantId)
+      this.log.warn('due work not stored: the control database refused the write; tried again later', {
+        tenants: this.written.size,
+        error: error instanceof Error ? error.message : String(error),
+      })
+      this.storeLater()
+      return false
     }
     for (const tenantId of stored) this.answered.add(tenantId)
     for (const { tenantId, error } of failed) {
@@ -149,6 +164,7 @@ export class DueIndex {
         // The control database is gone too (closed): the next process finds the file newer.
       }
     }
+    return true
   }
 
   /** The next read of the index checks every tenant's files again (see above). */

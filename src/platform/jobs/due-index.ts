@@ -227,8 +227,9 @@ export class DueIndex {
 
   /** Stores the pending answers; the connections stay open (`close` follows theirs). */
   beginClose(): void {
-    this.flush()
+    // Closing first: a control write refused now is not tried again later.
     this.closing = true
+    this.flush()
   }
 
   /**

@@ -440,7 +440,7 @@ const runsToTakeUp = (staleBefore: string | Placeholder) =>
  * or a due release not queued yet; when a running run's lease runs out (its process
  * may have died); else the start, in the tenant's zone, of the next process date; null when
  * nothing is planned. Its queries are prepared once per connection: the due index asks this of
- * every tenant written, each second (platform/jobs/next-work.ts).
+ * every tenant written (platform/jobs/next-work.ts).
  */
 export function nextReleaseWork(db: Db, today: string, timeZone: string, now = Date.now()): NextWork {
   const waiting = preparedOn(db, 'club-release-runs-to-take-up', () =>

@@ -9,7 +9,7 @@ import { and, eq, gt, inArray, lte, type Placeholder, sql } from 'drizzle-orm'
 import { recordWrite } from '../../platform/audit/record-write'
 import type { Actor } from '../../platform/foundation/actor'
 import { nowIso } from '../../platform/foundation/ids'
-import { earliestInstant, type NextWork } from '../../platform/jobs/next-work'
+import { earliestInstant, type LeastValue, type NextWork } from '../../platform/jobs/next-work'
 import { MessageSendError, type MessageSender } from '../../platform/messaging/sender'
 import type { Db } from '../../platform/tenancy/databases'
 import { inWriteTransaction } from '../../platform/tenancy/transaction'
@@ -31,18 +31,16 @@ const awaitingReminder = (now: string | Placeholder) =>
     gt(legacyReservations.reservationDate, now),
   )
 
+const nextReservationAwaitingReminder: LeastValue = {
+  key: 'legacy-reservation-next-reminder',
+  table: legacyReservations,
+  column: legacyReservations.reservationDate,
+  where: () => awaitingReminder(sql.placeholder('now')),
+}
+
 /** When the next reminder comes due (a day before its reservation); null when none waits. */
 export function nextReminderWork(db: Db, now = new Date()): NextWork {
-  const next = earliestInstant(
-    db,
-    {
-      key: 'legacy-reservation-next-reminder',
-      table: legacyReservations,
-      column: legacyReservations.reservationDate,
-      where: () => awaitingReminder(sql.placeholder('now')),
-    },
-    { now: now.toISOString() },
-  )
+  const next = earliestInstant(db, nextReservationAwaitingReminder, { now: now.toISOString() })
   return next === null ? null : next - REMINDER_LEAD_MS
 }
 

@@ -18,9 +18,9 @@ export function earliestOf(...times: NextWork[]): NextWork {
 
 /**
  * The least value of a text column among the rows `where` selects. The due index asks a dozen of
- * these for every tenant written, each second (due-index.ts): built by drizzle at each call, they
- * were most of its 2.4 ms a tenant, so each is prepared once per connection under its `key`. Values
- * that change between calls are placeholders in `where`, given in `values`.
+ * these of every tenant written (due-index.ts): built by drizzle at each call, they were most of its
+ * 2.4 ms a tenant, so each is prepared once per connection under its `key`. Values that change
+ * between calls are placeholders in `where`, given in `values`.
  */
 export interface LeastValue {
   key: string

@@ -26,7 +26,7 @@ import type { Logger } from '../foundation/log'
 import { tenantDueWork, tenants } from '../tenancy/control-schema'
 import type { ControlDb, Db, TenantPool } from '../tenancy/databases'
 import { preparedOn } from '../tenancy/prepared'
-import type { Tenant } from '../tenancy/tenants'
+import { findTenantById, type Tenant } from '../tenancy/tenants'
 import { inWriteTransaction, type Queryable } from '../tenancy/transaction'
 import type { NextWork } from './next-work'
 
@@ -134,7 +134,7 @@ export class DueIndex {
           this.written.delete(tenantId)
           taken.push(tenantId)
           try {
-            const answers = this.answersOf(tx, tenantId, sources)
+            const answers = this.answersOf(tenantId, sources)
             for (const [job, dueAt] of answers) this.upsert(tx, tenantId, job, dueAt)
             stored.push(tenantId)
           } catch (error) {
@@ -253,14 +253,9 @@ export class DueIndex {
   }
 
   /** Every job's answer for the tenant, all computed before any is stored; none for a tenant gone. */
-  private answersOf(tx: Queryable, tenantId: string, sources: DueWorkSource[]): [string, NextWork][] {
-    const tenant = preparedOn(tx, 'due-index-tenant', () =>
-      tx
-        .select()
-        .from(tenants)
-        .where(eq(tenants.id, sql.placeholder('id')))
-        .prepare(),
-    ).get({ id: tenantId }) as Tenant | undefined
+  private answersOf(tenantId: string, sources: DueWorkSource[]): [string, NextWork][] {
+    // On the control connection, inside the slice's write transaction.
+    const tenant = findTenantById(this.control, tenantId)
     if (!tenant) return []
     const handle = this.pool.hold(tenantId)
     try {

@@ -85,7 +85,10 @@ export class DueIndex {
     this.storeLater()
   }
 
-  /** Computes now the answers of every tenant written since the last flush. */
+  /**
+   * Computes now the answers of every tenant written since the last flush; those of a slice the
+   * control database refused wait for the next try.
+   */
   flush(): void {
     if (this.timer) clearTimeout(this.timer)
     this.timer = null

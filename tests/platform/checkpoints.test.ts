@@ -5,9 +5,9 @@ import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { BACKSTOP_PAGES, restartWal } from '../../src/platform/tenancy/checkpoints'
+import { BACKSTOP_PAGES, checkpointsIdle, restartWal } from '../../src/platform/tenancy/checkpoints'
 import { tenantDatabasePath } from '../../src/platform/tenancy/databases'
-import { sqliteOf } from '../../src/platform/tenancy/transaction'
+import { commitsPending, sqliteOf } from '../../src/platform/tenancy/transaction'
 import { walLogBytes } from '../../src/platform/tenancy/wal-log'
 import { postAs, sharedDataDir, tenantWithOwner } from '../e2e/cli'
 import { createTestApp, type TestApp } from '../harness'
@@ -68,6 +68,9 @@ describe('WAL checkpoints of tenant databases', () => {
     }
     // Forty creates are far below the backstop: only the background checkpoint puts them in the file.
     await eventually(() => customersInFileAlone(path, 'wal-%@checkpoint.test') === 40)
+    // And it is over: the worker thread's connection, still taking its last step once the pages are
+    // copied, would make the next test's RESTART find the file busy.
+    await eventually(checkpointsIdle)
   })
 
   test("the request thread's last step never waits: a held lock is 'try again', a free one restarts the WAL", async () => {
@@ -75,6 +78,8 @@ describe('WAL checkpoints of tenant databases', () => {
       body: { firstName: 'Last', lastName: 'Step', email: 'last-step@checkpoint.test' },
     })
     expect(created.status).toBe(201)
+    // As its callers do, outside any group of writes on the connection.
+    await commitsPending()
     const sqlite = sqliteOf(t.tenant.db)
     const busyTimeoutMs = t.platform.config.sqliteBusyTimeoutMs
     const other = new Database(tenantDatabasePath(t.dataDir, t.tenant.id))

@@ -3,12 +3,13 @@
 // (success, a retry on the schedule, a disabled subscription on 410, or a dead letter).
 // All state lives in the tenant database, so a restart resumes where the last process stopped:
 // a delivery claimed by a process that died mid-request is retried once its lease runs out.
-import { and, asc, eq, inArray, isNull, lte, min, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
 import { recordWrite } from '../audit/record-write'
 import { type OutboxEventRow, outboxEvents } from '../audit/schema'
 import { systemActor } from '../foundation/actor'
 import { newId } from '../foundation/ids'
 import type { Logger } from '../foundation/log'
+import { type LeastValue, leastText } from '../jobs/next-work'
 import type { Db } from '../tenancy/databases'
 import { preparedOn } from '../tenancy/prepared'
 import { inWriteTransaction, type Queryable } from '../tenancy/transaction'
@@ -73,17 +74,15 @@ const waitingForFanOut = (db: Queryable): boolean =>
       .prepare(),
   ).get() !== undefined
 
-/** When the earliest pending (or interrupted) delivery is next due, or null when none is. */
-function earliestAttemptAt(db: Queryable): string | null {
-  const row = preparedOn(db, 'webhook-deliveries-earliest-attempt', () =>
-    db
-      .select({ at: min(webhookDeliveries.nextAttemptAt) })
-      .from(webhookDeliveries)
-      .where(inArray(webhookDeliveries.status, ['pending', 'delivering']))
-      .prepare(),
-  ).get()
-  return row?.at ?? null
+const earliestAttempt: LeastValue = {
+  key: 'webhook-deliveries-earliest-attempt',
+  table: webhookDeliveries,
+  column: webhookDeliveries.nextAttemptAt,
+  where: () => inArray(webhookDeliveries.status, ['pending', 'delivering']),
 }
+
+/** When the earliest pending (or interrupted) delivery is next due, or null when none is. */
+const earliestAttemptAt = (db: Queryable): string | null => leastText(db, earliestAttempt)
 
 type QueuedListener = (tenantId: string) => void
 const queuedListeners = new Set<QueuedListener>()

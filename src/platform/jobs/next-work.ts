@@ -29,7 +29,11 @@ export interface LeastValue {
   where?: () => SQL | undefined
 }
 
-function leastText(db: Queryable, least: LeastValue, values: Record<string, unknown>): string | null {
+export function leastText(
+  db: Queryable,
+  least: LeastValue,
+  values: Record<string, unknown> = {},
+): string | null {
   const row = preparedOn(db, `least-value:${least.key}`, () =>
     db
       .select({ least: min(least.column) })
